@@ -1,0 +1,52 @@
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import { type Route, ROUTES } from '../routes.js';
+import { authenticate } from '../lib/accounts/authenticate.js';
+import { cachedAccountStore } from '../lib/aws/services.js';
+import { toAuthorizerContext } from '../lib/http/principal.js';
+import { logger } from '../lib/observability.js';
+
+// API Gateway REQUEST authorizer for every keyed route (and, locally, run by the local server in
+// the same place). No identity sources are configured because the key may arrive in one of three
+// places; API Gateway therefore does not cache decisions, and key records are cached in memory
+// for KEY_CACHE_SECONDS instead. 401 is signalled by throwing "Unauthorized"; 403 is a Deny whose
+// context feeds the ACCESS_DENIED gateway response.
+
+/** API Gateway usage-plan key per plan (coarse outer throttle), from the stack: {"free":"…"}. */
+const usagePlanKeys: Record<string, string> = JSON.parse(process.env.USAGE_PLAN_KEYS ?? '{}');
+
+function lower(headers: Record<string, string | undefined> | null): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
+  return out;
+}
+
+export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const route = (ROUTES as readonly Route[]).find((r) => r.path === event.resource && r.method === event.httpMethod);
+  if (!route) throw new Error('Unauthorized');
+  const decision = await authenticate(
+    { route, headers: lower(event.headers), query: { ...event.queryStringParameters } },
+    cachedAccountStore(),
+  );
+  if (!decision.ok) {
+    logger.info('request refused by authorizer', { route: route.name, code: decision.code });
+    if (decision.status === 401) throw new Error('Unauthorized');
+    return {
+      principalId: 'anonymous',
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: event.methodArn }],
+      },
+      context: { error: decision.code, message: decision.message },
+    };
+  }
+  const usageKey = usagePlanKeys[decision.principal.plan];
+  return {
+    principalId: decision.principal.accountId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }],
+    },
+    context: toAuthorizerContext(decision.principal),
+    ...(usageKey ? { usageIdentifierKey: usageKey } : {}),
+  };
+}

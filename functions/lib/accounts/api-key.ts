@@ -1,0 +1,32 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyType } from '../../routes.js';
+
+// Key format (spec rule 8, "not shown"; chosen and documented): a readable type prefix and 32
+// base64url characters of randomness (192 bits), e.g. `ni_pub_3q2-…` or `ni_sec_Zk9…`.
+// Only the SHA-256 of a key is stored; lookups are by that hash.
+export const KEY_PREFIX: Record<KeyType, string> = { publishable: 'ni_pub_', secret: 'ni_sec_' };
+const KEY_PATTERN = /^ni_(pub|sec)_[A-Za-z0-9_-]{32}$/;
+
+export function generateApiKey(type: KeyType): string {
+  return KEY_PREFIX[type] + randomBytes(24).toString('base64url');
+}
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+/** Cheap syntactic check before any lookup, so junk keys never reach the database. */
+export function isWellFormedKey(key: string): boolean {
+  return KEY_PATTERN.test(key);
+}
+
+/** Compares two hex digests in constant time. */
+export function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function newKeyId(): string {
+  return `key_${randomBytes(9).toString('base64url')}`;
+}

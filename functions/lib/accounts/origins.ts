@@ -1,0 +1,37 @@
+// Publishable keys are locked to origins (spec rule 1). An allowed entry is an exact origin
+// (`https://app.example.com`), or `http://localhost:*` / `http://127.0.0.1:*` where the port is
+// a wildcard: local development servers move between ports, real sites do not.
+
+const LOCAL_WILDCARD = /^(https?):\/\/(localhost|127\.0\.0\.1|\[::1\]):\*$/;
+
+/** Canonical origin of a URL-ish string, or undefined (`null`, opaque and malformed origins). */
+export function originOf(value: string | undefined): string | undefined {
+  if (!value || value === 'null') return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    return url.origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Normalises an allowed-origins entry; undefined when it is neither an origin nor a local wildcard. */
+export function normaliseAllowedOrigin(entry: string): string | undefined {
+  const trimmed = entry.trim().replace(/\/$/, '');
+  if (LOCAL_WILDCARD.test(trimmed)) return trimmed.toLowerCase();
+  const origin = originOf(trimmed);
+  return origin === trimmed.toLowerCase() || origin === trimmed ? origin : undefined;
+}
+
+export function isOriginAllowed(origin: string, allowed: readonly string[]): boolean {
+  for (const entry of allowed) {
+    if (entry === origin) return true;
+    const wildcard = LOCAL_WILDCARD.exec(entry);
+    if (wildcard) {
+      const url = new URL(origin);
+      if (url.protocol === `${wildcard[1]}:` && url.hostname === wildcard[2]) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { KeyType } from '../../routes.js';
+import { type Account, AccountSchema, type AccountStore, type KeyRecord, KeyRecordSchema } from '../accounts/account.js';
+import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
+import { type Plan, planById } from '../accounts/plans.js';
+
+// Items of the Accounts table:
+//   ACCOUNT#<id> / PROFILE      the account and its effective limits
+//   KEY#<sha256> / KEY          a key, found by the hash of what the caller sends
+//   KEYID#<keyId> / KEYID       key id -> hash, for revocation by id
+//   PLAN#<id> / PLAN            the plan catalogue (seeded from plans.ts)
+
+export interface AccountOverrides {
+  email?: string | null;
+  perMinute?: number;
+  monthlyCap?: number;
+  includesSecurity?: boolean;
+  customHostname?: boolean;
+}
+
+export class UnknownPlanError extends Error {}
+export class UnknownAccountError extends Error {}
+export class UnknownKeyError extends Error {}
+
+export class DynamoAccountStore implements AccountStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `KEY#${keyHash}`, sk: 'KEY' } }));
+    return res.Item ? KeyRecordSchema.parse(res.Item) : undefined;
+  }
+
+  async getAccount(accountId: string): Promise<Account | undefined> {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `ACCOUNT#${accountId}`, sk: 'PROFILE' } }),
+    );
+    return res.Item ? AccountSchema.parse(res.Item) : undefined;
+  }
+
+  async putPlan(plan: Plan): Promise<void> {
+    await this.db.send(new PutCommand({ TableName: this.table, Item: { pk: `PLAN#${plan.id}`, sk: 'PLAN', ...plan } }));
+  }
+
+  async createAccount(planId: string, overrides: AccountOverrides, now = new Date()): Promise<Account> {
+    const plan = planById(planId);
+    if (!plan) throw new UnknownPlanError(`unknown plan "${planId}"`);
+    const account: Account = {
+      accountId: `acct_${randomUUID().replaceAll('-', '').slice(0, 20)}`,
+      plan: plan.id,
+      email: overrides.email ?? null,
+      createdAt: now.toISOString(),
+      perMinute: overrides.perMinute ?? plan.perMinute,
+      monthlyCap: overrides.monthlyCap ?? plan.monthlyCap,
+      includesSecurity: overrides.includesSecurity ?? plan.includesSecurity,
+      customHostname: overrides.customHostname ?? plan.customHostname,
+    };
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: `ACCOUNT#${account.accountId}`, sk: 'PROFILE', ...account },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return account;
+  }
+
+  /** Creates a key; the key itself is returned once and never stored. */
+  async createKey(
+    accountId: string,
+    type: KeyType,
+    origins: string[],
+    now = new Date(),
+  ): Promise<{ key: string; keyId: string }> {
+    if (!(await this.getAccount(accountId))) throw new UnknownAccountError(`unknown account "${accountId}"`);
+    const key = generateApiKey(type);
+    const record: KeyRecord = {
+      keyId: newKeyId(),
+      keyHash: hashApiKey(key),
+      accountId,
+      type,
+      origins,
+      revoked: false,
+      createdAt: now.toISOString(),
+    };
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: `KEYID#${record.keyId}`, sk: 'KEYID', keyHash: record.keyHash, accountId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    await this.db.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: `KEY#${record.keyHash}`, sk: 'KEY', ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return { key, keyId: record.keyId };
+  }
+
+  async revokeKey(keyId: string): Promise<void> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `KEYID#${keyId}`, sk: 'KEYID' } }));
+    if (!res.Item) throw new UnknownKeyError(`unknown key id "${keyId}"`);
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `KEY#${res.Item.keyHash}`, sk: 'KEY' },
+          UpdateExpression: 'SET revoked = :t',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':t': true },
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw new UnknownKeyError(`unknown key id "${keyId}"`);
+      throw err;
+    }
+  }
+}

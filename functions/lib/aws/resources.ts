@@ -1,0 +1,87 @@
+// Plain-data definitions of the stateful resources. The CDK stack (infra/) and the local
+// emulators (scripts/local/) both create tables, bucket and queues from these, so they match.
+
+export interface TableDef {
+  /** Logical name; the deployed name is chosen by CloudFormation and passed in `envVar`. */
+  id: 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache';
+  envVar: string;
+  localName: string;
+  partitionKey: string;
+  sortKey?: string;
+  /** Attribute holding epoch seconds after which DynamoDB TTL may delete the item. */
+  ttlAttribute?: string;
+  purpose: string;
+}
+
+export const TABLES: readonly TableDef[] = [
+  {
+    id: 'Accounts',
+    envVar: 'TABLE_ACCOUNTS',
+    localName: 'netintel-accounts',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    purpose: 'Accounts, API keys (by hash and by key id) and custom hostnames',
+  },
+  {
+    id: 'Usage',
+    envVar: 'TABLE_USAGE',
+    localName: 'netintel-usage',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'expiresAt',
+    purpose: 'Per-account minute and month counters, threshold-notification markers',
+  },
+  {
+    id: 'Jobs',
+    envVar: 'TABLE_JOBS',
+    localName: 'netintel-jobs',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'expiresAtEpoch',
+    purpose: 'Email list jobs and their per-chunk completion markers',
+  },
+  {
+    id: 'Baselines',
+    envVar: 'TABLE_BASELINES',
+    localName: 'netintel-baselines',
+    partitionKey: 'pk',
+    ttlAttribute: 'expiresAt',
+    purpose: 'Impossible-travel baselines keyed by HMAC(account, userId)',
+  },
+  {
+    id: 'Cache',
+    envVar: 'TABLE_CACHE',
+    localName: 'netintel-cache',
+    partitionKey: 'pk',
+    ttlAttribute: 'expiresAt',
+    purpose: 'RDAP domain-age cache and the learned disposable MX-host table',
+  },
+];
+
+export const BUCKET = {
+  envVar: 'JOBS_BUCKET',
+  localName: 'netintel-jobs',
+  /** Job uploads and results are deleted 7 days after creation (spec: List job retention). */
+  expireAfterDays: 7,
+  prefixes: { uploads: 'uploads/', results: 'results/', chunks: 'chunks/' },
+} as const;
+
+export const JOB_QUEUE = {
+  envVar: 'JOBS_QUEUE_URL',
+  localName: 'netintel-jobs',
+  dlqEnvVar: 'JOBS_DLQ_URL',
+  dlqLocalName: 'netintel-jobs-dlq',
+  /** Seconds a received chunk stays invisible; above the processor's timeout as AWS requires. */
+  visibilityTimeoutSeconds: 180,
+  processorTimeoutSeconds: 120,
+  /** Deliveries before a chunk moves to the DLQ. */
+  maxReceiveCount: 3,
+  /** Messages per processor invocation (SQS event source batch size). */
+  batchSize: 2,
+} as const;
+
+export function tableName(id: TableDef['id'], env: NodeJS.ProcessEnv = process.env): string {
+  const def = TABLES.find((t) => t.id === id);
+  if (!def) throw new Error(`unknown table ${id}`);
+  return env[def.envVar] ?? def.localName;
+}

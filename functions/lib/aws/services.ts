@@ -1,0 +1,58 @@
+import { CachedAccountStore } from '../accounts/cached-store.js';
+import type { UsageNotifier } from '../limits/notifier.js';
+import { DynamoAccountStore } from './account-store.js';
+import { dynamo } from './clients.js';
+import { DynamoNoticeLedger } from './notice-ledger.js';
+import { OutboxNotifier } from './outbox-notifier.js';
+import { tableName } from './resources.js';
+import { SesNotifier } from './ses-notifier.js';
+import { DynamoUsageCounter } from './usage-counter.js';
+
+/** Seconds a key or account record may be served from a container's memory (revocation delay). */
+export const KEY_CACHE_SECONDS = 5;
+
+let accounts: CachedAccountStore | undefined;
+let usage: DynamoUsageCounter | undefined;
+let ledger: DynamoNoticeLedger | undefined;
+let notifier: UsageNotifier | undefined;
+let rawAccounts: DynamoAccountStore | undefined;
+
+export function accountStore(): DynamoAccountStore {
+  rawAccounts ??= new DynamoAccountStore(dynamo(), tableName('Accounts'));
+  return rawAccounts;
+}
+
+export function cachedAccountStore(): CachedAccountStore {
+  accounts ??= new CachedAccountStore(accountStore(), KEY_CACHE_SECONDS * 1000);
+  return accounts;
+}
+
+export function usageCounter(): DynamoUsageCounter {
+  usage ??= new DynamoUsageCounter(dynamo(), tableName('Usage'));
+  return usage;
+}
+
+export function noticeLedger(): DynamoNoticeLedger {
+  ledger ??= new DynamoNoticeLedger(dynamo(), tableName('Usage'));
+  return ledger;
+}
+
+export function usageNotifier(): UsageNotifier {
+  notifier ??= process.env.NOTIFY_OUTBOX
+    ? new OutboxNotifier(process.env.NOTIFY_OUTBOX)
+    : new SesNotifier(process.env.NOTIFY_FROM ?? 'no-reply@example.invalid');
+  return notifier;
+}
+
+/**
+ * The service clock. NETINTEL_CLOCK_OFFSET_MS shifts it for the local stack's expiry tests; it is
+ * never set in a deployed stack.
+ */
+export function now(): Date {
+  return new Date(Date.now() + Number(process.env.NETINTEL_CLOCK_OFFSET_MS ?? 0));
+}
+
+/** Root of the data files: the layer's /opt/data in Lambda, layers/data locally. */
+export function dataRoot(): string {
+  return process.env.NETINTEL_DATA_PATH ?? '/opt/data';
+}

@@ -1,0 +1,125 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Meter } from '../../routes.js';
+import type { CounterOutcome, UsageCounter } from '../limits/admission.js';
+
+// Layout: one item per account and month, pk ACCOUNT#<id>, sk MONTH#<yyyy-mm>, holding the current
+// minute window and its count, the month total and one total per meter. The usual request costs
+// one conditional UpdateItem; the first call of a minute and refused calls cost one GetItem more.
+
+const YEAR_SECONDS = 400 * 24 * 3600;
+
+export function usageKey(accountId: string, month: string) {
+  return { pk: `ACCOUNT#${accountId}`, sk: `MONTH#${month}` };
+}
+
+export class DynamoUsageCounter implements UsageCounter {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async admit(req: Parameters<UsageCounter['admit']>[0]): Promise<CounterOutcome> {
+    const sameWindow = await this.tryCount(req, 'same');
+    if (sameWindow) return sameWindow;
+    const current = await this.read(req.accountId, req.month);
+    if (current.window === req.window) {
+      if (current.minuteCount >= req.perMinute) return { admitted: false, reason: 'rate' };
+      if (current.monthCount + req.units > req.monthlyCap && req.units > 0) {
+        return { admitted: false, reason: 'month' };
+      }
+      // Room appeared between the write and the read (a refund): count again.
+      return (await this.tryCount(req, 'same')) ?? { admitted: false, reason: 'rate' };
+    }
+    if (req.units > 0 && current.monthCount + req.units > req.monthlyCap) return { admitted: false, reason: 'month' };
+    const newWindow = await this.tryCount(req, 'new');
+    if (newWindow) return newWindow;
+    // Another call opened this window first: count in it.
+    return (await this.tryCount(req, 'same')) ?? (await this.diagnose(req));
+  }
+
+  async refund(req: Parameters<UsageCounter['refund']>[0]): Promise<void> {
+    if (req.units <= 0) return;
+    const meterAttr = req.meter ? ', #meter :neg' : '';
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: usageKey(req.accountId, req.month),
+        UpdateExpression: `ADD monthCount :neg${meterAttr}`,
+        ExpressionAttributeNames: req.meter ? { '#meter': `meter_${req.meter}` } : undefined,
+        ExpressionAttributeValues: { ':neg': -req.units },
+      }),
+    );
+  }
+
+  async read(accountId: string, month: string) {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: usageKey(accountId, month), ConsistentRead: true }),
+    );
+    const item = res.Item ?? {};
+    const meters: Record<string, number> = {};
+    for (const [k, v] of Object.entries(item)) if (k.startsWith('meter_')) meters[k.slice(6)] = Number(v);
+    return {
+      window: Number(item.window ?? -1),
+      minuteCount: Number(item.minuteCount ?? 0),
+      monthCount: Number(item.monthCount ?? 0),
+      meters,
+    };
+  }
+
+  private async diagnose(req: Parameters<UsageCounter['admit']>[0]): Promise<CounterOutcome> {
+    const current = await this.read(req.accountId, req.month);
+    if (current.window === req.window && current.minuteCount >= req.perMinute) {
+      return { admitted: false, reason: 'rate' };
+    }
+    return { admitted: false, reason: 'month' };
+  }
+
+  /** One conditional write; undefined when its condition failed. */
+  private async tryCount(
+    req: Parameters<UsageCounter['admit']>[0],
+    mode: 'same' | 'new',
+  ): Promise<CounterOutcome | undefined> {
+    const names: Record<string, string> = { '#window': 'window' };
+    const values: Record<string, unknown> = { ':w': req.window, ':one': 1, ':units': req.units };
+    const conditions: string[] = [];
+    let update: string;
+    if (mode === 'same') {
+      conditions.push('#window = :w', 'minuteCount < :perMinute');
+      values[':perMinute'] = req.perMinute;
+      update = 'ADD minuteCount :one, monthCount :units';
+    } else {
+      conditions.push('(attribute_not_exists(#window) OR #window < :w)');
+      update = 'SET #window = :w, minuteCount = :one, expiresAt = if_not_exists(expiresAt, :exp) ADD monthCount :units';
+      values[':exp'] = Math.floor(Date.now() / 1000) + YEAR_SECONDS;
+    }
+    if (req.units > 0) {
+      conditions.push('(attribute_not_exists(monthCount) OR monthCount <= :room)');
+      values[':room'] = req.monthlyCap - req.units;
+    }
+    if (req.meter && req.units > 0) {
+      update += ', #meter :units';
+      names['#meter'] = `meter_${req.meter}`;
+    }
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: usageKey(req.accountId, req.month),
+          UpdateExpression: update,
+          ConditionExpression: conditions.join(' AND '),
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      const after = Number(res.Attributes?.monthCount ?? req.units);
+      return { admitted: true, monthBefore: after - req.units, monthAfter: after };
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+
+/** A route's request and response schemas: handlers validate with them, OpenAPI is built from them. */
+export interface RouteContract {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Request media types other than application/json (e.g. text/csv for list jobs). */
+  bodyMediaTypes?: string[];
+  response: z.ZodType;
+  responseStatus?: number;
+  /** Response media type when it is not JSON (the results CSV). */
+  responseMediaType?: string;
+}

@@ -1,0 +1,26 @@
+import type { KeyType } from '../../routes.js';
+
+// CORS only on publishable (browser) routes and only for an origin the key allows (spec rule 2:
+// a refused origin gets no CORS header at all). Secret routes never send CORS headers (rule 3).
+export const CORS_ALLOW_HEADERS = 'Content-Type, X-Api-Key';
+export const CORS_MAX_AGE_SECONDS = 600;
+
+export function corsHeaders(keyType: KeyType, allowedOrigin: string | undefined): Record<string, string> {
+  if (keyType !== 'publishable' || !allowedOrigin) return {};
+  return {
+    'Access-Control-Allow-Origin': allowedOrigin,
+    'Access-Control-Expose-Headers': 'Retry-After',
+    Vary: 'Origin',
+  };
+}
+
+/** Preflight answer: a preflight carries no key, so it cannot be origin-checked; the real call is. */
+export function preflightHeaders(origin: string | undefined, method: string): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': origin && origin !== 'null' ? origin : '*',
+    'Access-Control-Allow-Methods': `${method}, OPTIONS`,
+    'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
+    'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
+    Vary: 'Origin',
+  };
+}

@@ -1,0 +1,99 @@
+// Every non-2xx response is `{error, message}` (spec: Error object). Codes are stable API; the
+// spec's named codes are used verbatim, and the ones it leaves "not shown" are chosen here once
+// and listed in the README. Messages may change.
+
+export const ERROR_CODES = {
+  // 400
+  invalid_ip: 400,
+  empty_batch: 400,
+  batch_too_large: 400,
+  invalid_body: 400,
+  empty_job: 400,
+  job_too_large: 400,
+  invalid_json: 400,
+  missing_field: 400,
+  invalid_field: 400,
+  invalid_query: 400,
+  invalid_user_id: 400,
+  bad_request: 400,
+  // 401 / 403
+  invalid_api_key: 401,
+  wrong_key_type: 403,
+  origin_not_allowed: 403,
+  hostname_not_yours: 403,
+  // 404 / 405 / 409 / 410 / 413 / 415
+  not_found: 404,
+  job_not_found: 404,
+  method_not_allowed: 405,
+  job_not_completed: 409,
+  job_expired: 410,
+  body_too_large: 413,
+  unsupported_media_type: 415,
+  // 421 / 422 / 429
+  hostname_not_active: 421,
+  location_unavailable: 422,
+  rate_limit_exceeded: 429,
+  monthly_limit_exceeded: 429,
+  // 5xx
+  internal_error: 500,
+  not_implemented: 501,
+  service_unavailable: 503,
+  job_storage_unavailable: 503,
+  gateway_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorBody {
+  error: ErrorCode;
+  message: string;
+}
+
+/** An error that is part of the contract: it carries its stable code and HTTP status. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: ErrorCode;
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+    super(message);
+    this.name = 'HttpError';
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.headers = headers;
+  }
+
+  toBody(): ErrorBody {
+    return { error: this.code, message: this.message };
+  }
+}
+
+export class ValidationError extends HttpError {
+  constructor(code: ErrorCode, message: string) {
+    super(code, message);
+    this.name = 'ValidationError';
+  }
+}
+
+export class RateLimitError extends HttpError {
+  constructor(retryAfterSeconds: number) {
+    super('rate_limit_exceeded', `Per-minute rate limit reached; retry in ${retryAfterSeconds} s.`, {
+      'Retry-After': String(retryAfterSeconds),
+    });
+    this.name = 'RateLimitError';
+  }
+}
+
+export class MonthlyLimitError extends HttpError {
+  constructor(message = 'Monthly request cap reached or would be exceeded by this request.') {
+    super('monthly_limit_exceeded', message);
+    this.name = 'MonthlyLimitError';
+  }
+}
+
+export class NotImplementedError extends HttpError {
+  constructor(route: string) {
+    super('not_implemented', `${route} is not implemented yet.`);
+    this.name = 'NotImplementedError';
+  }
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+// What the authorizer learned about the caller. API Gateway hands the authorizer's context to the
+// function as strings, so every field is coerced from its string form here, once.
+export const PrincipalSchema = z.object({
+  accountId: z.string().min(1),
+  keyId: z.string().min(1),
+  keyType: z.enum(['publishable', 'secret']),
+  plan: z.string().min(1),
+  perMinute: z.coerce.number().int().nonnegative(),
+  monthlyCap: z.coerce.number().int().nonnegative(),
+  includesSecurity: z.preprocess((v) => v === true || v === 'true', z.boolean()),
+  /** The request's origin when it matched the key's allowed list (publishable keys only). */
+  allowedOrigin: z.string().default(''),
+});
+
+export type Principal = z.infer<typeof PrincipalSchema>;
+
+/** Flattens a principal into the string map an API Gateway authorizer context must be. */
+export function toAuthorizerContext(p: Principal): Record<string, string> {
+  return {
+    accountId: p.accountId,
+    keyId: p.keyId,
+    keyType: p.keyType,
+    plan: p.plan,
+    perMinute: String(p.perMinute),
+    monthlyCap: String(p.monthlyCap),
+    includesSecurity: String(p.includesSecurity),
+    allowedOrigin: p.allowedOrigin,
+  };
+}

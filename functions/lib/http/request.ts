@@ -1,0 +1,41 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+/** The parts of an API Gateway REST (v1 proxy) event that handlers use, normalised once. */
+export interface HttpRequest {
+  method: string;
+  path: string;
+  pathParameters: Record<string, string>;
+  query: Record<string, string>;
+  /** Lower-cased names: Node and API Gateway disagree on case, clients send any. */
+  headers: Record<string, string>;
+  body: Buffer | null;
+  sourceIp: string;
+  requestId: string;
+}
+
+export function fromApiGatewayEvent(event: APIGatewayProxyEvent): HttpRequest {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(event.headers ?? {})) {
+    if (typeof value === 'string') headers[name.toLowerCase()] = value;
+  }
+  const body =
+    event.body === null || event.body === undefined
+      ? null
+      : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  return {
+    method: event.httpMethod,
+    path: event.path,
+    pathParameters: definedOnly(event.pathParameters),
+    query: definedOnly(event.queryStringParameters),
+    headers,
+    body,
+    sourceIp: event.requestContext?.identity?.sourceIp ?? '',
+    requestId: event.requestContext?.requestId ?? '',
+  };
+}
+
+function definedOnly(values: Record<string, string | undefined> | null | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values ?? {})) if (typeof v === 'string') out[k] = v;
+  return out;
+}

@@ -1,0 +1,11 @@
+import { defineHandler } from '../lib/http/define-handler.js';
+import { NotImplementedError } from '../lib/http/errors.js';
+
+// Placeholder until its issue lands: the route exists everywhere and answers 501.
+export const handler = defineHandler({
+  route: 'risk-baseline-delete',
+  input: () => ({ ips: [] as string[], emails: [] as string[] }),
+  run: () => {
+    throw new NotImplementedError('DELETE /v1/risk/baseline');
+  },
+});

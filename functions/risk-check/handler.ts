@@ -1,0 +1,11 @@
+import { defineHandler } from '../lib/http/define-handler.js';
+import { NotImplementedError } from '../lib/http/errors.js';
+
+// Placeholder until its issue lands: the route exists everywhere and answers 501.
+export const handler = defineHandler({
+  route: 'risk-check',
+  input: () => ({ ips: [] as string[], emails: [] as string[] }),
+  run: () => {
+    throw new NotImplementedError('POST /v1/risk/check');
+  },
+});

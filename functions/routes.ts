@@ -1,0 +1,200 @@
+// The one route table. The CDK stack (infra/), the local server (scripts/local/) and the OpenAPI
+// document are all generated from it, so a route cannot exist in one and not the others.
+// It holds plain data only: infra imports it, so it must not pull in handler code.
+
+export type KeyType = 'publishable' | 'secret';
+
+/** What a call costs against the monthly cap (spec: "Billing against the monthly cap"). */
+export type Billing =
+  | { per: 'none' }
+  | { per: 'call'; meter: Meter }
+  /** One unit per element of `field` in the validated input; duplicates billed again. */
+  | { per: 'item'; meter: Meter; field: string }
+  /** One unit per distinct (exact-match) element of `field` in the validated input. */
+  | { per: 'distinct'; meter: Meter; field: string };
+
+/** Usage kinds recorded per account and month; they all count against the one monthly cap. */
+export const METERS = ['geo', 'lookup', 'email', 'signup', 'risk'] as const;
+export type Meter = (typeof METERS)[number];
+
+export interface Route {
+  /** Stable name: the folder of the handler under functions/ and the Lambda's logical id. */
+  name: string;
+  method: 'GET' | 'POST' | 'DELETE';
+  /** API Gateway resource path, `{param}` for path parameters. */
+  path: string;
+  keyType: KeyType;
+  billing: Billing;
+  /** Needs the data layer (MMDB, lists) mounted. */
+  usesDataLayer: boolean;
+  /** Lambda memory; lookup functions hold the MMDBs in memory. */
+  memoryMb: number;
+  timeoutSeconds: number;
+  summary: string;
+}
+
+export const ROUTES = [
+  {
+    name: 'geo',
+    method: 'GET',
+    path: '/v1/geo',
+    keyType: 'publishable',
+    billing: { per: 'call', meter: 'geo' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    summary: "Geolocation of the calling connection (the visitor's browser)",
+  },
+  {
+    name: 'lookup-ip',
+    method: 'GET',
+    path: '/v1/lookup/{ip}',
+    keyType: 'secret',
+    billing: { per: 'call', meter: 'lookup' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    summary: 'Look up one IPv4 or IPv6 address',
+  },
+  {
+    name: 'lookup-batch',
+    method: 'POST',
+    path: '/v1/lookup',
+    keyType: 'secret',
+    billing: { per: 'item', meter: 'lookup', field: 'ips' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    summary: 'Look up 1 to 100 IP addresses',
+  },
+  {
+    name: 'email-validate',
+    method: 'POST',
+    path: '/v1/email/validate',
+    keyType: 'publishable',
+    billing: { per: 'call', meter: 'email' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    summary: 'Check one email address (from a browser)',
+  },
+  {
+    name: 'email-batch',
+    method: 'POST',
+    path: '/v1/email/batch',
+    keyType: 'secret',
+    billing: { per: 'item', meter: 'email', field: 'emails' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 15,
+    summary: 'Check 1 to 100 email addresses',
+  },
+  {
+    name: 'jobs-create',
+    method: 'POST',
+    path: '/v1/email/jobs',
+    keyType: 'secret',
+    billing: { per: 'distinct', meter: 'email', field: 'emails' },
+    usesDataLayer: false,
+    memoryMb: 1024,
+    timeoutSeconds: 29,
+    summary: 'Create a background email list job (JSON or CSV)',
+  },
+  {
+    name: 'jobs-get',
+    method: 'GET',
+    path: '/v1/email/jobs/{id}',
+    keyType: 'secret',
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary: 'Read a list job',
+  },
+  {
+    name: 'jobs-results',
+    method: 'GET',
+    path: '/v1/email/jobs/{id}/results',
+    keyType: 'secret',
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary: "Download a completed list job's results CSV",
+  },
+  {
+    name: 'signup-check',
+    method: 'POST',
+    path: '/v1/signup/check',
+    keyType: 'secret',
+    billing: { per: 'call', meter: 'signup' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    summary: 'Score a signup from email, IP and user agent',
+  },
+  {
+    name: 'risk-check',
+    method: 'POST',
+    path: '/v1/risk/check',
+    keyType: 'secret',
+    billing: { per: 'call', meter: 'risk' },
+    usesDataLayer: true,
+    memoryMb: 512,
+    timeoutSeconds: 10,
+    summary: "Impossible-travel check against the user's baseline",
+  },
+  {
+    name: 'risk-baseline-delete',
+    method: 'DELETE',
+    path: '/v1/risk/baseline',
+    keyType: 'secret',
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary: "Delete a user's travel baseline",
+  },
+] as const satisfies readonly Route[];
+
+export type RouteName = (typeof ROUTES)[number]['name'];
+
+/** Routes served without a key (documentation). */
+export const PUBLIC_ROUTES = [
+  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This API description (OpenAPI 3.1)' },
+] as const;
+
+export function routeByName(name: RouteName): Route {
+  const route = ROUTES.find((r) => r.name === name);
+  if (!route) throw new Error(`no route named ${name}`);
+  return route;
+}
+
+/** Entry module of a route's Lambda handler, relative to the project root. */
+export function handlerEntry(name: string): string {
+  return `functions/${name}/handler.ts`;
+}
+
+const PARAM = /\{(\w+)\}/g;
+
+/** Matches a concrete path against the table: the route for this method, or the path's allowed methods. */
+export function matchPath(
+  path: string,
+): { routes: Route[]; pathParameters: Record<string, string> } | undefined {
+  for (const route of ROUTES as readonly Route[]) {
+    const names: string[] = [];
+    const pattern = route.path.replace(PARAM, (_m, n: string) => {
+      names.push(n);
+      return '([^/]+)';
+    });
+    const m = new RegExp(`^${pattern}$`).exec(path);
+    if (!m) continue;
+    const pathParameters: Record<string, string> = {};
+    names.forEach((n, i) => {
+      pathParameters[n] = m[i + 1] ?? '';
+    });
+    const routes = (ROUTES as readonly Route[]).filter((r) => r.path === route.path);
+    return { routes, pathParameters };
+  }
+  return undefined;
+}

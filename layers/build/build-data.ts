@@ -1,0 +1,52 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildEmailLists } from './email-lists.js';
+import { buildIpData } from './ip-data.js';
+
+// `npm run build:data`: builds the Lambda data layer under layers/data/ (mounted at /opt/data)
+// from pinned npm packages, plus the public snapshots in ../shared/data when that folder exists
+// (postal codes, subdivision names). It records every dataset's version and licence in
+// manifest.json, which the README's attribution section and GET /v1/lookup's data come from.
+
+export interface ManifestEntry {
+  name: string;
+  version: string;
+  licence: string;
+  source: string;
+  count: number;
+}
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export function sharedDataDir(): string | undefined {
+  const dir = process.env.SHARED_DATA_DIR ?? resolve(ROOT, '..', 'shared', 'data');
+  return existsSync(dir) ? dir : undefined;
+}
+
+export async function buildData(options: { outDir?: string } = {}): Promise<ManifestEntry[]> {
+  const outDir = options.outDir ?? join(ROOT, 'layers', 'data');
+  const shared = sharedDataDir();
+  const started = performance.now();
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const entries = [
+    ...(await buildEmailLists(join(outDir, 'email'))),
+    ...(await buildIpData(join(outDir, 'ip'), { sharedDataDir: shared })),
+  ];
+  // Written last: its presence means the layer is complete.
+  await writeFile(
+    join(outDir, 'manifest.json'),
+    `${JSON.stringify({ builtWith: shared ? 'npm packages + ../shared/data' : 'npm packages', datasets: entries }, null, 2)}\n`,
+  );
+  console.log(
+    `data layer built in ${((performance.now() - started) / 1000).toFixed(1)} s at ${outDir}` +
+      (shared ? '' : ' (../shared/data not found: postal codes and some subdivision names left out)'),
+  );
+  return entries;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  await buildData();
+}

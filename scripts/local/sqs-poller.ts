@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  ChangeMessageVisibilityCommand,
+  DeleteMessageBatchCommand,
+  type Message,
+  ReceiveMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+
+// Emulates the Lambda SQS event source: receives up to JOB_QUEUE.batchSize messages, invokes the
+// handler with an SQS event, deletes what succeeded, and leaves the rest to be redelivered until
+// the queue's redrive policy moves them to the DLQ after maxReceiveCount receives. The DLQ feeds
+// the DLQ handler the same way. `retryDelaySeconds` is how long a failed message stays invisible:
+// AWS waits out the visibility timeout, which is the default here too; tests shorten it.
+
+type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined | void>;
+
+export interface PollerOptions {
+  projectRoot: string;
+  sqs: SQSClient;
+  queueUrl: string;
+  dlqUrl: string;
+  concurrency: number;
+  retryDelaySeconds: number;
+  log: (line: string) => void;
+}
+
+function toRecord(m: Message, queueArn: string) {
+  return {
+    messageId: m.MessageId!,
+    receiptHandle: m.ReceiptHandle!,
+    body: m.Body ?? '',
+    attributes: {
+      ApproximateReceiveCount: m.Attributes?.ApproximateReceiveCount ?? '1',
+      SentTimestamp: m.Attributes?.SentTimestamp ?? String(Date.now()),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: m.Attributes?.ApproximateFirstReceiveTimestamp ?? String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: m.MD5OfBody ?? '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: queueArn,
+    awsRegion: 'us-east-1',
+  };
+}
+
+function context(name: string): Context {
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName: name,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${name}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => JOB_QUEUE.processorTimeoutSeconds * 1000,
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+export function startPollers(options: PollerOptions): { stop(): Promise<void> } {
+  let running = true;
+  const loops: Promise<void>[] = [];
+
+  async function loop(queueUrl: string, entry: string, name: string): Promise<void> {
+    const handler = (await import(pathToFileURL(join(options.projectRoot, entry)).href)).handler as SqsHandler;
+    while (running) {
+      let messages: Message[] = [];
+      try {
+        const res = await options.sqs.send(
+          new ReceiveMessageCommand({
+            QueueUrl: queueUrl,
+            MaxNumberOfMessages: JOB_QUEUE.batchSize,
+            WaitTimeSeconds: 1,
+            MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
+          }),
+        );
+        messages = res.Messages ?? [];
+      } catch (err) {
+        if (running) options.log(`poller ${name}: receive failed: ${(err as Error).message}`);
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      if (messages.length === 0) continue;
+      const event: SQSEvent = { Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)) };
+      let failed = new Set<string>();
+      try {
+        const result = await handler(event, context(name));
+        failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+      } catch (err) {
+        options.log(`poller ${name}: handler threw: ${(err as Error).message}`);
+        failed = new Set(messages.map((m) => m.MessageId!));
+      }
+      const done = messages.filter((m) => !failed.has(m.MessageId!));
+      if (done.length > 0) {
+        await options.sqs.send(
+          new DeleteMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
+          }),
+        );
+      }
+      for (const m of messages.filter((x) => failed.has(x.MessageId!))) {
+        await options.sqs
+          .send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: queueUrl,
+              ReceiptHandle: m.ReceiptHandle!,
+              VisibilityTimeout: options.retryDelaySeconds,
+            }),
+          )
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  for (let i = 0; i < options.concurrency; i++) {
+    loops.push(loop(options.queueUrl, 'functions/job-processor/handler.ts', 'netintel-job-processor'));
+  }
+  loops.push(loop(options.dlqUrl, 'functions/job-dlq/handler.ts', 'netintel-job-dlq'));
+
+  return {
+    async stop() {
+      running = false;
+      await Promise.allSettled(loops);
+    },
+  };
+}

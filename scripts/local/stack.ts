@@ -1,0 +1,85 @@
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { logger } from '../../functions/lib/observability.js';
+import { type Gateway, startGateway } from './api-gateway.js';
+import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
+import { type DevAccount, seed } from './seed.js';
+import { startPollers } from './sqs-poller.js';
+
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface LocalStackOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  trustForwardedFor?: boolean;
+  /** Seconds a failed job chunk stays invisible before redelivery (default: the visibility timeout). */
+  retryDelaySeconds?: number;
+  pollerConcurrency?: number;
+  log?: (line: string) => void;
+}
+
+export interface LocalStack {
+  url: string;
+  dataDir: string;
+  endpoints: Endpoints;
+  dev: DevAccount;
+  gateway: Gateway;
+  stop(): Promise<void>;
+}
+
+/** The whole API on this machine: emulators, seeded account, API Gateway emulator, SQS pollers. */
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
+  const log = options.log ?? (() => undefined);
+  await mkdir(dataDir, { recursive: true });
+
+  process.env.NETINTEL_DATA_PATH ??= join(PROJECT_ROOT, 'layers', 'data');
+  process.env.NOTIFY_OUTBOX = join(dataDir, 'outbox.jsonl');
+  process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
+  process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
+  process.env.POWERTOOLS_SERVICE_NAME ??= 'netintel';
+  logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
+
+  const external: Partial<Endpoints> = {
+    dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? process.env.AWS_ENDPOINT_URL,
+    s3: process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL,
+    sqs: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
+  };
+  const emulators = await startEmulators(dataDir, external);
+  useEndpoints(emulators.endpoints);
+  const dev = await seed(dataDir);
+
+  const gateway = await startGateway({
+    projectRoot: PROJECT_ROOT,
+    port: options.port ?? 0,
+    host: options.host,
+    trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
+    log,
+  });
+  const pollers = startPollers({
+    projectRoot: PROJECT_ROOT,
+    sqs: new SQSClient({ endpoint: emulators.endpoints.sqs, region: emulators.endpoints.region }),
+    queueUrl: emulators.endpoints.queueUrl,
+    dlqUrl: emulators.endpoints.dlqUrl,
+    concurrency: options.pollerConcurrency ?? 4,
+    retryDelaySeconds: options.retryDelaySeconds ?? Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? 180),
+    log,
+  });
+  await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
+
+  return {
+    url: gateway.url,
+    dataDir,
+    endpoints: emulators.endpoints,
+    dev,
+    gateway,
+    async stop() {
+      await gateway.close();
+      await pollers.stop();
+      await emulators.stop();
+    },
+  };
+}
