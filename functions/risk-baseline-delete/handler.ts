@@ -1,11 +1,16 @@
+import { baselineStore, userIdSecret } from '../lib/aws/services.js';
+import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { validate } from '../lib/http/validate.js';
+import { baselineKey } from '../lib/risk/user-id.js';
+import { BaselineDeleteBody } from './contract.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+// DELETE /v1/risk/baseline: idempotent, 204 whether or not a baseline existed; not billed.
 export const handler = defineHandler({
   route: 'risk-baseline-delete',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('DELETE /v1/risk/baseline');
+  input: (req) => validate(BaselineDeleteBody, readJsonBody(req), 'invalid_user_id'),
+  run: async ({ userId }, { principal }) => {
+    await baselineStore().delete(baselineKey(userIdSecret(), principal.accountId, userId));
+    return { status: 204 };
   },
 });

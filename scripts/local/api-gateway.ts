@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -14,7 +14,7 @@ import type {
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { gatewayResponse, renderGatewayBody } from '../../functions/lib/http/gateway-responses.js';
-import { PUBLIC_ROUTES, type Route, handlerEntry, matchPath } from '../../functions/routes.js';
+import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
 // stack deploys: the v1 event shape, the REQUEST authorizer, gateway responses, binary media
@@ -71,7 +71,12 @@ function lambdaContext(functionName: string, timeoutMs: number): Context {
   };
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: string | Buffer): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): void {
   res.writeHead(status, { 'Content-Length': String(Buffer.byteLength(body)), ...headers });
   res.end(body);
 }
@@ -148,11 +153,20 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const asset = DOCS_ASSETS.find((a) => path === `/docs/${a}`);
     if (!asset) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
     const type = asset.endsWith('.css') ? 'text/css' : 'application/javascript';
-    send(res, 200, { 'Content-Type': type, 'Cache-Control': 'max-age=3600' }, await readFile(docsAssetPath(asset)));
+    send(
+      res,
+      200,
+      { 'Content-Type': type, 'Cache-Control': 'max-age=3600' },
+      await readFile(docsAssetPath(asset)),
+    );
     return 200;
   }
 
-  async function invoke(name: string, timeoutSeconds: number, event: APIGatewayProxyEvent): Promise<APIGatewayProxyResult | 'timeout'> {
+  async function invoke(
+    name: string,
+    timeoutSeconds: number,
+    event: APIGatewayProxyEvent,
+  ): Promise<APIGatewayProxyResult | 'timeout'> {
     const mod = await loadModule(options.projectRoot, handlerEntry(name));
     const handler = mod.handler as ProxyHandler;
     const timeoutMs = Math.min(timeoutSeconds * 1000, INTEGRATION_TIMEOUT_MS);
@@ -190,14 +204,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname;
     const method = (req.method ?? 'GET').toUpperCase();
+    // Read (or refuse) the whole body before answering anything, so a keep-alive connection
+    // never carries unread bytes into the next request.
+    const body = await readBody(req);
+    if (body === 'too_large') {
+      res.setHeader('Connection', 'close');
+      return sendGateway(res, 'REQUEST_TOO_LARGE');
+    }
     if (path === '/docs' || path.startsWith('/docs/')) return serveDocs(path, res);
 
     const publicRoute = PUBLIC_ROUTES.find((r) => r.path === path);
     const matched = matchPath(path);
     if (!publicRoute && !matched) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
-
-    const body = await readBody(req);
-    if (body === 'too_large') return sendGateway(res, 'REQUEST_TOO_LARGE');
 
     const { headers, multiValueHeaders } = headerMaps(req);
     const query = queryMaps(url);
@@ -283,7 +301,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const responseHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(result.headers ?? {})) responseHeaders[k] = String(v);
-    const payload = result.isBase64Encoded ? Buffer.from(result.body, 'base64') : Buffer.from(result.body ?? '', 'utf8');
+    const payload = result.isBase64Encoded
+      ? Buffer.from(result.body, 'base64')
+      : Buffer.from(result.body ?? '', 'utf8');
     send(res, result.statusCode, responseHeaders, payload);
     return result.statusCode;
   }
@@ -301,7 +321,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const server = createServer((req, res) => {
     const started = performance.now();
     handle(req, res)
-      .then((status) => log(`${req.method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`))
+      .then((status) =>
+        log(`${req.method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`),
+      )
       .catch((err: unknown) => {
         log(`gateway error: ${(err as Error).stack ?? err}`);
         if (!res.headersSent) sendGateway(res, 'DEFAULT_5XX');

@@ -50,7 +50,12 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
   let dynamodbUrl = external.dynamodb;
   if (!dynamodbUrl) {
     await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
-    const server = dynalite({ path: join(dataDir, 'dynamodb'), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+    const server = dynalite({
+      path: join(dataDir, 'dynamodb'),
+      createTableMs: 0,
+      deleteTableMs: 0,
+      updateTableMs: 0,
+    });
     const port = await listen(server);
     dynamodbUrl = `http://127.0.0.1:${port}`;
     stops.push(() => new Promise<void>((r) => server.close(() => r())));
@@ -87,7 +92,14 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
   });
   const { queueUrl, dlqUrl } = await createQueues(new SQSClient({ ...clientConfig, endpoint: sqsUrl }));
 
-  const endpoints: Endpoints = { dynamodb: dynamodbUrl, s3: s3Url, sqs: sqsUrl, queueUrl, dlqUrl, region: REGION };
+  const endpoints: Endpoints = {
+    dynamodb: dynamodbUrl,
+    s3: s3Url,
+    sqs: sqsUrl,
+    queueUrl,
+    dlqUrl,
+    region: REGION,
+  };
   return {
     endpoints,
     async stop() {
@@ -158,6 +170,9 @@ export function useEndpoints(endpoints: Endpoints, env: NodeJS.ProcessEnv = proc
 }
 
 /** The admin CLI finds a running local stack through this file. */
-export async function writeEndpointsFile(dataDir: string, endpoints: Endpoints & { api: string }): Promise<void> {
+export async function writeEndpointsFile(
+  dataDir: string,
+  endpoints: Endpoints & { api: string },
+): Promise<void> {
   await writeFile(join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
 }

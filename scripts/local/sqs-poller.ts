@@ -6,7 +6,7 @@ import {
   DeleteMessageBatchCommand,
   type Message,
   ReceiveMessageCommand,
-  SQSClient,
+  type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
@@ -70,7 +70,8 @@ export function startPollers(options: PollerOptions): { stop(): Promise<void> } 
   const loops: Promise<void>[] = [];
 
   async function loop(queueUrl: string, entry: string, name: string): Promise<void> {
-    const handler = (await import(pathToFileURL(join(options.projectRoot, entry)).href)).handler as SqsHandler;
+    const handler = (await import(pathToFileURL(join(options.projectRoot, entry)).href))
+      .handler as SqsHandler;
     while (running) {
       let messages: Message[] = [];
       try {
@@ -89,7 +90,9 @@ export function startPollers(options: PollerOptions): { stop(): Promise<void> } 
         continue;
       }
       if (messages.length === 0) continue;
-      const event: SQSEvent = { Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)) };
+      const event: SQSEvent = {
+        Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)),
+      };
       let failed = new Set<string>();
       try {
         const result = await handler(event, context(name));

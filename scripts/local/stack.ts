@@ -1,4 +1,6 @@
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
@@ -41,6 +43,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   process.env.POWERTOOLS_SERVICE_NAME ??= 'netintel';
+  process.env.USER_ID_HMAC_SECRET ??= await localSecret(join(dataDir, 'user-id-secret'));
   logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
 
   const external: Partial<Endpoints> = {
@@ -82,4 +85,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await emulators.stop();
     },
   };
+}
+
+/** A per-installation secret kept under DATA_DIR (the stack takes it as a NoEcho parameter). */
+async function localSecret(file: string): Promise<string> {
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(32).toString('base64url');
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
 }

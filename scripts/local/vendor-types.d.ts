@@ -1,6 +1,7 @@
 // Minimal typings for the two emulator packages that ship none.
 declare module 'dynalite' {
   import type { Server } from 'node:http';
+
   interface DynaliteOptions {
     path?: string;
     createTableMs?: number;
@@ -13,6 +14,7 @@ declare module 'dynalite' {
 
 declare module 's3rver' {
   import type { AddressInfo } from 'node:net';
+
   interface S3rverOptions {
     address?: string;
     port?: number;

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KeyType } from '../../routes.js';
-import { type Account, AccountSchema, type AccountStore, type KeyRecord, KeyRecordSchema } from '../accounts/account.js';
+import {
+  type Account,
+  AccountSchema,
+  type AccountStore,
+  type KeyRecord,
+  KeyRecordSchema,
+} from '../accounts/account.js';
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
 import { type Plan, planById } from '../accounts/plans.js';
 
@@ -32,7 +38,9 @@ export class DynamoAccountStore implements AccountStore {
   ) {}
 
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `KEY#${keyHash}`, sk: 'KEY' } }));
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `KEY#${keyHash}`, sk: 'KEY' } }),
+    );
     return res.Item ? KeyRecordSchema.parse(res.Item) : undefined;
   }
 
@@ -44,7 +52,9 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async putPlan(plan: Plan): Promise<void> {
-    await this.db.send(new PutCommand({ TableName: this.table, Item: { pk: `PLAN#${plan.id}`, sk: 'PLAN', ...plan } }));
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { pk: `PLAN#${plan.id}`, sk: 'PLAN', ...plan } }),
+    );
   }
 
   async createAccount(planId: string, overrides: AccountOverrides, now = new Date()): Promise<Account> {
@@ -106,7 +116,9 @@ export class DynamoAccountStore implements AccountStore {
   }
 
   async revokeKey(keyId: string): Promise<void> {
-    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: `KEYID#${keyId}`, sk: 'KEYID' } }));
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `KEYID#${keyId}`, sk: 'KEYID' } }),
+    );
     if (!res.Item) throw new UnknownKeyError(`unknown key id "${keyId}"`);
     try {
       await this.db.send(
@@ -119,7 +131,8 @@ export class DynamoAccountStore implements AccountStore {
         }),
       );
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) throw new UnknownKeyError(`unknown key id "${keyId}"`);
+      if (err instanceof ConditionalCheckFailedException)
+        throw new UnknownKeyError(`unknown key id "${keyId}"`);
       throw err;
     }
   }

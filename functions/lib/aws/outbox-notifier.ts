@@ -1,6 +1,6 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type UsageNotice, type UsageNotifier, noticeText } from '../limits/notifier.js';
+import { noticeText, type UsageNotice, type UsageNotifier } from '../limits/notifier.js';
 import { logger } from '../observability.js';
 
 /** Local stand-in for SES: one JSON line per notice in an outbox file under DATA_DIR. */
@@ -10,7 +10,10 @@ export class OutboxNotifier implements UsageNotifier {
   async send(notice: UsageNotice): Promise<void> {
     const { subject, body } = noticeText(notice);
     await mkdir(dirname(this.file), { recursive: true });
-    await appendFile(this.file, `${JSON.stringify({ ...notice, subject, body, at: new Date().toISOString() })}\n`);
+    await appendFile(
+      this.file,
+      `${JSON.stringify({ ...notice, subject, body, at: new Date().toISOString() })}\n`,
+    );
     logger.info('usage notice written to outbox', { outbox: this.file, ...notice });
   }
 }

@@ -1,6 +1,7 @@
 import { CachedAccountStore } from '../accounts/cached-store.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { DynamoAccountStore } from './account-store.js';
+import { DynamoBaselineStore } from './baseline-store.js';
 import { dynamo } from './clients.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
@@ -9,7 +10,7 @@ import { SesNotifier } from './ses-notifier.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
 /** Seconds a key or account record may be served from a container's memory (revocation delay). */
-export const KEY_CACHE_SECONDS = 5;
+export const DEFAULT_KEY_CACHE_SECONDS = 5;
 
 let accounts: CachedAccountStore | undefined;
 let usage: DynamoUsageCounter | undefined;
@@ -23,7 +24,10 @@ export function accountStore(): DynamoAccountStore {
 }
 
 export function cachedAccountStore(): CachedAccountStore {
-  accounts ??= new CachedAccountStore(accountStore(), KEY_CACHE_SECONDS * 1000);
+  accounts ??= new CachedAccountStore(
+    accountStore(),
+    Number(process.env.KEY_CACHE_SECONDS ?? DEFAULT_KEY_CACHE_SECONDS) * 1000,
+  );
   return accounts;
 }
 
@@ -55,4 +59,18 @@ export function now(): Date {
 /** Root of the data files: the layer's /opt/data in Lambda, layers/data locally. */
 export function dataRoot(): string {
   return process.env.NETINTEL_DATA_PATH ?? '/opt/data';
+}
+
+let baselines: DynamoBaselineStore | undefined;
+
+export function baselineStore(): DynamoBaselineStore {
+  baselines ??= new DynamoBaselineStore(dynamo(), tableName('Baselines'), now);
+  return baselines;
+}
+
+/** The per-deployment secret that keys user-id hashes (a stack parameter; generated locally). */
+export function userIdSecret(): string {
+  const secret = process.env.USER_ID_HMAC_SECRET;
+  if (!secret) throw new Error('USER_ID_HMAC_SECRET is not set');
+  return secret;
 }

@@ -1,5 +1,5 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
-import { type UsageNotice, type UsageNotifier, noticeText } from '../limits/notifier.js';
+import { noticeText, type UsageNotice, type UsageNotifier } from '../limits/notifier.js';
 
 /** Usage notices through SES v2 from NOTIFY_FROM (a verified identity of the deployment). */
 export class SesNotifier implements UsageNotifier {

@@ -1,6 +1,6 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Meter } from '../../routes.js';
 import type { CounterOutcome, UsageCounter } from '../limits/admission.js';
 
@@ -32,7 +32,8 @@ export class DynamoUsageCounter implements UsageCounter {
       // Room appeared between the write and the read (a refund): count again.
       return (await this.tryCount(req, 'same')) ?? { admitted: false, reason: 'rate' };
     }
-    if (req.units > 0 && current.monthCount + req.units > req.monthlyCap) return { admitted: false, reason: 'month' };
+    if (req.units > 0 && current.monthCount + req.units > req.monthlyCap)
+      return { admitted: false, reason: 'month' };
     const newWindow = await this.tryCount(req, 'new');
     if (newWindow) return newWindow;
     // Another call opened this window first: count in it.
@@ -91,7 +92,8 @@ export class DynamoUsageCounter implements UsageCounter {
       update = 'ADD minuteCount :one, monthCount :units';
     } else {
       conditions.push('(attribute_not_exists(#window) OR #window < :w)');
-      update = 'SET #window = :w, minuteCount = :one, expiresAt = if_not_exists(expiresAt, :exp) ADD monthCount :units';
+      update =
+        'SET #window = :w, minuteCount = :one, expiresAt = if_not_exists(expiresAt, :exp) ADD monthCount :units';
       values[':exp'] = Math.floor(Date.now() / 1000) + YEAR_SECONDS;
     }
     if (req.units > 0) {

@@ -10,8 +10,8 @@ import { corsHeaders } from './cors.js';
 import { HttpError } from './errors.js';
 import { notifyThresholds } from './notify-thresholds.js';
 import { type Principal, PrincipalSchema } from './principal.js';
-import { type Reply, errorResult, toProxyResult } from './reply.js';
-import { type HttpRequest, fromApiGatewayEvent } from './request.js';
+import { errorResult, type Reply, toProxyResult } from './reply.js';
+import { fromApiGatewayEvent, type HttpRequest } from './request.js';
 
 export interface CallContext {
   principal: Principal;
@@ -89,7 +89,11 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
           return;
         }
         logger.error('unhandled error', { route: route.name, error: err as Error });
-        request.response = errorResult(500, { error: 'internal_error', message: 'An unexpected error occurred.' }, cors);
+        request.response = errorResult(
+          500,
+          { error: 'internal_error', message: 'An unexpected error occurred.' },
+          cors,
+        );
       },
       after: async (request) => {
         const cors = corsHeaders(route.keyType, request.internal.principal?.allowedOrigin);
@@ -136,7 +140,12 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
         const status = request.error instanceof HttpError ? request.error.status : 500;
         if (!admitted || admitted.units === 0 || status < 500) return;
         await usageCounter()
-          .refund({ accountId: request.internal.principal!.accountId, month: admitted.month, units: admitted.units, meter })
+          .refund({
+            accountId: request.internal.principal!.accountId,
+            month: admitted.month,
+            units: admitted.units,
+            meter,
+          })
           .catch((err: unknown) => logger.error('refund failed', { error: err as Error }));
       },
     })

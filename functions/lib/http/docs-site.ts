@@ -5,7 +5,11 @@ import { dirname, join } from 'node:path';
 // points it at /v1/openapi.json. The local server serves these files; the stack uploads them to
 // the docs bucket behind CloudFront's /docs/* behaviour.
 
-export const DOCS_ASSETS = ['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js'] as const;
+export const DOCS_ASSETS = [
+  'swagger-ui.css',
+  'swagger-ui-bundle.js',
+  'swagger-ui-standalone-preset.js',
+] as const;
 
 export function swaggerUiDir(): string {
   const require = createRequire(import.meta.url);

@@ -24,7 +24,12 @@ function operation(route: Route, contract: RouteContract) {
     if (!schema) continue;
     const js = json(schema) as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, s] of Object.entries(js.properties ?? {})) {
-      parameters.push({ name, in: where, required: where === 'path' || (js.required ?? []).includes(name), schema: s });
+      parameters.push({
+        name,
+        in: where,
+        required: where === 'path' || (js.required ?? []).includes(name),
+        schema: s,
+      });
     }
   }
   const security = route.keyType === 'publishable' ? [{ publishableKey: [] }] : [{ secretKey: [] }];
@@ -50,8 +55,13 @@ function operation(route: Route, contract: RouteContract) {
     ...(requestBody ? { requestBody } : {}),
     responses: {
       [okStatus]:
-        okStatus === '204' ? { description: 'Done.' } : { description: contract.response.description ?? 'OK', content: okContent },
-      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+        okStatus === '204'
+          ? { description: 'Done.' }
+          : { description: contract.response.description ?? 'OK', content: okContent },
+      default: {
+        description: 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      },
     },
   };
 }
@@ -65,7 +75,11 @@ function describeBilling(route: Route): string {
 }
 
 /** The OpenAPI 3.1 document of the route table, from the routes' zod contracts. */
-export function buildOpenApi(routes: readonly Route[], contracts: Record<string, RouteContract>, serverUrl = '/') {
+export function buildOpenApi(
+  routes: readonly Route[],
+  contracts: Record<string, RouteContract>,
+  serverUrl = '/',
+) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const contract = contracts[route.name];
@@ -86,7 +100,12 @@ export function buildOpenApi(routes: readonly Route[], contracts: Record<string,
     components: {
       schemas: { Error: json(ErrorSchema) },
       securitySchemes: {
-        publishableKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Origin-locked publishable key' },
+        publishableKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Api-Key',
+          description: 'Origin-locked publishable key',
+        },
         secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key, backend only' },
       },
     },

@@ -17,12 +17,20 @@ export function toProxyResult(reply: Reply): APIGatewayProxyResult {
     };
   }
   if ('text' in reply) {
-    return { statusCode: reply.status ?? 200, headers: { 'Content-Type': reply.contentType, ...headers }, body: reply.text };
+    return {
+      statusCode: reply.status ?? 200,
+      headers: { 'Content-Type': reply.contentType, ...headers },
+      body: reply.text,
+    };
   }
   return { statusCode: reply.status, headers, body: '' };
 }
 
-export function errorResult(status: number, body: ErrorBody, headers: Record<string, string> = {}): APIGatewayProxyResult {
+export function errorResult(
+  status: number,
+  body: ErrorBody,
+  headers: Record<string, string> = {},
+): APIGatewayProxyResult {
   return {
     statusCode: status,
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },

@@ -1,0 +1,55 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { Baseline, BaselineStore } from '../risk/baseline.js';
+
+/** Baselines expire this long after their last observation (DynamoDB TTL; filtered on read). */
+export const BASELINE_TTL_DAYS = 400;
+
+export class DynamoBaselineStore implements BaselineStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly now: () => Date,
+  ) {}
+
+  async get(key: string): Promise<Baseline | undefined> {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: key }, ConsistentRead: true }),
+    );
+    const item = res.Item;
+    // DynamoDB deletes expired items lazily (and the local emulator never does): filter here.
+    if (!item || Number(item.expiresAt) * 1000 <= this.now().getTime()) return undefined;
+    return {
+      country: item.country ?? null,
+      latitude: item.latitude,
+      longitude: item.longitude,
+      observedAt: item.observedAt,
+    };
+  }
+
+  async putIfNewer(key: string, next: Baseline): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            pk: key,
+            ...next,
+            expiresAt: Math.floor(new Date(next.observedAt).getTime() / 1000) + BASELINE_TTL_DAYS * 86_400,
+          },
+          ConditionExpression: 'attribute_not_exists(pk) OR observedAt <= :at',
+          ExpressionAttributeValues: { ':at': next.observedAt },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: key } }));
+  }
+}

@@ -1,0 +1,14 @@
+/** The one most-recent observation kept per (account, user) (spec: Travel-risk result). */
+export interface Baseline {
+  country: string | null;
+  latitude: number;
+  longitude: number;
+  observedAt: string;
+}
+
+export interface BaselineStore {
+  get(key: string): Promise<Baseline | undefined>;
+  /** Writes `next` unless the stored observation is newer (concurrent checks keep the newest). */
+  putIfNewer(key: string, next: Baseline): Promise<boolean>;
+  delete(key: string): Promise<void>;
+}

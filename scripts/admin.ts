@@ -1,0 +1,191 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { normaliseAllowedOrigin } from '../functions/lib/accounts/origins.js';
+import { PLANS } from '../functions/lib/accounts/plans.js';
+import {
+  UnknownAccountError,
+  UnknownKeyError,
+  UnknownPlanError,
+} from '../functions/lib/aws/account-store.js';
+import { TABLES } from '../functions/lib/aws/resources.js';
+import { accountStore, now, usageCounter } from '../functions/lib/aws/services.js';
+import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
+import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
+
+// `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
+//   local: reads DATA_DIR/endpoints.json written by a running `npm start`; if none is running,
+//          opens the DATA_DIR stores itself.
+//   AWS:   --outputs cdk-outputs.json (from `cdk deploy --outputs-file`) or TABLE_* variables,
+//          with the usual AWS credentials.
+
+const USAGE = `usage: npm run admin -- <command> [options] [--json]
+  account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]
+                 [--security true|false] [--custom-hostname true|false]
+  key create --account ID --type publishable --origin URL [--origin URL ...]
+  key create --account ID --type secret
+  key revoke --key-id ID
+  usage show --account ID
+options: --data-dir DIR (default ./.data)  --outputs FILE (AWS stack outputs)  --json`;
+
+class UsageError extends Error {}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    plan: { type: 'string' },
+    email: { type: 'string' },
+    'per-minute': { type: 'string' },
+    'monthly-cap': { type: 'string' },
+    security: { type: 'string' },
+    'custom-hostname': { type: 'string' },
+    account: { type: 'string' },
+    type: { type: 'string' },
+    origin: { type: 'string', multiple: true },
+    'key-id': { type: 'string' },
+    'data-dir': { type: 'string' },
+    outputs: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+function positiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+function bool(name: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'true' && raw !== 'false') throw new UsageError(`--${name} must be true or false`);
+  return raw === 'true';
+}
+
+function required(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+async function connect(): Promise<Emulators | undefined> {
+  if (values.outputs) {
+    const outputs = JSON.parse(await readFile(values.outputs, 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    const stack = Object.values(outputs)[0] ?? {};
+    for (const t of TABLES) {
+      const value = stack[`Table${t.id}`];
+      if (value) process.env[t.envVar] = value;
+    }
+    return undefined;
+  }
+  if (process.env.TABLE_ACCOUNTS) return undefined;
+  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+  const file = join(dataDir, 'endpoints.json');
+  if (existsSync(file)) {
+    const endpoints = JSON.parse(await readFile(file, 'utf8'));
+    const alive = await fetch(endpoints.dynamodb, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (alive) {
+      useEndpoints(endpoints);
+      return undefined;
+    }
+  }
+  // No local stack running: open the stores under DATA_DIR directly.
+  const emulators = await startEmulators(dataDir);
+  useEndpoints(emulators.endpoints);
+  return emulators;
+}
+
+async function run(): Promise<unknown> {
+  const [area, verb] = positionals;
+  const store = accountStore();
+  if (area === 'account' && verb === 'create') {
+    const plan = required('plan', values.plan);
+    if (!PLANS.some((p) => p.id === plan))
+      throw new UsageError(`unknown plan "${plan}" (${PLANS.map((p) => p.id).join(', ')})`);
+    const account = await store.createAccount(plan, {
+      email: values.email ?? null,
+      perMinute: positiveInt('per-minute', values['per-minute']),
+      monthlyCap: positiveInt('monthly-cap', values['monthly-cap']),
+      includesSecurity: bool('security', values.security),
+      customHostname: bool('custom-hostname', values['custom-hostname']),
+    });
+    return {
+      accountId: account.accountId,
+      plan: account.plan,
+      perMinute: account.perMinute,
+      monthlyCap: account.monthlyCap,
+      includesSecurity: account.includesSecurity,
+      customHostname: account.customHostname,
+    };
+  }
+  if (area === 'key' && verb === 'create') {
+    const account = required('account', values.account);
+    const type = required('type', values.type);
+    if (type === 'secret') {
+      if (values.origin?.length) throw new UsageError('secret keys have no origins (they are for backends)');
+      return store.createKey(account, 'secret', []);
+    }
+    if (type !== 'publishable') throw new UsageError('--type must be publishable or secret');
+    const origins = (values.origin ?? []).map((o) => {
+      const n = normaliseAllowedOrigin(o);
+      if (!n) throw new UsageError(`"${o}" is not an origin (scheme://host[:port], or http://localhost:*)`);
+      return n;
+    });
+    if (origins.length === 0) throw new UsageError('a publishable key needs at least one --origin');
+    return store.createKey(account, 'publishable', origins);
+  }
+  if (area === 'key' && verb === 'revoke') {
+    const keyId = required('key-id', values['key-id']);
+    await store.revokeKey(keyId);
+    return { keyId, revoked: true };
+  }
+  if (area === 'usage' && verb === 'show') {
+    const accountId = required('account', values.account);
+    const account = await store.getAccount(accountId);
+    if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
+    const at = now();
+    const month = monthKey(at);
+    const usage = await usageCounter().read(accountId, month);
+    return {
+      accountId,
+      month,
+      thisMinute: usage.window === minuteWindow(at) ? usage.minuteCount : 0,
+      perMinuteLimit: account.perMinute,
+      thisMonth: usage.monthCount,
+      monthlyCap: account.monthlyCap,
+      perKind: usage.meters,
+    };
+  }
+  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+}
+
+if (values.help || positionals.length === 0) {
+  console.log(USAGE);
+  process.exit(values.help ? 0 : 2);
+}
+
+let emulators: Emulators | undefined;
+try {
+  emulators = await connect();
+  const result = await run();
+  console.log(values.json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+} catch (err) {
+  const known =
+    err instanceof UsageError ||
+    err instanceof UnknownAccountError ||
+    err instanceof UnknownKeyError ||
+    err instanceof UnknownPlanError;
+  const message = known ? (err as Error).message : `failed: ${(err as Error).message}`;
+  if (values.json) console.error(JSON.stringify({ error: message }));
+  else console.error(`${message}${err instanceof UsageError ? `\n${USAGE}` : ''}`);
+  process.exitCode = known ? 2 : 1;
+} finally {
+  await emulators?.stop();
+}
