@@ -1,9 +1,9 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { type Route, ROUTES } from '../routes.js';
 import { authenticate } from '../lib/accounts/authenticate.js';
 import { cachedAccountStore } from '../lib/aws/services.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
+import { ROUTES, type Route } from '../routes.js';
 
 // API Gateway REQUEST authorizer for every keyed route (and, locally, run by the local server in
 // the same place). No identity sources are configured because the key may arrive in one of three
@@ -21,7 +21,9 @@ function lower(headers: Record<string, string | undefined> | null): Record<strin
 }
 
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
-  const route = (ROUTES as readonly Route[]).find((r) => r.path === event.resource && r.method === event.httpMethod);
+  const route = (ROUTES as readonly Route[]).find(
+    (r) => r.path === event.resource && r.method === event.httpMethod,
+  );
   if (!route) throw new Error('Unauthorized');
   const decision = await authenticate(
     { route, headers: lower(event.headers), query: { ...event.queryStringParameters } },

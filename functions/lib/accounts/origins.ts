@@ -18,10 +18,14 @@ export function originOf(value: string | undefined): string | undefined {
 
 /** Normalises an allowed-origins entry; undefined when it is neither an origin nor a local wildcard. */
 export function normaliseAllowedOrigin(entry: string): string | undefined {
-  const trimmed = entry.trim().replace(/\/$/, '');
-  if (LOCAL_WILDCARD.test(trimmed)) return trimmed.toLowerCase();
+  const trimmed = entry.trim().replace(/\/$/, '').toLowerCase();
+  if (LOCAL_WILDCARD.test(trimmed)) return trimmed;
   const origin = originOf(trimmed);
-  return origin === trimmed.toLowerCase() || origin === trimmed ? origin : undefined;
+  // Only plain DNS names or IP literals: no wildcards, no userinfo, no path.
+  if (!origin || origin !== trimmed || !/^https?:\/\/([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d+)?$/.test(origin)) {
+    return undefined;
+  }
+  return origin;
 }
 
 export function isOriginAllowed(origin: string, allowed: readonly string[]): boolean {

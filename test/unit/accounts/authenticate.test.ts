@@ -1,0 +1,175 @@
+import { describe, expect, test } from '@jest/globals';
+import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
+import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
+import { authenticate } from '../../../functions/lib/accounts/authenticate.js';
+import { CachedAccountStore } from '../../../functions/lib/accounts/cached-store.js';
+import { type Route, routeByName } from '../../../functions/routes.js';
+
+const account: Account = {
+  accountId: 'acct_1',
+  plan: 'pro',
+  email: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  perMinute: 10,
+  monthlyCap: 100,
+  includesSecurity: true,
+  customHostname: true,
+};
+const secretKey = generateApiKey('secret');
+const publishableKey = generateApiKey('publishable');
+
+function fixtureStore(): AccountStore & { keys: Map<string, KeyRecord> } {
+  const keys = new Map<string, KeyRecord>();
+  for (const [key, type, origins] of [
+    [secretKey, 'secret', []],
+    [publishableKey, 'publishable', ['https://app.example']],
+  ] as const) {
+    keys.set(hashApiKey(key), {
+      keyId: `key_${type}`,
+      keyHash: hashApiKey(key),
+      accountId: 'acct_1',
+      type,
+      origins: [...origins],
+      revoked: false,
+      createdAt: '2026-01-01T00:00:00Z',
+    });
+  }
+  return {
+    keys,
+    getKeyByHash: async (h) => keys.get(h),
+    getAccount: async (id) => (id === 'acct_1' ? account : undefined),
+  };
+}
+
+const lookup: Route = routeByName('lookup-ip');
+const geo: Route = routeByName('geo');
+
+describe('authenticate (spec rules 1-5)', () => {
+  test('a secret key as Bearer on a secret route yields the account principal', async () => {
+    const d = await authenticate(
+      { route: lookup, headers: { authorization: `Bearer ${secretKey}` }, query: {} },
+      fixtureStore(),
+    );
+    expect(d).toEqual({
+      ok: true,
+      principal: expect.objectContaining({
+        accountId: 'acct_1',
+        keyType: 'secret',
+        perMinute: 10,
+        monthlyCap: 100,
+        allowedOrigin: '',
+      }),
+    });
+  });
+
+  test('the Bearer scheme is case-insensitive', async () => {
+    const d = await authenticate(
+      { route: lookup, headers: { authorization: `bearer ${secretKey}` }, query: {} },
+      fixtureStore(),
+    );
+    expect(d.ok).toBe(true);
+  });
+
+  test('a revoked key is 401', async () => {
+    const store = fixtureStore();
+    store.keys.get(hashApiKey(secretKey))!.revoked = true;
+    const d = await authenticate(
+      { route: lookup, headers: { authorization: `Bearer ${secretKey}` }, query: {} },
+      store,
+    );
+    expect(d).toMatchObject({ ok: false, status: 401, code: 'invalid_api_key' });
+  });
+
+  test('the wrong key type is 403 whichever way round', async () => {
+    const a = await authenticate(
+      { route: lookup, headers: { 'x-api-key': publishableKey, origin: 'https://app.example' }, query: {} },
+      fixtureStore(),
+    );
+    expect(a).toMatchObject({ ok: false, status: 403, code: 'wrong_key_type' });
+    const b = await authenticate(
+      { route: geo, headers: { authorization: `Bearer ${secretKey}` }, query: {} },
+      fixtureStore(),
+    );
+    expect(b).toMatchObject({ ok: false, status: 403, code: 'wrong_key_type' });
+  });
+
+  test('Origin wins over Referer; Referer is used only without Origin', async () => {
+    const store = fixtureStore();
+    const viaReferer = await authenticate(
+      { route: geo, headers: { 'x-api-key': publishableKey, referer: 'https://app.example/x' }, query: {} },
+      store,
+    );
+    expect(viaReferer).toMatchObject({ ok: true, principal: { allowedOrigin: 'https://app.example' } });
+    const nullOrigin = await authenticate(
+      {
+        route: geo,
+        headers: { 'x-api-key': publishableKey, origin: 'null', referer: 'https://app.example/x' },
+        query: {},
+      },
+      store,
+    );
+    expect(nullOrigin).toMatchObject({ ok: false, status: 403, code: 'origin_not_allowed' });
+  });
+
+  test('the same key in header and query counts once; two different keys are refused', async () => {
+    const same = await authenticate(
+      {
+        route: geo,
+        headers: { 'x-api-key': publishableKey, origin: 'https://app.example' },
+        query: { key: publishableKey },
+      },
+      fixtureStore(),
+    );
+    expect(same.ok).toBe(true);
+    const two = await authenticate(
+      {
+        route: geo,
+        headers: { 'x-api-key': publishableKey, origin: 'https://app.example' },
+        query: { key: generateApiKey('publishable') },
+      },
+      fixtureStore(),
+    );
+    expect(two).toMatchObject({ ok: false, status: 401 });
+  });
+
+  test('keys that are not well formed never reach the store', async () => {
+    let reads = 0;
+    const store: AccountStore = {
+      getKeyByHash: async () => {
+        reads++;
+        return undefined;
+      },
+      getAccount: async () => undefined,
+    };
+    for (const key of ['', 'x', `ni_sec_${'a'.repeat(5000)}`, `${secretKey}x`, 'ni_sec_ abc']) {
+      const d = await authenticate(
+        { route: lookup, headers: { authorization: `Bearer ${key}` }, query: {} },
+        store,
+      );
+      expect(d).toMatchObject({ ok: false, status: 401 });
+    }
+    expect(reads).toBe(0);
+  });
+});
+
+describe('key cache', () => {
+  test('records are reused within the TTL and reloaded after it (revocation delay)', async () => {
+    let t = 0;
+    let reads = 0;
+    const inner: AccountStore = {
+      getKeyByHash: async () => {
+        reads++;
+        return undefined;
+      },
+      getAccount: async () => undefined,
+    };
+    const cached = new CachedAccountStore(inner, 5000, () => t);
+    await cached.getKeyByHash('h');
+    t = 4999;
+    await cached.getKeyByHash('h');
+    expect(reads).toBe(1);
+    t = 5000;
+    await cached.getKeyByHash('h');
+    expect(reads).toBe(2);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, expect, test } from '@jest/globals';
+import {
+  isOriginAllowed,
+  normaliseAllowedOrigin,
+  originOf,
+} from '../../../functions/lib/accounts/origins.js';
+
+describe('allowed origins of publishable keys (spec rule 1)', () => {
+  const allowed = ['https://shop.customer.example', 'http://localhost:*'];
+
+  test('an exact origin matches, with no path or port tricks', () => {
+    expect(isOriginAllowed('https://shop.customer.example', allowed)).toBe(true);
+    expect(isOriginAllowed('https://shop.customer.example:8443', allowed)).toBe(false);
+    expect(isOriginAllowed('http://shop.customer.example', allowed)).toBe(false);
+    expect(isOriginAllowed('https://evil-shop.customer.example', allowed)).toBe(false);
+    expect(isOriginAllowed('https://shop.customer.example.evil.example', allowed)).toBe(false);
+  });
+
+  test('localhost takes any port with the wildcard, other hosts never do', () => {
+    expect(isOriginAllowed('http://localhost:3000', allowed)).toBe(true);
+    expect(isOriginAllowed('http://localhost', allowed)).toBe(true);
+    expect(isOriginAllowed('https://localhost:3000', allowed)).toBe(false);
+    expect(isOriginAllowed('http://localhost.evil.example:3000', allowed)).toBe(false);
+    expect(normaliseAllowedOrigin('https://*.example.com')).toBeUndefined();
+    expect(normaliseAllowedOrigin('http://example.com:*')).toBeUndefined();
+  });
+
+  test('opaque and malformed origins are never allowed', () => {
+    expect(originOf('null')).toBeUndefined();
+    expect(originOf('file:///etc/passwd')).toBeUndefined();
+    expect(originOf('not a url')).toBeUndefined();
+    expect(originOf(undefined)).toBeUndefined();
+    expect(originOf('https://Shop.Customer.Example/path?q=1')).toBe('https://shop.customer.example');
+  });
+
+  test('allowed-origin entries are normalised; paths are refused', () => {
+    expect(normaliseAllowedOrigin('https://a.example/')).toBe('https://a.example');
+    expect(normaliseAllowedOrigin('https://a.example/app')).toBeUndefined();
+    expect(normaliseAllowedOrigin('HTTP://LOCALHOST:*')).toBe('http://localhost:*');
+  });
+});
