@@ -1,6 +1,18 @@
 import { z } from 'zod';
+import { EmailCheckResultSchema } from '../lib/email/index.js';
 import type { RouteContract } from '../lib/http/contract.js';
 
+export const EMAIL_BATCH_MAX = 100;
+
+export const EmailBatchBody = z.object({
+  emails: z
+    .array(z.string())
+    .min(1)
+    .max(EMAIL_BATCH_MAX)
+    .describe('1 to 100 addresses. Addresses on the same domain share one DNS lookup.'),
+});
+
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  body: EmailBatchBody,
+  response: z.object({ results: z.array(EmailCheckResultSchema).describe('In input order.') }),
 };

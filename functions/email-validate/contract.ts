@@ -1,6 +1,14 @@
 import { z } from 'zod';
+import { EmailCheckResultSchema } from '../lib/email/index.js';
 import type { RouteContract } from '../lib/http/contract.js';
 
+export const EmailValidateBody = z.object({
+  email: z
+    .string()
+    .describe('The address to check. An invalid address is a result (verdict reject), not an error.'),
+});
+
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  body: EmailValidateBody,
+  response: EmailCheckResultSchema.describe('Email check result.'),
 };

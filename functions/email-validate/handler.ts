@@ -1,11 +1,12 @@
+import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { validate } from '../lib/http/validate.js';
+import { emailChecker } from '../lib/runtime/email.js';
+import { EmailValidateBody } from './contract.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+// POST /v1/email/validate (publishable key, from browsers): one email check result.
 export const handler = defineHandler({
   route: 'email-validate',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('POST /v1/email/validate');
-  },
+  input: (req) => validate(EmailValidateBody, readJsonBody(req)),
+  run: async ({ email }) => ({ json: await (await emailChecker()).check(email) }),
 });

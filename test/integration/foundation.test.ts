@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { CONTRACTS } from '../../functions/contracts.js';
 import { ROUTES, type Route } from '../../functions/routes.js';
-import { type TestStack, startTestStack } from '../support/local-stack.js';
+import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 let stack: TestStack;
 
@@ -24,10 +24,14 @@ function keyFor(route: Route): Record<string, string> {
 describe('route table', () => {
   test('every route of the table is served (no route is missing)', async () => {
     for (const route of ROUTES as readonly Route[]) {
-      const res = await stack.call(route.method, concretePath(route, '00000000-0000-4000-8000-000000000000'), {
-        headers: { ...keyFor(route), 'Content-Type': 'application/json' },
-        body: route.method === 'GET' ? undefined : '{}',
-      });
+      const res = await stack.call(
+        route.method,
+        concretePath(route, '00000000-0000-4000-8000-000000000000'),
+        {
+          headers: { ...keyFor(route), 'Content-Type': 'application/json' },
+          body: route.method === 'GET' ? undefined : '{}',
+        },
+      );
       if (res.status >= 400) {
         const body = (await res.json()) as { error: unknown; message: unknown };
         expect(typeof body.message).toBe('string');
@@ -56,7 +60,11 @@ describe('API description', () => {
   test('GET /v1/openapi.json is served without a key and describes every route', async () => {
     const res = await stack.call('GET', '/v1/openapi.json');
     expect(res.status).toBe(200);
-    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; info: { description: string } };
+    const doc = (await res.json()) as {
+      openapi: string;
+      paths: Record<string, Record<string, unknown>>;
+      info: { description: string };
+    };
     expect(doc.openapi).toBe('3.1.0');
     for (const route of ROUTES as readonly Route[]) {
       expect(doc.paths[route.path]?.[route.method.toLowerCase()]).toBeDefined();
@@ -66,7 +74,8 @@ describe('API description', () => {
   });
 
   test('every route has a contract with a response schema', () => {
-    for (const route of ROUTES as readonly Route[]) expect(CONTRACTS[route.name]?.response).toBeDefined();
+    for (const route of ROUTES as readonly Route[])
+      expect(CONTRACTS[route.name as keyof typeof CONTRACTS]?.response).toBeDefined();
   });
 
   test('GET /docs serves the reference page and its assets', async () => {
@@ -108,10 +117,21 @@ describe('errors are always {error, message}', () => {
   test('random methods, headers and bodies on every route never give a 5xx or a bare error', async () => {
     const routes = ROUTES as readonly Route[];
     const methods = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
-    const contentTypes = ['application/json', 'text/csv', 'text/plain', 'application/octet-stream', '', 'application/json; charset=utf-8'];
+    const contentTypes = [
+      'application/json',
+      'text/csv',
+      'text/plain',
+      'application/octet-stream',
+      '',
+      'application/json; charset=utf-8',
+    ];
     const jsonish = fc.oneof(
       fc.json(),
-      fc.jsonValue().map((v) => JSON.stringify({ ips: v, emails: v, email: v, ip: v, userId: v, userAgent: v, commit: v })),
+      fc
+        .jsonValue()
+        .map((v) =>
+          JSON.stringify({ ips: v, emails: v, email: v, ip: v, userId: v, userAgent: v, commit: v }),
+        ),
       fc.string({ maxLength: 300 }),
       fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1')),
     );
@@ -130,7 +150,8 @@ describe('errors are always {error, message}', () => {
           const headers: Record<string, string> = {};
           if (contentType) headers['Content-Type'] = contentType;
           if (authKind === 'right') Object.assign(headers, keyFor(route));
-          if (authKind === 'wrong') Object.assign(headers, route.keyType === 'secret' ? stack.browser() : stack.secret());
+          if (authKind === 'wrong')
+            Object.assign(headers, route.keyType === 'secret' ? stack.browser() : stack.secret());
           if (authKind === 'garbage') headers.Authorization = `Bearer ${param.replace(/[^\x21-\x7e]/g, '')}`;
           const path = concretePath(route, param || 'x');
           const res = await stack.call(method, path, {

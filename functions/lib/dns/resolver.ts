@@ -1,0 +1,77 @@
+import { promises as dns } from 'node:dns';
+import { type CachingResolver, createCachingResolver, type DnsCacheOptions } from './caching-resolver.js';
+import type { DnsLookup, MxRecord, MxResolver } from './mx-resolver.js';
+
+// The DNS adapter: node:dns `promises.Resolver` (c-ares, queries the configured servers directly)
+// behind the MxResolver port. `dns.lookup` is never used: it goes through the system resolver
+// (getaddrinfo) and ignores setServers.
+
+export interface DnsResolverConfig {
+  /**
+   * Name servers as `host`, `host:port` or `[ipv6]:port` strings (the caller reads them from the
+   * DNS_SERVERS environment variable). Empty or absent: the system's configured servers.
+   */
+  readonly servers?: readonly string[];
+  /** Per-try query timeout, ms (c-ares doubles it on each retry). Default 500. */
+  readonly timeoutMs?: number;
+  /** Tries per server. Default 2, which fits the default 1,500 ms check budget (500 + 1,000). */
+  readonly tries?: number;
+}
+
+export const DNS_RESOLVER_DEFAULTS = { timeoutMs: 500, tries: 2 } as const;
+
+/** Splits a comma- or whitespace-separated server list (the DNS_SERVERS format). */
+export function parseDnsServers(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(/[\s,]+/)
+    .map((server) => server.trim())
+    .filter((server) => server !== '');
+}
+
+/** Node's error codes for "the name does not exist" and "no record of this type". */
+function failureOutcome(error: unknown): DnsLookup<never> {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === dns.NOTFOUND) return { kind: 'nxdomain' };
+  if (code === dns.NODATA) return { kind: 'nodata' };
+  return { kind: 'failure', code: code ?? 'EUNKNOWN' };
+}
+
+async function lookup<T>(query: Promise<T[]>): Promise<DnsLookup<T>> {
+  try {
+    const records = await query;
+    return records.length === 0 ? { kind: 'nodata' } : { kind: 'records', records };
+  } catch (error) {
+    return failureOutcome(error);
+  }
+}
+
+export interface NodeMxResolver extends MxResolver {
+  /** Cancels outstanding queries (they resolve as failures). */
+  close(): void;
+}
+
+/** Uncached adapter over node:dns. */
+export function createNodeMxResolver(config: DnsResolverConfig = {}): NodeMxResolver {
+  const resolver = new dns.Resolver({
+    timeout: config.timeoutMs ?? DNS_RESOLVER_DEFAULTS.timeoutMs,
+    tries: config.tries ?? DNS_RESOLVER_DEFAULTS.tries,
+  });
+  if (config.servers !== undefined && config.servers.length > 0) resolver.setServers([...config.servers]);
+  return {
+    resolveMx: (domain) => lookup<MxRecord>(resolver.resolveMx(domain)),
+    resolveA: (domain) => lookup<string>(resolver.resolve4(domain)),
+    resolveAaaa: (domain) => lookup<string>(resolver.resolve6(domain)),
+    close: () => resolver.cancel(),
+  };
+}
+
+export interface DnsResolver extends CachingResolver {
+  close(): void;
+}
+
+/** The resolver the email check uses: node:dns with a TTL cache and in-flight de-duplication. */
+export function createDnsResolver(config: DnsResolverConfig = {}, cache: DnsCacheOptions = {}): DnsResolver {
+  const node = createNodeMxResolver(config);
+  const caching = createCachingResolver(node, cache);
+  return Object.assign(caching, { close: () => node.close() });
+}

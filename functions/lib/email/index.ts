@@ -1,0 +1,28 @@
+// Public surface of the email-check domain module.
+export {
+  createEmailChecker,
+  type EmailChecker,
+  type EmailCheckerOptions,
+  invalidSyntaxResult,
+} from './check.js';
+export { DEFAULT_CONCURRENCY } from './concurrency.js';
+export { DISPOSABLE_SOURCES, type DisposableSource } from './disposable.js';
+export {
+  createEmailLists,
+  EMAIL_LIST_FILES,
+  type EmailLists,
+  emailDataDir,
+  loadEmailLists,
+  parseListText,
+} from './lists.js';
+export { InMemoryMxHostTable, type MxHostTable, SHARED_MAIL_HOST_DOMAINS } from './mx-hosts.js';
+export { DEFAULT_DNS_BUDGET_MS, MX_STATUSES, type MxResult, type MxStatus } from './mx-status.js';
+export { REASON_CODES, REASON_VERDICT, Reason, type ReasonCode, VERDICTS, type Verdict } from './reasons.js';
+export { type EmailCheckResult, EmailCheckResultSchema, MxResultSchema } from './schema.js';
+export {
+  MAX_ADDRESS_OCTETS,
+  MAX_DOMAIN_OCTETS,
+  MAX_LABEL_OCTETS,
+  MAX_LOCAL_PART_OCTETS,
+  UTF8_LOCAL_PART_RULE,
+} from './syntax.js';

@@ -1,0 +1,28 @@
+import { describe, expect, test } from '@jest/globals';
+import { createEmailLists, emailDataDir, loadEmailLists } from '../../../functions/lib/email/lists.js';
+import { FIXTURE_DIR } from './support/zone-resolver.js';
+
+describe('email lists', () => {
+  test('the email data lives in the email directory of the data root', () => {
+    expect(emailDataDir('/opt/data')).toBe('/opt/data/email');
+  });
+
+  test('lists load from a directory, comments and blank lines skipped', async () => {
+    const lists = await loadEmailLists(FIXTURE_DIR);
+    expect([...lists.disposable].sort()).toEqual(['burner.test', 'tempbox.example', 'throwaway.example']);
+    expect(lists.role.has('admin')).toBe(true);
+    expect(lists.free.has('gmail.com')).toBe(true);
+    expect(lists.mxHostSeeds).toEqual(['tempmx.example']);
+    expect(lists.commonProviders).toContain('gmail.com');
+    expect(lists.commonTlds[0]).toBe('com');
+  });
+
+  test('allowlisted domains are removed from the disposable union', () => {
+    const lists = createEmailLists({ disposable: ['a.example', 'b.example'], allowlist: ['b.example'] });
+    expect([...lists.disposable]).toEqual(['a.example']);
+  });
+
+  test('a missing required list is an error', async () => {
+    await expect(loadEmailLists('/nonexistent/email')).rejects.toThrow();
+  });
+});
