@@ -8,6 +8,7 @@ import type { DnsLookup, MxRecord, MxResolver } from '../functions/lib/dns/mx-re
 import { createEmailChecker } from '../functions/lib/email/check.js';
 import { type EmailLists, loadEmailLists } from '../functions/lib/email/lists.js';
 import { buildEmailLists } from '../layers/build/email-lists.js';
+import { median, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
 // Email-check benchmarks: throughput of the pure check with every DNS answer already cached (the
@@ -20,17 +21,6 @@ const DOMAINS = 200;
 const SAMPLE_MS = 1_000;
 const SAMPLES = 7;
 const TARGET_PER_SECOND = 50_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function round(value: number, digits = 0): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
 
 /** A garbage collector handle (the bench runs without --expose-gc). */
 function collector(): () => void {

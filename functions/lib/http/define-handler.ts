@@ -130,9 +130,10 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
         const admitted = request.internal.admitted;
         if (!admitted || !meter || admitted.units === 0) return;
         // Usage events (spec: Events): one per billed unit, per account, as EMF metrics.
-        metrics.addDimension('account', request.internal.principal!.accountId);
-        metrics.addMetric(`${meter}Events`, MetricUnit.Count, admitted.units);
-        metrics.publishStoredMetrics();
+        const emf = metrics();
+        emf.addDimension('account', request.internal.principal!.accountId);
+        emf.addMetric(`${meter}Events`, MetricUnit.Count, admitted.units);
+        emf.publishStoredMetrics();
       },
       onError: async (request) => {
         // A call that fails with 5xx after admission did not get its work: give the units back.

@@ -13,10 +13,16 @@ export function emailChecker(): Promise<EmailChecker> {
       lists,
       resolver: createDnsResolver({ servers: parseDnsServers(process.env.DNS_SERVERS) }),
       dnsBudgetMs: process.env.DNS_BUDGET_MS ? Number(process.env.DNS_BUDGET_MS) : undefined,
+      concurrency: Number(process.env.DNS_CONCURRENCY ?? 100),
     }),
   );
   checker.catch(() => {
     checker = undefined; // a failed load is retried by the next request
   });
   return checker;
+}
+
+/** Drops the container's checker so the next call builds one from the current environment (benchmarks). */
+export function resetEmailChecker(): void {
+  checker = undefined;
 }
