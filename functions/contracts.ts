@@ -4,6 +4,7 @@ import { contract as geo } from './geo/contract.js';
 import { contract as jobsCreate } from './jobs-create/contract.js';
 import { contract as jobsGet } from './jobs-get/contract.js';
 import { contract as jobsResults } from './jobs-results/contract.js';
+import { contract as jobsUpload } from './jobs-upload/contract.js';
 import type { RouteContract } from './lib/http/contract.js';
 import { contract as lookupBatch } from './lookup-batch/contract.js';
 import { contract as lookupIp } from './lookup-ip/contract.js';
@@ -21,6 +22,7 @@ export const CONTRACTS: Record<RouteName, RouteContract> = {
   'email-validate': emailValidate,
   'email-batch': emailBatch,
   'jobs-create': jobsCreate,
+  'jobs-upload': jobsUpload,
   'jobs-get': jobsGet,
   'jobs-results': jobsResults,
   'signup-check': signupCheck,

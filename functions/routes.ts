@@ -31,6 +31,8 @@ export interface Route {
   memoryMb: number;
   timeoutSeconds: number;
   summary: string;
+  /** Not in the spec's endpoint table: an addition this service documents in its README. */
+  extension?: boolean;
 }
 
 export const ROUTES = [
@@ -99,6 +101,18 @@ export const ROUTES = [
     memoryMb: 1024,
     timeoutSeconds: 29,
     summary: 'Create a background email list job (JSON or CSV)',
+  },
+  {
+    name: 'jobs-upload',
+    method: 'POST',
+    path: '/v1/email/jobs/uploads',
+    keyType: 'secret',
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary: 'Get a URL to PUT a CSV of up to 10 MB for a list job (extension)',
+    extension: true,
   },
   {
     name: 'jobs-get',
@@ -177,10 +191,14 @@ export function handlerEntry(name: string): string {
 
 const PARAM = /\{(\w+)\}/g;
 
-/** Matches a concrete path against the table: the route for this method, or the path's allowed methods. */
+/**
+ * Matches a concrete path against the table like API Gateway does: the most specific resource
+ * (fewest path parameters) wins. Returns that resource's routes (one per method) and parameters.
+ */
 export function matchPath(
   path: string,
 ): { routes: Route[]; pathParameters: Record<string, string> } | undefined {
+  let best: { template: string; params: Record<string, string>; count: number } | undefined;
   for (const route of ROUTES as readonly Route[]) {
     const names: string[] = [];
     const pattern = route.path.replace(PARAM, (_m, n: string) => {
@@ -188,13 +206,17 @@ export function matchPath(
       return '([^/]+)';
     });
     const m = new RegExp(`^${pattern}$`).exec(path);
-    if (!m) continue;
-    const pathParameters: Record<string, string> = {};
+    if (!m || (best && best.count <= names.length)) continue;
+    const params: Record<string, string> = {};
     names.forEach((n, i) => {
-      pathParameters[n] = m[i + 1] ?? '';
+      params[n] = m[i + 1] ?? '';
     });
-    const routes = (ROUTES as readonly Route[]).filter((r) => r.path === route.path);
-    return { routes, pathParameters };
+    best = { template: route.path, params, count: names.length };
   }
-  return undefined;
+  if (!best) return undefined;
+  const template = best.template;
+  return {
+    routes: (ROUTES as readonly Route[]).filter((r) => r.path === template),
+    pathParameters: best.params,
+  };
 }

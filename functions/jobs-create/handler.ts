@@ -1,11 +1,78 @@
+import { gunzipSync } from 'node:zlib';
+import { JobStorageError } from '../lib/aws/job-store.js';
+import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { HttpError, ValidationError } from '../lib/http/errors.js';
+import { toJob } from '../lib/jobs/job.js';
+import { CSV_LIMIT_BYTES, checkRowCount, csvEmails, readJobSource } from '../lib/jobs/job-input.js';
+import { landingKey } from '../lib/jobs/landing.js';
+import { logger } from '../lib/observability.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+const GZIP_MAGIC = 0x1f8b;
+
+/** The list behind an uploadId: the CSV the caller PUT to its upload URL (gzip or plain). */
+async function landedEmails(
+  accountId: string,
+  uploadId: string,
+): Promise<{ emails: string[]; body: Buffer }> {
+  const key = landingKey(accountId, uploadId);
+  const size = await jobStore().landingSize(key);
+  if (size === undefined) {
+    throw new ValidationError(
+      'invalid_body',
+      'No upload with this uploadId: PUT the CSV to its uploadUrl first.',
+    );
+  }
+  if (size > CSV_LIMIT_BYTES) throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
+  let body = await jobStore().landingBody(key);
+  if (body.length >= 2 && body.readUInt16BE(0) === GZIP_MAGIC) {
+    try {
+      body = gunzipSync(body, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
+    } catch {
+      throw new HttpError(
+        'body_too_large',
+        'The uploaded CSV is larger than 10 MB once decompressed, or not valid gzip.',
+      );
+    }
+  }
+  const emails = csvEmails(body);
+  checkRowCount(emails);
+  return { emails, body };
+}
+
+// POST /v1/email/jobs: the whole list is validated in input(); admission then charges one credit
+// per distinct address (a list over the monthly cap is refused whole before anything is stored);
+// run() stores upload, record and chunks and answers 202. A storage failure is 503
+// job_storage_unavailable, and the factory's 5xx refund returns the credits: nothing is charged.
 export const handler = defineHandler({
   route: 'jobs-create',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('POST /v1/email/jobs');
+  input: async (req, principal) => {
+    const source = readJobSource(req);
+    if (source.kind === 'emails') return source;
+    const landed = await landedEmails(principal.accountId, source.uploadId);
+    return { ...source, emails: landed.emails, body: landed.body, contentType: 'text/csv' };
+  },
+  run: async (source, { principal, now, billed }) => {
+    try {
+      const record = await jobStore().create({
+        accountId: principal.accountId,
+        emails: source.emails,
+        filename: source.filename,
+        upload: { body: source.body, contentType: source.contentType },
+        credits: billed.units,
+        billedMonth: billed.month,
+        now,
+      });
+      return { status: 202, json: toJob(record, now) };
+    } catch (err) {
+      if (err instanceof JobStorageError) {
+        logger.error('job storage failed', { error: err });
+        throw new HttpError(
+          'job_storage_unavailable',
+          'The job could not be stored; nothing was charged. Retry.',
+        );
+      }
+      throw err;
+    }
   },
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { JobSchema } from '../lib/jobs/job.js';
 
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  params: z.object({ id: z.string().describe('Job id') }),
+  response: JobSchema.describe('The job; poll until status is completed. Not billed.'),
 };

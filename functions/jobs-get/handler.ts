@@ -1,11 +1,14 @@
+import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { toJob } from '../lib/jobs/job.js';
+import { ownJob } from '../lib/jobs/job-access.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+// GET /v1/email/jobs/{id}: the job object (expired once past expiresAt, even before the sweep).
 export const handler = defineHandler({
   route: 'jobs-get',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('GET /v1/email/jobs/{id}');
+  input: (req) => ({ id: req.pathParameters.id }),
+  run: async ({ id }, { principal, now }) => {
+    const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
+    return { json: toJob(record, now) };
   },
 });

@@ -2,5 +2,12 @@ import { z } from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  params: z.object({ id: z.string().describe('Job id') }),
+  response: z
+    .string()
+    .describe(
+      'The results CSV (text/csv). Files up to 4 MB come in the response; larger ones as a 302 redirect to a ' +
+        'presigned URL valid for 5 minutes that serves the same text/csv file. 409 job_not_completed, 410 job_expired.',
+    ),
+  responseMediaType: 'text/csv',
 };

@@ -1,11 +1,39 @@
+import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { HttpError } from '../lib/http/errors.js';
+import type { Reply } from '../lib/http/reply.js';
+import { toJob } from '../lib/jobs/job.js';
+import { ownJob } from '../lib/jobs/job-access.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+/** Results up to this size travel in the response; a Lambda response carries at most 6 MB. */
+export const INLINE_RESULTS_BYTES = 4 * 1024 * 1024;
+const REDIRECT_SECONDS = 300;
+
+// GET /v1/email/jobs/{id}/results: not billed. 409 unless completed, 410 once expired.
 export const handler = defineHandler({
   route: 'jobs-results',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('GET /v1/email/jobs/{id}/results');
+  input: (req) => ({ id: req.pathParameters.id }),
+  run: async ({ id }, { principal, now }): Promise<Reply> => {
+    const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
+    const { status } = toJob(record, now);
+    if (status === 'expired')
+      throw new HttpError('job_expired', 'The job expired; its addresses and results were deleted.');
+    if (status !== 'completed')
+      throw new HttpError('job_not_completed', `The job is ${status}; results exist once it is completed.`);
+    const filename = `netintel-results-${record.id}.csv`;
+    if ((record.resultsBytes ?? 0) <= INLINE_RESULTS_BYTES) {
+      return {
+        text: await jobStore().resultsText(record.id),
+        contentType: 'text/csv; charset=utf-8',
+        headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
+      };
+    }
+    return {
+      status: 302,
+      headers: {
+        Location: await jobStore().resultsUrl(record.id, filename, REDIRECT_SECONDS),
+        'Cache-Control': 'no-store',
+      },
+    };
   },
 });

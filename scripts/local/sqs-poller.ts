@@ -65,14 +65,26 @@ function context(name: string): Context {
   };
 }
 
-export function startPollers(options: PollerOptions): { stop(): Promise<void> } {
+export interface Pollers {
+  stop(): Promise<void>;
+  /** Stops taking new messages (a processor that is down); in-flight work finishes. */
+  pause(): void;
+  resume(): void;
+}
+
+export function startPollers(options: PollerOptions): Pollers {
   let running = true;
+  let paused = false;
   const loops: Promise<void>[] = [];
 
   async function loop(queueUrl: string, entry: string, name: string): Promise<void> {
     const handler = (await import(pathToFileURL(join(options.projectRoot, entry)).href))
       .handler as SqsHandler;
     while (running) {
+      if (paused) {
+        await new Promise((r) => setTimeout(r, 50));
+        continue;
+      }
       let messages: Message[] = [];
       try {
         const res = await options.sqs.send(
@@ -133,6 +145,12 @@ export function startPollers(options: PollerOptions): { stop(): Promise<void> } 
     async stop() {
       running = false;
       await Promise.allSettled(loops);
+    },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
     },
   };
 }

@@ -4,11 +4,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { jobStore, now } from '../../functions/lib/aws/services.js';
 import { logger } from '../../functions/lib/observability.js';
 import { type Gateway, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
 import { type DevAccount, seed } from './seed.js';
-import { startPollers } from './sqs-poller.js';
+import { type Pollers, startPollers } from './sqs-poller.js';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,8 +30,14 @@ export interface LocalStack {
   endpoints: Endpoints;
   dev: DevAccount;
   gateway: Gateway;
+  pollers: Pollers;
+  /** Runs the local expiry sweep now (it also runs every minute). */
+  sweepJobs(): Promise<number>;
   stop(): Promise<void>;
 }
+
+/** How often the local stack deletes expired jobs' objects (S3 lifecycle + TTL in AWS). */
+const SWEEP_INTERVAL_MS = 60_000;
 
 /** The whole API on this machine: emulators, seeded account, API Gateway emulator, SQS pollers. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
@@ -72,6 +79,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     log,
   });
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
+  const requeued = await jobStore().requeueUnfinished();
+  if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
+  const sweepJobs = () => jobStore().sweepExpired(now());
+  const sweeper = setInterval(() => {
+    sweepJobs().catch((err: unknown) => log(`job sweep failed: ${(err as Error).message}`));
+  }, SWEEP_INTERVAL_MS);
+  sweeper.unref();
 
   return {
     url: gateway.url,
@@ -79,7 +93,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     endpoints: emulators.endpoints,
     dev,
     gateway,
+    pollers,
+    sweepJobs,
     async stop() {
+      clearInterval(sweeper);
       await gateway.close();
       await pollers.stop();
       await emulators.stop();

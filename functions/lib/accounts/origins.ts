@@ -22,7 +22,11 @@ export function normaliseAllowedOrigin(entry: string): string | undefined {
   if (LOCAL_WILDCARD.test(trimmed)) return trimmed;
   const origin = originOf(trimmed);
   // Only plain DNS names or IP literals: no wildcards, no userinfo, no path.
-  if (!origin || origin !== trimmed || !/^https?:\/\/([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d+)?$/.test(origin)) {
+  if (
+    !origin ||
+    origin !== trimmed ||
+    !/^https?:\/\/([a-z0-9-]+(\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(:\d+)?$/.test(origin)
+  ) {
     return undefined;
   }
   return origin;

@@ -2,10 +2,11 @@ import { CachedAccountStore } from '../accounts/cached-store.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
-import { dynamo } from './clients.js';
+import { dynamo, s3Client, sqsClient } from './clients.js';
+import { JobStore } from './job-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
-import { tableName } from './resources.js';
+import { BUCKET, JOB_QUEUE, tableName } from './resources.js';
 import { SesNotifier } from './ses-notifier.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
@@ -73,4 +74,17 @@ export function userIdSecret(): string {
   const secret = process.env.USER_ID_HMAC_SECRET;
   if (!secret) throw new Error('USER_ID_HMAC_SECRET is not set');
   return secret;
+}
+
+let jobs: JobStore | undefined;
+
+/** Rows per job chunk: JOB_CHUNK_ROWS (default 1,000; tests use small chunks). */
+export function jobStore(): JobStore {
+  jobs ??= new JobStore(dynamo(), s3Client(), sqsClient(), {
+    table: tableName('Jobs'),
+    bucket: process.env[BUCKET.envVar] ?? BUCKET.localName,
+    queueUrl: process.env[JOB_QUEUE.envVar] ?? '',
+    chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? 1000),
+  });
+  return jobs;
 }

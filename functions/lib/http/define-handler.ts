@@ -17,14 +17,15 @@ export interface CallContext {
   principal: Principal;
   req: HttpRequest;
   now: Date;
-  /** Called by routes that bill after their own checks (none yet); see `billing`. */
+  /** What admission charged this call (units against the month counter of `month`). */
+  billed: { units: number; month: string };
   lambda: Context;
 }
 
 export interface HandlerSpec<I> {
   route: RouteName;
   /** Validates the request into the route's input; throws ValidationError (400/413/415). */
-  input: (req: HttpRequest) => I | Promise<I>;
+  input: (req: HttpRequest, principal: Principal) => I | Promise<I>;
   run: (input: I, ctx: CallContext) => Promise<Reply> | Reply;
 }
 
@@ -72,8 +73,15 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
   const state = new WeakMap<APIGatewayProxyEvent, Internal>();
 
   const core = async (event: APIGatewayProxyEvent, lambda: Context) => {
-    const { req, principal, input } = state.get(event)!;
-    const reply = await spec.run(input as I, { principal: principal!, req: req!, now: now(), lambda });
+    const { req, principal, input, admitted } = state.get(event)!;
+    const billed = { units: admitted?.units ?? 0, month: admitted?.month ?? '' };
+    const reply = await spec.run(input as I, {
+      principal: principal!,
+      req: req!,
+      now: now(),
+      billed,
+      lambda,
+    });
     return toProxyResult(reply);
   };
 
@@ -106,7 +114,7 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
         request.internal.req = req;
         request.internal.principal = principalOf(request.event);
         logger.appendKeys({ route: route.name, accountId: request.internal.principal.accountId });
-        request.internal.input = await spec.input(req);
+        request.internal.input = await spec.input(req, request.internal.principal);
         state.set(request.event, request.internal);
       },
     })

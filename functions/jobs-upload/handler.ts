@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import { jobStore } from '../lib/aws/services.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { CSV_LIMIT_BYTES } from '../lib/jobs/job-input.js';
+import { landingKey } from '../lib/jobs/landing.js';
+
+const TICKET_SECONDS = 15 * 60;
+
+// POST /v1/email/jobs/uploads (extension, not billed): a presigned PUT for a CSV of up to 10 MB.
+// A synchronous Lambda invocation carries at most 6 MB, so large lists go to S3 directly; the
+// landing key is scoped to the account, so an uploadId is useless to anyone else.
+export const handler = defineHandler({
+  route: 'jobs-upload',
+  input: () => ({}),
+  run: async (_input, { principal, now }) => {
+    const uploadId = randomUUID();
+    const uploadUrl = await jobStore().landingUploadUrl(
+      landingKey(principal.accountId, uploadId),
+      TICKET_SECONDS,
+    );
+    return {
+      status: 201,
+      json: {
+        uploadId,
+        uploadUrl,
+        method: 'PUT',
+        maxBytes: CSV_LIMIT_BYTES,
+        expiresAt: new Date(now.getTime() + TICKET_SECONDS * 1000).toISOString(),
+      },
+    };
+  },
+});

@@ -1,0 +1,447 @@
+import { randomUUID } from 'node:crypto';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { type ChunkRow, planChunks } from '../jobs/chunking.js';
+import { JOB_RETENTION_DAYS, type JobRecord, type JobStatus } from '../jobs/job.js';
+import type { JobRepository } from '../jobs/process-chunk.js';
+import { resultsHeader } from '../jobs/results-csv.js';
+import { type Counts, countKeys } from '../jobs/summary.js';
+
+// Where a list job lives:
+//   DynamoDB Jobs   JOB#<id> / JOB: the record; progress, per-chunk distinct counts and summary
+//                   counters (c_<key>) on one item, so each chunk is counted by one conditional write.
+//   S3              uploads/<id>.<csv|json>       the upload as received
+//                   chunks/<id>/<n>.json          a chunk's rows [{pos, email}]
+//                   chunks/<id>/results-<n>.json  a chunk's result lines [[pos, line]]
+//                   results/<id>.csv              the assembled results file
+//   SQS             {"jobId", "chunk"} per chunk
+// The bucket's lifecycle rule deletes every prefix 7 days after creation; the Jobs TTL attribute
+// (expiresAtEpoch) purges the record 30 days after expiry, so an expired job still reads as
+// "expired" (410 on results) rather than unknown for those 30 days.
+
+const PURGE_AFTER_EXPIRY_DAYS = 30;
+
+export class JobStorageError extends Error {}
+
+export interface JobMessage {
+  jobId: string;
+  chunk: number;
+}
+
+export interface JobStoreConfig {
+  table: string;
+  bucket: string;
+  queueUrl: string;
+  chunkRows: number;
+}
+
+function fromItem(item: Record<string, unknown>): JobRecord {
+  const counts: Counts = {};
+  for (const key of countKeys()) counts[key] = Number(item[`c_${key}`] ?? 0);
+  const done = item.doneChunks as Set<number> | number[] | undefined;
+  return {
+    id: item.id as string,
+    accountId: item.accountId as string,
+    status: item.status as JobStatus,
+    filename: (item.filename as string | null) ?? null,
+    total: Number(item.total),
+    credits: Number(item.credits),
+    processed: Number(item.processed ?? 0),
+    chunkCount: Number(item.chunkCount),
+    chunkDistinct: (item.chunkDistinct as number[]).map(Number),
+    doneChunks: done ? [...done].map(Number).sort((a, b) => a - b) : [],
+    counts,
+    createdAt: item.createdAt as string,
+    completedAt: (item.completedAt as string | null) ?? null,
+    expiresAt: item.expiresAt as string,
+    billedMonth: item.billedMonth as string,
+    resultsBytes:
+      item.resultsBytes === undefined || item.resultsBytes === null ? null : Number(item.resultsBytes),
+  };
+}
+
+const key = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
+
+async function inBatches<T>(
+  items: readonly T[],
+  size: number,
+  fn: (batch: T[]) => Promise<unknown>,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += size) await fn(items.slice(i, i + size));
+}
+
+export class JobStore implements JobRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly s3: S3Client,
+    private readonly sqs: SQSClient,
+    private readonly config: JobStoreConfig,
+  ) {}
+
+  /**
+   * Stores the upload, the chunk payloads and the record, then queues the chunks. Any failure is a
+   * JobStorageError (503 job_storage_unavailable) and leaves no queued job behind.
+   */
+  async create(input: {
+    accountId: string;
+    emails: string[];
+    filename: string | null;
+    upload: { body: Buffer | string; contentType: string };
+    credits: number;
+    billedMonth: string;
+    now: Date;
+  }): Promise<JobRecord> {
+    const id = randomUUID();
+    const chunks = planChunks(input.emails, this.config.chunkRows);
+    const expiresAt = new Date(input.now.getTime() + JOB_RETENTION_DAYS * 86_400_000);
+    const record: JobRecord = {
+      id,
+      accountId: input.accountId,
+      status: 'queued',
+      filename: input.filename,
+      total: input.emails.length,
+      credits: input.credits,
+      processed: 0,
+      chunkCount: chunks.length,
+      chunkDistinct: chunks.map((c) => c.distinct),
+      doneChunks: [],
+      counts: {},
+      createdAt: input.now.toISOString(),
+      completedAt: null,
+      expiresAt: expiresAt.toISOString(),
+      billedMonth: input.billedMonth,
+      resultsBytes: null,
+    };
+    let recordWritten = false;
+    try {
+      const ext = input.upload.contentType === 'text/csv' ? 'csv' : 'json';
+      await this.put(`uploads/${id}.${ext}`, input.upload.body, input.upload.contentType);
+      await inBatches(chunks, 25, (batch) =>
+        Promise.all(
+          batch.map((c) =>
+            this.put(`chunks/${id}/${c.index}.json`, JSON.stringify(c.rows), 'application/json'),
+          ),
+        ),
+      );
+      const { doneChunks: _done, counts: _counts, ...plain } = record;
+      await this.db.send(
+        new PutCommand({
+          TableName: this.config.table,
+          Item: {
+            ...key(id),
+            ...plain,
+            ...Object.fromEntries(countKeys().map((k) => [`c_${k}`, 0])),
+            expiresAtEpoch: Math.floor(expiresAt.getTime() / 1000) + PURGE_AFTER_EXPIRY_DAYS * 86_400,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      recordWritten = true;
+      await inBatches(chunks, 10, async (batch) => {
+        const res = await this.sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: this.config.queueUrl,
+            Entries: batch.map((c) => ({
+              Id: String(c.index),
+              MessageBody: JSON.stringify({ jobId: id, chunk: c.index }),
+            })),
+          }),
+        );
+        if (res.Failed && res.Failed.length > 0)
+          throw new Error(`${res.Failed.length} chunk messages were not queued`);
+      });
+      return record;
+    } catch (err) {
+      if (recordWritten) {
+        // Some chunks may be queued already: the processor ignores chunks of a missing job.
+        await this.db
+          .send(new DeleteCommand({ TableName: this.config.table, Key: key(id) }))
+          .catch(() => undefined);
+      }
+      throw new JobStorageError((err as Error).message);
+    }
+  }
+
+  async get(id: string): Promise<JobRecord | undefined> {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.config.table, Key: key(id), ConsistentRead: true }),
+    );
+    return res.Item ? fromItem(res.Item) : undefined;
+  }
+
+  async chunkRows(id: string, chunk: number): Promise<ChunkRow[]> {
+    return JSON.parse(await this.text(`chunks/${id}/${chunk}.json`)) as ChunkRow[];
+  }
+
+  /**
+   * Stores a chunk's result lines and counts the chunk, exactly once: the chunk number joins the
+   * record's doneChunks set in the same conditional write that adds its rows and counters.
+   * Returns the updated record, or undefined when the chunk was counted before or the job is no
+   * longer queued/processing (failed, expired, deleted).
+   */
+  async completeChunk(
+    id: string,
+    chunk: number,
+    lines: [number, string][],
+    counts: Counts,
+  ): Promise<JobRecord | undefined> {
+    await this.put(`chunks/${id}/results-${chunk}.json`, JSON.stringify(lines), 'application/json');
+    const names: Record<string, string> = { '#status': 'status', '#processed': 'processed', '#done': 'doneChunks' };
+    const values: Record<string, unknown> = {
+      ':rows': lines.length,
+      ':chunk': new Set([chunk]),
+      ':n': chunk,
+      ':queued': 'queued',
+      ':processing': 'processing',
+    };
+    const adds = ['#processed :rows', '#done :chunk'];
+    for (const [k, v] of Object.entries(counts)) {
+      names[`#c_${k}`] = `c_${k}`;
+      values[`:c_${k}`] = v;
+      adds.push(`#c_${k} :c_${k}`);
+    }
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.config.table,
+          Key: key(id),
+          UpdateExpression: `SET #status = :processing ADD ${adds.join(', ')}`,
+          ConditionExpression:
+            'attribute_exists(pk) AND #status IN (:queued, :processing) AND NOT contains(doneChunks, :n)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(res.Attributes!);
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
+  }
+
+  /** Assembles the results file in submission order and marks the job completed (idempotent). */
+  async finalize(record: JobRecord, now: Date): Promise<void> {
+    const lines = new Array<string>(record.total);
+    await inBatches(
+      Array.from({ length: record.chunkCount }, (_, i) => i),
+      16,
+      (batch) =>
+        Promise.all(
+          batch.map(async (n) => {
+            for (const [pos, line] of JSON.parse(
+              await this.text(`chunks/${record.id}/results-${n}.json`),
+            ) as [number, string][]) {
+              lines[pos] = line;
+            }
+          }),
+        ),
+    );
+    const body = resultsHeader() + lines.join('');
+    await this.put(`results/${record.id}.csv`, body, 'text/csv');
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.config.table,
+          Key: key(record.id),
+          UpdateExpression: 'SET #status = :completed, completedAt = :at, resultsBytes = :bytes',
+          ConditionExpression: '#status = :processing',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':completed': 'completed',
+            ':processing': 'processing',
+            ':at': now.toISOString(),
+            ':bytes': Buffer.byteLength(body),
+          },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
+  /** queued/processing -> failed; the record as it was failed, or undefined when already final. */
+  async markFailed(id: string): Promise<JobRecord | undefined> {
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.config.table,
+          Key: key(id),
+          UpdateExpression: 'SET #status = :failed',
+          ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :processing)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':failed': 'failed',
+            ':queued': 'queued',
+            ':processing': 'processing',
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return fromItem(res.Attributes!);
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
+  }
+
+  async resultsText(id: string): Promise<string> {
+    return this.text(`results/${id}.csv`);
+  }
+
+  async resultsUrl(id: string, filename: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(
+      this.s3,
+      new GetObjectCommand({
+        Bucket: this.config.bucket,
+        Key: `results/${id}.csv`,
+        ResponseContentType: 'text/csv',
+        ResponseContentDisposition: `attachment; filename="${filename}"`,
+      }),
+      { expiresIn: expiresInSeconds },
+    );
+  }
+
+  /** Size of an uploaded landing object, or undefined when absent. */
+  async landingSize(objectKey: string): Promise<number | undefined> {
+    try {
+      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
+      return head.ContentLength;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async landingBody(objectKey: string): Promise<Buffer> {
+    const res = await this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
+    return Buffer.from(await res.Body!.transformToByteArray());
+  }
+
+  async landingUploadUrl(objectKey: string, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.config.bucket, Key: objectKey }), {
+      expiresIn: expiresInSeconds,
+    });
+  }
+
+  /**
+   * Local stand-in for the bucket lifecycle and DynamoDB TTL: deletes the objects of jobs past
+   * expiresAt and marks them expired. In AWS the lifecycle rule deletes the objects.
+   */
+  async sweepExpired(now: Date): Promise<number> {
+    let swept = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.config.table,
+          FilterExpression: 'sk = :job AND expiresAt <= :now AND #status <> :expired',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':job': 'JOB', ':now': now.toISOString(), ':expired': 'expired' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const id = item.id as string;
+        for (const prefix of [`uploads/${id}`, `chunks/${id}/`, `results/${id}`])
+          await this.deletePrefix(prefix);
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.config.table,
+            Key: key(id),
+            UpdateExpression: 'SET #status = :expired',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':expired': 'expired' },
+          }),
+        );
+        swept++;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return swept;
+  }
+
+  /**
+   * Queues again every chunk not yet counted of every queued or processing job. The local stack
+   * calls it on start because its SQS emulator keeps messages in memory only; duplicates are
+   * harmless (chunks are counted once).
+   */
+  async requeueUnfinished(): Promise<number> {
+    let queued = 0;
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.config.table,
+          FilterExpression: 'sk = :job AND #status IN (:queued, :processing)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: { ':job': 'JOB', ':queued': 'queued', ':processing': 'processing' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      for (const item of page.Items ?? []) {
+        const record = fromItem(item);
+        const done = new Set(record.doneChunks);
+        const pending = Array.from({ length: record.chunkCount }, (_, i) => i).filter((i) => !done.has(i));
+        // All chunks counted but not finalised: one message lets the processor finish it.
+        const toSend = pending.length > 0 ? pending : [0];
+        await inBatches(toSend, 10, (batch) =>
+          this.sqs.send(
+            new SendMessageBatchCommand({
+              QueueUrl: this.config.queueUrl,
+              Entries: batch.map((n) => ({
+                Id: String(n),
+                MessageBody: JSON.stringify({ jobId: record.id, chunk: n }),
+              })),
+            }),
+          ),
+        );
+        queued += toSend.length;
+      }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return queued;
+  }
+
+  private async deletePrefix(prefix: string): Promise<void> {
+    let token: string | undefined;
+    do {
+      const list = await this.s3.send(
+        new ListObjectsV2Command({ Bucket: this.config.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      const objects = (list.Contents ?? []).map((o) => ({ Key: o.Key! }));
+      if (objects.length > 0) {
+        await this.s3.send(
+          new DeleteObjectsCommand({ Bucket: this.config.bucket, Delete: { Objects: objects } }),
+        );
+      }
+      token = list.IsTruncated ? list.NextContinuationToken : undefined;
+    } while (token);
+  }
+
+  private async put(objectKey: string, body: Buffer | string, contentType: string): Promise<void> {
+    await this.s3.send(
+      new PutObjectCommand({
+        Bucket: this.config.bucket,
+        Key: objectKey,
+        Body: body,
+        ContentType: contentType,
+      }),
+    );
+  }
+
+  private async text(objectKey: string): Promise<string> {
+    const res = await this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
+    return res.Body!.transformToString();
+  }
+}

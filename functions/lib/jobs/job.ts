@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { REASON_CODES } from '../email/index.js';
+import type { Counts, Summary } from './summary.js';
+import { summaryFrom } from './summary.js';
+
+// The email list job (spec: Email list job; States and transitions).
+export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'expired'] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JOB_RETENTION_DAYS = 7;
+export const JOB_MAX_ROWS = 100_000;
+
+export const SummarySchema = z
+  .object({
+    verdicts: z.object({ accept: z.number().int(), review: z.number().int(), reject: z.number().int() }),
+    reasons: z
+      .partialRecord(z.enum(REASON_CODES), z.number().int())
+      .describe('Only reason codes that occurred.'),
+  })
+  .describe('Row counts (duplicates included) per verdict, and per reason code that occurred.');
+
+export const JobSchema = z.object({
+  id: z.string().uuid().describe('Job identifier (UUID).'),
+  status: z.enum(JOB_STATUSES),
+  source: z.enum(['api']).describe('Origin of the job; api for jobs created through the API.'),
+  filename: z.string().nullable(),
+  total: z.number().int().describe('Rows submitted, duplicates included.'),
+  credits: z.number().int().describe('Requests charged: one per distinct address (exact match).'),
+  processed: z.number().int().describe('Rows checked so far.'),
+  summary: SummarySchema.nullable().describe('Null until completed.'),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  expiresAt: z.string().describe('When uploaded addresses and results are deleted: 7 days after creation.'),
+});
+export type Job = z.infer<typeof JobSchema>;
+
+/** What the store keeps about a job, beyond the public object. */
+export interface JobRecord {
+  id: string;
+  accountId: string;
+  status: JobStatus;
+  filename: string | null;
+  total: number;
+  credits: number;
+  processed: number;
+  chunkCount: number;
+  /** Distinct addresses per chunk, by chunk index: the refund of a failed job. */
+  chunkDistinct: number[];
+  doneChunks: number[];
+  counts: Counts;
+  createdAt: string;
+  completedAt: string | null;
+  expiresAt: string;
+  /** Month whose counter the credits were charged to. */
+  billedMonth: string;
+  /** Set once the results file is stored. */
+  resultsBytes: number | null;
+}
+
+export function isExpired(record: Pick<JobRecord, 'expiresAt'>, now: Date): boolean {
+  return now.getTime() >= Date.parse(record.expiresAt);
+}
+
+/** The public job object; a job past expiresAt reads as expired even before the sweep. */
+export function toJob(record: JobRecord, now: Date): Job {
+  const status: JobStatus = isExpired(record, now) ? 'expired' : record.status;
+  return {
+    id: record.id,
+    status,
+    source: 'api',
+    filename: record.filename,
+    total: record.total,
+    credits: record.credits,
+    processed: record.processed,
+    summary: record.status === 'completed' ? summaryFrom(record.counts) : null,
+    createdAt: record.createdAt,
+    completedAt: record.completedAt,
+    expiresAt: record.expiresAt,
+  };
+}
+
+/** Credits a failed job gives back: the distinct addresses of the chunks never processed. */
+export function unprocessedCredits(record: Pick<JobRecord, 'chunkDistinct' | 'doneChunks'>): number {
+  const done = new Set(record.doneChunks);
+  return record.chunkDistinct.reduce((sum, n, i) => (done.has(i) ? sum : sum + n), 0);
+}
+
+export type { Summary };

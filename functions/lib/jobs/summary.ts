@@ -1,0 +1,35 @@
+import type { EmailCheckResult } from '../email/index.js';
+import { REASON_CODES, type ReasonCode, VERDICTS, type Verdict } from '../email/index.js';
+
+// Summary key layout (spec: "not shown"; documented in the README):
+//   { "verdicts": { "accept": n, "review": n, "reject": n },
+//     "reasons":  { "<reason code>": n, ... } }   only reasons that occurred, in spec order
+// Counts are rows (duplicates included). Counters live flat on the job item as c_<key> so each
+// chunk can ADD its counts in the same conditional update that marks it done.
+
+export type Counts = Record<string, number>;
+
+export function countKeys(): string[] {
+  return [...VERDICTS, ...REASON_CODES];
+}
+
+export function countResults(results: readonly EmailCheckResult[]): Counts {
+  const counts: Counts = {};
+  for (const r of results) {
+    counts[r.verdict] = (counts[r.verdict] ?? 0) + 1;
+    for (const reason of r.reasons) counts[reason] = (counts[reason] ?? 0) + 1;
+  }
+  return counts;
+}
+
+export interface Summary {
+  verdicts: Record<Verdict, number>;
+  reasons: Partial<Record<ReasonCode, number>>;
+}
+
+export function summaryFrom(counts: Counts): Summary {
+  const verdicts = Object.fromEntries(VERDICTS.map((v) => [v, counts[v] ?? 0])) as Record<Verdict, number>;
+  const reasons: Partial<Record<ReasonCode, number>> = {};
+  for (const code of REASON_CODES) if ((counts[code] ?? 0) > 0) reasons[code] = counts[code];
+  return { verdicts, reasons };
+}

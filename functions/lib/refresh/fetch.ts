@@ -1,0 +1,29 @@
+// The fetch port of the refresh: the orchestration asks for a source file by its upstream URL and
+// snapshot path and gets text back, or a SourceUnavailableError. Adapters: http-fetcher.ts (the
+// upstream URLs; the refresh Lambda and `npm run data:refresh`) and snapshot-fetcher.ts (a local
+// directory laid out like ../shared/data; tests, the layer build and `--from DIR`).
+
+export interface FetchTarget {
+  id: string;
+  url: string;
+  /** Path under a snapshot directory; null when the source has no snapshot copy. */
+  snapshot: string | null;
+}
+
+export interface FetchedText {
+  text: string;
+  /** When it was fetched, or the snapshot file's modification time. */
+  fetchedAt: Date;
+  /** The URL or file it came from. */
+  origin: string;
+}
+
+export class SourceUnavailableError extends Error {
+  override readonly name = 'SourceUnavailableError';
+}
+
+export interface SourceFetcher {
+  /** Recorded in the manifests. */
+  readonly mode: 'upstream' | 'snapshot';
+  fetch(target: FetchTarget): Promise<FetchedText>;
+}
