@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -15,6 +13,7 @@ import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { gatewayResponse, renderGatewayBody } from '../../functions/lib/http/gateway-responses.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
+import { loadHandlerModule } from './load-handler.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
 // stack deploys: the v1 event shape, the REQUEST authorizer, gateway responses, binary media
@@ -40,17 +39,6 @@ export interface Gateway {
   url: string;
   server: Server;
   close(): Promise<void>;
-}
-
-const modules = new Map<string, Promise<Record<string, unknown>>>();
-
-function loadModule(projectRoot: string, entry: string): Promise<Record<string, unknown>> {
-  let mod = modules.get(entry);
-  if (!mod) {
-    mod = import(pathToFileURL(join(projectRoot, entry)).href) as Promise<Record<string, unknown>>;
-    modules.set(entry, mod);
-  }
-  return mod;
 }
 
 function lambdaContext(functionName: string, timeoutMs: number): Context {
@@ -167,7 +155,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     timeoutSeconds: number,
     event: APIGatewayProxyEvent,
   ): Promise<APIGatewayProxyResult | 'timeout'> {
-    const mod = await loadModule(options.projectRoot, handlerEntry(name));
+    const mod = await loadHandlerModule(options.projectRoot, handlerEntry(name));
     const handler = mod.handler as ProxyHandler;
     const timeoutMs = Math.min(timeoutSeconds * 1000, INTEGRATION_TIMEOUT_MS);
     let timer: NodeJS.Timeout | undefined;
@@ -182,7 +170,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   async function authorize(route: Route, event: APIGatewayProxyEvent) {
-    const mod = await loadModule(options.projectRoot, 'functions/authorizer/handler.ts');
+    const mod = await loadHandlerModule(options.projectRoot, 'functions/authorizer/handler.ts');
     const authorizerEvent = {
       type: 'REQUEST',
       methodArn: `arn:aws:execute-api:local:000000000000:local/prod/${route.method}${route.path}`,

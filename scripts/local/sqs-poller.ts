@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
@@ -10,6 +8,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+import { loadHandlerModule } from './load-handler.js';
 
 // Emulates the Lambda SQS event source: receives up to JOB_QUEUE.batchSize messages, invokes the
 // handler with an SQS event, deletes what succeeded, and leaves the rest to be redelivered until
@@ -67,25 +66,26 @@ function context(name: string): Context {
 
 export interface Pollers {
   stop(): Promise<void>;
-  /** Stops taking new messages (a processor that is down); in-flight work finishes. */
-  pause(): void;
+  /** Stops taking new messages (a processor that is down); resolves once none is in flight. */
+  pause(): Promise<void>;
   resume(): void;
 }
 
 export function startPollers(options: PollerOptions): Pollers {
   let running = true;
   let paused = false;
+  let busy = 0;
   const loops: Promise<void>[] = [];
 
   async function loop(queueUrl: string, entry: string, name: string): Promise<void> {
-    const handler = (await import(pathToFileURL(join(options.projectRoot, entry)).href))
-      .handler as SqsHandler;
+    const handler = (await loadHandlerModule(options.projectRoot, entry)).handler as SqsHandler;
     while (running) {
       if (paused) {
         await new Promise((r) => setTimeout(r, 50));
         continue;
       }
       let messages: Message[] = [];
+      busy++;
       try {
         const res = await options.sqs.send(
           new ReceiveMessageCommand({
@@ -97,11 +97,15 @@ export function startPollers(options: PollerOptions): Pollers {
         );
         messages = res.Messages ?? [];
       } catch (err) {
+        busy--;
         if (running) options.log(`poller ${name}: receive failed: ${(err as Error).message}`);
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
-      if (messages.length === 0) continue;
+      if (messages.length === 0) {
+        busy--;
+        continue;
+      }
       const event: SQSEvent = {
         Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)),
       };
@@ -133,6 +137,7 @@ export function startPollers(options: PollerOptions): Pollers {
           )
           .catch(() => undefined);
       }
+      busy--;
     }
   }
 
@@ -146,8 +151,9 @@ export function startPollers(options: PollerOptions): Pollers {
       running = false;
       await Promise.allSettled(loops);
     },
-    pause() {
+    async pause() {
       paused = true;
+      while (busy > 0) await new Promise((r) => setTimeout(r, 10));
     },
     resume() {
       paused = false;

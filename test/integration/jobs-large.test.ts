@@ -1,0 +1,175 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { accountStore } from '../../functions/lib/aws/services.js';
+import { PROJECT_ROOT } from '../../scripts/local/stack.js';
+import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
+import { startTestStack, type TestStack } from '../support/local-stack.js';
+
+// Lists near the payload limits: a synchronous invocation carries at most 6 MB, the contract
+// allows 10 MB of CSV and results far larger than 6 MB.
+const run = promisify(execFile);
+let stack: TestStack;
+let dns: DnsServer;
+let dir: string;
+
+beforeAll(async () => {
+  dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
+  process.env.DNS_SERVERS = dns.address;
+  stack = await startTestStack();
+  dir = await mkdtemp(join(tmpdir(), 'netintel-jobs-'));
+});
+afterAll(async () => {
+  await stack.close();
+  await dns.close();
+  await rm(dir, { recursive: true, force: true });
+  delete process.env.DNS_SERVERS;
+});
+
+/** A CSV with `rows` addresses over 50 domains and a wide note column. */
+function bigCsv(rows: number, note = 60): string {
+  const lines = ['email,note'];
+  for (let i = 0; i < rows; i++) lines.push(`person.${i}@company${i % 50}.example,${'x'.repeat(note)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function waitCompleted(id: string, headers: Record<string, string>) {
+  for (let i = 0; i < 600; i++) {
+    const job = (await (await stack.call('GET', `/v1/email/jobs/${id}`, { headers })).json()) as {
+      status: string;
+      processed: number;
+    };
+    if (job.status === 'completed') return job;
+    if (job.status === 'failed') throw new Error('job failed');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('job did not complete');
+}
+
+describe('payload limits', () => {
+  test('a CSV body too big for one invocation is 413 body_too_large, locally as in AWS', async () => {
+    const csv = bigCsv(70_000); // about 6.3 MB
+    const res = await stack.call('POST', '/v1/email/jobs', {
+      headers: { ...stack.secret(), 'Content-Type': 'text/csv' },
+      body: csv,
+    });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe('body_too_large');
+  });
+
+  test('a 6 MB CSV goes through an upload URL; results over 4 MB come as a redirect to a text/csv file', async () => {
+    const csv = bigCsv(70_000);
+    const ticketRes = await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() });
+    expect(ticketRes.status).toBe(201);
+    const ticket = (await ticketRes.json()) as { uploadId: string; uploadUrl: string; maxBytes: number };
+    expect(ticket.maxBytes).toBe(10 * 1024 * 1024);
+    const put = await fetch(ticket.uploadUrl, { method: 'PUT', body: csv });
+    expect(put.status).toBe(200);
+
+    const created = await stack.call('POST', '/v1/email/jobs', {
+      headers: stack.secret(),
+      body: { uploadId: ticket.uploadId, filename: 'big.csv' },
+    });
+    expect(created.status).toBe(202);
+    const job = (await created.json()) as { id: string; total: number; credits: number; filename: string };
+    expect(job).toMatchObject({ total: 70_000, credits: 70_000, filename: 'big.csv' });
+    await waitCompleted(job.id, stack.secret());
+
+    const manual = await stack.call('GET', `/v1/email/jobs/${job.id}/results`, { headers: stack.secret() });
+    // fetch follows redirects by default; look at the first hop explicitly.
+    const first = await fetch(`${stack.url}/v1/email/jobs/${job.id}/results`, {
+      headers: stack.secret(),
+      redirect: 'manual',
+    });
+    expect(first.status).toBe(302);
+    expect(first.headers.get('location')).toMatch(/^http/);
+    expect(manual.status).toBe(200);
+    expect(manual.headers.get('content-type')).toContain('text/csv');
+    const lines = (await manual.text()).trim().split('\r\n');
+    expect(lines).toHaveLength(70_001);
+    expect(lines[1]).toMatch(/^person\.0@company0\.example,person\.0@company0\.example,accept,/);
+    expect(lines[70_000]).toMatch(/^person\.69999@company49\.example,/);
+  }, 120_000);
+
+  test('an uploadId of another account, or one never uploaded, is 400 invalid_body', async () => {
+    const ticket = (await (
+      await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
+    ).json()) as {
+      uploadId: string;
+      uploadUrl: string;
+    };
+    await fetch(ticket.uploadUrl, { method: 'PUT', body: 'email\na@b.example\n' });
+    const other = await accountStore().createAccount('pro', {});
+    const otherKey = {
+      Authorization: `Bearer ${(await accountStore().createKey(other.accountId, 'secret', [])).key}`,
+    };
+    for (const headers of [otherKey]) {
+      const res = await stack.call('POST', '/v1/email/jobs', {
+        headers,
+        body: { uploadId: ticket.uploadId },
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_body');
+    }
+    const never = await stack.call('POST', '/v1/email/jobs', {
+      headers: stack.secret(),
+      body: { uploadId: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(never.status).toBe(400);
+  });
+});
+
+describe('npm run jobs', () => {
+  test('submit --wait --out uploads the file, waits, downloads the results and prints the summary', async () => {
+    const file = join(dir, 'list.csv');
+    await writeFile(file, 'Email\nann@shop.example\nbad@@x\nann@shop.example\n');
+    const out = join(dir, 'out.csv');
+    const { stdout } = await run(
+      'npx',
+      [
+        'tsx',
+        'scripts/jobs.ts',
+        'submit',
+        file,
+        '--wait',
+        '--out',
+        out,
+        '--url',
+        stack.url,
+        '--key',
+        stack.dev.secretKey,
+      ],
+      {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+      },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      verdicts: { accept: 2, review: 0, reject: 1 },
+      reasons: { invalid_syntax: 1 },
+    });
+    const csv = await readFile(out, 'utf8');
+    expect(csv.split('\r\n')[0]).toBe(
+      'email,normalized_email,verdict,reasons,syntax_valid,is_disposable,disposable_source,is_free_provider,is_role_account,did_you_mean,mx_status,mx_host',
+    );
+    expect(csv.trim().split('\r\n')).toHaveLength(4);
+  }, 60_000);
+
+  test('a missing file or key is a clear error with exit code 2', async () => {
+    const err = await run(
+      'npx',
+      ['tsx', 'scripts/jobs.ts', 'submit', join(dir, 'nope.csv'), '--url', stack.url, '--key', 'x'],
+      {
+        cwd: PROJECT_ROOT,
+      },
+    ).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(err?.code).toBe(2);
+    expect(err?.stderr).toContain('no such file');
+  });
+});
