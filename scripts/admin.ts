@@ -31,25 +31,36 @@ options: --data-dir DIR (default ./.data)  --outputs FILE (AWS stack outputs)  -
 
 class UsageError extends Error {}
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    plan: { type: 'string' },
-    email: { type: 'string' },
-    'per-minute': { type: 'string' },
-    'monthly-cap': { type: 'string' },
-    security: { type: 'string' },
-    'custom-hostname': { type: 'string' },
-    account: { type: 'string' },
-    type: { type: 'string' },
-    origin: { type: 'string', multiple: true },
-    'key-id': { type: 'string' },
-    'data-dir': { type: 'string' },
-    outputs: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    help: { type: 'boolean', default: false },
-  },
-});
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        plan: { type: 'string' },
+        email: { type: 'string' },
+        'per-minute': { type: 'string' },
+        'monthly-cap': { type: 'string' },
+        security: { type: 'string' },
+        'custom-hostname': { type: 'string' },
+        account: { type: 'string' },
+        type: { type: 'string' },
+        origin: { type: 'string', multiple: true },
+        'key-id': { type: 'string' },
+        'data-dir': { type: 'string' },
+        outputs: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
+    const message = (err as Error).message;
+    console.error(process.argv.includes('--json') ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = parseCommandLine();
 
 function positiveInt(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -77,7 +88,7 @@ async function connect(): Promise<Emulators | undefined> {
     >;
     const stack = Object.values(outputs)[0] ?? {};
     for (const t of TABLES) {
-      const value = stack[`Table${t.id}`];
+      const value = stack[`Table${t.id}Name`]; // infra/netintel-stack.ts OUTPUTS.table
       if (value) process.env[t.envVar] = value;
     }
     return undefined;

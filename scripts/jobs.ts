@@ -15,17 +15,28 @@ const USAGE =
   'usage: npm run jobs -- submit FILE.csv [--wait] [--out results.csv] [--url URL] [--key SECRET_KEY] [--json]';
 const DIRECT_LIMIT = 4 * 1024 * 1024;
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    wait: { type: 'boolean', default: false },
-    out: { type: 'string' },
-    url: { type: 'string' },
-    key: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    'data-dir': { type: 'string' },
-  },
-});
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        wait: { type: 'boolean', default: false },
+        out: { type: 'string' },
+        url: { type: 'string' },
+        key: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        'data-dir': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
+    const message = (err as Error).message;
+    console.error(process.argv.includes('--json') ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const { values, positionals } = parseCommandLine();
 
 class CliError extends Error {}
 

@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { NetintelStack } from '../netintel-stack.js';
+import { PROJECT_ROOT } from '../project-root.js';
+
+// `cdk synth|deploy` entry (cdk.json). Context, all optional:
+//   -c notifyFrom=alerts@example.com   verified SES identity usage notices are sent from
+//   -c dnsServers=1.1.1.1,8.8.8.8      resolvers for email checks (DNS_SERVERS)
+//   -c domainName=api.example.com -c certificateArn=arn:aws:acm:us-east-1:...   custom domain, TLS 1.2+
+
+const layerDir = join(PROJECT_ROOT, 'layers');
+const manifest = join(layerDir, 'data', 'manifest.json');
+
+// The data layer is built from downloaded databases; build it once before the first synth.
+if (!existsSync(manifest)) {
+  console.error('layers/data/manifest.json is missing: running `npm run build:data` first ...');
+  // The child's output goes to stderr: stdout may be the template (`cdk synth`).
+  const result = spawnSync('npm', ['run', 'build:data'], { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2] });
+  if (result.error || result.status !== 0 || !existsSync(manifest)) {
+    const why = result.error
+      ? result.error.message
+      : result.status !== 0
+        ? `npm run build:data exited with ${result.status ?? `signal ${result.signal}`}`
+        : 'npm run build:data finished without writing layers/data/manifest.json';
+    console.error(`Cannot synthesize: the data layer is not built (${why}).`);
+    process.exit(1);
+  }
+}
+
+const app = new App();
+const context = (key: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+
+new NetintelStack(app, 'Netintel', {
+  description: 'netintel: network-intelligence API (IP geolocation, email checks, signup and travel risk)',
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  dataLayerDir: layerDir,
+  notifyFrom: context('notifyFrom'),
+  dnsServers: context('dnsServers'),
+  domainName: context('domainName'),
+  certificateArn: context('certificateArn'),
+});
+
+// cdk-nag 3 is a validation plugin: unacknowledged errors fail the synth.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

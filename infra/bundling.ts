@@ -1,0 +1,63 @@
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { BuildOptions } from 'esbuild';
+
+// One definition of how every Lambda is built. The stack (NodejsFunction) and the bundle benchmark
+// (bench/bundles.ts, esbuild's JS API) both derive their options from LAMBDA_BUNDLE, so the sizes
+// and import times we measure are those of the code we deploy.
+
+/**
+ * The newest Node.js runtime aws-cdk-lib knows (cdk-nag L1 wants the newest). Bundles are still
+ * compiled for node22 (`target`), the oldest runtime the project supports (TOOLCHAIN.md).
+ */
+export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
+/** Graviton: cheaper per GB-second than x86 and nothing we bundle is native code. */
+export const LAMBDA_ARCHITECTURE = Architecture.ARM_64;
+
+export const LAMBDA_BUNDLE = {
+  minify: true,
+  sourceMap: true,
+  /** ESM because @middy/core 7 is ESM-only. */
+  format: 'esm',
+  mainFields: ['module', 'main'],
+  /** CommonJS dependencies inside an ESM bundle still call require() (TOOLCHAIN.md). */
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  target: 'node22',
+  /** The runtime ships AWS SDK v3; bundling it would add megabytes and cold-start time. */
+  externalModules: ['@aws-sdk/*'],
+} as const;
+
+/** LAMBDA_BUNDLE as NodejsFunction bundling options. */
+export function cdkBundling(): BundlingOptions {
+  return {
+    minify: LAMBDA_BUNDLE.minify,
+    sourceMap: LAMBDA_BUNDLE.sourceMap,
+    format: OutputFormat.ESM,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: LAMBDA_BUNDLE.banner,
+    target: LAMBDA_BUNDLE.target,
+    externalModules: [...LAMBDA_BUNDLE.externalModules],
+  };
+}
+
+/**
+ * LAMBDA_BUNDLE as esbuild build options: the same flags NodejsFunction passes to the esbuild CLI
+ * (`--bundle --platform=node --target --format --outfile=index.mjs --minify --sourcemap --external
+ * --banner:js --main-fields`).
+ */
+export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: LAMBDA_BUNDLE.target,
+    format: LAMBDA_BUNDLE.format,
+    minify: LAMBDA_BUNDLE.minify,
+    sourcemap: LAMBDA_BUNDLE.sourceMap,
+    mainFields: [...LAMBDA_BUNDLE.mainFields],
+    banner: { js: LAMBDA_BUNDLE.banner },
+    external: [...LAMBDA_BUNDLE.externalModules],
+    logLevel: 'warning',
+  };
+}

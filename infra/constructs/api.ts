@@ -1,0 +1,475 @@
+import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  AccessLogField,
+  AccessLogFormat,
+  ApiKey,
+  ApiKeySourceType,
+  AuthorizationType,
+  type CfnAuthorizer,
+  ContentHandling,
+  EndpointType,
+  type IResource,
+  LambdaIntegration,
+  LogGroupLogDestination,
+  MethodLoggingLevel,
+  MockIntegration,
+  PassthroughBehavior,
+  RequestAuthorizer,
+  ResponseType,
+  RestApi,
+} from 'aws-cdk-lib/aws-apigateway';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
+import { BUCKET } from '../../functions/lib/aws/resources.js';
+import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from '../../functions/lib/http/cors.js';
+import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
+import { landingKey } from '../../functions/lib/jobs/landing.js';
+import { PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../functions/routes.js';
+import type { DataLayer } from './data-layer.js';
+import { acknowledgeBucketGrant, type JobPipeline } from './job-pipeline.js';
+import { NetintelFunction } from './netintel-function.js';
+import { FUNCTION_LOG_RETENTION } from './observability.js';
+import type { Secrets } from './secrets.js';
+import type { Tables } from './tables.js';
+
+export const STAGE_NAME = 'prod';
+
+/**
+ * Stage-wide default method throttle: a flood guard for Lambda concurrency and DynamoDB, above
+ * every plan's usage-plan throttle. Per-account limits are the application's (admission.ts).
+ */
+export const STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
+
+/**
+ * The usage plan of a plan: a coarse outer throttle in front of the exact per-account minute
+ * limit the handlers enforce. rate = twice the plan's per-minute limit spread over a second
+ * (free 60/min -> 2 req/s), burst = twice the rate. NOTE: the authorizer returns one API key per
+ * plan, so this limit is shared by all accounts on the plan, not applied per account.
+ */
+export function usagePlanThrottle(plan: Plan): { rateLimit: number; burstLimit: number } {
+  const rateLimit = Math.ceil((plan.perMinute / 60) * 2);
+  return { rateLimit, burstLimit: rateLimit * 2 };
+}
+
+/** What a route's function may touch besides Usage (every route admits through the counters). */
+interface RouteAccess {
+  cache?: true;
+  jobs?: 'read' | 'readWrite';
+  /** Bucket grants as [grant, object pattern]. */
+  bucket?: readonly (readonly ['read' | 'put', string])[];
+  queueSend?: true;
+  baselines?: true;
+  /** Receives the user-id HMAC key (USER_ID_HMAC_SECRET, services.ts userIdSecret()). */
+  userIdHmac?: true;
+  /** Receives ORIGIN_SECRET to trust CloudFront-Viewer-* headers. */
+  originSecret?: true;
+}
+
+const { uploads, chunks, results } = BUCKET.prefixes;
+/** Presigned CSV uploads: `uploads/landing/<account>/<upload>.csv` (functions/lib/jobs/landing.ts). */
+const LANDING_OBJECTS = landingKey('*', '*');
+
+/**
+ * Least privilege, per route, after what each handler calls (functions/lib/aws/job-store.ts for
+ * the jobs routes). A Record, so a route added to ROUTES fails to compile until it is listed here.
+ */
+const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
+  geo: { originSecret: true },
+  'lookup-ip': {},
+  'lookup-batch': {},
+  // RDAP domain-age cache and the learned disposable MX-host table.
+  'email-validate': { cache: true },
+  'email-batch': { cache: true },
+  // Reads a presigned upload, stores the upload and its chunks, writes the job, queues the chunks.
+  'jobs-create': {
+    jobs: 'readWrite',
+    bucket: [
+      ['read', LANDING_OBJECTS],
+      ['put', `${uploads}*`],
+      ['put', `${chunks}*`],
+    ],
+    queueSend: true,
+  },
+  // Presigns a PUT of a landing object: the URL carries this function's permission.
+  'jobs-upload': { bucket: [['put', LANDING_OBJECTS]] },
+  'jobs-get': { jobs: 'read' },
+  // Streams or presigns the results file.
+  'jobs-results': { jobs: 'read', bucket: [['read', `${results}*`]] },
+  'signup-check': { cache: true },
+  'risk-check': { baselines: true, userIdHmac: true },
+  'risk-baseline-delete': { baselines: true, userIdHmac: true },
+};
+
+export interface ApiProps {
+  tables: Tables;
+  pipeline: JobPipeline;
+  dataLayer: DataLayer;
+  secrets: Secrets;
+  /** Variables every function gets (table names, NOTIFY_FROM, ...). */
+  environment: Record<string, string>;
+  /** SES identity usage notices are sent from (NOTIFY_FROM). */
+  notifyFrom: string;
+}
+
+/** The REST API generated from the route table, with its authorizer and usage plans. */
+export class Api extends Construct {
+  readonly restApi: RestApi;
+  readonly routeFunctions: Record<string, NetintelFunction> = {};
+  readonly authorizer: NetintelFunction;
+  readonly openapi: NetintelFunction;
+  readonly accessLogs: LogGroup;
+  readonly usagePlanKeys: Record<string, string> = {};
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    const { tables } = props;
+
+    this.accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: FUNCTION_LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    this.restApi = new RestApi(this, 'RestApi', {
+      restApiName: `${Stack.of(this).stackName}-api`,
+      description: 'netintel API (generated from functions/routes.ts)',
+      // CloudFront is the edge; an EDGE endpoint would put a second distribution behind it.
+      endpointTypes: [EndpointType.REGIONAL],
+      // Keys are checked by our authorizer, which names the usage-plan key (authorizer/handler.ts).
+      apiKeySourceType: ApiKeySourceType.AUTHORIZER,
+      binaryMediaTypes: ['text/csv', 'application/gzip'],
+      // Execution logs (ERROR) need the account-level CloudWatch role.
+      cloudWatchRole: true,
+      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      deployOptions: {
+        stageName: STAGE_NAME,
+        accessLogDestination: new LogGroupLogDestination(this.accessLogs),
+        accessLogFormat: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: AccessLogField.contextRequestId(),
+            requestTime: AccessLogField.contextRequestTime(),
+            ip: AccessLogField.contextIdentitySourceIp(),
+            userAgent: AccessLogField.contextIdentityUserAgent(),
+            method: AccessLogField.contextHttpMethod(),
+            resourcePath: AccessLogField.contextResourcePath(),
+            status: AccessLogField.contextStatus(),
+            responseLength: AccessLogField.contextResponseLength(),
+            latencyMs: AccessLogField.contextResponseLatency(),
+            integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
+            accountId: AccessLogField.contextAuthorizerPrincipalId(),
+            authorizerError: AccessLogField.contextAuthorizerError(),
+            error: AccessLogField.contextErrorMessage(),
+            errorType: AccessLogField.contextErrorResponseType(),
+            traceId: AccessLogField.contextXrayTraceId(),
+          }),
+        ),
+        loggingLevel: MethodLoggingLevel.ERROR,
+        dataTraceEnabled: false,
+        metricsEnabled: true,
+        tracingEnabled: true,
+        throttlingRateLimit: STAGE_THROTTLE.rateLimit,
+        throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
+      },
+    });
+    // API Gateway creates the execution-log group on first use, kept forever; create it first instead.
+    const executionLogs = new LogGroup(this, 'ExecutionLogs', {
+      logGroupName: `API-Gateway-Execution-Logs_${this.restApi.restApiId}/${STAGE_NAME}`,
+      retention: FUNCTION_LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    this.restApi.deploymentStage.node.addDependency(executionLogs);
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+      reason: "API Gateway's account-level logging role; AWS's managed policy is the documented one for it.",
+    });
+
+    // API Gateway's own errors as {error, message} (functions/lib/http/gateway-responses.ts).
+    for (const def of GATEWAY_RESPONSES) {
+      this.restApi.addGatewayResponse(`GatewayResponse${def.type}`, {
+        type: ResponseType.of(def.type),
+        statusCode: String(def.status),
+        templates: { 'application/json': def.template },
+      });
+    }
+
+    // One API key per plan: never given to clients, only returned by the authorizer as
+    // usageIdentifierKey so API Gateway applies that plan's throttle. Values are deterministic
+    // (stable across deploys) and unique per stack; they grant nothing by themselves.
+    const uniqueSuffix = Names.uniqueId(this).toLowerCase();
+    for (const plan of PLANS) {
+      const value = `netintel-plan-${plan.id}-${uniqueSuffix}`;
+      const key = new ApiKey(this, `PlanKey-${plan.id}`, { value, description: `netintel plan ${plan.id}` });
+      const usagePlan = this.restApi.addUsagePlan(`UsagePlan-${plan.id}`, {
+        name: `${Stack.of(this).stackName}-${plan.id}`,
+        description: `netintel plan ${plan.id}: coarse outer throttle (per-account limits are the app's)`,
+        throttle: usagePlanThrottle(plan),
+        apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+      });
+      usagePlan.addApiKey(key);
+      this.usagePlanKeys[plan.id] = value;
+    }
+
+    this.authorizer = new NetintelFunction(this, 'Authorizer', {
+      handler: 'authorizer',
+      description: 'authorizer',
+      memoryMb: 256,
+      timeoutSeconds: 10,
+      environment: { ...props.environment, USAGE_PLAN_KEYS: JSON.stringify(this.usagePlanKeys) },
+    });
+    tables.byId.Accounts.grantReadData(this.authorizer.fn);
+    const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
+      handler: this.authorizer.fn,
+      // The key may arrive as Authorization, X-Api-Key or ?key=: no identity source can be
+      // required, so API Gateway cannot cache decisions (the authorizer caches key records).
+      identitySources: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    // CDK renders the empty list as IdentitySource ""; leave the property out, as the API Gateway
+    // reference allows for REQUEST authorizers without caching.
+    (authorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+
+    const validator = this.restApi.addRequestValidator('ParameterValidator', {
+      validateRequestParameters: true,
+      validateRequestBody: false,
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        "API Gateway validates required path parameters; bodies are validated by each route's zod schema, which answers with the spec's error codes (invalid_json, missing_field, batch_too_large, ...) where a JSON-schema model would give a generic BAD_REQUEST_BODY.",
+    });
+    Validations.of(this.restApi).acknowledge({
+      id: 'AwsSolutions-APIG3',
+      reason:
+        'No WAF by default (a web ACL costs from $5/month plus per-request fees); keys, usage plans and per-account limits throttle abuse.',
+    });
+
+    for (const route of ROUTES as readonly Route[]) {
+      const fn = this.routeFunction(route, props);
+      this.routeFunctions[route.name] = fn;
+      const resource = this.restApi.root.resourceForPath(route.path);
+      const method = resource.addMethod(
+        route.method,
+        new LambdaIntegration(fn.fn, { allowTestInvoke: false }),
+        {
+          authorizer,
+          authorizationType: AuthorizationType.CUSTOM,
+          apiKeyRequired: true,
+          requestValidator: validator,
+          requestParameters: pathParameters(route.path),
+        },
+      );
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-COG4',
+        reason:
+          'API keys, not Cognito users: the custom REQUEST authorizer checks them (spec: Authentication).',
+      });
+    }
+
+    const openapiRoute = PUBLIC_ROUTES[0];
+    this.openapi = new NetintelFunction(this, 'Openapi', {
+      handler: openapiRoute.name,
+      description: `route:${openapiRoute.name}`,
+      memoryMb: 256,
+      timeoutSeconds: 10,
+      environment: props.environment,
+    });
+    const openapiMethod = this.restApi.root
+      .resourceForPath(openapiRoute.path)
+      .addMethod(openapiRoute.method, new LambdaIntegration(this.openapi.fn, { allowTestInvoke: false }), {
+        authorizationType: AuthorizationType.NONE,
+      });
+    Validations.of(openapiMethod).acknowledge(
+      { id: 'AwsSolutions-APIG4', reason: 'The OpenAPI document is public (spec: served without a key).' },
+      { id: 'AwsSolutions-COG4', reason: 'The OpenAPI document is public (spec: served without a key).' },
+    );
+
+    this.addMethodFallbacks();
+  }
+
+  private routeFunction(route: Route, props: ApiProps): NetintelFunction {
+    const { tables, pipeline, secrets } = props;
+    const access = ROUTE_ACCESS[route.name as RouteName];
+    const environment: Record<string, string> = { ...props.environment };
+    if (access.userIdHmac) environment.USER_ID_HMAC_SECRET = secrets.userIdHmacValue();
+    if (access.originSecret) environment.ORIGIN_SECRET = secrets.originVerifyValue();
+
+    const fn = new NetintelFunction(this, pascal(route.name), {
+      handler: route.name,
+      description: `route:${route.name}`,
+      memoryMb: route.memoryMb,
+      timeoutSeconds: route.timeoutSeconds,
+      environment,
+    });
+    if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
+
+    // Every route admits through the minute/month counters and the notice ledger.
+    tables.byId.Usage.grantReadWriteData(fn.fn);
+    if (route.billing.per !== 'none') {
+      // Billed calls may cross a 75/90/100% threshold: read the account's email, send the notice.
+      tables.byId.Accounts.grantReadData(fn.fn);
+      grantSendUsageNotices(fn.fn, props.notifyFrom);
+    }
+    if (access.cache) tables.byId.Cache.grantReadWriteData(fn.fn);
+    if (access.baselines) tables.byId.Baselines.grantReadWriteData(fn.fn);
+    if (access.jobs === 'readWrite') tables.byId.Jobs.grantReadWriteData(fn.fn);
+    if (access.jobs === 'read') tables.byId.Jobs.grantReadData(fn.fn);
+    for (const [grant, pattern] of access.bucket ?? []) {
+      grantBucket(pipeline.bucket, fn, grant, pattern, route.name);
+    }
+    if (access.queueSend) pipeline.queue.grantSendMessages(fn.fn);
+    return fn;
+  }
+
+  /**
+   * Per path: an OPTIONS preflight on the publishable (browser) routes, and an ANY method answering
+   * 405 for every other method. API Gateway prefers an explicit method over ANY, so the real
+   * methods keep precedence. Both are mock integrations: no Lambda, no key, no data.
+   */
+  private addMethodFallbacks(): void {
+    const paths = new Map<string, { methods: string[]; preflight: string | undefined }>();
+    for (const route of [...ROUTES, ...PUBLIC_ROUTES] as readonly Pick<Route, 'method' | 'path'>[]) {
+      const entry = paths.get(route.path) ?? { methods: [], preflight: undefined };
+      entry.methods.push(route.method);
+      const keyed = (ROUTES as readonly Route[]).find(
+        (r) => r.path === route.path && r.method === route.method,
+      );
+      if (keyed?.keyType === 'publishable') entry.preflight = keyed.method;
+      paths.set(route.path, entry);
+    }
+    for (const [path, { methods, preflight }] of paths) {
+      const resource = this.restApi.root.resourceForPath(path);
+      const allowed = preflight ? [...methods, 'OPTIONS'] : methods;
+      if (preflight) addPreflight(resource, preflight);
+      addMethodNotAllowed(resource, allowed.join(', '));
+    }
+  }
+}
+
+/** `{ip}` in a path -> the method requires path parameter `ip` (request validation). */
+function pathParameters(path: string): Record<string, boolean> {
+  const params: Record<string, boolean> = {};
+  for (const m of path.matchAll(/\{(\w+)\}/g)) params[`method.request.path.${m[1]}`] = true;
+  return params;
+}
+
+/** Content types the mock integrations map (anything else is 415, like a real route). */
+const MOCK_CONTENT_TYPES = [
+  'application/json',
+  'text/plain',
+  'text/csv',
+  'application/gzip',
+  'application/octet-stream',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data',
+  'application/xml',
+  'text/xml',
+];
+
+function mockRequestTemplates(statusCode: number): Record<string, string> {
+  return Object.fromEntries(MOCK_CONTENT_TYPES.map((t) => [t, JSON.stringify({ statusCode })]));
+}
+
+function addMethodNotAllowed(resource: IResource, allow: string): void {
+  const body = JSON.stringify({
+    error: 'method_not_allowed',
+    message: 'This method is not allowed on this path.',
+  });
+  const method = resource.addMethod(
+    'ANY',
+    new MockIntegration({
+      requestTemplates: mockRequestTemplates(405),
+      passthroughBehavior: PassthroughBehavior.NEVER,
+      contentHandling: ContentHandling.CONVERT_TO_TEXT,
+      integrationResponses: [
+        {
+          statusCode: '405',
+          responseTemplates: { 'application/json': body },
+          responseParameters: { 'method.response.header.Allow': `'${allow}'` },
+        },
+      ],
+    }),
+    {
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+    },
+  );
+  Validations.of(method).acknowledge(
+    {
+      id: 'AwsSolutions-APIG4',
+      reason: 'Mock 405 for unsupported methods: no integration, no data, nothing to authorize.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'Mock 405 for unsupported methods: no integration, no data, nothing to authorize.',
+    },
+  );
+}
+
+/**
+ * CORS preflight for a browser route. A preflight carries no key, so it cannot be origin-checked
+ * and allows any origin; the real call is checked against the key's origins (cors.ts).
+ */
+function addPreflight(resource: IResource, method: string): void {
+  const headers = {
+    'Access-Control-Allow-Origin': "'*'",
+    'Access-Control-Allow-Methods': `'${method}, OPTIONS'`,
+    'Access-Control-Allow-Headers': `'${CORS_ALLOW_HEADERS}'`,
+    'Access-Control-Max-Age': `'${CORS_MAX_AGE_SECONDS}'`,
+  };
+  const param = (name: string) => `method.response.header.${name}`;
+  resource.addMethod(
+    'OPTIONS',
+    new MockIntegration({
+      requestTemplates: mockRequestTemplates(204),
+      passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+      integrationResponses: [
+        {
+          statusCode: '204',
+          responseParameters: Object.fromEntries(Object.entries(headers).map(([k, v]) => [param(k), v])),
+        },
+      ],
+    }),
+    {
+      authorizationType: AuthorizationType.NONE,
+      methodResponses: [
+        {
+          statusCode: '204',
+          responseParameters: Object.fromEntries(Object.keys(headers).map((k) => [param(k), true])),
+        },
+      ],
+    },
+  );
+}
+
+/** SES v2 SendEmail from NOTIFY_FROM only: its address identity and its domain identity. */
+function grantSendUsageNotices(fn: NodejsFunction, notifyFrom: string): void {
+  const stack = Stack.of(fn);
+  const identities = [notifyFrom, notifyFrom.split('@')[1] ?? notifyFrom];
+  fn.addToRolePolicy(
+    new PolicyStatement({
+      actions: ['ses:SendEmail'],
+      resources: [...new Set(identities)].map((identity) =>
+        stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
+      ),
+    }),
+  );
+}
+
+function grantBucket(
+  bucket: Bucket,
+  fn: NetintelFunction,
+  grant: 'read' | 'put',
+  pattern: string,
+  name: string,
+) {
+  if (grant === 'read') bucket.grantRead(fn.fn, pattern);
+  else bucket.grantPut(fn.fn, pattern);
+  acknowledgeBucketGrant(fn, bucket, grant, pattern, `${name}: ${grant} ${pattern}`);
+}
+
+function pascal(name: string): string {
+  return name.replace(/(^|-)(\w)/g, (_m, _d, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,258 @@
+import { readFileSync } from 'node:fs';
+import { DefaultStackSynthesizer, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Function as CloudFrontFunction,
+  Distribution,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
+  OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
+  PriceClass,
+  ResponseHeadersPolicy,
+  SecurityPolicyProtocol,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  type IBucket,
+} from 'aws-cdk-lib/aws-s3';
+import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Construct } from 'constructs';
+import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
+import { routeByName } from '../../functions/routes.js';
+import { FUNCTION_LOG_RETENTION } from './observability.js';
+
+/** The custom origin header CloudFront adds; the geo function trusts viewer headers only with it. */
+export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
+
+/**
+ * Viewer headers CloudFront adds for GET /v1/geo. An origin request policy holds at most 10
+ * headers by default (a CloudFront quota) and the geo route needs X-Api-Key, Origin and Referer for
+ * its key and origin checks, which leaves 7. CloudFront-Viewer-Address is one of them: it is the
+ * only trustworthy source of the visitor's IP (a viewer-supplied X-Forwarded-For ends up first in
+ * the list CloudFront forwards). Time-Zone and ASN are left out: the function derives the time zone
+ * from the coordinates and the ASN from the layer's ASN database. Raise the "Headers per origin
+ * request policy" quota before adding them.
+ */
+export const GEO_VIEWER_HEADERS = [
+  'CloudFront-Viewer-Address',
+  'CloudFront-Viewer-Country',
+  'CloudFront-Viewer-Country-Region',
+  'CloudFront-Viewer-City',
+  'CloudFront-Viewer-Postal-Code',
+  'CloudFront-Viewer-Latitude',
+  'CloudFront-Viewer-Longitude',
+] as const;
+
+/** Headers the geo route's key and origin checks read (authenticate.ts): key, Origin, Referer. */
+export const GEO_REQUEST_HEADERS = ['X-Api-Key', 'Origin', 'Referer'] as const;
+
+/** CloudFront's default quota of headers in one origin request policy. */
+export const ORIGIN_REQUEST_POLICY_HEADER_QUOTA = 10;
+
+export interface EdgeProps {
+  restApi: RestApi;
+  /** Value of X-Origin-Verify (a dynamic reference to the origin secret). */
+  originVerifyValue: string;
+  accessLogs: IBucket;
+  /** Optional custom domain: with an ACM certificate (us-east-1) viewers get TLS 1.2 at least. */
+  domainName?: string;
+  certificateArn?: string;
+}
+
+/**
+ * CloudFront in front of the API and the /docs page.
+ *
+ * Header forwarding, and why it takes two behaviours:
+ * - CloudFront never forwards `Authorization` through an origin request policy (CreateOriginRequestPolicy
+ *   rejects it); only a cache policy with the header in the cache key, or an "all viewer headers"
+ *   origin request policy, can. A cache policy that keys on headers needs TTLs above 0, and any
+ *   such policy lets CloudFront collapse simultaneous identical requests into one origin call:
+ *   two visitors of the same site calling /v1/geo with the same publishable key would share one
+ *   geolocation, and identical secret-key calls would be billed once. AWS: "If you want to prevent
+ *   all request collapsing, you can use the managed cache policy CachingDisabled". So every API
+ *   behaviour uses CachingDisabled.
+ * - Default behaviour: CachingDisabled + the managed AllViewerExceptHostHeader policy, AWS's policy
+ *   for API Gateway origins: every viewer header (Authorization, X-Api-Key, Origin, Referer,
+ *   Content-Type, Content-Encoding, ...) and query string, except Host, which API Gateway needs to
+ *   be its own domain.
+ * - /v1/geo: "all viewer headers" policies cannot add CloudFront's viewer-location headers, so the
+ *   geo route has its own behaviour with an allow-list policy: X-Api-Key, Origin, Referer, the
+ *   location headers and all query strings (the `key` fallback). Authorization is not forwarded
+ *   there: geo takes publishable keys only, so a secret key sent as a bearer token to /v1/geo is
+ *   refused as a missing key (401) instead of wrong_key_type (403).
+ */
+export class Edge extends Construct {
+  readonly distribution: Distribution;
+  readonly geoOriginRequestPolicy: OriginRequestPolicy;
+  readonly docsBucket: Bucket;
+  /** https:// base URL viewers use: the custom domain when configured, else the distribution's. */
+  readonly url: string;
+
+  constructor(scope: Construct, id: string, props: EdgeProps) {
+    super(scope, id);
+
+    const apiOrigin = new RestApiOrigin(props.restApi, {
+      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
+    });
+
+    const geoHeaders = [...GEO_REQUEST_HEADERS, ...GEO_VIEWER_HEADERS];
+    if (geoHeaders.length > ORIGIN_REQUEST_POLICY_HEADER_QUOTA) {
+      throw new Error(
+        `the geo origin request policy lists ${geoHeaders.length} headers; the quota is ${ORIGIN_REQUEST_POLICY_HEADER_QUOTA}`,
+      );
+    }
+    this.geoOriginRequestPolicy = new OriginRequestPolicy(this, 'GeoOriginRequest', {
+      comment: 'netintel /v1/geo: key, origin and viewer-location headers, all query strings',
+      headerBehavior: OriginRequestHeaderBehavior.allowList(...geoHeaders),
+      queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+      cookieBehavior: OriginRequestCookieBehavior.none(),
+    });
+
+    this.docsBucket = new Bucket(this, 'DocsBucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/docs/',
+      // Emptied by the deployment below (retainOnDelete: false) before CloudFormation deletes it.
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+
+    // /docs and /docs/ are the page; S3 only knows docs/index.html.
+    const docsIndex = new CloudFrontFunction(this, 'DocsIndex', {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'netintel: /docs -> /docs/index.html',
+      code: FunctionCode.fromInline(
+        "async function handler(event) { var r = event.request; if (r.uri === '/docs' || r.uri === '/docs/') { r.uri = '/docs/index.html'; } return r; }",
+      ),
+    });
+
+    const hasCustomDomain = Boolean(props.domainName && props.certificateArn);
+    const customDomain =
+      props.domainName && props.certificateArn
+        ? {
+            domainNames: [props.domainName],
+            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn),
+            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+          }
+        : {};
+
+    const apiBehaviour = {
+      origin: apiOrigin,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      compress: true,
+    };
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'netintel API and docs',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      priceClass: PriceClass.PRICE_CLASS_ALL,
+      enableLogging: true,
+      logBucket: props.accessLogs,
+      logFilePrefix: 'cloudfront/',
+      ...customDomain,
+      defaultBehavior: {
+        ...apiBehaviour,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+      additionalBehaviors: {
+        [routeByName('geo').path]: { ...apiBehaviour, originRequestPolicy: this.geoOriginRequestPolicy },
+        '/docs*': {
+          origin: S3BucketOrigin.withOriginAccessControl(this.docsBucket),
+          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+          responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
+          functionAssociations: [{ function: docsIndex, eventType: FunctionEventType.VIEWER_REQUEST }],
+        },
+      },
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'The API serves callers worldwide; geolocation is what it sells, not what it restricts.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason:
+        'No WAF by default (a web ACL costs from $5/month plus per-request fees); keys, usage plans and per-account limits throttle abuse.',
+    });
+    this.url = `https://${hasCustomDomain ? props.domainName : this.distribution.distributionDomainName}`;
+    if (!hasCustomDomain) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR4',
+        reason:
+          'Without a custom domain CloudFront serves *.cloudfront.net with its default certificate, whose security policy cannot be raised; deploy with -c domainName=... -c certificateArn=... for TLSv1.2_2021.',
+      });
+    }
+
+    // The /docs page: Swagger UI's static files plus an index pointing at /v1/openapi.json.
+    const docsDeployment = new BucketDeployment(this, 'DocsDeployment', {
+      destinationBucket: this.docsBucket,
+      sources: [
+        Source.data('docs/index.html', docsIndexHtml()),
+        ...DOCS_ASSETS.map((name) => Source.data(`docs/${name}`, readFileSync(docsAssetPath(name), 'utf8'))),
+      ],
+      distribution: this.distribution,
+      distributionPaths: ['/docs*'],
+      retainOnDelete: false,
+      memoryLimit: 256,
+      logGroup: new LogGroup(this, 'DocsDeploymentLogs', {
+        retention: FUNCTION_LOG_RETENTION,
+        removalPolicy: RemovalPolicy.DESTROY,
+      }),
+    });
+    // CDK's own deployment Lambda (a stack-level singleton): runtime, role and grants are aws-cdk-lib's.
+    const deploymentHandler = docsDeployment.handlerRole.node.scope;
+    if (deploymentHandler) {
+      const docsBucketId = Stack.of(this).resolve((this.docsBucket.node.defaultChild as CfnBucket).logicalId);
+      const s3 =
+        'BucketDeployment copies the docs from the CDK asset bucket into the docs bucket (CDK grant).';
+      const acks: [string, string][] = [
+        [
+          'AwsSolutions-L1',
+          'BucketDeployment handler: aws-cdk-lib fixes its Python runtime; it runs only at deploy time.',
+        ],
+        [
+          'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+          "BucketDeployment handler role: aws-cdk-lib's, not configurable.",
+        ],
+        ['AwsSolutions-IAM5[Action::s3:GetObject*]', s3],
+        ['AwsSolutions-IAM5[Action::s3:GetBucket*]', s3],
+        ['AwsSolutions-IAM5[Action::s3:List*]', s3],
+        ['AwsSolutions-IAM5[Action::s3:DeleteObject*]', s3],
+        ['AwsSolutions-IAM5[Action::s3:Abort*]', s3],
+        [`AwsSolutions-IAM5[Resource::${cdkAssetObjects(Stack.of(this))}]`, s3],
+        [`AwsSolutions-IAM5[Resource::<${docsBucketId}.Arn>/*]`, s3],
+        [
+          'AwsSolutions-IAM5[Resource::*]',
+          "cloudfront:CreateInvalidation/GetInvalidation (invalidates /docs* after a deploy) have no resource-level scoping in CDK's grant.",
+        ],
+      ];
+      for (const [id, reason] of acks) Validations.of(deploymentHandler).acknowledge({ id, reason });
+    }
+  }
+}
+
+/** The CDK asset bucket's objects as cdk-nag prints them (account/region concrete when known). */
+function cdkAssetObjects(stack: Stack): string {
+  const pseudo = (value: string, name: string) => (Token.isUnresolved(value) ? `<AWS::${name}>` : value);
+  const qualifier: unknown = stack.node.tryGetContext('@aws-cdk/core:bootstrapQualifier');
+  const q = typeof qualifier === 'string' ? qualifier : DefaultStackSynthesizer.DEFAULT_QUALIFIER;
+  return `arn:<AWS::Partition>:s3:::cdk-${q}-assets-${pseudo(stack.account, 'AccountId')}-${pseudo(stack.region, 'Region')}/*`;
+}

@@ -1,0 +1,151 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import {
+  BlockPublicAccess,
+  Bucket,
+  BucketEncryption,
+  type CfnBucket,
+  type IBucket,
+} from 'aws-cdk-lib/aws-s3';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { BUCKET, JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+import type { DataLayer } from './data-layer.js';
+import { NetintelFunction } from './netintel-function.js';
+import type { Tables } from './tables.js';
+
+export interface JobPipelineProps {
+  tables: Tables;
+  dataLayer: DataLayer;
+  accessLogs: IBucket;
+  /** Variables every function gets (table names, NOTIFY_FROM, ...). */
+  environment: Record<string, string>;
+}
+
+/** Days the DLQ keeps a chunk the DLQ consumer could not settle (the SQS maximum). */
+const DLQ_RETENTION_DAYS = 14;
+const DLQ_CONSUMER_TIMEOUT_SECONDS = 30;
+
+/**
+ * Email list jobs: the bucket holding uploads, chunks and results (spec: deleted 7 days after
+ * creation), the chunk queue with its DLQ, the chunk processor and the DLQ consumer.
+ */
+export class JobPipeline extends Construct {
+  readonly bucket: Bucket;
+  readonly queue: Queue;
+  readonly dlq: Queue;
+  readonly processor: NetintelFunction;
+  readonly dlqConsumer: NetintelFunction;
+
+  constructor(scope: Construct, id: string, props: JobPipelineProps) {
+    super(scope, id);
+    const { tables } = props;
+
+    this.bucket = new Bucket(this, 'Bucket', {
+      encryption: BucketEncryption.S3_MANAGED,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      serverAccessLogsBucket: props.accessLogs,
+      serverAccessLogsPrefix: 's3/jobs/',
+      lifecycleRules: [
+        ...Object.entries(BUCKET.prefixes).map(([name, prefix]) => ({
+          id: `expire-${name}`,
+          prefix,
+          expiration: Duration.days(BUCKET.expireAfterDays),
+        })),
+        { id: 'abort-incomplete-uploads', abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
+      // Objects expire within a week anyway; a non-empty bucket must not fail a stack deletion.
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.dlq = new Queue(this, 'Dlq', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
+      // AWS's advice for Lambda consumers: six times the function timeout.
+      visibilityTimeout: Duration.seconds(6 * DLQ_CONSUMER_TIMEOUT_SECONDS),
+    });
+
+    this.queue = new Queue(this, 'Queue', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      visibilityTimeout: Duration.seconds(JOB_QUEUE.visibilityTimeoutSeconds),
+      deadLetterQueue: { queue: this.dlq, maxReceiveCount: JOB_QUEUE.maxReceiveCount },
+    });
+
+    const environment = {
+      ...props.environment,
+      [BUCKET.envVar]: this.bucket.bucketName,
+      [JOB_QUEUE.envVar]: this.queue.queueUrl,
+      [JOB_QUEUE.dlqEnvVar]: this.dlq.queueUrl,
+    };
+
+    // Checks the emails of one chunk (DNS, lists from the layer, RDAP cache), writes the chunk's
+    // results to S3 and its completion marker to the Jobs table.
+    this.processor = new NetintelFunction(this, 'Processor', {
+      handler: 'job-processor',
+      description: 'queue:job-processor',
+      memoryMb: 1024,
+      timeoutSeconds: JOB_QUEUE.processorTimeoutSeconds,
+      environment,
+    });
+    props.dataLayer.attachTo(this.processor.fn);
+    this.processor.fn.addEventSource(
+      new SqsEventSource(this.queue, { batchSize: JOB_QUEUE.batchSize, reportBatchItemFailures: true }),
+    );
+    tables.byId.Jobs.grantReadWriteData(this.processor.fn);
+    tables.byId.Cache.grantReadWriteData(this.processor.fn);
+    // Reads chunk rows and writes chunk results (chunks/), then the assembled results file (results/).
+    const chunkObjects = `${BUCKET.prefixes.chunks}*`;
+    const resultObjects = `${BUCKET.prefixes.results}*`;
+    this.bucket.grantReadWrite(this.processor.fn, chunkObjects);
+    acknowledgeBucketGrant(this.processor, this.bucket, 'readWrite', chunkObjects, 'chunk rows and results');
+    this.bucket.grantPut(this.processor.fn, resultObjects);
+    acknowledgeBucketGrant(this.processor, this.bucket, 'put', resultObjects, 'the results file');
+
+    // Settles chunks that exhausted their retries: marks the job failed (Jobs) and refunds the
+    // credits of the unprocessed part to the month they were charged to (Usage).
+    this.dlqConsumer = new NetintelFunction(this, 'DlqConsumer', {
+      handler: 'job-dlq',
+      description: 'queue:job-dlq',
+      memoryMb: 256,
+      timeoutSeconds: DLQ_CONSUMER_TIMEOUT_SECONDS,
+      environment,
+    });
+    this.dlqConsumer.fn.addEventSource(
+      new SqsEventSource(this.dlq, { batchSize: 10, reportBatchItemFailures: true }),
+    );
+    tables.byId.Jobs.grantReadWriteData(this.dlqConsumer.fn);
+    tables.byId.Usage.grantReadWriteData(this.dlqConsumer.fn);
+  }
+}
+
+const GRANT_ACTIONS = {
+  read: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'],
+  put: ['s3:Abort*'],
+  readWrite: ['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'],
+} as const;
+
+/**
+ * `bucket.grantRead/grantPut/grantReadWrite` emit the wildcard actions CDK always uses for S3
+ * object access (s3:GetObject*, s3:List*, ...) and object ARNs under a prefix: acknowledge exactly
+ * those findings, on the function that received the grant.
+ */
+export function acknowledgeBucketGrant(
+  target: Construct,
+  bucket: Bucket,
+  grant: keyof typeof GRANT_ACTIONS,
+  objectsPattern: string,
+  purpose: string,
+): void {
+  const logicalId = Stack.of(bucket).resolve((bucket.node.defaultChild as CfnBucket).logicalId) as string;
+  const reason = `CDK's S3 ${grant} grant on the jobs bucket only (${purpose}); object permissions are per key prefix.`;
+  const findings = [
+    ...GRANT_ACTIONS[grant].map((action) => `Action::${action}`),
+    `Resource::<${logicalId}.Arn>/${objectsPattern}`,
+  ];
+  for (const finding of findings) {
+    Validations.of(target).acknowledge({ id: `AwsSolutions-IAM5[${finding}]`, reason });
+  }
+}

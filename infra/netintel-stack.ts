@@ -1,0 +1,135 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type { Construct } from 'constructs';
+import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
+import { AccessLogs } from './constructs/access-logs.js';
+import { Api } from './constructs/api.js';
+import { DataLayer } from './constructs/data-layer.js';
+import { Edge } from './constructs/edge.js';
+import { JobPipeline } from './constructs/job-pipeline.js';
+import { Observability } from './constructs/observability.js';
+import { Secrets } from './constructs/secrets.js';
+import { Tables } from './constructs/tables.js';
+
+/** Placeholder sender until `-c notifyFrom=` names a verified SES identity (notices then fail, logged). */
+export const DEFAULT_NOTIFY_FROM = 'no-reply@example.invalid';
+
+export interface NetintelStackProps extends StackProps {
+  /** Directory zipped as the data layer (its `data/` folder is /opt/data): `layers/` in the app. */
+  dataLayerDir: string;
+  /** Verified SES identity usage notices are sent from (NOTIFY_FROM). */
+  notifyFrom?: string;
+  /** Comma-separated resolver IPs for email checks (DNS_SERVERS); default: the VPC-less Lambda resolver. */
+  dnsServers?: string;
+  /** Custom domain for the distribution, with an ACM certificate in us-east-1. */
+  domainName?: string;
+  certificateArn?: string;
+}
+
+/**
+ * Stack outputs, by name. The admin CLI reads them with `aws cloudformation describe-stacks`: keep
+ * the keys stable. Table outputs are `Table<Id>Name`.
+ */
+export const OUTPUTS = {
+  apiUrl: 'ApiUrl',
+  restApiUrl: 'RestApiUrl',
+  jobsBucket: 'JobsBucketName',
+  jobsQueueUrl: 'JobsQueueUrl',
+  jobsDlqUrl: 'JobsDlqUrl',
+  dashboard: 'DashboardName',
+  table: (id: string) => `Table${id}Name`,
+} as const;
+
+export class NetintelStack extends Stack {
+  readonly tables: Tables;
+  readonly dataLayer: DataLayer;
+  readonly pipeline: JobPipeline;
+  readonly api: Api;
+  readonly edge: Edge;
+  readonly observability: Observability;
+
+  constructor(scope: Construct, id: string, props: NetintelStackProps) {
+    super(scope, id, props);
+    const notifyFrom = props.notifyFrom ?? DEFAULT_NOTIFY_FROM;
+
+    const accessLogs = new AccessLogs(this, 'AccessLogs');
+    this.tables = new Tables(this, 'Tables');
+    const secrets = new Secrets(this, 'Secrets');
+    this.dataLayer = new DataLayer(this, 'DataLayer', { assetDir: props.dataLayerDir });
+
+    const environment: Record<string, string> = {
+      ...this.tables.environment(),
+      NOTIFY_FROM: notifyFrom,
+      ...(props.dnsServers ? { DNS_SERVERS: props.dnsServers } : {}),
+    };
+    this.pipeline = new JobPipeline(this, 'JobPipeline', {
+      tables: this.tables,
+      dataLayer: this.dataLayer,
+      accessLogs: accessLogs.bucket,
+      environment,
+    });
+    const withPipeline = {
+      ...environment,
+      [BUCKET.envVar]: this.pipeline.bucket.bucketName,
+      [JOB_QUEUE.envVar]: this.pipeline.queue.queueUrl,
+      [JOB_QUEUE.dlqEnvVar]: this.pipeline.dlq.queueUrl,
+    };
+    this.api = new Api(this, 'Api', {
+      tables: this.tables,
+      pipeline: this.pipeline,
+      dataLayer: this.dataLayer,
+      secrets,
+      environment: withPipeline,
+      notifyFrom,
+    });
+    this.edge = new Edge(this, 'Edge', {
+      restApi: this.api.restApi,
+      originVerifyValue: secrets.originVerifyValue(),
+      accessLogs: accessLogs.bucket,
+      domainName: props.domainName,
+      certificateArn: props.certificateArn,
+    });
+
+    const functions: Record<string, IFunction> = {
+      authorizer: this.api.authorizer.fn,
+      ...Object.fromEntries(Object.entries(this.api.routeFunctions).map(([name, f]) => [name, f.fn])),
+      openapi: this.api.openapi.fn,
+      'job-processor': this.pipeline.processor.fn,
+      'job-dlq': this.pipeline.dlqConsumer.fn,
+    };
+    this.observability = new Observability(this, 'Observability', {
+      functions,
+      restApi: this.api.restApi,
+      dlq: this.pipeline.dlq,
+    });
+
+    // Outputs are created on the stack itself so their logical ids are exactly these keys.
+    new CfnOutput(this, OUTPUTS.apiUrl, {
+      value: this.edge.url,
+      description: 'Public API base URL (CloudFront); /docs is the reference page',
+    });
+    new CfnOutput(this, OUTPUTS.restApiUrl, {
+      value: this.api.restApi.url,
+      description: 'API Gateway stage URL behind CloudFront (geo headers only arrive through ApiUrl)',
+    });
+    for (const def of TABLES) {
+      new CfnOutput(this, OUTPUTS.table(def.id), {
+        value: this.tables.byId[def.id].tableName,
+        description: `${def.envVar}: ${def.purpose}`,
+      });
+    }
+    new CfnOutput(this, OUTPUTS.jobsBucket, {
+      value: this.pipeline.bucket.bucketName,
+      description: BUCKET.envVar,
+    });
+    new CfnOutput(this, OUTPUTS.jobsQueueUrl, {
+      value: this.pipeline.queue.queueUrl,
+      description: JOB_QUEUE.envVar,
+    });
+    new CfnOutput(this, OUTPUTS.jobsDlqUrl, {
+      value: this.pipeline.dlq.queueUrl,
+      description: JOB_QUEUE.dlqEnvVar,
+    });
+    new CfnOutput(this, OUTPUTS.dashboard, { value: this.observability.dashboard.dashboardName });
+  }
+}

@@ -1,0 +1,584 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { PLANS } from '../../functions/lib/accounts/plans.js';
+import { BUCKET, JOB_QUEUE, TABLES } from '../../functions/lib/aws/resources.js';
+import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
+import { METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
+import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
+import { usagePlanThrottle } from '../../infra/constructs/api.js';
+import {
+  GEO_REQUEST_HEADERS,
+  GEO_VIEWER_HEADERS,
+  ORIGIN_REQUEST_POLICY_HEADER_QUOTA,
+  ORIGIN_VERIFY_HEADER,
+} from '../../infra/constructs/edge.js';
+import { OUTPUTS } from '../../infra/netintel-stack.js';
+import { type CfnResource, ofType, refId, type SynthesizedStack, synthesize } from './synth.js';
+
+let s: SynthesizedStack;
+beforeAll(() => {
+  s = synthesize();
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: synthesized CloudFormation is untyped JSON, walked by shape
+type Props = Record<string, any>;
+const props = (r: CfnResource): Props => (r.Properties ?? {}) as Props;
+
+/** Our functions by description (`route:<name>`, `authorizer`, `queue:<name>`); excludes CDK's own. */
+function functionsByDescription(): Map<string, [string, CfnResource][]> {
+  const map = new Map<string, [string, CfnResource][]>();
+  for (const entry of ofType(s.resources, 'AWS::Lambda::Function')) {
+    const description = props(entry[1]).Description as string | undefined;
+    if (!description) continue;
+    map.set(description, [...(map.get(description) ?? []), entry]);
+  }
+  return map;
+}
+
+function fn(description: string): [string, CfnResource] {
+  const found = functionsByDescription().get(description) ?? [];
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+const OUR_FUNCTIONS = [
+  ...ROUTES.map((r) => `route:${r.name}`),
+  ...PUBLIC_ROUTES.map((r) => `route:${r.name}`),
+  'authorizer',
+  'queue:job-processor',
+  'queue:job-dlq',
+];
+
+/** API Gateway resource logical id -> path, rebuilt from PathPart/ParentId. */
+function resourcePaths(): Map<string, string> {
+  const resources = new Map(ofType(s.resources, 'AWS::ApiGateway::Resource'));
+  const paths = new Map<string, string>();
+  const pathOf = (id: string): string => {
+    const r = resources.get(id);
+    if (!r) return ''; // the RestApi root
+    const parent = refId(props(r).ParentId);
+    return `${parent && resources.has(parent) ? pathOf(parent) : ''}/${props(r).PathPart}`;
+  };
+  for (const id of resources.keys()) paths.set(id, pathOf(id));
+  return paths;
+}
+
+function methodsAt(path: string): Props[] {
+  const paths = resourcePaths();
+  return ofType(s.resources, 'AWS::ApiGateway::Method')
+    .map(([, m]) => props(m))
+    .filter((m) => paths.get(refId(m.ResourceId) ?? '') === path);
+}
+
+/** Policy statements of a function's role (its DefaultPolicy). */
+function statementsOf(functionId: string): Props[] {
+  const roleId = refId(props(s.resources[functionId]!).Role);
+  return ofType(s.resources, 'AWS::IAM::Policy')
+    .filter(([, p]) => (props(p).Roles as unknown[]).some((r) => refId(r) === roleId))
+    .flatMap(([, p]) => props(p).PolicyDocument.Statement as Props[]);
+}
+
+function tableId(id: string): string {
+  const found = ofType(s.resources, 'AWS::DynamoDB::Table').find(([logicalId]) =>
+    logicalId.startsWith(`Tables${id}`),
+  );
+  return found![0];
+}
+
+function actionsOn(statements: Props[], resourceId: string): string[] {
+  return statements
+    .filter((st) => [st.Resource].flat().some((r: unknown) => refId(r) === resourceId))
+    .flatMap((st) => [st.Action].flat() as string[]);
+}
+
+describe('functions', () => {
+  it('has exactly one Lambda function per route, plus authorizer, openapi, job processor and DLQ consumer', () => {
+    const byDescription = functionsByDescription();
+    for (const description of OUR_FUNCTIONS) expect(byDescription.get(description)).toHaveLength(1);
+    expect([...byDescription.keys()].sort()).toEqual([...OUR_FUNCTIONS].sort());
+  });
+
+  it('runs every function on the newest Node.js runtime, arm64, ESM bundle handler', () => {
+    expect(LAMBDA_RUNTIME.name).toMatch(/^nodejs(2[2-9]|[3-9]\d)\.x$/);
+    for (const description of OUR_FUNCTIONS) {
+      const p = props(fn(description)[1]);
+      expect(p.Runtime).toBe(LAMBDA_RUNTIME.name);
+      expect(p.Architectures).toEqual(['arm64']);
+      expect(p.Handler).toBe('index.handler');
+      expect(p.TracingConfig).toEqual({ Mode: 'Active' });
+    }
+  });
+
+  it('sizes each route function from the route table', () => {
+    for (const route of ROUTES) {
+      const p = props(fn(`route:${route.name}`)[1]);
+      expect(p.MemorySize).toBe(route.memoryMb);
+      expect(p.Timeout).toBe(route.timeoutSeconds);
+    }
+    expect(props(fn('queue:job-processor')[1]).Timeout).toBe(JOB_QUEUE.processorTimeoutSeconds);
+  });
+
+  it('gives every function the table names, bucket, queues and Powertools settings', () => {
+    for (const description of OUR_FUNCTIONS) {
+      const vars = props(fn(description)[1]).Environment.Variables as Props;
+      for (const def of TABLES) expect(refId(vars[def.envVar])).toBe(tableId(def.id));
+      expect(vars[BUCKET.envVar]).toBeDefined();
+      expect(vars[JOB_QUEUE.envVar]).toBeDefined();
+      expect(vars[JOB_QUEUE.dlqEnvVar]).toBeDefined();
+      expect(vars.POWERTOOLS_METRICS_NAMESPACE).toBe('netintel');
+      expect(vars.POWERTOOLS_SERVICE_NAME).toBe('netintel');
+      expect(vars.NOTIFY_FROM).toBe('notices@example.com');
+    }
+  });
+
+  it('writes each function to its own log group kept one month', () => {
+    for (const description of OUR_FUNCTIONS) {
+      const logGroupId = refId(props(fn(description)[1]).LoggingConfig.LogGroup)!;
+      expect(props(s.resources[logGroupId]!).RetentionInDays).toBe(30);
+    }
+  });
+
+  it('uses no AWS managed policy on function roles (log writes are scoped to the function log group)', () => {
+    for (const description of OUR_FUNCTIONS) {
+      const roleId = refId(props(fn(description)[1]).Role)!;
+      expect(props(s.resources[roleId]!).ManagedPolicyArns).toBeUndefined();
+    }
+  });
+});
+
+describe('data layer', () => {
+  it('is attached exactly to the functions whose route uses it, and to the job processor', () => {
+    const layerId = ofType(s.resources, 'AWS::Lambda::LayerVersion').find(([id]) =>
+      id.startsWith('DataLayer'),
+    )![0];
+    const expected = new Set([
+      ...ROUTES.filter((r) => r.usesDataLayer).map((r) => `route:${r.name}`),
+      'queue:job-processor',
+    ]);
+    for (const description of OUR_FUNCTIONS) {
+      const p = props(fn(description)[1]);
+      const layers = ((p.Layers as unknown[]) ?? []).map(refId);
+      if (expected.has(description)) {
+        expect(layers).toEqual([layerId]);
+        expect(p.Environment.Variables.NETINTEL_DATA_PATH).toBe('/opt/data');
+      } else {
+        expect(layers).toEqual([]);
+        expect(p.Environment.Variables.NETINTEL_DATA_PATH).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe('REST API', () => {
+  it('has each route method on its path behind the key authorizer, and the OpenAPI route without it', () => {
+    const authorizerId = ofType(s.resources, 'AWS::ApiGateway::Authorizer')[0]![0];
+    for (const route of ROUTES) {
+      const methods = methodsAt(route.path).filter((m) => m.HttpMethod === route.method);
+      expect(methods).toHaveLength(1);
+      expect(methods[0]).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
+      expect(refId(methods[0]!.AuthorizerId)).toBe(authorizerId);
+      expect(methods[0]!.Integration.Type).toBe('AWS_PROXY');
+    }
+    for (const route of PUBLIC_ROUTES) {
+      const methods = methodsAt(route.path).filter((m) => m.HttpMethod === route.method);
+      expect(methods).toHaveLength(1);
+      expect(methods[0]!.AuthorizationType).toBe('NONE');
+      expect(methods[0]!.AuthorizerId).toBeUndefined();
+    }
+  });
+
+  it('answers any other method on a route path with a mock 405 and an Allow header', () => {
+    for (const path of new Set([...ROUTES, ...PUBLIC_ROUTES].map((r) => r.path))) {
+      const any = methodsAt(path).filter((m) => m.HttpMethod === 'ANY');
+      expect(any).toHaveLength(1);
+      const integration = any[0]!.Integration;
+      expect(integration.Type).toBe('MOCK');
+      const response = integration.IntegrationResponses[0];
+      expect(response.StatusCode).toBe('405');
+      expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({
+        error: 'method_not_allowed',
+      });
+      const allowed = [...ROUTES, ...PUBLIC_ROUTES].filter((r) => r.path === path).map((r) => r.method);
+      for (const m of allowed)
+        expect(response.ResponseParameters['method.response.header.Allow']).toContain(m);
+    }
+  });
+
+  it('answers CORS preflights only on the publishable routes', () => {
+    for (const route of ROUTES) {
+      const options = methodsAt(route.path).filter((m) => m.HttpMethod === 'OPTIONS');
+      if (route.keyType !== 'publishable') {
+        expect(options).toHaveLength(0);
+        continue;
+      }
+      expect(options).toHaveLength(1);
+      const params = options[0]!.Integration.IntegrationResponses[0].ResponseParameters as Props;
+      expect(params['method.response.header.Access-Control-Allow-Origin']).toBe("'*'");
+      expect(params['method.response.header.Access-Control-Allow-Methods']).toBe(
+        `'${route.method}, OPTIONS'`,
+      );
+      expect(params['method.response.header.Access-Control-Allow-Headers']).toBe("'Content-Type, X-Api-Key'");
+    }
+  });
+
+  it('uses a REQUEST authorizer without identity sources or result caching', () => {
+    const authorizers = ofType(s.resources, 'AWS::ApiGateway::Authorizer');
+    expect(authorizers).toHaveLength(1);
+    const p = props(authorizers[0]![1]);
+    expect(p.Type).toBe('REQUEST');
+    expect(p.AuthorizerResultTtlInSeconds).toBe(0);
+    expect(p.IdentitySource).toBeUndefined();
+    expect(JSON.stringify(p.AuthorizerUri)).toContain(fn('authorizer')[0]);
+  });
+
+  it('takes usage-plan keys from the authorizer and treats CSV and gzip as binary', () => {
+    s.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
+      ApiKeySourceType: 'AUTHORIZER',
+      BinaryMediaTypes: ['text/csv', 'application/gzip'],
+      EndpointConfiguration: { Types: ['REGIONAL'] },
+    });
+  });
+
+  it('has one usage plan and API key per plan, and hands the key map to the authorizer', () => {
+    const plans = ofType(s.resources, 'AWS::ApiGateway::UsagePlan').map(([, p]) => props(p));
+    expect(plans).toHaveLength(PLANS.length);
+    const keys = ofType(s.resources, 'AWS::ApiGateway::ApiKey').map(([, k]) => props(k).Value as string);
+    expect(keys).toHaveLength(PLANS.length);
+    const map = JSON.parse(props(fn('authorizer')[1]).Environment.Variables.USAGE_PLAN_KEYS) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(map).sort()).toEqual(PLANS.map((p) => p.id).sort());
+    for (const plan of PLANS) {
+      expect(map[plan.id]!.length).toBeGreaterThanOrEqual(20);
+      expect(keys).toContain(map[plan.id]);
+      const usagePlan = plans.find((p) => (p.UsagePlanName as string).endsWith(`-${plan.id}`));
+      expect(usagePlan?.Throttle).toEqual({
+        RateLimit: usagePlanThrottle(plan).rateLimit,
+        BurstLimit: usagePlanThrottle(plan).burstLimit,
+      });
+    }
+  });
+
+  it('installs every gateway response as an {error, message} JSON body', () => {
+    const responses = ofType(s.resources, 'AWS::ApiGateway::GatewayResponse').map(([, r]) => props(r));
+    for (const type of [
+      'UNAUTHORIZED',
+      'ACCESS_DENIED',
+      'MISSING_AUTHENTICATION_TOKEN',
+      'DEFAULT_4XX',
+      'DEFAULT_5XX',
+    ]) {
+      expect(responses.some((r) => r.ResponseType === type)).toBe(true);
+    }
+    for (const def of GATEWAY_RESPONSES) {
+      const r = responses.find((x) => x.ResponseType === def.type);
+      expect(r?.StatusCode).toBe(String(def.status));
+      const template = r?.ResponseTemplates['application/json'] as string;
+      expect(template).toBe(def.template);
+      expect(template).toMatch(/^\{"error":"[^"]+","message":"[^"]+"\}$/);
+      expect(r?.ResponseParameters).toBeUndefined();
+    }
+  });
+
+  it('logs access as JSON, traces, collects metrics and throttles on the stage', () => {
+    const stage = props(ofType(s.resources, 'AWS::ApiGateway::Stage')[0]![1]);
+    expect(stage.StageName).toBe('prod');
+    expect(stage.TracingEnabled).toBe(true);
+    const format = JSON.parse(stage.AccessLogSetting.Format as string) as Record<string, string>;
+    expect(format.requestId).toBe('$context.requestId');
+    expect(format.status).toBe('$context.status');
+    const logGroup = refId(stage.AccessLogSetting.DestinationArn)!;
+    expect(props(s.resources[logGroup]!).RetentionInDays).toBe(30);
+    expect(stage.MethodSettings).toEqual([
+      expect.objectContaining({
+        HttpMethod: '*',
+        ResourcePath: '/*',
+        LoggingLevel: 'ERROR',
+        MetricsEnabled: true,
+        ThrottlingRateLimit: expect.any(Number),
+        ThrottlingBurstLimit: expect.any(Number),
+      }),
+    ]);
+  });
+});
+
+describe('least privilege', () => {
+  const writeActions = [
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ];
+
+  it('lets the authorizer read the Accounts table and nothing else', () => {
+    const statements = statementsOf(fn('authorizer')[0]);
+    const accounts = actionsOn(statements, tableId('Accounts'));
+    expect(accounts).toContain('dynamodb:GetItem');
+    for (const a of writeActions) expect(accounts).not.toContain(a);
+    const tables = statements
+      .flatMap((st) => [st.Resource].flat())
+      .map(refId)
+      .filter((id) => id?.startsWith('Tables'));
+    expect(new Set(tables)).toEqual(new Set([tableId('Accounts')]));
+  });
+
+  it('gives risk routes the Baselines table and the user-id HMAC key, and no other route', () => {
+    const secretId = ofType(s.resources, 'AWS::SecretsManager::Secret').find(([id]) =>
+      id.includes('UserIdHmac'),
+    )![0];
+    for (const route of ROUTES) {
+      const [id, f] = fn(`route:${route.name}`);
+      const isRisk = route.name.startsWith('risk-');
+      expect(actionsOn(statementsOf(id), tableId('Baselines')).includes('dynamodb:PutItem')).toBe(isRisk);
+      const hmac = JSON.stringify(props(f).Environment.Variables.USER_ID_HMAC_SECRET);
+      if (isRisk) expect(hmac).toMatch(new RegExp(`\\{\\{resolve:secretsmanager:.*${secretId}`));
+      else expect(hmac).toBeUndefined();
+    }
+  });
+
+  it('gives the jobs routes only the Jobs table, bucket prefixes and queue their handlers use', () => {
+    const queueId = ofType(s.resources, 'AWS::SQS::Queue').find(([id]) =>
+      id.startsWith('JobPipelineQueue'),
+    )![0];
+    const expected: Record<string, { jobs: boolean; objects: string[]; queue: boolean }> = {
+      'jobs-create': {
+        jobs: true,
+        objects: ['/uploads/landing/*/*.csv', '/uploads/*', '/chunks/*'],
+        queue: true,
+      },
+      'jobs-upload': { jobs: false, objects: ['/uploads/landing/*/*.csv'], queue: false },
+      'jobs-get': { jobs: true, objects: [], queue: false },
+      'jobs-results': { jobs: true, objects: ['/results/*'], queue: false },
+    };
+    for (const route of ROUTES) {
+      const want = expected[route.name] ?? { jobs: false, objects: [], queue: false };
+      const statements = statementsOf(fn(`route:${route.name}`)[0]);
+      expect(actionsOn(statements, tableId('Jobs')).length > 0).toBe(want.jobs);
+      expect(actionsOn(statements, queueId).includes('sqs:SendMessage')).toBe(want.queue);
+      const objects = statements
+        .flatMap((st) => [st.Resource].flat())
+        .filter((r) => JSON.stringify(r).includes('JobPipelineBucket'))
+        .flatMap((r) => (r['Fn::Join'] ? [(r['Fn::Join'] as [string, unknown[]])[1][1]] : [])); // object ARNs
+      expect(new Set(objects)).toEqual(new Set(want.objects));
+    }
+  });
+
+  it('lets only billed routes send usage notices, from the NOTIFY_FROM identity only', () => {
+    for (const route of ROUTES) {
+      const statements = statementsOf(fn(`route:${route.name}`)[0]);
+      const ses = statements.filter((st) => [st.Action].flat().includes('ses:SendEmail'));
+      expect(ses.length > 0).toBe(route.billing.per !== 'none');
+      for (const st of ses) {
+        const resources = JSON.stringify(st.Resource);
+        expect(resources).toContain(':identity/notices@example.com');
+        expect(resources).not.toContain('"*"');
+      }
+      // Every route admits through the Usage counters.
+      expect(actionsOn(statements, tableId('Usage'))).toContain('dynamodb:UpdateItem');
+    }
+  });
+
+  it('gives the geo function the origin secret, by dynamic reference', () => {
+    for (const route of ROUTES) {
+      const value = props(fn(`route:${route.name}`)[1]).Environment.Variables.ORIGIN_SECRET;
+      if (route.name === 'geo') expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
+      else expect(value).toBeUndefined();
+    }
+  });
+});
+
+describe('tables', () => {
+  it('creates each table on demand with point-in-time recovery and its TTL attribute', () => {
+    for (const def of TABLES) {
+      const table = s.resources[tableId(def.id)]!;
+      const p = props(table);
+      expect(p.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(p.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(p.KeySchema).toEqual([
+        { AttributeName: def.partitionKey, KeyType: 'HASH' },
+        ...(def.sortKey ? [{ AttributeName: def.sortKey, KeyType: 'RANGE' }] : []),
+      ]);
+      if (def.ttlAttribute)
+        expect(p.TimeToLiveSpecification).toEqual({ AttributeName: def.ttlAttribute, Enabled: true });
+      else expect(p.TimeToLiveSpecification).toBeUndefined();
+      expect(table.DeletionPolicy).toBe(['Accounts', 'Usage'].includes(def.id) ? 'Retain' : 'Delete');
+    }
+  });
+});
+
+describe('job pipeline', () => {
+  const bucket = () =>
+    ofType(s.resources, 'AWS::S3::Bucket').find(([id]) => id.startsWith('JobPipelineBucket'))!;
+
+  it('expires uploads, results and chunks 7 days after creation', () => {
+    const rules = props(bucket()[1]).LifecycleConfiguration.Rules as Props[];
+    for (const prefix of Object.values(BUCKET.prefixes)) {
+      expect(rules).toContainEqual(
+        expect.objectContaining({
+          Prefix: prefix,
+          ExpirationInDays: BUCKET.expireAfterDays,
+          Status: 'Enabled',
+        }),
+      );
+    }
+  });
+
+  it('encrypts the bucket, blocks public access, logs access and refuses plain HTTP', () => {
+    const [id, b] = bucket();
+    const p = props(b);
+    expect(
+      p.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm,
+    ).toBe('AES256');
+    expect(p.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
+    expect(p.LoggingConfiguration.LogFilePrefix).toBe('s3/jobs/');
+    s.template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: id },
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      },
+    });
+  });
+
+  it('sends chunks to a DLQ after maxReceiveCount deliveries, with SQS-managed encryption', () => {
+    const queues = ofType(s.resources, 'AWS::SQS::Queue');
+    const [, queue] = queues.find(([id]) => id.startsWith('JobPipelineQueue'))!;
+    const [dlqId, dlq] = queues.find(([id]) => id.startsWith('JobPipelineDlq'))!;
+    expect(props(queue).RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: JOB_QUEUE.maxReceiveCount,
+    });
+    expect(props(queue).VisibilityTimeout).toBe(JOB_QUEUE.visibilityTimeoutSeconds);
+    expect(props(queue).SqsManagedSseEnabled).toBe(true);
+    expect(props(dlq).SqsManagedSseEnabled).toBe(true);
+  });
+
+  it('feeds the processor from the queue with partial batch responses, and the DLQ consumer from the DLQ', () => {
+    const mappings = ofType(s.resources, 'AWS::Lambda::EventSourceMapping').map(([, m]) => props(m));
+    const processor = mappings.find((m) => refId(m.FunctionName) === fn('queue:job-processor')[0])!;
+    expect(JSON.stringify(processor.EventSourceArn)).toContain('JobPipelineQueue');
+    expect(processor.BatchSize).toBe(JOB_QUEUE.batchSize);
+    expect(processor.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    const consumer = mappings.find((m) => refId(m.FunctionName) === fn('queue:job-dlq')[0])!;
+    expect(JSON.stringify(consumer.EventSourceArn)).toContain('JobPipelineDlq');
+    expect(consumer.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+});
+
+describe('edge', () => {
+  const distribution = () =>
+    props(ofType(s.resources, 'AWS::CloudFront::Distribution')[0]![1]).DistributionConfig;
+
+  it('forwards the CloudFront-Viewer-* location headers and the key headers to the geo route, within the quota', () => {
+    const policies = ofType(s.resources, 'AWS::CloudFront::OriginRequestPolicy');
+    expect(policies).toHaveLength(1);
+    const config = props(policies[0]![1]).OriginRequestPolicyConfig;
+    expect(config.HeadersConfig.HeaderBehavior).toBe('whitelist');
+    expect(config.HeadersConfig.Headers).toEqual([...GEO_REQUEST_HEADERS, ...GEO_VIEWER_HEADERS]);
+    for (const h of [
+      'Country',
+      'Country-Region',
+      'City',
+      'Postal-Code',
+      'Latitude',
+      'Longitude',
+      'Address',
+    ]) {
+      expect(config.HeadersConfig.Headers).toContain(`CloudFront-Viewer-${h}`);
+    }
+    expect(config.HeadersConfig.Headers.length).toBeLessThanOrEqual(ORIGIN_REQUEST_POLICY_HEADER_QUOTA);
+    expect(config.QueryStringsConfig.QueryStringBehavior).toBe('all');
+
+    const geo = (distribution().CacheBehaviors as Props[]).find((b) => b.PathPattern === '/v1/geo')!;
+    expect(refId(geo.OriginRequestPolicyId)).toBe(policies[0]![0]);
+  });
+
+  it('sends the API without caching and with every viewer header except Host (Authorization included)', () => {
+    const config = distribution();
+    const cachingDisabled = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+    const allViewerExceptHost = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+    expect(config.DefaultCacheBehavior).toMatchObject({
+      CachePolicyId: cachingDisabled,
+      OriginRequestPolicyId: allViewerExceptHost,
+      AllowedMethods: expect.arrayContaining(['GET', 'POST', 'DELETE', 'OPTIONS', 'PUT', 'PATCH']),
+      ViewerProtocolPolicy: 'https-only',
+    });
+    const geo = (config.CacheBehaviors as Props[]).find((b) => b.PathPattern === '/v1/geo')!;
+    expect(geo.CachePolicyId).toBe(cachingDisabled);
+    expect(geo.AllowedMethods).toHaveLength(7);
+  });
+
+  it('adds X-Origin-Verify from the origin secret to API origin requests, with the /prod origin path', () => {
+    const api = (distribution().Origins as Props[]).find((o) => o.CustomOriginConfig)!;
+    expect(api.OriginCustomHeaders).toEqual([
+      { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: expect.anything() },
+    ]);
+    expect(JSON.stringify(api.OriginCustomHeaders[0].HeaderValue)).toContain('{{resolve:secretsmanager:');
+    expect(JSON.stringify(api.OriginPath)).toContain('DeploymentStageprod');
+    expect(api.CustomOriginConfig.OriginSSLProtocols).toEqual(['TLSv1.2']);
+  });
+
+  it('serves /docs from a private bucket through origin access control, and logs access', () => {
+    const config = distribution();
+    const docs = (config.CacheBehaviors as Props[]).find((b) => b.PathPattern === '/docs*')!;
+    const origin = (config.Origins as Props[]).find((o) => o.Id === docs.TargetOriginId)!;
+    expect(origin.OriginAccessControlId).toBeDefined();
+    expect(config.Logging.Prefix).toBe('cloudfront/');
+    s.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+  });
+});
+
+describe('observability', () => {
+  it('has a dashboard with per-function, API, DLQ and per-account usage graphs', () => {
+    const dashboards = ofType(s.resources, 'AWS::CloudWatch::Dashboard');
+    expect(dashboards).toHaveLength(1);
+    const body = JSON.stringify(props(dashboards[0]![1]).DashboardBody);
+    for (const meter of METERS) expect(body).toContain(`MetricName=\\\\\\"${meter}Events\\\\\\"`);
+    expect(body).toContain('SEARCH(');
+    expect(body).toContain('ApproximateNumberOfMessagesVisible');
+    expect(body).toContain('5XXError');
+    for (const route of ROUTES) expect(body).toContain(`\\"label\\":\\"${route.name}\\"`);
+  });
+
+  it('alarms when a job chunk is waiting in the DLQ', () => {
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      Dimensions: [
+        {
+          Name: 'QueueName',
+          Value: { 'Fn::GetAtt': [Match.stringLikeRegexp('^JobPipelineDlq'), 'QueueName'] },
+        },
+      ],
+    });
+  });
+});
+
+describe('outputs', () => {
+  it('exports the URLs, table names, bucket and queues the admin CLI reads', () => {
+    const keys = Object.keys(s.outputs);
+    for (const key of [
+      OUTPUTS.apiUrl,
+      OUTPUTS.restApiUrl,
+      OUTPUTS.jobsBucket,
+      OUTPUTS.jobsQueueUrl,
+      OUTPUTS.jobsDlqUrl,
+    ]) {
+      expect(keys).toContain(key);
+    }
+    for (const def of TABLES) expect(keys).toContain(OUTPUTS.table(def.id));
+  });
+});

@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { NetintelStack } from '../../infra/netintel-stack.js';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+
+// Stack tests synthesize without bundling (the `aws:cdk:bundling-stacks` context) and without the
+// built-in CloudFormation validator: ~1 s instead of ~20 s (TOOLCHAIN.md). The data layer is a
+// one-file fixture instead of the real databases.
+export const LAYER_FIXTURE = join(PROJECT_ROOT, 'test/fixtures/layer');
+
+export function testApp(outdir?: string): App {
+  return new App({
+    builtinCloudFormationValidation: false,
+    context: { 'aws:cdk:bundling-stacks': [] },
+    ...(outdir ? { outdir } : {}),
+  });
+}
+
+export function netintelStack(app: App = testApp()): NetintelStack {
+  return new NetintelStack(app, 'Netintel', {
+    dataLayerDir: LAYER_FIXTURE,
+    notifyFrom: 'notices@example.com',
+  });
+}
+
+export interface CfnResource {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DeletionPolicy?: string;
+}
+
+export interface SynthesizedStack {
+  stack: NetintelStack;
+  template: Template;
+  resources: Record<string, CfnResource>;
+  outputs: Record<string, unknown>;
+}
+
+export function synthesize(): SynthesizedStack {
+  const stack = netintelStack();
+  const template = Template.fromStack(stack);
+  const json = template.toJSON() as {
+    Resources: Record<string, CfnResource>;
+    Outputs: Record<string, unknown>;
+  };
+  return { stack, template, resources: json.Resources, outputs: json.Outputs };
+}
+
+export function ofType(resources: Record<string, CfnResource>, type: string): [string, CfnResource][] {
+  return Object.entries(resources).filter(([, r]) => r.Type === type);
+}
+
+/** `{Ref: id}` or `{Fn::GetAtt: [id, ...]}` -> id. */
+export function refId(value: unknown): string | undefined {
+  if (value && typeof value === 'object') {
+    const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+    return v.Ref ?? v['Fn::GetAtt']?.[0];
+  }
+  return undefined;
+}
