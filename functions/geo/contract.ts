@@ -1,6 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { IncludeSchema } from '../lib/ip/query.js';
+import { GeoResultSchema } from '../lib/ip/schema.js';
 
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  query: z.object({
+    key: z.string().optional().describe('Publishable key, as an alternative to the X-Api-Key header.'),
+    include: IncludeSchema,
+  }),
+  response: GeoResultSchema,
 };

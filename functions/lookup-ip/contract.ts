@@ -1,6 +1,15 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { IncludeSchema } from '../lib/ip/query.js';
+import { IpLookupResultSchema } from '../lib/ip/schema.js';
 
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  params: z.object({
+    ip: z.string().describe('IPv4 or IPv6 address (compressed and IPv4-mapped forms accepted)'),
+  }),
+  query: z.object({
+    userAgent: z.string().max(1024).optional().describe('Echoed back as userAgent.'),
+    include: IncludeSchema,
+  }),
+  response: IpLookupResultSchema,
 };

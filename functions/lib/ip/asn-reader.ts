@@ -1,0 +1,172 @@
+// Reader of the compiled ASN range file (built by compile/asn.ts from the ip-location-db ASN CSV).
+// No MMDB writer exists on npm (shared TOOLCHAIN.md), so the layer stores ASN data as sorted,
+// non-overlapping inclusive ranges in typed arrays and answers with a binary search: O(log n), no
+// parsing at load beyond wrapping the buffer.
+//
+// Layout, all integers unsigned 32-bit little-endian:
+//   header (32 bytes): magic "NIASN001", version, family (4|6), rangeCount, orgCount, stringBytes, 0
+//   starts   rangeCount × W words (W = 1 for IPv4, 4 for IPv6: the address as four big-endian-ordered words)
+//   ends     rangeCount × W words (inclusive)
+//   orgIndex rangeCount words: index into the organisation table
+//   orgs     orgCount × 3 words: asn, byte offset and byte length of the name in the string blob
+//   strings  UTF-8 names
+import type { ParsedIp } from './parse-ip.js';
+
+export const ASN_MAGIC = 'NIASN001';
+export const ASN_FORMAT_VERSION = 1;
+export const ASN_HEADER_BYTES = 32;
+
+export interface AsnRecord {
+  asn: number;
+  organization: string | null;
+}
+
+const decoder = new TextDecoder();
+
+/** The typed-array views read the platform's byte order; the file is little-endian. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Copies into a fresh, 4-byte-aligned buffer when needed (a pooled Buffer may start anywhere). */
+function aligned(buf: Uint8Array): Uint8Array {
+  if (buf.byteOffset % 4 === 0) return buf;
+  const copy = new Uint8Array(buf.byteLength);
+  copy.set(buf);
+  return copy;
+}
+
+export class AsnTable {
+  readonly family: 4 | 6;
+  readonly rangeCount: number;
+  private readonly words: number;
+  private readonly starts: Uint32Array;
+  private readonly ends: Uint32Array;
+  private readonly orgIndex: Uint32Array;
+  private readonly orgs: Uint32Array;
+  private readonly strings: Uint8Array;
+  /** Decoded records by organisation index, shared by every lookup that hits them. */
+  private readonly records: (Readonly<AsnRecord> | undefined)[];
+  private byAsn: Map<number, number> | undefined;
+
+  constructor(file: Uint8Array) {
+    if (!LITTLE_ENDIAN) throw new Error('the ASN range file needs a little-endian platform');
+    const buf = aligned(file);
+    if (buf.byteLength < ASN_HEADER_BYTES || decoder.decode(buf.subarray(0, 8)) !== ASN_MAGIC) {
+      throw new Error('not a compiled ASN range file');
+    }
+    const header = new Uint32Array(buf.buffer, buf.byteOffset + 8, 6);
+    const [version, family, rangeCount, orgCount, stringBytes] = header as unknown as number[];
+    if (version !== ASN_FORMAT_VERSION) throw new Error(`unsupported ASN file version ${version}`);
+    if (family !== 4 && family !== 6) throw new Error(`bad ASN file family ${family}`);
+    this.family = family;
+    this.rangeCount = rangeCount as number;
+    this.words = family === 4 ? 1 : 4;
+    let at = buf.byteOffset + ASN_HEADER_BYTES;
+    const take = (count: number) => {
+      const view = new Uint32Array(buf.buffer, at, count);
+      at += count * 4;
+      return view;
+    };
+    this.starts = take(this.rangeCount * this.words);
+    this.ends = take(this.rangeCount * this.words);
+    this.orgIndex = take(this.rangeCount);
+    this.orgs = take((orgCount as number) * 3);
+    this.strings = new Uint8Array(buf.buffer, at, stringBytes as number);
+    if (at + (stringBytes as number) !== buf.byteOffset + buf.byteLength) {
+      throw new Error('ASN file length does not match its header');
+    }
+    this.records = new Array(orgCount as number);
+  }
+
+  private record(org: number): Readonly<AsnRecord> {
+    let rec = this.records[org];
+    if (rec === undefined) {
+      const offset = this.orgs[org * 3 + 1] as number;
+      const length = this.orgs[org * 3 + 2] as number;
+      rec = Object.freeze({
+        asn: this.orgs[org * 3] as number,
+        organization: length === 0 ? null : decoder.decode(this.strings.subarray(offset, offset + length)),
+      });
+      this.records[org] = rec;
+    }
+    return rec;
+  }
+
+  /** The ASN record whose range holds the address, or null. The address family must match the file. */
+  lookup(ip: ParsedIp): Readonly<AsnRecord> | null {
+    const b = ip.bytes;
+    if (b.length !== (this.family === 4 ? 4 : 16)) return null;
+    const found = this.family === 4 ? this.findV4(b) : this.findV6(b);
+    return found < 0 ? null : this.record(this.orgIndex[found] as number);
+  }
+
+  /** Index of the range holding an IPv4 address, or -1: last start <= key, then key <= its end. */
+  private findV4(b: Uint8Array): number {
+    const key =
+      (((b[0] as number) << 24) | ((b[1] as number) << 16) | ((b[2] as number) << 8) | (b[3] as number)) >>>
+      0;
+    const starts = this.starts;
+    let lo = 0;
+    let hi = this.rangeCount - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((starts[mid] as number) <= key) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found >= 0 && key <= (this.ends[found] as number) ? found : -1;
+  }
+
+  private findV6(b: Uint8Array): number {
+    const key = new Array<number>(4);
+    for (let w = 0; w < 4; w++) {
+      key[w] =
+        (((b[4 * w] as number) << 24) |
+          ((b[4 * w + 1] as number) << 16) |
+          ((b[4 * w + 2] as number) << 8) |
+          (b[4 * w + 3] as number)) >>>
+        0;
+    }
+    let lo = 0;
+    let hi = this.rangeCount - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.compare(this.starts, mid, key) <= 0) {
+        found = mid;
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return found >= 0 && this.compare(this.ends, found, key) >= 0 ? found : -1;
+  }
+
+  /** Organisation name the file gives for an AS number (used when the edge supplies only the ASN). */
+  organizationOf(asn: number): string | null {
+    if (!this.byAsn) {
+      this.byAsn = new Map();
+      const count = this.orgs.length / 3;
+      for (let i = 0; i < count; i++) {
+        const n = this.orgs[i * 3] as number;
+        if (!this.byAsn.has(n)) this.byAsn.set(n, i);
+      }
+    }
+    const org = this.byAsn.get(asn);
+    return org === undefined ? null : this.record(org).organization;
+  }
+
+  /** Compares the address stored at `index` of `table` with `key`: negative, 0 or positive. */
+  private compare(table: Uint32Array, index: number, key: number[]): number {
+    const base = index * this.words;
+    for (let w = 0; w < this.words; w++) {
+      const a = table[base + w] as number;
+      const k = key[w] as number;
+      if (a !== k) return a < k ? -1 : 1;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,46 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { ManifestEntry } from './build-data.js';
+
+// Packages the functions load from the layer instead of their own bundles (infra/bundling.ts
+// externalModules): Lambda puts /opt/nodejs/node_modules on the module path. Each is bundled into
+// one CommonJS file so it loads in one read.
+const require = createRequire(import.meta.url);
+export const LAYER_PACKAGES = ['date-holidays'] as const;
+
+export async function buildLayerNodeModules(outDir: string): Promise<ManifestEntry[]> {
+  await rm(outDir, { recursive: true, force: true });
+  const entries: ManifestEntry[] = [];
+  for (const name of LAYER_PACKAGES) {
+    const dir = join(outDir, 'node_modules', name);
+    await mkdir(dir, { recursive: true });
+    await build({
+      entryPoints: [require.resolve(name)],
+      outfile: join(dir, 'index.cjs'),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node22',
+      minify: true,
+      logLevel: 'warning',
+    });
+    const pkg = JSON.parse(await readFile(require.resolve(`${name}/package.json`), 'utf8')) as {
+      version: string;
+      license: string;
+    };
+    await writeFile(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name, version: pkg.version, main: 'index.cjs' })}\n`,
+    );
+    entries.push({
+      name: `layer module ${name}`,
+      version: pkg.version,
+      licence: pkg.license,
+      source: `npm ${name}`,
+      count: 1,
+    });
+  }
+  return entries;
+}

@@ -1,0 +1,106 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import { createIpLookup } from '../../../functions/lib/ip/lookup.js';
+import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
+import { buildIpData } from '../../../layers/build/ip-data.js';
+import { ROOT } from './support/fixture-data.js';
+
+const clock = { now: () => new Date('2026-07-04T18:00:00Z') };
+/** A full build reads ~230 MB of source data: seconds, not milliseconds. */
+const BUILD_TIMEOUT_MS = 120_000;
+
+async function withTempDir<T>(run: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'netintel-ip-build-'));
+  try {
+    return await run(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('IP data-layer build', () => {
+  test(
+    'on a fresh clone (no ../shared/data) it builds from npm packages alone and says what it left out',
+    async () => {
+      await withTempDir(async (dir) => {
+        const out = join(dir, 'ip');
+        const entries = await buildIpData(out, { sharedDataDir: join(dir, 'absent') });
+        expect((await readdir(out)).sort()).toEqual([
+          'asn-v4.bin',
+          'asn-v6.bin',
+          'city-v4.mmdb',
+          'city-v6.mmdb',
+          'manifest.json',
+          'postal.bin',
+          'subdivisions.json',
+        ]);
+        expect(entries.map((e) => e.name)).toEqual([
+          'dbip-city-lite',
+          'asn',
+          'subdivisions',
+          'geonames-postal-codes',
+        ]);
+        for (const e of entries) {
+          expect(e.version).toBeTruthy();
+          expect(e.licence).toBeTruthy();
+          expect(e.source).toBeTruthy();
+        }
+        const [city, asn, subdivisions, postal] = entries;
+        expect(city?.count).toBeGreaterThan(100_000);
+        expect(asn?.count).toBeGreaterThan(400_000);
+        expect(subdivisions?.version).toBe('aliases+date-holidays');
+        expect(subdivisions?.source).toMatch(/fallback/);
+        expect(postal).toMatchObject({ count: 0, version: 'none' });
+        expect(postal?.source).toMatch(/empty index/);
+        expect(JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'))).toEqual(entries);
+
+        const lookup = createIpLookup({ dataDir: out, clock });
+        const r = await lookup.lookup(parseIp('8.8.8.8')!);
+        expect(r).toMatchObject({
+          country: 'US',
+          regionCode: 'US-CA',
+          region: 'California',
+          asn: 15169,
+          postalCode: null,
+        });
+        expect(await lookup.manifest()).toEqual(entries);
+      });
+    },
+    BUILD_TIMEOUT_MS,
+  );
+
+  const shared = join(ROOT, '..', 'shared', 'data');
+  const present = existsSync(join(shared, 'geonames', 'postal-codes.117-countries.csv.gz'));
+  if (!present) console.log('left out: the build with ../shared/data (not present on this machine)');
+  (present ? test : test.skip)(
+    'with ../shared/data it adds GeoNames postal codes and ISO subdivision names',
+    async () => {
+      await withTempDir(async (dir) => {
+        const out = join(dir, 'ip');
+        const entries = await buildIpData(out, { sharedDataDir: shared });
+        const subdivisions = entries.find((e) => e.name === 'subdivisions');
+        const postal = entries.find((e) => e.name === 'geonames-postal-codes');
+        expect(subdivisions?.version).toBe('aliases+iso-codes+geonames-admin1+date-holidays');
+        expect(subdivisions?.count).toBeGreaterThan(2500);
+        expect(postal?.count).toBeGreaterThan(500_000);
+        const lookup = createIpLookup({ dataDir: out, clock });
+        expect(await lookup.lookup(parseIp('8.8.8.8')!)).toMatchObject({
+          postalCode: '94043',
+          regionCode: 'US-CA',
+        });
+        expect(await lookup.lookup(parseIp('2a00:1450:4001::1')!)).toMatchObject({
+          regionCode: 'DE-HE',
+          postalCode: '60261',
+        });
+        expect(await lookup.lookup(parseIp('133.242.0.1')!)).toMatchObject({
+          regionCode: 'JP-13',
+          postalCode: null,
+        });
+      });
+    },
+    BUILD_TIMEOUT_MS,
+  );
+});
