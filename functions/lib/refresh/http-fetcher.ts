@@ -19,7 +19,7 @@ export function httpFetcher(options: HttpFetcherOptions = {}): SourceFetcher {
   const maxBytes = options.maxBytes ?? 64 * 2 ** 20;
   const now = options.now ?? (() => new Date());
   const fetchImpl = options.fetchImpl ?? fetch;
-  const userAgent = options.userAgent ?? 'netintel-data-refresh (+https://github.com/)';
+  const userAgent = options.userAgent ?? 'netintel-data-refresh/1';
   return {
     mode: 'upstream',
     async fetch(target: FetchTarget): Promise<FetchedText> {

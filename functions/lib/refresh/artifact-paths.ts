@@ -1,0 +1,19 @@
+import { EMAIL_LIST_FILES } from '../email/lists.js';
+import { SECURITY_FILES } from '../security/manifest.js';
+
+// Where each refreshed artifact lives, relative to a data root: the layer's `/opt/data` (locally
+// `layers/data`) or a version prefix in S3 (`data/<version>/`). Kept apart from the builders so that
+// functions reading artifacts do not bundle them.
+
+/** The email lists' manifest (beside the lists; loadEmailLists ignores it). */
+export const EMAIL_MANIFEST_FILE = 'lists-manifest.json';
+
+/** Artifact paths, relative to a data root (the layer's `/opt/data`, or a version prefix in S3). */
+export const ARTIFACT_PATHS = {
+  securityTable: `security/${SECURITY_FILES.table}`,
+  securityManifest: `security/${SECURITY_FILES.manifest}`,
+  disposable: `email/${EMAIL_LIST_FILES.disposable}`,
+  allowlist: `email/${EMAIL_LIST_FILES.allowlist}`,
+  mxHosts: `email/${EMAIL_LIST_FILES.mxHosts}`,
+  emailManifest: `email/${EMAIL_MANIFEST_FILE}`,
+} as const;

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { EMAIL_LIST_FILES } from '../email/lists.js';
+import { IP_DATA_FILES } from '../ip/manifest.js';
+import { asnRangesFromCompiled, countryLookupFromMmdb } from '../security/asn-networks.js';
+import { type ArtifactFile, type CurrentData, readCurrentData } from './refresh.js';
+import type { NetworkData } from './security-build.js';
+
+// The file-system side of the refresh: the data directory a refresh reads as "current" and writes
+// its artifacts into (the layer's `layers/data` locally, `/opt/data` read-only in Lambda), and the
+// layer's IP files (ASN ranges, DB-IP city) the ASN expansion and the sanctioned rule need.
+
+async function readOptional(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** The version in a data directory (see readCurrentData). */
+export function readCurrentFromDir(dataRoot: string): Promise<CurrentData> {
+  return readCurrentData((path) => readOptional(join(dataRoot, path)));
+}
+
+/**
+ * Writes artifact files under `dataRoot`, each through a temporary name and a rename, in list order
+ * (manifests last), so a reader never sees a half-written file.
+ */
+export async function writeArtifacts(dataRoot: string, files: readonly ArtifactFile[]): Promise<void> {
+  for (const file of files) {
+    const target = join(dataRoot, file.path);
+    await mkdir(dirname(target), { recursive: true });
+    const temporary = `${target}.tmp-${process.pid}`;
+    await writeFile(temporary, file.body);
+    await rename(temporary, target);
+  }
+}
+
+/** ASN ranges and DB-IP city data from a built layer's `ip/` directory; null when it has none. */
+export async function networkDataFromLayer(dataRoot: string): Promise<NetworkData | null> {
+  const ip = join(dataRoot, 'ip');
+  const asn = [IP_DATA_FILES.asnV4, IP_DATA_FILES.asnV6].map((f) => join(ip, f));
+  if (!asn.every((p) => existsSync(p))) return null;
+  const city = [IP_DATA_FILES.cityV4, IP_DATA_FILES.cityV6].map((f) => join(ip, f));
+  const hasCity = city.every((p) => existsSync(p));
+  const asnRanges = asnRangesFromCompiled(await Promise.all(asn.map((p) => readFile(p))));
+  const countryOf = hasCity
+    ? countryLookupFromMmdb(await readFile(city[0] as string), await readFile(city[1] as string))
+    : null;
+  return {
+    asnRanges,
+    countryOf,
+    description: `data layer ${ip}: ${IP_DATA_FILES.asnV4}, ${IP_DATA_FILES.asnV6}${hasCity ? `, ${IP_DATA_FILES.cityV4}, ${IP_DATA_FILES.cityV6}` : ' (no city MMDB)'}`,
+  };
+}
+
+/** Email files of the layer that the refresh does not rebuild but a complete version carries. */
+export const CARRIED_EMAIL_FILES = [
+  EMAIL_LIST_FILES.free,
+  EMAIL_LIST_FILES.role,
+  EMAIL_LIST_FILES.commonProviders,
+] as const;
+
+/** Those files as artifacts (absent ones skipped). */
+export async function carriedEmailFiles(dataRoot: string): Promise<ArtifactFile[]> {
+  const out: ArtifactFile[] = [];
+  for (const name of CARRIED_EMAIL_FILES) {
+    const body = await readOptional(join(dataRoot, 'email', name));
+    if (body === null) continue;
+    out.push({
+      path: `email/${name}`,
+      body: new TextEncoder().encode(body),
+      contentType: name.endsWith('.json') ? 'application/json' : 'text/plain; charset=utf-8',
+    });
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+import { EMAIL_LIST_FILES, parseListText } from '../email/lists.js';
+import { sha256Hex } from '../security/artifact.js';
+import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
+import { type Rejection, shrinkRejections } from '../security/validate.js';
+import { ARTIFACT_PATHS } from './artifact-paths.js';
+import {
+  compileEmailSources,
+  type EmailListsManifest,
+  emailManifest,
+  parseEmailListsManifest,
+} from './email-build.js';
+import type { SourceFetcher } from './fetch.js';
+import type { MxLearnConfig } from './mx-learn.js';
+import {
+  compileSecuritySources,
+  fileReports,
+  type NetworkData,
+  securityArtifact,
+  securityContentHash,
+} from './security-build.js';
+import { versionId } from './version.js';
+
+export { ARTIFACT_PATHS };
+
+// One data refresh, end to end and free of I/O of its own (issue #8): fetch every source through
+// the fetch port, validate it, compile the security range table and the email lists, and decide.
+// The caller publishes the files (S3 in the refresh Lambda, a directory for `npm run data:refresh`)
+// only when the outcome is accepted; a rejected refresh leaves the current data in service.
+
+/** The version in service, which a refresh is validated against and continues from. */
+export interface CurrentData {
+  version: string | null;
+  security: SecurityManifest | null;
+  email: EmailListsManifest | null;
+  /** Entries of the current MX-host table. */
+  mxHosts: readonly string[];
+  /** Consumer mailbox providers (their mail servers are never learned). */
+  free: ReadonlySet<string>;
+}
+
+export const NO_CURRENT_DATA: CurrentData = {
+  version: null,
+  security: null,
+  email: null,
+  mxHosts: [],
+  free: new Set(),
+};
+
+/**
+ * The current version from its files, `read(path)` giving a file's text or null when absent (a
+ * directory or an S3 version). A manifest that does not parse counts as absent: the refresh then
+ * runs without that baseline rather than not at all.
+ */
+export async function readCurrentData(read: (path: string) => Promise<string | null>): Promise<CurrentData> {
+  const [securityText, emailText, mxText, freeText] = await Promise.all([
+    read(ARTIFACT_PATHS.securityManifest),
+    read(ARTIFACT_PATHS.emailManifest),
+    read(ARTIFACT_PATHS.mxHosts),
+    read(`email/${EMAIL_LIST_FILES.free}`),
+  ]);
+  const tryParse = <T>(text: string | null, parse: (t: string) => T): T | null => {
+    if (text === null) return null;
+    try {
+      return parse(text);
+    } catch {
+      return null;
+    }
+  };
+  const security = tryParse(securityText, parseSecurityManifest);
+  const email = tryParse(emailText, parseEmailListsManifest);
+  return {
+    version: security?.version ?? email?.version ?? null,
+    security,
+    email,
+    mxHosts: mxText === null ? [] : parseListText(mxText),
+    free: new Set(freeText === null ? [] : parseListText(freeText)),
+  };
+}
+
+export interface ArtifactFile {
+  /** Relative path (ARTIFACT_PATHS). Manifests come last in a file list: they mark completeness. */
+  path: string;
+  body: Uint8Array;
+  contentType: string;
+}
+
+export interface RefreshDeps {
+  fetcher: SourceFetcher;
+  networks: NetworkData | null;
+  current: CurrentData;
+  /** MX resolution for the MX-host table; null leaves the table as it is. */
+  mx: MxLearnConfig | null;
+  now: () => Date;
+}
+
+interface OutcomeBase {
+  version: string;
+  security: SecurityManifest;
+  email: EmailListsManifest;
+}
+
+export type RefreshOutcome =
+  | (OutcomeBase & { accepted: true; files: ArtifactFile[] })
+  | (OutcomeBase & { accepted: false; rejections: Rejection[] });
+
+const text = (body: string) => new TextEncoder().encode(body);
+const json = (value: unknown) => text(`${JSON.stringify(value, null, 2)}\n`);
+
+export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
+  const { current } = deps;
+  const security = await compileSecuritySources({ fetcher: deps.fetcher, networks: deps.networks });
+  const emailLists = await compileEmailSources({
+    fetcher: deps.fetcher,
+    mxHosts: current.mxHosts,
+    free: current.free,
+    mxCursor: current.email?.mx.cursor ?? null,
+    // No MX queries when a source already failed: the run will be rejected anyway.
+    mx: security.failures.length === 0 ? deps.mx : null,
+  });
+
+  // Versions are stamped with the time the refresh ran: they must sort by age, which is how a
+  // function decides that a version is newer than the one it serves (hot-swap.ts).
+  const builtAt = deps.now();
+  const version = versionId(
+    builtAt,
+    sha256Hex(`${securityContentHash(security.compiled)}:${emailLists.contentHash}`),
+  );
+  const { table, manifest: securityManifest } = securityArtifact(security, version, builtAt);
+  const email = emailManifest(emailLists, version, builtAt);
+
+  const rejections: Rejection[] = [
+    ...security.failures,
+    ...emailLists.failures,
+    ...(current.security
+      ? shrinkRejections(fileReports(current.security.sources), fileReports(securityManifest.sources))
+      : []),
+    ...(current.email
+      ? shrinkRejections(fileReports(current.email.sources), fileReports(email.sources))
+      : []),
+  ];
+  if (rejections.length > 0) {
+    // One reason per list: an unparseable file is not also reported as missing.
+    const first = [...new Map(rejections.reverse().map((r) => [r.id, r])).values()].reverse();
+    return { accepted: false, rejections: first, version, security: securityManifest, email };
+  }
+  const files: ArtifactFile[] = [
+    { path: ARTIFACT_PATHS.securityTable, body: table, contentType: 'application/octet-stream' },
+    {
+      path: ARTIFACT_PATHS.disposable,
+      body: text(emailLists.files[EMAIL_LIST_FILES.disposable] as string),
+      contentType: 'text/plain; charset=utf-8',
+    },
+    {
+      path: ARTIFACT_PATHS.allowlist,
+      body: text(emailLists.files[EMAIL_LIST_FILES.allowlist] as string),
+      contentType: 'text/plain; charset=utf-8',
+    },
+    {
+      path: ARTIFACT_PATHS.mxHosts,
+      body: text(emailLists.files[EMAIL_LIST_FILES.mxHosts] as string),
+      contentType: 'text/plain; charset=utf-8',
+    },
+    { path: ARTIFACT_PATHS.securityManifest, body: json(securityManifest), contentType: 'application/json' },
+    { path: ARTIFACT_PATHS.emailManifest, body: json(email), contentType: 'application/json' },
+  ];
+  return { accepted: true, version, security: securityManifest, email, files };
+}

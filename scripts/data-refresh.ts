@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createNodeMxResolver, parseDnsServers } from '../functions/lib/dns/resolver.js';
+import { EMAIL_LIST_FILES } from '../functions/lib/email/lists.js';
+import { readCurrentFromDir, writeArtifacts } from '../functions/lib/refresh/dir-store.js';
+import type { SourceFetcher } from '../functions/lib/refresh/fetch.js';
+import { httpFetcher } from '../functions/lib/refresh/http-fetcher.js';
+import { MX_LEARN_DEFAULTS } from '../functions/lib/refresh/mx-learn.js';
+import { runRefresh } from '../functions/lib/refresh/refresh.js';
+import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
+import { buildEmailLists } from '../layers/build/email-lists.js';
+import { resolveNetworkData } from '../layers/build/security-data.js';
+
+// `npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns HOST[:PORT],...] [--force]`
+//
+// Refreshes the list-based data the way the refresh Lambda does, into a local data directory:
+// security lists → <out>/security/{ranges.bin,manifest.json}; disposable-email lists and the MX-host
+// table → <out>/email/{disposable,allowlist,mx-hosts}.txt + lists-manifest.json (the formats
+// loadEmailLists reads). Sources: `--from DIR` reads snapshots laid out like ../shared/data;
+// `--upstream` fetches every upstream URL; with neither, ../shared/data (or SHARED_DATA_DIR) when it
+// exists, else upstream. The output is validated against what <out> holds (a list shrinking by more
+// than half, or an unparseable source, refuses the refresh: nothing is written, exit code 2);
+// `--force` skips the comparison. MX learning resolves `--mx-domains` listed domains (default 1000
+// upstream, 0 from snapshots) through `--dns` or DNS_SERVERS.
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+const USAGE =
+  'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns SERVERS] [--force]';
+
+function defaultSnapshotDir(): string | undefined {
+  const dir = process.env.SHARED_DATA_DIR ?? resolve(ROOT, '..', 'shared', 'data');
+  return existsSync(dir) ? dir : undefined;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      from: { type: 'string' },
+      upstream: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      'mx-domains': { type: 'string' },
+      dns: { type: 'string' },
+      force: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (values.from && values.upstream) {
+    console.error(`--from and --upstream exclude each other\n${USAGE}`);
+    return 64;
+  }
+  const out = resolve(values.out ?? process.env.NETINTEL_DATA_PATH ?? join(ROOT, 'layers', 'data'));
+  const fromDir = values.from ? resolve(values.from) : values.upstream ? undefined : defaultSnapshotDir();
+  if (fromDir !== undefined && !existsSync(fromDir)) {
+    console.error(`--from ${fromDir}: no such directory`);
+    return 64;
+  }
+  const fetcher: SourceFetcher = fromDir ? snapshotFetcher(fromDir) : httpFetcher();
+  const mxDomains = Number(values['mx-domains'] ?? (fromDir ? 0 : MX_LEARN_DEFAULTS.maxDomains));
+  if (!Number.isInteger(mxDomains) || mxDomains < 0) {
+    console.error(`--mx-domains must be a whole number\n${USAGE}`);
+    return 64;
+  }
+  console.log(`data refresh: sources from ${fromDir ?? 'upstream URLs'}, output to ${out}`);
+
+  // The free, role and typo lists come from the layer build; a fresh output directory gets them
+  // first so that it is a complete email directory (loadEmailLists needs free.txt and role.txt).
+  const emailDir = join(out, 'email');
+  if (
+    !existsSync(join(emailDir, EMAIL_LIST_FILES.free)) ||
+    !existsSync(join(emailDir, EMAIL_LIST_FILES.role))
+  ) {
+    await buildEmailLists(emailDir);
+  }
+  const current = values.force
+    ? { ...(await readCurrentFromDir(out)), security: null, email: null }
+    : await readCurrentFromDir(out);
+  const started = performance.now();
+  const networks = await resolveNetworkData({ fromDir, dataRoot: out });
+  const resolver =
+    mxDomains > 0
+      ? createNodeMxResolver({
+          servers: parseDnsServers(values.dns ?? process.env.DNS_SERVERS),
+          timeoutMs: 2_000,
+        })
+      : null;
+  const outcome = await runRefresh({
+    fetcher,
+    networks,
+    current,
+    mx:
+      resolver === null
+        ? null
+        : {
+            resolver,
+            maxDomains: mxDomains,
+            concurrency: MX_LEARN_DEFAULTS.concurrency,
+            ratePerSecond: MX_LEARN_DEFAULTS.ratePerSecond,
+          },
+    now: () => new Date(),
+  }).finally(() => resolver?.close());
+
+  if (!outcome.accepted) {
+    console.error(`refresh REJECTED (current data kept in ${out}; version ${current.version ?? 'none'}):`);
+    for (const r of outcome.rejections) console.error(`  ${r.id}: ${r.reason}`);
+    return 2;
+  }
+  await writeArtifacts(out, outcome.files);
+  const { ranges, bytes } = outcome.security.artifact;
+  console.log(
+    `version ${outcome.version} written in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
+      `security ${ranges.v4} IPv4 + ${ranges.v6} IPv6 ranges (${bytes} bytes); ` +
+      `email ${outcome.email.counts.disposable} disposable, ${outcome.email.counts.mxHosts} MX hosts` +
+      (outcome.email.mx.queried > 0
+        ? ` (${outcome.email.mx.queried} MX queried, ${outcome.email.mx.learned} learned)`
+        : ''),
+  );
+  for (const source of [...outcome.security.sources, ...outcome.email.sources]) {
+    for (const f of source.files) {
+      if (f.status !== 'ok') console.log(`  note: ${f.id} left out (${f.note ?? 'unavailable'})`);
+    }
+  }
+  return 0;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  process.exitCode = await main(process.argv.slice(2));
+}
