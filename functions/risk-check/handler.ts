@@ -1,11 +1,43 @@
+import * as z from 'zod';
+import { baselineStore, userIdSecret } from '../lib/aws/services.js';
+import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { HttpError, ValidationError } from '../lib/http/errors.js';
+import { validate } from '../lib/http/validate.js';
+import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
+import { checkTravel, type Location } from '../lib/risk/travel.js';
+import { baselineKey, UserIdSchema } from '../lib/risk/user-id.js';
+import { ipLookup } from '../lib/runtime/ip.js';
+import { RiskCheckShape } from './contract.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+const UserIdBody = z.object({ userId: UserIdSchema });
+
+/** The IP's location, or 422: without coordinates there is nothing to compare (spec: endpoint 10). */
+async function locate(ip: ParsedIp): Promise<Location> {
+  const found = await (await ipLookup()).lookup(ip);
+  if (found.latitude === null || found.longitude === null) {
+    throw new HttpError('location_unavailable', `${ip.input} cannot be resolved to a location.`);
+  }
+  return { country: found.country, latitude: found.latitude, longitude: found.longitude };
+}
+
+// POST /v1/risk/check (secret key): impossible travel against the user's baseline; one request.
+// The location is resolved while validating, so a 422 (like a 400) is not charged.
 export const handler = defineHandler({
   route: 'risk-check',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('POST /v1/risk/check');
+  input: async (req) => {
+    const body = validate(RiskCheckShape, readJsonBody(req));
+    const { userId } = validate(UserIdBody, { userId: body.userId }, 'invalid_user_id');
+    const ip = parseIp(body.ip);
+    if (!ip) throw new ValidationError('invalid_ip', 'ip must be one IPv4 or IPv6 address.');
+    return { userId, current: await locate(ip), commit: body.commit ?? true };
   },
+  run: async ({ userId, current, commit }, { principal, now }) => ({
+    json: await checkTravel(baselineStore(), {
+      key: baselineKey(userIdSecret(), principal.accountId, userId),
+      current,
+      now,
+      commit,
+    }),
+  }),
 });

@@ -1,6 +1,26 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { SignupCheckResultSchema } from '../lib/signup/schema.js';
+
+/** Longest userAgent accepted (as for GET /v1/lookup/{ip}?userAgent=). */
+export const USER_AGENT_MAX = 1024;
+
+export const SignupCheckBody = z.object({
+  email: z
+    .string()
+    .describe('The address entered at signup, as entered; an invalid one is scored, not refused.'),
+  ip: z.string().describe('IPv4 or IPv6 address of the signing-up client (400 invalid_ip when malformed).'),
+  userAgent: z
+    .string()
+    .max(USER_AGENT_MAX)
+    .nullish()
+    .describe(
+      `User-Agent header of the signing-up client, up to ${USER_AGENT_MAX} characters. Optional: when ` +
+        'absent (or null) it is no signal; an empty string counts as automated (browsers always send one).',
+    ),
+});
 
 export const contract: RouteContract = {
-  response: z.object({}).describe('Not implemented yet: answers 501 not_implemented.'),
+  body: SignupCheckBody,
+  response: SignupCheckResultSchema,
 };

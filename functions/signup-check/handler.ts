@@ -1,11 +1,22 @@
+import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { NotImplementedError } from '../lib/http/errors.js';
+import { ValidationError } from '../lib/http/errors.js';
+import { validate } from '../lib/http/validate.js';
+import { parseIp } from '../lib/ip/parse-ip.js';
+import { signupDeps } from '../lib/runtime/signup.js';
+import { checkSignup } from '../lib/signup/check.js';
+import { SignupCheckBody } from './contract.js';
 
-// Placeholder until its issue lands: the route exists everywhere and answers 501.
+// POST /v1/signup/check (secret key): email check + IP data + email domain age, scored; one request.
 export const handler = defineHandler({
   route: 'signup-check',
-  input: () => ({ ips: [] as string[], emails: [] as string[] }),
-  run: () => {
-    throw new NotImplementedError('POST /v1/signup/check');
+  input: (req) => {
+    const body = validate(SignupCheckBody, readJsonBody(req));
+    const ip = parseIp(body.ip);
+    if (!ip) throw new ValidationError('invalid_ip', 'ip must be one IPv4 or IPv6 address.');
+    return { email: body.email, ip, userAgent: body.userAgent };
   },
+  run: async (input, { principal }) => ({
+    json: await checkSignup(await signupDeps(), { ...input, includeSecurity: principal.includesSecurity }),
+  }),
 });

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 // A userId is the customer's own identifier for its end user. We store it only as
 // HMAC-SHA256(deployment secret, accountId NUL userId): the same userId of two accounts never

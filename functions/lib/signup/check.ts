@@ -1,0 +1,69 @@
+import type { EmailCheckResult } from '../email/schema.js';
+import { parseAddress } from '../email/syntax.js';
+import type { ParsedIp } from '../ip/parse-ip.js';
+import type { SecurityFlags } from '../security/classifier.js';
+import type { DomainAgeLookup } from './domain-age.js';
+import type { SignupCheckResult } from './schema.js';
+import { scoreSignup } from './score.js';
+import { isAutomatedUserAgent } from './user-agent.js';
+
+// The signup check (spec: endpoint 9): the full email check, the IP lookup and the email domain's
+// age, run concurrently (the check takes as long as the slowest of them, not their sum), then
+// scored. Pure apart from the three ports it is given.
+
+export interface SignupCheckDeps {
+  email: { check(email: string): Promise<EmailCheckResult> };
+  ip: {
+    lookup(
+      ip: ParsedIp,
+      options: { includeSecurity: boolean },
+    ): Promise<{
+      ip: string;
+      country: string | null;
+      asn: number | null;
+      asOrganization: string | null;
+      security?: SecurityFlags;
+    }>;
+  };
+  domainAge: DomainAgeLookup;
+}
+
+export interface SignupCheckInput {
+  email: string;
+  ip: ParsedIp;
+  /** Absent (undefined or null) is no signal; an empty string is. */
+  userAgent?: string | null;
+  /** The plan includes security data. */
+  includeSecurity: boolean;
+}
+
+export async function checkSignup(
+  deps: SignupCheckDeps,
+  input: SignupCheckInput,
+): Promise<SignupCheckResult> {
+  // The domain is known from the syntax alone, so its age is looked up while the email check waits
+  // for DNS; the email result then decides whether the age is reported.
+  const address = parseAddress(input.email);
+  const [email, ip, age] = await Promise.all([
+    deps.email.check(input.email),
+    deps.ip.lookup(input.ip, { includeSecurity: input.includeSecurity }),
+    address === null ? Promise.resolve(null) : deps.domainAge.ageDays(address.domain),
+  ]);
+  // Spec: null for well-known consumer providers (their age says nothing about the signup).
+  const emailDomainAgeDays = email.syntaxValid && !email.isFreeProvider ? age : null;
+  const security = input.includeSecurity ? (ip.security ?? null) : null;
+  const { score, verdict, reasons } = scoreSignup({
+    emailReasons: email.reasons,
+    security,
+    domainAgeDays: emailDomainAgeDays,
+    automatedUserAgent: isAutomatedUserAgent(input.userAgent),
+  });
+  return {
+    email,
+    ip: { ip: ip.ip, country: ip.country, asn: ip.asn, asOrganization: ip.asOrganization, security },
+    emailDomainAgeDays,
+    score,
+    verdict,
+    reasons,
+  };
+}

@@ -1,0 +1,137 @@
+import type { ReasonCode, Verdict } from '../email/reasons.js';
+import type { SecurityFlags } from '../security/classifier.js';
+
+// The signup score (spec: "Signup check result", reason-weight table). Every weight and threshold
+// of the spec appears here once; the handler, the schema and the tests refer to these constants.
+
+/** Signup reason codes in the order of the spec's weight table. */
+export const SIGNUP_REASONS = [
+  'invalid_syntax',
+  'domain_not_found',
+  'no_mail_server',
+  'disposable_domain',
+  'ip_tor',
+  'ip_threat',
+  'ip_vpn',
+  'new_domain',
+  'ip_datacenter',
+  'automated_user_agent',
+  'typo_suspected',
+  'role_account',
+  'implicit_mx',
+  'dns_unavailable',
+  'ip_security_unavailable',
+] as const;
+
+export type SignupReason = (typeof SIGNUP_REASONS)[number];
+
+/** The weight of each reason (spec table, column "Weight"). */
+export const SIGNUP_REASON_WEIGHTS: Readonly<Record<SignupReason, number>> = {
+  invalid_syntax: 70,
+  domain_not_found: 60,
+  no_mail_server: 60,
+  disposable_domain: 60,
+  ip_tor: 40,
+  ip_threat: 40,
+  ip_vpn: 25,
+  new_domain: 25,
+  ip_datacenter: 20,
+  automated_user_agent: 20,
+  typo_suspected: 15,
+  role_account: 10,
+  implicit_mx: 10,
+  dns_unavailable: 5,
+  ip_security_unavailable: 0,
+};
+
+/** The score is the sum of the weights, capped here. */
+export const SCORE_MAX = 100;
+/** `reject` at this score or more. */
+export const REJECT_AT = 60;
+/** `review` at this score or more (below REJECT_AT). */
+export const REVIEW_AT = 25;
+/** `new_domain` when the email domain was registered fewer than this many days ago. */
+export const NEW_DOMAIN_DAYS = 30;
+
+/**
+ * The one order of `reasons` in a signup result: heaviest weight first, and among equal weights the
+ * order of the spec's table (so e.g. domain_not_found, no_mail_server, disposable_domain at 60; ip_tor
+ * before ip_threat at 40; ip_vpn before new_domain at 25; ip_datacenter before automated_user_agent at
+ * 20). The spec table is itself sorted by weight, so this is the table order.
+ */
+export const SIGNUP_REASON_ORDER: readonly SignupReason[] = SIGNUP_REASONS.map((reason, index) => ({
+  reason,
+  index,
+}))
+  .sort((a, b) => SIGNUP_REASON_WEIGHTS[b.reason] - SIGNUP_REASON_WEIGHTS[a.reason] || a.index - b.index)
+  .map((entry) => entry.reason);
+
+const RANK: Readonly<Record<SignupReason, number>> = Object.fromEntries(
+  SIGNUP_REASON_ORDER.map((reason, index) => [reason, index]),
+) as Record<SignupReason, number>;
+
+/** Reasons in SIGNUP_REASON_ORDER, duplicates dropped. */
+export function sortSignupReasons(reasons: Iterable<SignupReason>): SignupReason[] {
+  return [...new Set(reasons)].sort((a, b) => RANK[a] - RANK[b]);
+}
+
+export interface SignupSignals {
+  /** `reasons` of the full email check result. */
+  emailReasons: readonly ReasonCode[];
+  /** The IP's security flags; null on plans without security data. */
+  security: SecurityFlags | null;
+  /** Age of the email domain in days from RDAP; null when unknown. */
+  domainAgeDays: number | null;
+  /** The supplied userAgent looks like a bot or script (user-agent.ts). */
+  automatedUserAgent: boolean;
+}
+
+export interface SignupScore {
+  score: number;
+  verdict: Verdict;
+  reasons: SignupReason[];
+}
+
+/**
+ * The reasons that apply. IP indicators come only from security data: on a plan without it the IP
+ * contributes nothing but the informational ip_security_unavailable (weight 0), so the score is made
+ * of the signals about the address itself (the email check and its domain's age) and of the caller's
+ * own userAgent, never of IP data. ip_datacenter is added only when the address is not already
+ * flagged as a VPN or a Tor exit (spec), so one hosting-provider exit is not counted twice.
+ */
+export function signupReasons(signals: SignupSignals): SignupReason[] {
+  // Email reason codes are signup reasons under the same names (this assignment checks it).
+  const reasons: SignupReason[] = [...signals.emailReasons];
+  if (signals.domainAgeDays !== null && signals.domainAgeDays < NEW_DOMAIN_DAYS) reasons.push('new_domain');
+  if (signals.automatedUserAgent) reasons.push('automated_user_agent');
+  const security = signals.security;
+  if (security === null) {
+    reasons.push('ip_security_unavailable');
+  } else {
+    if (security.isTor) reasons.push('ip_tor');
+    if (security.isThreat) reasons.push('ip_threat');
+    if (security.isVpn) reasons.push('ip_vpn');
+    if (security.isDatacenter && !security.isVpn && !security.isTor) reasons.push('ip_datacenter');
+  }
+  return sortSignupReasons(reasons);
+}
+
+/** Sum of the weights, capped at SCORE_MAX. */
+export function scoreOf(reasons: Iterable<SignupReason>): number {
+  let sum = 0;
+  for (const reason of new Set(reasons)) sum += SIGNUP_REASON_WEIGHTS[reason];
+  return Math.min(SCORE_MAX, sum);
+}
+
+/** reject at REJECT_AT or more, review at REVIEW_AT or more, else accept. */
+export function verdictOfScore(score: number): Verdict {
+  if (score >= REJECT_AT) return 'reject';
+  if (score >= REVIEW_AT) return 'review';
+  return 'accept';
+}
+
+export function scoreSignup(signals: SignupSignals): SignupScore {
+  const reasons = signupReasons(signals);
+  const score = scoreOf(reasons);
+  return { score, verdict: verdictOfScore(score), reasons };
+}
