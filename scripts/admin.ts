@@ -10,7 +10,15 @@ import {
   UnknownPlanError,
 } from '../functions/lib/aws/account-store.js';
 import { TABLES } from '../functions/lib/aws/resources.js';
-import { accountStore, now, usageCounter } from '../functions/lib/aws/services.js';
+import { accountStore, domainDeps, now, usageCounter } from '../functions/lib/aws/services.js';
+import {
+  addHostname,
+  DomainRefusedError,
+  listHostnames,
+  removeHostname,
+  verifyHostname,
+  viewOf,
+} from '../functions/lib/domains/lifecycle.js';
 import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
 import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
 
@@ -18,7 +26,8 @@ import { type Emulators, startEmulators, useEndpoints } from './local/emulators.
 //   local: reads DATA_DIR/endpoints.json written by a running `npm start`; if none is running,
 //          opens the DATA_DIR stores itself.
 //   AWS:   --outputs cdk-outputs.json (from `cdk deploy --outputs-file`) or TABLE_* variables,
-//          with the usual AWS credentials.
+//          with the usual AWS credentials. Custom hostnames also read the CustomHostname* outputs
+//          (or CUSTOM_HOSTNAME_* variables) and BASE_DOMAIN / --base-domain.
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
   account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]
@@ -27,6 +36,10 @@ const USAGE = `usage: npm run admin -- <command> [options] [--json]
   key create --account ID --type secret
   key revoke --key-id ID
   usage show --account ID
+  domain add --account ID --hostname HOST [--base-domain D]
+  domain verify --hostname HOST
+  domain list --account ID
+  domain remove --hostname HOST
 options: --data-dir DIR (default ./.data)  --outputs FILE (AWS stack outputs)  --json`;
 
 class UsageError extends Error {}
@@ -46,6 +59,8 @@ function parseCommandLine() {
         type: { type: 'string' },
         origin: { type: 'string', multiple: true },
         'key-id': { type: 'string' },
+        hostname: { type: 'string' },
+        'base-domain': { type: 'string' },
         'data-dir': { type: 'string' },
         outputs: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -55,7 +70,9 @@ function parseCommandLine() {
   } catch (err) {
     // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
     const message = (err as Error).message;
-    console.error(process.argv.includes('--json') ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`);
+    console.error(
+      process.argv.includes('--json') ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`,
+    );
     process.exit(2);
   }
 }
@@ -91,9 +108,16 @@ async function connect(): Promise<Emulators | undefined> {
       const value = stack[`Table${t.id}Name`]; // infra/netintel-stack.ts OUTPUTS.table
       if (value) process.env[t.envVar] = value;
     }
+    for (const [output, envVar] of Object.entries(CUSTOM_HOSTNAME_OUTPUTS)) {
+      if (stack[output]) process.env[envVar] ??= stack[output];
+    }
+    awsMode = true;
     return undefined;
   }
-  if (process.env.TABLE_ACCOUNTS) return undefined;
+  if (process.env.TABLE_ACCOUNTS) {
+    awsMode = true;
+    return undefined;
+  }
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
   const file = join(dataDir, 'endpoints.json');
   if (existsSync(file)) {
@@ -113,8 +137,61 @@ async function connect(): Promise<Emulators | undefined> {
   return emulators;
 }
 
+/** Stack outputs of infra/netintel-stack.ts (OUTPUTS) -> the variables services.ts reads. */
+const CUSTOM_HOSTNAME_OUTPUTS: Record<string, string> = {
+  CustomHostnameTarget: 'CUSTOM_HOSTNAME_TARGET',
+  CustomHostnameDistributionId: 'CUSTOM_HOSTNAME_DISTRIBUTION_ID',
+  CustomHostnameConnectionGroupId: 'CUSTOM_HOSTNAME_CONNECTION_GROUP_ID',
+  BaseDomain: 'BASE_DOMAIN',
+};
+
+/** True when talking to a deployed stack (tables from outputs or TABLE_* variables). */
+let awsMode = false;
+
+/** `domain add|verify|list|remove`: custom hostnames (spec: Authentication, rule 7). */
+async function domain(verb: string | undefined): Promise<unknown> {
+  if (values['base-domain']) process.env.BASE_DOMAIN = values['base-domain'];
+  if (awsMode && !process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID) {
+    throw new UsageError(
+      'this stack was deployed without custom hostnames (deploy with -c customHostnames=true), or CUSTOM_HOSTNAME_* is not set',
+    );
+  }
+  const deps = await domainDeps();
+  try {
+    if (verb === 'add') {
+      const record = await addHostname(
+        required('account', values.account),
+        required('hostname', values.hostname),
+        deps,
+      );
+      const { hostname, status, records } = viewOf(record);
+      return { hostname, status, records };
+    }
+    if (verb === 'verify') {
+      const { record, transitions } = await verifyHostname(required('hostname', values.hostname), deps);
+      if (!record) return { hostname: values.hostname, status: 'removed', transitions };
+      return { ...viewOf(record), transitions };
+    }
+    if (verb === 'list') {
+      const accountId = required('account', values.account);
+      if (!(await accountStore().getAccount(accountId))) {
+        throw new UnknownAccountError(`unknown account "${accountId}"`);
+      }
+      return { accountId, hostnames: await listHostnames(accountId, deps) };
+    }
+    if (verb === 'remove') {
+      const hostname = required('hostname', values.hostname);
+      return { hostname, status: await removeHostname(hostname, deps) };
+    }
+  } finally {
+    (deps.resolver as { close?: () => void }).close?.();
+  }
+  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+}
+
 async function run(): Promise<unknown> {
   const [area, verb] = positionals;
+  if (area === 'domain') return domain(verb);
   const store = accountStore();
   if (area === 'account' && verb === 'create') {
     const plan = required('plan', values.plan);
@@ -192,7 +269,8 @@ try {
     err instanceof UsageError ||
     err instanceof UnknownAccountError ||
     err instanceof UnknownKeyError ||
-    err instanceof UnknownPlanError;
+    err instanceof UnknownPlanError ||
+    err instanceof DomainRefusedError;
   const message = known ? (err as Error).message : `failed: ${(err as Error).message}`;
   if (values.json) console.error(JSON.stringify({ error: message }));
   else console.error(`${message}${err instanceof UsageError ? `\n${USAGE}` : ''}`);

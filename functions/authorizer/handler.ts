@@ -1,6 +1,8 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../lib/accounts/authenticate.js';
-import { cachedAccountStore } from '../lib/aws/services.js';
+import { baseDomain, cachedAccountStore, cachedHostnameStore } from '../lib/aws/services.js';
+import { hostCandidate, requestHost } from '../lib/domains/binding.js';
+import { fromOurEdge } from '../lib/http/edge-origin.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
 import { ROUTES, type Route } from '../routes.js';
@@ -25,8 +27,16 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     (r) => r.path === event.resource && r.method === event.httpMethod,
   );
   if (!route) throw new Error('Unauthorized');
+  const headers = lower(event.headers);
+  // Rule 7: the hostname the request was addressed to (X-Forwarded-Host only from our CloudFront).
+  const hostname = hostCandidate(requestHost(headers, fromOurEdge({ headers })), baseDomain());
   const decision = await authenticate(
-    { route, headers: lower(event.headers), query: { ...event.queryStringParameters } },
+    {
+      route,
+      headers,
+      query: { ...event.queryStringParameters },
+      ...(hostname ? { host: { hostname, lookup: cachedHostnameStore() } } : {}),
+    },
     cachedAccountStore(),
   );
   if (!decision.ok) {

@@ -75,3 +75,5 @@ export const mx = (exchange: string, priority = 10): Rr => ({ type: Packet.TYPE.
 export const a = (address: string): Rr => ({ type: Packet.TYPE.A, address });
 export const aaaa = (address: string): Rr => ({ type: Packet.TYPE.AAAA, address });
 export const txt = (data: string): Rr => ({ type: Packet.TYPE.TXT, data });
+/** CNAME: dns2 names the target field `domain`. */
+export const cname = (target: string): Rr => ({ type: Packet.TYPE.CNAME, domain: target });

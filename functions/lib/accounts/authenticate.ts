@@ -1,4 +1,6 @@
 import type { Route } from '../../routes.js';
+import { bindHost } from '../domains/binding.js';
+import type { HostnameLookup } from '../domains/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
 import type { Principal } from '../http/principal.js';
 import type { AccountStore } from './account.js';
@@ -14,6 +16,11 @@ export interface AuthInput {
   /** Lower-cased header names. */
   headers: Record<string, string | undefined>;
   query: Record<string, string | undefined>;
+  /**
+   * The request's host when it may be a custom hostname (domains/binding.ts hostCandidate), with
+   * where to look it up. Absent: the base address.
+   */
+  host?: { hostname: string; lookup: HostnameLookup };
 }
 
 const deny = (status: 401 | 403, code: ErrorCode, message: string): AuthDecision => ({
@@ -41,9 +48,9 @@ function presentedKeys(input: AuthInput): { key: string; channel: 'bearer' | 'he
 }
 
 /**
- * Spec, Authentication rules 1-5: who is calling, with which key type, from which origin.
- * 401 for a missing, malformed, unknown or revoked key; 403 for the wrong key type or an origin
- * that is not on a publishable key's list.
+ * Spec, Authentication rules 1-5 and 7: who is calling, with which key type, from which origin, on
+ * which hostname. 401 for a missing, malformed, unknown or revoked key; 403 for the wrong key type,
+ * an origin that is not on a publishable key's list, or another account's custom hostname.
  */
 export async function authenticate(input: AuthInput, store: AccountStore): Promise<AuthDecision> {
   const presented = presentedKeys(input);
@@ -88,6 +95,20 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
     allowedOrigin = origin;
   }
 
+  // Rule 7: a custom hostname serves its owner only. Another account's key is refused here (403);
+  // a hostname that is not active is let through marked `inactive` for the handler to answer 421,
+  // which an authorizer cannot.
+  let host: Pick<Principal, 'customHostname' | 'hostStatus'> = {};
+  if (input.host) {
+    const binding = bindHost(await input.host.lookup.getHostname(input.host.hostname), account);
+    if (binding.kind === 'not_yours') {
+      return deny(403, 'hostname_not_yours', `The hostname ${binding.hostname} belongs to another account.`);
+    }
+    if (binding.kind !== 'base') {
+      host = { customHostname: binding.hostname, hostStatus: binding.kind };
+    }
+  }
+
   return {
     ok: true,
     principal: {
@@ -99,6 +120,7 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
       monthlyCap: account.monthlyCap,
       includesSecurity: account.includesSecurity,
       allowedOrigin,
+      ...host,
     },
   };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // What the authorizer learned about the caller. API Gateway hands the authorizer's context to the
 // function as strings, so every field is coerced from its string form here, once.
@@ -12,6 +12,10 @@ export const PrincipalSchema = z.object({
   includesSecurity: z.preprocess((v) => v === true || v === 'true', z.boolean()),
   /** The request's origin when it matched the key's allowed list (publishable keys only). */
   allowedOrigin: z.string().default(''),
+  /** The custom hostname the request arrived on (spec rule 7), when it is one of the account's. */
+  customHostname: z.string().min(1).optional(),
+  /** `inactive`: the hostname is known but not serving; the handler answers 421 hostname_not_active. */
+  hostStatus: z.enum(['active', 'inactive']).optional(),
 });
 
 export type Principal = z.infer<typeof PrincipalSchema>;
@@ -27,5 +31,7 @@ export function toAuthorizerContext(p: Principal): Record<string, string> {
     monthlyCap: String(p.monthlyCap),
     includesSecurity: String(p.includesSecurity),
     allowedOrigin: p.allowedOrigin,
+    ...(p.customHostname ? { customHostname: p.customHostname } : {}),
+    ...(p.hostStatus ? { hostStatus: p.hostStatus } : {}),
   };
 }

@@ -1,0 +1,117 @@
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import {
+  type HostnameRecord,
+  HostnameRecordSchema,
+  type HostnameStatus,
+  type HostnameStore,
+  UNSETTLED_STATUSES,
+} from '../domains/hostname.js';
+
+// Custom hostnames in the Accounts table (see account-store.ts for the other items):
+//   HOST#<hostname> / HOST     one claim; the key makes a hostname claimable by one account only
+//
+// The hot path (the authorizer) reads one item by key. Listing an account's hostnames and finding
+// the pending ones are admin and scheduled work: they Scan the table with a filter, as the table has
+// no secondary index. It holds a few items per account, so a Scan stays cheap; a GSI on accountId
+// would be the change to make if it ever is not.
+
+const SK = 'HOST';
+const key = (hostname: string) => ({ pk: `HOST#${hostname}`, sk: SK });
+
+function parse(item: Record<string, unknown>): HostnameRecord {
+  const { pk: _pk, sk: _sk, ...rest } = item;
+  return HostnameRecordSchema.parse(rest);
+}
+
+export class DynamoHostnameStore implements HostnameStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async getHostname(hostname: string): Promise<HostnameRecord | undefined> {
+    const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(hostname) }));
+    return res.Item ? parse(res.Item) : undefined;
+  }
+
+  async create(record: HostnameRecord): Promise<boolean> {
+    return this.conditional(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...key(record.hostname), ...record },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async replace(record: HostnameRecord, expected: HostnameStatus): Promise<boolean> {
+    return this.conditional(
+      new PutCommand({
+        TableName: this.table,
+        Item: { ...key(record.hostname), ...record },
+        ConditionExpression: '#status = :expected',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':expected': expected },
+      }),
+    );
+  }
+
+  async remove(hostname: string, expected: HostnameStatus): Promise<boolean> {
+    return this.conditional(
+      new DeleteCommand({
+        TableName: this.table,
+        Key: key(hostname),
+        ConditionExpression: '#status = :expected',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':expected': expected },
+      }),
+    );
+  }
+
+  listByAccount(accountId: string): Promise<HostnameRecord[]> {
+    return this.scan({
+      FilterExpression: 'sk = :sk AND accountId = :account',
+      ExpressionAttributeValues: { ':sk': SK, ':account': accountId },
+    });
+  }
+
+  listUnsettled(): Promise<HostnameRecord[]> {
+    const values = Object.fromEntries(UNSETTLED_STATUSES.map((s, i) => [`:s${i}`, s]));
+    return this.scan({
+      FilterExpression: `sk = :sk AND #status IN (${Object.keys(values).join(', ')})`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':sk': SK, ...values },
+    });
+  }
+
+  private async scan(filter: Omit<ScanCommandInput, 'TableName'>): Promise<HostnameRecord[]> {
+    const out: HostnameRecord[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const res = await this.db.send(
+        new ScanCommand({ TableName: this.table, ...filter, ExclusiveStartKey: start }),
+      );
+      for (const item of res.Items ?? []) out.push(parse(item));
+      start = res.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  private async conditional(command: PutCommand | DeleteCommand): Promise<boolean> {
+    try {
+      await this.db.send(command as PutCommand);
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,198 @@
+import type { Account } from '../accounts/account.js';
+import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
+import { UNSETTLED_STATUSES } from './hostname.js';
+import type { CertificateProvider, DomainResolver } from './ports.js';
+import { recordsFor } from './records.js';
+import { type HostnameRefusal, normaliseHostname, validateCustomHostname } from './validate-hostname.js';
+import { advance } from './verify.js';
+
+// What the admin CLI (`domain add|verify|list|remove`) and the scheduled verifier do with custom
+// hostnames, over the store, resolver and certificate ports.
+
+export type DomainRefusal =
+  | HostnameRefusal
+  | 'unknown_account'
+  | 'plan_not_eligible'
+  | 'hostname_claimed'
+  | 'unknown_hostname';
+
+/** A request the caller can fix (the CLI exits 2 with the message). */
+export class DomainRefusedError extends Error {
+  constructor(
+    readonly code: DomainRefusal,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainRefusedError';
+  }
+}
+
+export interface DomainDeps {
+  store: HostnameStore;
+  accounts: { getAccount(accountId: string): Promise<Account | undefined> };
+  resolver: DomainResolver;
+  certificates: CertificateProvider;
+  now: () => Date;
+  /** Our own domain: never claimable, nor any name under it. */
+  baseDomain: string;
+  /** What customers point their CNAME at (our edge). */
+  target: string;
+  /** A fresh random token for the TXT challenge. */
+  newToken: () => string;
+}
+
+/** What `domain add`, `verify` and `list` show for a hostname. */
+export interface HostnameView {
+  hostname: string;
+  status: HostnameStatus;
+  records: DnsRecord[];
+  reason?: string;
+  message?: string;
+}
+
+export function viewOf(record: HostnameRecord): HostnameView {
+  return {
+    hostname: record.hostname,
+    status: record.status,
+    records: recordsFor(record),
+    ...(record.reason ? { reason: record.reason } : {}),
+    ...(record.message ? { message: record.message } : {}),
+  };
+}
+
+/**
+ * Claims a hostname for an account (rule 7: plans with the custom-hostname flag only). The claim is
+ * a conditional put, so of two accounts racing for one hostname exactly one gets it. Adding a
+ * hostname the account already holds returns it as it stands.
+ */
+export async function addHostname(accountId: string, raw: string, deps: DomainDeps): Promise<HostnameRecord> {
+  const account = await deps.accounts.getAccount(accountId);
+  if (!account) throw new DomainRefusedError('unknown_account', `unknown account "${accountId}"`);
+  if (!account.customHostname) {
+    throw new DomainRefusedError(
+      'plan_not_eligible',
+      `account ${accountId} (plan ${account.plan}) does not include custom hostnames; they come with the pro and business plans`,
+    );
+  }
+  const check = validateCustomHostname(raw, deps.baseDomain);
+  if (!check.ok) throw new DomainRefusedError(check.code, check.message);
+  const hostname = check.hostname;
+
+  const existing = await deps.store.getHostname(hostname);
+  if (existing) return ownedOrRefuse(existing, accountId);
+  const at = deps.now().toISOString();
+  const record: HostnameRecord = {
+    hostname,
+    accountId,
+    status: 'pending_dns',
+    target: deps.target,
+    token: deps.newToken(),
+    createdAt: at,
+    updatedAt: at,
+  };
+  if (await deps.store.create(record)) return record;
+  const winner = await deps.store.getHostname(hostname);
+  if (!winner) throw new Error(`hostname ${hostname} was claimed and released concurrently; try again`);
+  return ownedOrRefuse(winner, accountId);
+}
+
+function ownedOrRefuse(record: HostnameRecord, accountId: string): HostnameRecord {
+  if (record.accountId === accountId) return record;
+  throw new DomainRefusedError(
+    'hostname_claimed',
+    `${record.hostname} is already claimed by another account`,
+  );
+}
+
+async function existing(hostname: string, deps: DomainDeps): Promise<HostnameRecord> {
+  const record = await deps.store.getHostname(normaliseHostname(hostname));
+  if (!record) throw new DomainRefusedError('unknown_hostname', `unknown hostname "${hostname}"`);
+  return record;
+}
+
+export interface VerifyResult {
+  record: HostnameRecord | null;
+  transitions: (HostnameStatus | 'removed')[];
+}
+
+/**
+ * Runs the state machine once for a hostname and saves the result. `active` and `failed` are left
+ * as they are; a `removing` hostname is released again and deleted once the edge lets go of it.
+ * The save is conditional on the status read, so a concurrent removal or check wins cleanly.
+ */
+export async function verifyHostname(hostname: string, deps: DomainDeps): Promise<VerifyResult> {
+  const record = await existing(hostname, deps);
+  if (record.status === 'active' || record.status === 'failed') return { record, transitions: [] };
+  if (record.status === 'removing') {
+    if ((await deps.certificates.release(record.hostname)) === 'pending') return { record, transitions: [] };
+    await deps.store.remove(record.hostname, 'removing');
+    return { record: null, transitions: ['removed'] };
+  }
+  const outcome = await advance(record, {
+    resolver: deps.resolver,
+    certificates: deps.certificates,
+    now: deps.now(),
+  });
+  if (await deps.store.replace(outcome.record, record.status)) return outcome;
+  return { record: (await deps.store.getHostname(record.hostname)) ?? null, transitions: [] };
+}
+
+/**
+ * Removes a hostname. Its binding ends at once (requests on it are the base address again); where
+ * the edge still holds a certificate and binding for it, the record stays as `removing` until the
+ * verifier has released them.
+ */
+export async function removeHostname(hostname: string, deps: DomainDeps): Promise<'removed' | 'removing'> {
+  const record = await existing(hostname, deps);
+  const released =
+    record.certificateRequestedAt === undefined
+      ? 'released'
+      : await deps.certificates.release(record.hostname);
+  if (released === 'pending') {
+    if (record.status !== 'removing') {
+      const at = deps.now().toISOString();
+      await deps.store.replace(
+        { ...record, status: 'removing', updatedAt: at, reason: undefined, message: undefined },
+        record.status,
+      );
+    }
+    return 'removing';
+  }
+  if (!(await deps.store.remove(record.hostname, record.status))) {
+    throw new Error(`hostname ${record.hostname} changed while being removed; try again`);
+  }
+  return 'removed';
+}
+
+export async function listHostnames(accountId: string, deps: DomainDeps): Promise<HostnameView[]> {
+  const records = await deps.store.listByAccount(accountId);
+  return records.sort((a, b) => a.hostname.localeCompare(b.hostname)).map(viewOf);
+}
+
+export interface SweepSummary {
+  checked: number;
+  changed: { hostname: string; transitions: VerifyResult['transitions'] }[];
+  errors: { hostname: string; error: string }[];
+}
+
+/** The scheduled run: every hostname still pending or being removed, a few at a time. */
+export async function verifyUnsettled(deps: DomainDeps, concurrency = 4): Promise<SweepSummary> {
+  const pending = (await deps.store.listUnsettled()).filter((r) => UNSETTLED_STATUSES.includes(r.status));
+  const summary: SweepSummary = { checked: pending.length, changed: [], errors: [] };
+  let next = 0;
+  const worker = async () => {
+    while (next < pending.length) {
+      const record = pending[next++]!;
+      try {
+        const result = await verifyHostname(record.hostname, deps);
+        if (result.transitions.length > 0) {
+          summary.changed.push({ hostname: record.hostname, transitions: result.transitions });
+        }
+      } catch (err) {
+        summary.errors.push({ hostname: record.hostname, error: (err as Error).message });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+  return summary;
+}

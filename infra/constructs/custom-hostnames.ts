@@ -1,0 +1,195 @@
+import { Duration, Stack, Token, Validations } from 'aws-cdk-lib';
+import {
+  AllowedMethods,
+  CachePolicy,
+  CfnConnectionGroup,
+  type CfnDistribution,
+  Function as CloudFrontFunction,
+  Distribution,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  HttpVersion,
+  type IOrigin,
+  type IOriginRequestPolicy,
+  OriginRequestPolicy,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Construct } from 'constructs';
+import { HOSTNAME_TIMEOUTS } from '../../functions/lib/domains/hostname.js';
+import { routeByName } from '../../functions/routes.js';
+import { NetintelFunction } from './netintel-function.js';
+
+/**
+ * Viewer-request code: copies the viewer's Host into X-Forwarded-Host, overwriting whatever the
+ * viewer sent there. CloudFront sends API Gateway its own Host (the origin needs it), so this is
+ * how the authorizer learns which hostname a request was addressed to (functions/lib/domains/binding.ts).
+ */
+export const FORWARDED_HOST_CODE =
+  "async function handler(event) { var r = event.request; var h = r.headers.host; if (h) { r.headers['x-forwarded-host'] = { value: h.value }; } else { delete r.headers['x-forwarded-host']; } return r; }";
+
+/** The CloudFront Function of FORWARDED_HOST_CODE, for the API behaviours of a distribution. */
+export class ForwardedHostFunction extends CloudFrontFunction {
+  constructor(scope: Construct, id: string) {
+    super(scope, id, {
+      runtime: FunctionRuntime.JS_2_0,
+      comment: 'netintel: Host -> X-Forwarded-Host (custom hostnames)',
+      code: FunctionCode.fromInline(FORWARDED_HOST_CODE),
+    });
+  }
+}
+
+/** CloudFront API actions the verifier calls (functions/lib/aws/cloudfront-tenants.ts). */
+export const TENANT_ACTIONS = [
+  'cloudfront:CreateDistributionTenant',
+  'cloudfront:GetDistributionTenantByDomain',
+  'cloudfront:GetManagedCertificateDetails',
+  'cloudfront:UpdateDistributionTenant',
+  'cloudfront:DeleteDistributionTenant',
+] as const;
+
+export interface CustomHostnamesProps {
+  /** The API origin of the base distribution (with its X-Origin-Verify header). */
+  apiOrigin: IOrigin;
+  /** The base distribution's /v1/geo origin request policy (key, origin, viewer-location headers). */
+  geoOriginRequestPolicy: IOriginRequestPolicy;
+  forwardedHost: ForwardedHostFunction;
+  /** The Accounts table: hostname records live there. */
+  accounts: ITable;
+  /** Variables the verifier gets besides its own (TABLE_*, DNS_SERVERS). */
+  environment: Record<string, string>;
+  /** Our own domain (BASE_DOMAIN): never claimable. */
+  baseDomain: string;
+}
+
+/**
+ * Custom hostnames (spec: Authentication, rule 7) in AWS, as CloudFront SaaS Manager resources:
+ * - a multi-tenant distribution (connection mode tenant-only) with the base distribution's API
+ *   behaviours and origin: one distribution tenant per custom hostname, each with a
+ *   CloudFront-managed certificate, is created at runtime by the verifier;
+ * - a connection group: its routing endpoint is the CNAME target customers are given;
+ * - the verifier Lambda (functions/domain-verifier), every 15 minutes, allowed to read and write
+ *   the Accounts table and to manage tenants of this distribution only.
+ * The base distribution stays a standard one: a multi-tenant distribution has no domain of its own.
+ */
+export class CustomHostnames extends Construct {
+  readonly distribution: Distribution;
+  readonly connectionGroup: CfnConnectionGroup;
+  readonly verifier: NetintelFunction;
+  readonly rule: Rule;
+
+  constructor(scope: Construct, id: string, props: CustomHostnamesProps) {
+    super(scope, id);
+    const stack = Stack.of(this);
+
+    this.connectionGroup = new CfnConnectionGroup(this, 'ConnectionGroup', {
+      name: `${stack.stackName}-custom-hostnames`,
+      enabled: true,
+      ipv6Enabled: true,
+    });
+
+    const apiBehaviour = {
+      origin: props.apiOrigin,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      compress: true,
+    };
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'netintel custom hostnames (multi-tenant: one tenant per hostname)',
+      httpVersion: HttpVersion.HTTP2_AND_3,
+      defaultBehavior: {
+        ...apiBehaviour,
+        // Forwards every viewer header, the X-Forwarded-Host the function adds included.
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        functionAssociations: [
+          { function: props.forwardedHost, eventType: FunctionEventType.VIEWER_REQUEST },
+        ],
+      },
+      additionalBehaviors: {
+        // The geo policy is at the 10-header quota: X-Forwarded-Host does not fit until the quota
+        // is raised, so /v1/geo on a custom hostname is served as the base address (docs/custom-hostnames.md).
+        [routeByName('geo').path]: { ...apiBehaviour, originRequestPolicy: props.geoOriginRequestPolicy },
+      },
+    });
+    const cfn = this.distribution.node.defaultChild as CfnDistribution;
+    cfn.addPropertyOverride('DistributionConfig.ConnectionMode', 'tenant-only');
+    // Set per connection group on multi-tenant distributions, refused on the distribution.
+    cfn.addPropertyDeletionOverride('DistributionConfig.IPV6Enabled');
+
+    const acks: [string, string][] = [
+      [
+        'AwsSolutions-CFR1',
+        'The API serves callers worldwide; geolocation is what it sells, not what it restricts.',
+      ],
+      [
+        'AwsSolutions-CFR2',
+        'No WAF by default (a web ACL costs from $5/month plus per-request fees); keys, usage plans and per-account limits throttle abuse.',
+      ],
+      [
+        'AwsSolutions-CFR3',
+        'Every request reaches API Gateway, whose stage access log records it with the account; CloudFront standard logging (v2) can be added per deployment.',
+      ],
+      [
+        'AwsSolutions-CFR4',
+        'A tenant-only distribution has no domain or certificate of its own; each tenant gets a CloudFront-managed ACM certificate for its hostname.',
+      ],
+    ];
+    for (const [ackId, reason] of acks) Validations.of(this.distribution).acknowledge({ id: ackId, reason });
+
+    const distributionArn = stack.formatArn({
+      service: 'cloudfront',
+      region: '',
+      resource: 'distribution',
+      resourceName: this.distribution.distributionId,
+    });
+    const tenantsArn = stack.formatArn({
+      service: 'cloudfront',
+      region: '',
+      resource: 'distribution-tenant',
+      resourceName: '*',
+    });
+
+    this.verifier = new NetintelFunction(this, 'Verifier', {
+      handler: 'domain-verifier',
+      description: 'schedule:domain-verifier',
+      memoryMb: 256,
+      timeoutSeconds: 300,
+      environment: {
+        ...props.environment,
+        BASE_DOMAIN: props.baseDomain,
+        CUSTOM_HOSTNAME_TARGET: this.connectionGroup.attrRoutingEndpoint,
+        CUSTOM_HOSTNAME_DISTRIBUTION_ID: this.distribution.distributionId,
+        CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: this.connectionGroup.attrId,
+      },
+    });
+    props.accounts.grantReadWriteData(this.verifier.fn);
+    this.verifier.fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: [...TENANT_ACTIONS],
+        resources: [distributionArn, tenantsArn, this.connectionGroup.attrArn],
+      }),
+    );
+    Validations.of(this.verifier).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::${tenantsArnForNag(stack)}]`,
+      reason:
+        'Distribution tenants are created at runtime, one per custom hostname, so their ids are unknown at deploy time; the actions are limited to tenant management and the distribution and connection group are named.',
+    });
+
+    this.rule = new Rule(this, 'Schedule', {
+      description: 'netintel custom-hostname verification (DNS, certificate, removal)',
+      schedule: Schedule.rate(Duration.minutes(HOSTNAME_TIMEOUTS.verifyEveryMinutes)),
+      targets: [new LambdaFunction(this.verifier.fn, { retryAttempts: 0 })],
+    });
+  }
+}
+
+/** The tenants ARN as cdk-nag prints it. */
+function tenantsArnForNag(stack: Stack): string {
+  const account = Token.isUnresolved(stack.account) ? '<AWS::AccountId>' : stack.account;
+  return `arn:<AWS::Partition>:cloudfront::${account}:distribution-tenant/*`;
+}
