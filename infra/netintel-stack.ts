@@ -2,9 +2,12 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
+import { ROUTES } from '../functions/routes.js';
 import { AccessLogs } from './constructs/access-logs.js';
 import { Api } from './constructs/api.js';
+import { CustomHostnames } from './constructs/custom-hostnames.js';
 import { DataLayer } from './constructs/data-layer.js';
+import { DataRefresh } from './constructs/data-refresh.js';
 import { Edge } from './constructs/edge.js';
 import { JobPipeline } from './constructs/job-pipeline.js';
 import { Observability } from './constructs/observability.js';
@@ -24,6 +27,12 @@ export interface NetintelStackProps extends StackProps {
   /** Custom domain for the distribution, with an ACM certificate in us-east-1. */
   domainName?: string;
   certificateArn?: string;
+  /**
+   * Custom hostnames for pro/business accounts (spec rule 7): the multi-tenant distribution, its
+   * connection group and the scheduled verifier. Default: the `customHostnames` context (`-c
+   * customHostnames=true`), else off.
+   */
+  customHostnames?: boolean;
 }
 
 /**
@@ -38,6 +47,11 @@ export const OUTPUTS = {
   jobsDlqUrl: 'JobsDlqUrl',
   dashboard: 'DashboardName',
   table: (id: string) => `Table${id}Name`,
+  /** Only with custom hostnames; scripts/admin.ts maps them to the CUSTOM_HOSTNAME_* variables. */
+  customHostnameTarget: 'CustomHostnameTarget',
+  customHostnameDistributionId: 'CustomHostnameDistributionId',
+  customHostnameConnectionGroupId: 'CustomHostnameConnectionGroupId',
+  baseDomain: 'BaseDomain',
 } as const;
 
 export class NetintelStack extends Stack {
@@ -47,6 +61,8 @@ export class NetintelStack extends Stack {
   readonly api: Api;
   readonly edge: Edge;
   readonly observability: Observability;
+  readonly refresh: DataRefresh;
+  readonly customHostnames?: CustomHostnames;
 
   constructor(scope: Construct, id: string, props: NetintelStackProps) {
     super(scope, id, props);
@@ -82,6 +98,20 @@ export class NetintelStack extends Stack {
       environment: withPipeline,
       notifyFrom,
     });
+    // Every 6 hours: security lists, disposable-email lists and MX hosts, published as versions
+    // under data/ of the jobs bucket; the functions with the data layer follow them (hot swap).
+    this.refresh = new DataRefresh(this, 'DataRefresh', {
+      bucket: this.pipeline.bucket,
+      dataLayer: this.dataLayer,
+      environment,
+    });
+    for (const route of ROUTES) {
+      if (!route.usesDataLayer) continue;
+      const routeFn = this.api.routeFunctions[route.name]!;
+      for (const [k, v] of Object.entries(this.refresh.consumerEnvironment()))
+        routeFn.fn.addEnvironment(k, v);
+      this.refresh.grantReadData(routeFn.fn, routeFn);
+    }
     this.edge = new Edge(this, 'Edge', {
       restApi: this.api.restApi,
       originVerifyValue: secrets.originVerifyValue(),
@@ -90,12 +120,51 @@ export class NetintelStack extends Stack {
       certificateArn: props.certificateArn,
     });
 
+    const context: unknown = this.node.tryGetContext('customHostnames');
+    if (props.customHostnames ?? (context === true || context === 'true')) {
+      // Our own domain: the custom domain when there is one, else the distribution's.
+      const baseDomain = props.domainName ?? this.edge.distribution.distributionDomainName;
+      this.customHostnames = new CustomHostnames(this, 'CustomHostnames', {
+        apiOrigin: this.edge.apiOrigin,
+        geoOriginRequestPolicy: this.edge.geoOriginRequestPolicy,
+        forwardedHost: this.edge.forwardedHost,
+        accounts: this.tables.byId.Accounts,
+        environment,
+        baseDomain,
+      });
+      // The authorizer binds requests to hostnames: it believes X-Forwarded-Host only with the
+      // origin secret, and skips the lookup for our own domain (the distribution's *.cloudfront.net
+      // is skipped by name, so no reference to the distribution, which depends on the API).
+      this.api.authorizer.fn.addEnvironment('ORIGIN_SECRET', secrets.originVerifyValue());
+      if (props.domainName) this.api.authorizer.fn.addEnvironment('BASE_DOMAIN', props.domainName);
+      const outputs: [string, string, string][] = [
+        [
+          OUTPUTS.customHostnameTarget,
+          this.customHostnames.connectionGroup.attrRoutingEndpoint,
+          'CNAME target for custom hostnames (CUSTOM_HOSTNAME_TARGET)',
+        ],
+        [
+          OUTPUTS.customHostnameDistributionId,
+          this.customHostnames.distribution.distributionId,
+          'Multi-tenant distribution of custom hostnames',
+        ],
+        [
+          OUTPUTS.customHostnameConnectionGroupId,
+          this.customHostnames.connectionGroup.attrId,
+          'Its connection group',
+        ],
+        [OUTPUTS.baseDomain, baseDomain, 'BASE_DOMAIN: never claimable as a custom hostname'],
+      ];
+      for (const [key, value, description] of outputs) new CfnOutput(this, key, { value, description });
+    }
+
     const functions: Record<string, IFunction> = {
       authorizer: this.api.authorizer.fn,
       ...Object.fromEntries(Object.entries(this.api.routeFunctions).map(([name, f]) => [name, f.fn])),
       openapi: this.api.openapi.fn,
       'job-processor': this.pipeline.processor.fn,
       'job-dlq': this.pipeline.dlqConsumer.fn,
+      ...(this.customHostnames ? { 'domain-verifier': this.customHostnames.verifier.fn } : {}),
     };
     this.observability = new Observability(this, 'Observability', {
       functions,

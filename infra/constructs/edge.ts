@@ -11,6 +11,7 @@ import {
   FunctionEventType,
   FunctionRuntime,
   HttpVersion,
+  type IOrigin,
   OriginRequestCookieBehavior,
   OriginRequestHeaderBehavior,
   OriginRequestPolicy,
@@ -33,6 +34,7 @@ import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { routeByName } from '../../functions/routes.js';
+import { ForwardedHostFunction } from './custom-hostnames.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 
 /** The custom origin header CloudFront adds; the geo function trusts viewer headers only with it. */
@@ -97,6 +99,10 @@ export interface EdgeProps {
  */
 export class Edge extends Construct {
   readonly distribution: Distribution;
+  /** The API origin (with X-Origin-Verify), shared with the custom-hostname distribution. */
+  readonly apiOrigin: IOrigin;
+  /** Host -> X-Forwarded-Host (custom hostnames, rule 7), on the API's default behaviour. */
+  readonly forwardedHost: ForwardedHostFunction;
   readonly geoOriginRequestPolicy: OriginRequestPolicy;
   readonly docsBucket: Bucket;
   /** https:// base URL viewers use: the custom domain when configured, else the distribution's. */
@@ -108,6 +114,11 @@ export class Edge extends Construct {
     const apiOrigin = new RestApiOrigin(props.restApi, {
       customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
     });
+    this.apiOrigin = apiOrigin;
+    // The managed AllViewerExceptHostHeader policy forwards every header of the viewer request as
+    // the viewer-request function leaves it, X-Forwarded-Host included: no policy change needed.
+    // Here it only overwrites a viewer-sent X-Forwarded-Host with the real Host (the base domain).
+    this.forwardedHost = new ForwardedHostFunction(this, 'ForwardedHost');
 
     const geoHeaders = [...GEO_REQUEST_HEADERS, ...GEO_VIEWER_HEADERS];
     if (geoHeaders.length > ORIGIN_REQUEST_POLICY_HEADER_QUOTA) {
@@ -170,6 +181,7 @@ export class Edge extends Construct {
       defaultBehavior: {
         ...apiBehaviour,
         originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+        functionAssociations: [{ function: this.forwardedHost, eventType: FunctionEventType.VIEWER_REQUEST }],
       },
       additionalBehaviors: {
         [routeByName('geo').path]: { ...apiBehaviour, originRequestPolicy: this.geoOriginRequestPolicy },

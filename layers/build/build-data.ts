@@ -4,19 +4,18 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildEmailLists } from './email-lists.js';
 import { buildIpData } from './ip-data.js';
+import { buildLayerNodeModules } from './node-modules.js';
+import { buildRdapBootstrap } from './rdap-bootstrap.js';
+import { buildSecurityData } from './security-data.js';
 
 // `npm run build:data`: builds the Lambda data layer under layers/data/ (mounted at /opt/data)
 // from pinned npm packages, plus the public snapshots in ../shared/data when that folder exists
 // (postal codes, subdivision names). It records every dataset's version and licence in
 // manifest.json, which the README's attribution section and GET /v1/lookup's data come from.
 
-export interface ManifestEntry {
-  name: string;
-  version: string;
-  licence: string;
-  source: string;
-  count: number;
-}
+import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
+
+export type { ManifestEntry };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -34,6 +33,12 @@ export async function buildData(options: { outDir?: string } = {}): Promise<Mani
   const entries = [
     ...(await buildEmailLists(join(outDir, 'email'))),
     ...(await buildIpData(join(outDir, 'ip'), { sharedDataDir: shared })),
+    // Security lists: compiled from the snapshots when present; otherwise an empty artifact (all
+    // flags false) until `npm run data:refresh` fetches the upstream lists.
+    ...(await buildSecurityData(join(outDir, 'security'), { fromDir: shared })),
+    ...(await buildRdapBootstrap(outDir)),
+    // Beside data/: the layer zip holds data/ (-> /opt/data) and nodejs/ (-> /opt/nodejs).
+    ...(await buildLayerNodeModules(join(outDir, '..', 'nodejs'))),
   ];
   // Written last: its presence means the layer is complete.
   await writeFile(

@@ -47,6 +47,7 @@ const OUR_FUNCTIONS = [
   'authorizer',
   'queue:job-processor',
   'queue:job-dlq',
+  'schedule:data-refresh',
 ];
 
 /** API Gateway resource logical id -> path, rebuilt from PathPart/ParentId. */
@@ -119,7 +120,8 @@ describe('functions', () => {
   });
 
   it('gives every function the table names, bucket, queues and Powertools settings', () => {
-    for (const description of OUR_FUNCTIONS) {
+    // The scheduled refresh has its own variables (DATA_BUCKET); it never touches jobs.
+    for (const description of OUR_FUNCTIONS.filter((d) => !d.startsWith('schedule:'))) {
       const vars = props(fn(description)[1]).Environment.Variables as Props;
       for (const def of TABLES) expect(refId(vars[def.envVar])).toBe(tableId(def.id));
       expect(vars[BUCKET.envVar]).toBeDefined();
@@ -154,6 +156,7 @@ describe('data layer', () => {
     const expected = new Set([
       ...ROUTES.filter((r) => r.usesDataLayer).map((r) => `route:${r.name}`),
       'queue:job-processor',
+      'schedule:data-refresh',
     ]);
     for (const description of OUR_FUNCTIONS) {
       const p = props(fn(description)[1]);
@@ -352,7 +355,12 @@ describe('least privilege', () => {
       'jobs-results': { jobs: true, objects: ['/results/*'], queue: false },
     };
     for (const route of ROUTES) {
-      const want = expected[route.name] ?? { jobs: false, objects: [], queue: false };
+      // Routes with the data layer also read the refreshed data versions (data/*).
+      const want = expected[route.name] ?? {
+        jobs: false,
+        objects: route.usesDataLayer ? ['/data/*'] : [],
+        queue: false,
+      };
       const statements = statementsOf(fn(`route:${route.name}`)[0]);
       expect(actionsOn(statements, tableId('Jobs')).length > 0).toBe(want.jobs);
       expect(actionsOn(statements, queueId).includes('sqs:SendMessage')).toBe(want.queue);
@@ -580,5 +588,17 @@ describe('outputs', () => {
       expect(keys).toContain(key);
     }
     for (const def of TABLES) expect(keys).toContain(OUTPUTS.table(def.id));
+  });
+});
+
+describe('data refresh', () => {
+  it('runs every 6 hours, alarms on a rejected refresh, and the lookup functions follow its versions', () => {
+    const rules = ofType(s.resources, 'AWS::Events::Rule').map(([, r]) => props(r));
+    expect(rules.some((r) => r.ScheduleExpression === 'rate(6 hours)')).toBe(true);
+    const alarms = ofType(s.resources, 'AWS::CloudWatch::Alarm').map(([, r]) => props(r));
+    expect(alarms.some((a) => a.MetricName === 'refreshRejected' && a.Threshold === 0)).toBe(true);
+    for (const route of ROUTES.filter((r) => r.usesDataLayer)) {
+      expect(props(fn(`route:${route.name}`)[1]).Environment.Variables.DATA_REFRESH_S3).toBe('true');
+    }
   });
 });

@@ -197,7 +197,11 @@ export class JobStore implements JobRepository {
     counts: Counts,
   ): Promise<JobRecord | undefined> {
     await this.put(`chunks/${id}/results-${chunk}.json`, JSON.stringify(lines), 'application/json');
-    const names: Record<string, string> = { '#status': 'status', '#processed': 'processed', '#done': 'doneChunks' };
+    const names: Record<string, string> = {
+      '#status': 'status',
+      '#processed': 'processed',
+      '#done': 'doneChunks',
+    };
     const values: Record<string, unknown> = {
       ':rows': lines.length,
       ':chunk': new Set([chunk]),

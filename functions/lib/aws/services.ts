@@ -1,13 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import { CachedAccountStore } from '../accounts/cached-store.js';
+import { parseDnsServers } from '../dns/resolver.js';
+import { CachedHostnameLookup } from '../domains/cached-lookup.js';
+import { createDomainResolver } from '../domains/dns-resolver.js';
+import type { DomainDeps } from '../domains/lifecycle.js';
+import { LocalCertificateProvider } from '../domains/local-certificates.js';
+import type { CertificateProvider } from '../domains/ports.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
-import { dynamo, s3Client, sqsClient } from './clients.js';
+import { dynamo } from './dynamo-client.js';
+import { DynamoHostnameStore } from './hostname-store.js';
 import { JobStore } from './job-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
 import { BUCKET, JOB_QUEUE, tableName } from './resources.js';
-import { SesNotifier } from './ses-notifier.js';
+import { s3Client } from './s3-client.js';
+import { sqsClient } from './sqs-client.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
 /** Seconds a key or account record may be served from a container's memory (revocation delay). */
@@ -42,10 +51,15 @@ export function noticeLedger(): DynamoNoticeLedger {
   return ledger;
 }
 
-export function usageNotifier(): UsageNotifier {
-  notifier ??= process.env.NOTIFY_OUTBOX
-    ? new OutboxNotifier(process.env.NOTIFY_OUTBOX)
-    : new SesNotifier(process.env.NOTIFY_FROM ?? 'no-reply@example.invalid');
+/** SES is loaded on the first notice only: most invocations never send one. */
+export async function usageNotifier(): Promise<UsageNotifier> {
+  if (!notifier) {
+    if (process.env.NOTIFY_OUTBOX) notifier = new OutboxNotifier(process.env.NOTIFY_OUTBOX);
+    else {
+      const { SesNotifier } = await import('./ses-notifier.js');
+      notifier = new SesNotifier(process.env.NOTIFY_FROM ?? 'no-reply@example.invalid');
+    }
+  }
   return notifier;
 }
 
@@ -87,4 +101,67 @@ export function jobStore(): JobStore {
     chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? 1000),
   });
   return jobs;
+}
+
+// Custom hostnames (issue 9; spec: Authentication, rule 7).
+
+let hostnames: DynamoHostnameStore | undefined;
+let cachedHostnames: CachedHostnameLookup | undefined;
+let certificates: CertificateProvider | undefined;
+
+export function hostnameStore(): DynamoHostnameStore {
+  hostnames ??= new DynamoHostnameStore(dynamo(), tableName('Accounts'));
+  return hostnames;
+}
+
+/** Hostname records cached per container for as long as keys are (KEY_CACHE_SECONDS). */
+export function cachedHostnameStore(): CachedHostnameLookup {
+  cachedHostnames ??= new CachedHostnameLookup(
+    hostnameStore(),
+    Number(process.env.KEY_CACHE_SECONDS ?? DEFAULT_KEY_CACHE_SECONDS) * 1000,
+  );
+  return cachedHostnames;
+}
+
+/** Our own domain (BASE_DOMAIN): never claimable as a custom hostname. Locally `localhost`. */
+export function baseDomain(): string {
+  return process.env.BASE_DOMAIN || 'localhost';
+}
+
+/**
+ * TLS and edge binding for custom hostnames: CloudFront distribution tenants when the stack deployed
+ * the multi-tenant distribution (CUSTOM_HOSTNAME_DISTRIBUTION_ID), else the local stand-in. The
+ * CloudFront client is loaded only here, by the functions that need it.
+ */
+export async function certificateProvider(): Promise<CertificateProvider> {
+  if (!certificates) {
+    const distributionId = process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID;
+    if (distributionId) {
+      const { CloudFrontTenantProvider } = await import('./cloudfront-tenants.js');
+      certificates = new CloudFrontTenantProvider({
+        distributionId,
+        connectionGroupId: process.env.CUSTOM_HOSTNAME_CONNECTION_GROUP_ID ?? '',
+      });
+    } else {
+      certificates = new LocalCertificateProvider();
+    }
+  }
+  return certificates;
+}
+
+/**
+ * Everything `domain add|verify|list|remove` and the scheduled verifier need. The CNAME target is
+ * the connection group's routing endpoint in AWS (CUSTOM_HOSTNAME_TARGET), the base domain locally.
+ */
+export async function domainDeps(): Promise<DomainDeps> {
+  return {
+    store: hostnameStore(),
+    accounts: accountStore(),
+    resolver: createDomainResolver(parseDnsServers(process.env.DNS_SERVERS)),
+    certificates: await certificateProvider(),
+    now,
+    baseDomain: baseDomain(),
+    target: process.env.CUSTOM_HOSTNAME_TARGET || baseDomain(),
+    newToken: () => randomBytes(18).toString('base64url'),
+  };
 }

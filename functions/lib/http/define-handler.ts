@@ -114,6 +114,14 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
         request.internal.req = req;
         request.internal.principal = principalOf(request.event);
         logger.appendKeys({ route: route.name, accountId: request.internal.principal.accountId });
+        // Rule 7: the authorizer lets a request on a known but inactive custom hostname through
+        // marked `inactive` (it can only say 401/403); nothing is charged for it.
+        if (request.internal.principal.hostStatus === 'inactive') {
+          throw new HttpError(
+            'hostname_not_active',
+            `The custom hostname ${request.internal.principal.customHostname ?? ''} is not active; use the base address until it is.`,
+          );
+        }
         request.internal.input = await spec.input(req, request.internal.principal);
         state.set(request.event, request.internal);
       },

@@ -15,7 +15,7 @@ export async function notifyThresholds(principal: Principal, admitted: Admitted)
     try {
       if (!(await noticeLedger().claim(principal.accountId, admitted.month, percent))) continue;
       const account = await cachedAccountStore().getAccount(principal.accountId);
-      await usageNotifier().send({
+      await (await usageNotifier()).send({
         accountId: principal.accountId,
         email: account?.email ?? null,
         month: admitted.month,
