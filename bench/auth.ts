@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticate } from '../functions/lib/accounts/authenticate.js';
-import { dynamo } from '../functions/lib/aws/clients.js';
+import { dynamo } from '../functions/lib/aws/dynamo-client.js';
 import { cachedAccountStore, usageCounter } from '../functions/lib/aws/services.js';
 import { admit } from '../functions/lib/limits/admission.js';
 import { routeByName } from '../functions/routes.js';

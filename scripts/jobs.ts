@@ -31,7 +31,9 @@ function parseCommandLine() {
   } catch (err) {
     // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
     const message = (err as Error).message;
-    console.error(process.argv.includes('--json') ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`);
+    console.error(
+      process.argv.includes('--json') ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`,
+    );
     process.exit(2);
   }
 }

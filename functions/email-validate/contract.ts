@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EmailCheckResultSchema } from '../lib/email/index.js';
 import type { RouteContract } from '../lib/http/contract.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 
 export const contract: RouteContract = {

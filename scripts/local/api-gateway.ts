@@ -93,7 +93,7 @@ function headerMaps(req: IncomingMessage) {
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
     headers[name] = value; // API Gateway keeps the last value in `headers`.
-    (multiValueHeaders[name] ??= []).push(value);
+    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
   }
   return { headers, multiValueHeaders };
 }
@@ -103,7 +103,7 @@ function queryMaps(url: URL) {
   const multi: Record<string, string[]> = {};
   for (const [k, v] of url.searchParams) {
     single[k] = v;
-    (multi[k] ??= []).push(v);
+    multi[k] = [...(multi[k] ?? []), v];
   }
   const any = Object.keys(single).length > 0;
   return { single: any ? single : null, multi: any ? multi : null };

@@ -79,7 +79,7 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
 
   let sqsUrl = external.sqs;
   if (!sqsUrl) {
-    const fauxqs = await startFauxqs({ port: 0, logger: false, host: '127.0.0.1' } as never);
+    const fauxqs = await startFauxqs({ port: 0, logger: false });
     sqsUrl = fauxqs.address;
     stops.push(() => fauxqs.stop());
   }

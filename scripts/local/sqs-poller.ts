@@ -16,7 +16,7 @@ import { loadHandlerModule } from './load-handler.js';
 // the DLQ handler the same way. `retryDelaySeconds` is how long a failed message stays invisible:
 // AWS waits out the visibility timeout, which is the default here too; tests shorten it.
 
-type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined | void>;
+type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
 export interface PollerOptions {
   projectRoot: string;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { PROJECT_ROOT } from '../../scripts/local/stack.js';
-import { awaitFreshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
+import { freshMinute, serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';
 
 const run = promisify(execFile);
 let stack: TestStack;
@@ -166,7 +166,7 @@ describe('authentication (spec rules 1-5)', () => {
 
 describe('per-minute rate limit', () => {
   test('the call over the limit is 429 rate_limit_exceeded with Retry-After to the window end', async () => {
-    await awaitFreshMinute();
+    freshMinute();
     const { bearer } = await newAccount({ perMinute: 3 });
     for (let i = 0; i < 3; i++) {
       expect(
@@ -174,14 +174,14 @@ describe('per-minute rate limit', () => {
       ).toBe(204);
     }
     const res = await stack.call('DELETE', '/v1/risk/baseline', { headers: bearer, body: { userId: 'u' } });
-    const expected = Math.ceil((60_000 - (Date.now() % 60_000)) / 1000);
+    const expected = Math.ceil((60_000 - (serviceNow().getTime() % 60_000)) / 1000);
     await expectError(res, 429, 'rate_limit_exceeded');
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(Math.abs(retryAfter - expected)).toBeLessThanOrEqual(1);
   });
 
   test('under 200 concurrent calls against a limit of 100, exactly 100 are admitted', async () => {
-    await awaitFreshMinute(30);
+    freshMinute();
     const { bearer } = await newAccount({ perMinute: 100 });
     const statuses = await Promise.all(
       Array.from({ length: 200 }, () =>
@@ -198,7 +198,7 @@ describe('per-minute rate limit', () => {
   });
 
   test('the limit is per account: another account is not affected', async () => {
-    await awaitFreshMinute();
+    freshMinute();
     const a = await newAccount({ perMinute: 1 });
     const b = await newAccount({ perMinute: 1 });
     expect(
@@ -221,7 +221,7 @@ describe('monthly cap and billing', () => {
       body: { ips: ['8.8.8.8', '8.8.8.8', '1.1.1.1'] },
     });
     expect(res.status).toBe(200);
-    const usage = await usageCounter().read(account.accountId, monthKey(new Date()));
+    const usage = await usageCounter().read(account.accountId, monthKey(serviceNow()));
     expect(usage.monthCount).toBe(3);
     expect(usage.meters.lookup).toBe(3);
   });
@@ -236,7 +236,7 @@ describe('monthly cap and billing', () => {
       429,
       'monthly_limit_exceeded',
     );
-    expect((await usageCounter().read(account.accountId, monthKey(new Date()))).monthCount).toBe(8);
+    expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(8);
     expect((await stack.call('POST', '/v1/lookup', { headers: bearer, body: lookupBody(2) })).status).toBe(
       200,
     );
@@ -271,7 +271,7 @@ describe('monthly cap and billing', () => {
       ),
     );
     expect(statuses.filter((s) => s === 200)).toHaveLength(100);
-    expect((await usageCounter().read(account.accountId, monthKey(new Date()))).monthCount).toBe(100);
+    expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(100);
   });
 
   test('a request refused with 4xx before its work is not charged', async () => {
@@ -281,7 +281,7 @@ describe('monthly cap and billing', () => {
       400,
       'invalid_ip',
     );
-    expect((await usageCounter().read(account.accountId, monthKey(new Date()))).monthCount).toBe(0);
+    expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(0);
   });
 
   test('usage notices go out once each at 75%, 90% and 100% of the cap, even under concurrency', async () => {

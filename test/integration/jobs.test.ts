@@ -236,7 +236,8 @@ describe('creating a job', () => {
     for (;;) {
       const objects = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName }));
       if (!objects.Contents?.length) break;
-      for (const o of objects.Contents) await s3.send(new DeleteObjectCommand({ Bucket: BUCKET.localName, Key: o.Key! }));
+      for (const o of objects.Contents)
+        await s3.send(new DeleteObjectCommand({ Bucket: BUCKET.localName, Key: o.Key! }));
     }
     await s3.send(new DeleteBucketCommand({ Bucket: BUCKET.localName }));
     try {

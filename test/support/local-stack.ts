@@ -50,8 +50,18 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
   };
 }
 
-/** Waits until at least `seconds` remain in the current UTC minute, so a test stays in one window. */
-export async function awaitFreshMinute(seconds = 20): Promise<void> {
-  const left = 60 - (Date.now() % 60_000) / 1000;
-  if (left < seconds) await new Promise((r) => setTimeout(r, left * 1000 + 50));
+/**
+ * Moves the service clock (NETINTEL_CLOCK_OFFSET_MS, read by now() in the handlers of this
+ * process) to just after the start of a minute that no earlier call used, so a rate-limit test has
+ * a whole fresh window however slow the machine is. Returns the service's current time.
+ */
+export function freshMinute(): Date {
+  const previous = Number(process.env.NETINTEL_CLOCK_OFFSET_MS ?? 0);
+  const target = (Math.floor((Date.now() + previous) / 60_000) + 1) * 60_000 + 200;
+  process.env.NETINTEL_CLOCK_OFFSET_MS = String(target - Date.now());
+  return new Date(target);
+}
+
+export function serviceNow(): Date {
+  return new Date(Date.now() + Number(process.env.NETINTEL_CLOCK_OFFSET_MS ?? 0));
 }

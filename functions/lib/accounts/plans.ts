@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // The default plans, in one place (issue 3). Numbers are ours to choose; the README lists them.
 // An account copies its plan's limits at creation and may override each one.

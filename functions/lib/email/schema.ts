@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DISPOSABLE_SOURCES } from './disposable.js';
 import { MX_STATUSES } from './mx-status.js';
 import { REASON_CODES, VERDICTS } from './reasons.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** A route's request and response schemas: handlers validate with them, OpenAPI is built from them. */
 export interface RouteContract {

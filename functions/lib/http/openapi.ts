@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Route } from '../../routes.js';
 import type { RouteContract } from './contract.js';
 import { ERROR_CODES } from './errors.js';

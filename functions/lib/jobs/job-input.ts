@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { mediaType, readJsonBody } from '../http/body.js';
 import { HttpError, ValidationError } from '../http/errors.js';
 import type { HttpRequest } from '../http/request.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { REASON_CODES } from '../email/index.js';
 import type { Counts, Summary } from './summary.js';
 import { summaryFrom } from './summary.js';

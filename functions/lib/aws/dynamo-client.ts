@@ -1,0 +1,14 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+// One client per container, created on first use. One module per SDK client, so a function loads
+// only the clients it uses at cold start. Endpoints come from the SDK's standard
+// AWS_ENDPOINT_URL[_SERVICE] variables, which the local server sets for its emulators.
+let ddb: DynamoDBDocumentClient | undefined;
+
+export function dynamo(): DynamoDBDocumentClient {
+  ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return ddb;
+}
