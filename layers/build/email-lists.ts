@@ -15,13 +15,9 @@ import { DEFAULT_COMMON_PROVIDERS, DEFAULT_COMMON_TLDS } from '../../functions/l
 // a fresh clone after `npm ci`): the three community disposable lists merged and minus the
 // allowlist, the free-provider list, the role list, the typo references and the MX-host seeds.
 
-export interface ManifestEntry {
-  name: string;
-  version: string;
-  licence: string;
-  source: string;
-  count: number;
-}
+import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
+
+export type { ManifestEntry };
 
 const require = createRequire(import.meta.url);
 const HERE = dirname(fileURLToPath(import.meta.url));
