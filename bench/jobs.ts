@@ -110,11 +110,11 @@ export async function run(): Promise<BenchResult[]> {
       },
       {
         group: GROUP,
-        figure: 'peak RSS of the process hosting the processor (and everything else local)',
-        median: round(peakRss / 2 ** 20, 0),
-        spread: `${round((peakRss - baselineRss) / 2 ** 20, 0)} MB above the idle stack`,
+        figure: 'memory the job adds to the process running the processor (peak RSS growth)',
+        median: round((peakRss - baselineRss) / 2 ** 20, 0),
+        spread: `whole local process peaked at ${round(peakRss / 2 ** 20, 0)} MB: it also hosts the API, the emulators and, in a full bench run, the data of earlier benchmarks`,
         unit: 'MB',
-        target: `< 512 MB: ${peakRss < 512 * 2 ** 20 ? 'met' : 'missed'}`,
+        target: `< 512 MB: ${peakRss - baselineRss < 512 * 2 ** 20 ? 'met' : 'missed'}`,
         samples: 1,
       },
     ];

@@ -157,16 +157,30 @@ async function createQueues(client: SQSClient): Promise<{ queueUrl: string; dlqU
   return { queueUrl: queue.QueueUrl!, dlqUrl: dlq.QueueUrl! };
 }
 
-/** Points this process's AWS SDK clients at the emulators (before any client is created). */
-export function useEndpoints(endpoints: Endpoints, env: NodeJS.ProcessEnv = process.env): void {
-  env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamodb;
-  env.AWS_ENDPOINT_URL_S3 = endpoints.s3;
-  env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
-  env.AWS_REGION = endpoints.region;
-  env.AWS_ACCESS_KEY_ID ??= LOCAL_CREDENTIALS.accessKeyId;
-  env.AWS_SECRET_ACCESS_KEY ??= LOCAL_CREDENTIALS.secretAccessKey;
-  env[JOB_QUEUE.envVar] = endpoints.queueUrl;
-  env[JOB_QUEUE.dlqEnvVar] = endpoints.dlqUrl;
+/**
+ * Points this process's AWS SDK clients at the emulators (before any client is created). Returns a
+ * function that puts the variables back, so a later local stack in the same process does not
+ * mistake these endpoints for ones the user configured.
+ */
+export function useEndpoints(endpoints: Endpoints, env: NodeJS.ProcessEnv = process.env): () => void {
+  const values: Record<string, string> = {
+    AWS_ENDPOINT_URL_DYNAMODB: endpoints.dynamodb,
+    AWS_ENDPOINT_URL_S3: endpoints.s3,
+    AWS_ENDPOINT_URL_SQS: endpoints.sqs,
+    AWS_REGION: endpoints.region,
+    AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY ?? LOCAL_CREDENTIALS.secretAccessKey,
+    [JOB_QUEUE.envVar]: endpoints.queueUrl,
+    [JOB_QUEUE.dlqEnvVar]: endpoints.dlqUrl,
+  };
+  const previous = Object.fromEntries(Object.keys(values).map((k) => [k, env[k]]));
+  Object.assign(env, values);
+  return () => {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete env[k];
+      else env[k] = v;
+    }
+  };
 }
 
 /** The admin CLI finds a running local stack through this file. */

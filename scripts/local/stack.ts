@@ -4,8 +4,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { jobStore, now } from '../../functions/lib/aws/services.js';
+import { jobStore, now, resetServices } from '../../functions/lib/aws/services.js';
 import { logger } from '../../functions/lib/observability.js';
+import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { type Gateway, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
 import { type DevAccount, seed } from './seed.js';
@@ -59,7 +60,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     sqs: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
   };
   const emulators = await startEmulators(dataDir, external);
-  useEndpoints(emulators.endpoints);
+  const restoreEnv = useEndpoints(emulators.endpoints);
+  // Stores built for an earlier stack of this process would still talk to its closed emulators.
+  resetServices();
+  resetSignupRuntime();
   const dev = await seed(dataDir);
 
   const gateway = await startGateway({
@@ -100,6 +104,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await gateway.close();
       await pollers.stop();
       await emulators.stop();
+      restoreEnv();
     },
   };
 }

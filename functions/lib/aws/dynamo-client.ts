@@ -12,3 +12,8 @@ export function dynamo(): DynamoDBDocumentClient {
   });
   return ddb;
 }
+
+/** Forgets the client (the local stack calls it when it points the SDK at new emulator endpoints). */
+export function resetDynamoClient(): void {
+  ddb = undefined;
+}

@@ -11,3 +11,8 @@ export function s3Client(): S3Client {
   });
   return s3;
 }
+
+/** Forgets the client (the local stack calls it when it points the SDK at new emulator endpoints). */
+export function resetS3Client(): void {
+  s3 = undefined;
+}

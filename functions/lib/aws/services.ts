@@ -9,14 +9,14 @@ import type { CertificateProvider } from '../domains/ports.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
-import { dynamo } from './dynamo-client.js';
+import { dynamo, resetDynamoClient } from './dynamo-client.js';
 import { DynamoHostnameStore } from './hostname-store.js';
 import { JobStore } from './job-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
 import { BUCKET, JOB_QUEUE, tableName } from './resources.js';
-import { s3Client } from './s3-client.js';
-import { sqsClient } from './sqs-client.js';
+import { resetS3Client, s3Client } from './s3-client.js';
+import { resetSqsClient, sqsClient } from './sqs-client.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
 /** Seconds a key or account record may be served from a container's memory (revocation delay). */
@@ -164,4 +164,25 @@ export async function domainDeps(): Promise<DomainDeps> {
     target: process.env.CUSTOM_HOSTNAME_TARGET || baseDomain(),
     newToken: () => randomBytes(18).toString('base64url'),
   };
+}
+
+/**
+ * Forgets every store and client of this process, so the next use builds them from the current
+ * environment. Only the local tooling needs it: it may start several local stacks, with new
+ * emulator endpoints, in one process (tests, benchmarks); a Lambda container never does.
+ */
+export function resetServices(): void {
+  accounts = undefined;
+  usage = undefined;
+  ledger = undefined;
+  notifier = undefined;
+  rawAccounts = undefined;
+  baselines = undefined;
+  jobs = undefined;
+  hostnames = undefined;
+  cachedHostnames = undefined;
+  certificates = undefined;
+  resetDynamoClient();
+  resetS3Client();
+  resetSqsClient();
 }

@@ -1,16 +1,25 @@
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import { createRequire } from 'node:module';
+import type * as Ses from '@aws-sdk/client-sesv2';
 import { noticeText, type UsageNotice, type UsageNotifier } from '../limits/notifier.js';
+
+// SES is used for a few notices a month per account: the client comes from the Lambda runtime's
+// SDK, required on the first notice. (A static or dynamic `import` of an external module would be
+// hoisted into the bundle's top-level imports and loaded at every cold start.)
+const load = createRequire(import.meta.url);
 
 /** Usage notices through SES v2 from NOTIFY_FROM (a verified identity of the deployment). */
 export class SesNotifier implements UsageNotifier {
-  private readonly client = new SESv2Client({});
+  private client: Ses.SESv2Client | undefined;
+  private sdk: typeof Ses | undefined;
   constructor(private readonly from: string) {}
 
   async send(notice: UsageNotice): Promise<void> {
     if (!notice.email) return;
+    this.sdk ??= load('@aws-sdk/client-sesv2') as typeof Ses;
+    this.client ??= new this.sdk.SESv2Client({});
     const { subject, body } = noticeText(notice);
     await this.client.send(
-      new SendEmailCommand({
+      new this.sdk.SendEmailCommand({
         FromEmailAddress: this.from,
         Destination: { ToAddresses: [notice.email] },
         Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: body } } } },

@@ -8,3 +8,8 @@ export function sqsClient(): SQSClient {
   sqs ??= new SQSClient({ useQueueUrlAsEndpoint: false });
   return sqs;
 }
+
+/** Forgets the client (the local stack calls it when it points the SDK at new emulator endpoints). */
+export function resetSqsClient(): void {
+  sqs = undefined;
+}

@@ -89,3 +89,9 @@ export function resetDomainAgeLookup(): void {
   lookup = undefined;
   bootstrap = undefined;
 }
+
+/** Forgets the cache and lookup (the local stack calls it when it points at new endpoints). */
+export function resetSignupRuntime(): void {
+  cache = undefined;
+  lookup = undefined;
+}
