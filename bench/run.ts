@@ -9,7 +9,17 @@ import type { BenchResult } from './types.js';
 // stores the figures in bench/results.json and rewrites BENCHMARKS.md from it.
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const MODULES = ['bundles', 'auth', 'email', 'email-http', 'ip', 'ip-http', 'security', 'signup', 'jobs'] as const;
+const MODULES = [
+  'bundles',
+  'auth',
+  'email',
+  'email-http',
+  'ip',
+  'ip-http',
+  'security',
+  'signup',
+  'jobs',
+] as const;
 
 interface Stored {
   module: string;
