@@ -1,5 +1,5 @@
 import type { MxResolver } from '../dns/mx-resolver.js';
-import { DEFAULT_CONCURRENCY, forEachConcurrently } from './concurrency.js';
+import { DEFAULT_CONCURRENCY, forEachConcurrently, Semaphore } from './concurrency.js';
 import type { DisposableSource } from './disposable.js';
 import { DEFAULT_DOMAIN_FACTS_ENTRIES, type DomainFacts, DomainFactsCache } from './domain-facts.js';
 import type { EmailLists } from './lists.js';
@@ -34,7 +34,7 @@ export interface EmailChecker {
   check(email: string): Promise<EmailCheckResult>;
   /**
    * Results in input order. Addresses on one domain share one DNS lookup; distinct domains are
-   * resolved concurrently, at most `concurrency` at a time.
+   * resolved concurrently, at most `concurrency` at a time across all calls of this checker.
    */
   checkMany(emails: readonly string[]): Promise<EmailCheckResult[]>;
   readonly mxHosts: MxHostTable;
@@ -115,6 +115,8 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
   const { lists, resolver } = options;
   const budgetMs = options.dnsBudgetMs ?? DEFAULT_DNS_BUDGET_MS;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  // Shared by every call of this checker: lookups in flight stay within `concurrency` in total.
+  const lookups = new Semaphore(concurrency);
   const mxHosts = options.mxHosts ?? new InMemoryMxHostTable(lists.mxHostSeeds);
   const factsCache = new DomainFactsCache(lists, options.domainFactsEntries ?? DEFAULT_DOMAIN_FACTS_ENTRIES);
   const learnContext = {
@@ -122,9 +124,12 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
     isFreeProvider: (domain: string) => lists.free.has(domain),
   };
 
-  /** MX status within the budget; learns the MX host of a listed disposable domain. */
+  /**
+   * MX status within the budget (which starts once a lookup slot is free); learns the MX host of a
+   * listed disposable domain.
+   */
   async function mailServerOf(facts: DomainFacts): Promise<MxResult> {
-    const mx = await mxStatusWithin(resolver, facts.domain, budgetMs);
+    const mx = await lookups.run(() => mxStatusWithin(resolver, facts.domain, budgetMs));
     if (facts.listedSource !== null && mx.host !== null) {
       try {
         learnMxHost(mxHosts, mx.host, learnContext);
