@@ -36,7 +36,6 @@ export const ERROR_CODES = {
   monthly_limit_exceeded: 429,
   // 5xx
   internal_error: 500,
-  not_implemented: 501,
   service_unavailable: 503,
   job_storage_unavailable: 503,
   gateway_timeout: 504,
@@ -88,12 +87,5 @@ export class MonthlyLimitError extends HttpError {
   constructor(message = 'Monthly request cap reached or would be exceeded by this request.') {
     super('monthly_limit_exceeded', message);
     this.name = 'MonthlyLimitError';
-  }
-}
-
-export class NotImplementedError extends HttpError {
-  constructor(route: string) {
-    super('not_implemented', `${route} is not implemented yet.`);
-    this.name = 'NotImplementedError';
   }
 }
