@@ -33,12 +33,13 @@ import {
 import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/http/edge-origin.js';
 import { routeByName } from '../../functions/routes.js';
 import { ForwardedHostFunction } from './custom-hostnames.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 
-/** The custom origin header CloudFront adds; the geo function trusts viewer headers only with it. */
-export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
+/** The custom origin header CloudFront adds; its name comes from the code that checks it. */
+export { ORIGIN_VERIFY_HEADER };
 
 /**
  * Viewer headers CloudFront adds for GET /v1/geo. An origin request policy holds at most 10
