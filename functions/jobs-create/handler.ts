@@ -11,20 +11,23 @@ import { logger } from '../lib/observability.js';
 const GZIP_MAGIC = 0x1f8b;
 
 /** The list behind an uploadId: the CSV the caller PUT to its upload URL (gzip or plain). */
-async function landedEmails(
-  accountId: string,
-  uploadId: string,
-): Promise<{ emails: string[]; body: Buffer }> {
-  const key = landingKey(accountId, uploadId);
-  const size = await jobStore().landingSize(key);
-  if (size === undefined) {
+async function landedEmails(accountId: string, uploadId: string): Promise<string[]> {
+  let landed: Awaited<ReturnType<ReturnType<typeof jobStore>['landing']>>;
+  try {
+    landed = await jobStore().landing(landingKey(accountId, uploadId), CSV_LIMIT_BYTES);
+  } catch (err) {
+    // Before admission: nothing has been charged.
+    if (err instanceof JobStorageError) throw storageUnavailable(err);
+    throw err;
+  }
+  if (landed === 'absent') {
     throw new ValidationError(
       'invalid_body',
       'No upload with this uploadId: PUT the CSV to its uploadUrl first.',
     );
   }
-  if (size > CSV_LIMIT_BYTES) throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
-  let body = await jobStore().landingBody(key);
+  if (landed === 'too_large') throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
+  let body = landed;
   if (body.length >= 2 && body.readUInt16BE(0) === GZIP_MAGIC) {
     try {
       body = gunzipSync(body, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
@@ -37,7 +40,12 @@ async function landedEmails(
   }
   const emails = csvEmails(body);
   checkRowCount(emails);
-  return { emails, body };
+  return emails;
+}
+
+function storageUnavailable(err: Error): HttpError {
+  logger.error('job storage failed', { error: err });
+  return new HttpError('job_storage_unavailable', 'The job could not be stored; nothing was charged. Retry.');
 }
 
 // POST /v1/email/jobs: the whole list is validated in input(); admission then charges one credit
@@ -49,8 +57,9 @@ export const handler = defineHandler({
   input: async (req, principal) => {
     const source = readJobSource(req);
     if (source.kind === 'emails') return source;
-    const landed = await landedEmails(principal.accountId, source.uploadId);
-    return { ...source, emails: landed.emails, body: landed.body, contentType: 'text/csv' };
+    // The landed object stays where it is and becomes the job's upload: no second copy.
+    const emails = await landedEmails(principal.accountId, source.uploadId);
+    return { ...source, emails, upload: { key: landingKey(principal.accountId, source.uploadId) } };
   },
   run: async (source, { principal, now, billed }) => {
     try {
@@ -58,7 +67,7 @@ export const handler = defineHandler({
         accountId: principal.accountId,
         emails: source.emails,
         filename: source.filename,
-        upload: { body: source.body, contentType: source.contentType },
+        upload: 'upload' in source ? source.upload : { body: source.body, contentType: source.contentType },
         credits: billed.units,
         billedMonth: billed.month,
         now,

@@ -3,8 +3,18 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { accountStore } from '../../functions/lib/aws/services.js';
+import { BUCKET } from '../../functions/lib/aws/resources.js';
+import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
+import { monthKey } from '../../functions/lib/limits/windows.js';
+import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { PROJECT_ROOT } from '../../scripts/local/stack.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
@@ -119,6 +129,44 @@ describe('payload limits', () => {
       body: { uploadId: '00000000-0000-4000-8000-000000000000' },
     });
     expect(never.status).toBe(400);
+  });
+});
+
+describe('storage failures on the upload path', () => {
+  test('an upload that cannot be read is 503 job_storage_unavailable, not a missing upload, and nothing is charged', async () => {
+    const ticket = (await (
+      await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
+    ).json()) as {
+      uploadId: string;
+      uploadUrl: string;
+    };
+    await fetch(ticket.uploadUrl, { method: 'PUT', body: 'email\na@b.example\n' });
+    const s3 = new S3Client({
+      endpoint: stack.endpoints.s3,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const month = monthKey(new Date());
+    const before = (await usageCounter().read(stack.dev.accountId, month)).monthCount;
+    for (;;) {
+      const objects = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName }));
+      if (!objects.Contents?.length) break;
+      for (const o of objects.Contents)
+        await s3.send(new DeleteObjectCommand({ Bucket: BUCKET.localName, Key: o.Key! }));
+    }
+    await s3.send(new DeleteBucketCommand({ Bucket: BUCKET.localName }));
+    try {
+      const res = await stack.call('POST', '/v1/email/jobs', {
+        headers: stack.secret(),
+        body: { uploadId: ticket.uploadId },
+      });
+      expect(res.status).toBe(503);
+      expect(((await res.json()) as { error: string }).error).toBe('job_storage_unavailable');
+      expect((await usageCounter().read(stack.dev.accountId, month)).monthCount).toBe(before);
+    } finally {
+      await s3.send(new CreateBucketCommand({ Bucket: BUCKET.localName }));
+    }
   });
 });
 

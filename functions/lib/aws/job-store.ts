@@ -3,7 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
-  HeadObjectCommand,
+  type GetObjectCommandOutput,
   ListObjectsV2Command,
   PutObjectCommand,
   type S3Client,
@@ -21,7 +21,8 @@ import { type Counts, countKeys } from '../jobs/summary.js';
 // Where a list job lives:
 //   DynamoDB Jobs   JOB#<id> / JOB: the record; progress, per-chunk distinct counts and summary
 //                   counters (c_<key>) on one item, so each chunk is counted by one conditional write.
-//   S3              uploads/<id>.<csv|json>       the upload as received
+//   S3              uploads/<id>.<csv|json>       the upload as received (a CSV put to an upload
+//                                                 URL stays at its landing key, uploadKey)
 //                   chunks/<id>/<n>.json          a chunk's rows [{pos, email}]
 //                   chunks/<id>/results-<n>.json  a chunk's result lines [[pos, line]]
 //                   results/<id>.csv              the assembled results file
@@ -97,7 +98,8 @@ export class JobStore implements JobRepository {
     accountId: string;
     emails: string[];
     filename: string | null;
-    upload: { body: Buffer | string; contentType: string };
+    /** The upload to store, or the key of one already in the bucket (a landed CSV). */
+    upload: { body: Buffer | string; contentType: string } | { key: string };
     credits: number;
     billedMonth: string;
     now: Date;
@@ -125,8 +127,12 @@ export class JobStore implements JobRepository {
     };
     let recordWritten = false;
     try {
-      const ext = input.upload.contentType === 'text/csv' ? 'csv' : 'json';
-      await this.put(`uploads/${id}.${ext}`, input.upload.body, input.upload.contentType);
+      let uploadKey: string;
+      if ('key' in input.upload) uploadKey = input.upload.key;
+      else {
+        uploadKey = `uploads/${id}.${input.upload.contentType === 'text/csv' ? 'csv' : 'json'}`;
+        await this.put(uploadKey, input.upload.body, input.upload.contentType);
+      }
       await inBatches(chunks, 25, (batch) =>
         Promise.all(
           batch.map((c) =>
@@ -142,6 +148,7 @@ export class JobStore implements JobRepository {
             ...key(id),
             ...plain,
             ...Object.fromEntries(countKeys().map((k) => [`c_${k}`, 0])),
+            uploadKey,
             expiresAtEpoch: Math.floor(expiresAt.getTime() / 1000) + PURGE_AFTER_EXPIRY_DAYS * 86_400,
           },
           ConditionExpression: 'attribute_not_exists(pk)',
@@ -317,18 +324,23 @@ export class JobStore implements JobRepository {
     );
   }
 
-  /** Size of an uploaded landing object, or undefined when absent. */
-  async landingSize(objectKey: string): Promise<number | undefined> {
+  /**
+   * The CSV put at a landing key, with one GET: its bytes, 'absent', or 'too_large' (refused from
+   * the response's length, without reading it). Any other failure is a JobStorageError.
+   */
+  async landing(objectKey: string, limitBytes: number): Promise<Buffer | 'absent' | 'too_large'> {
+    let res: GetObjectCommandOutput;
     try {
-      const head = await this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
-      return head.ContentLength;
-    } catch {
-      return undefined;
+      res = await this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
+    } catch (err) {
+      // Only a missing key means "not uploaded"; a missing bucket (also 404) is a storage failure.
+      if ((err as { name?: string }).name === 'NoSuchKey') return 'absent';
+      throw new JobStorageError((err as Error).message);
     }
-  }
-
-  async landingBody(objectKey: string): Promise<Buffer> {
-    const res = await this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
+    if ((res.ContentLength ?? 0) > limitBytes) {
+      (res.Body as { destroy?: () => void } | undefined)?.destroy?.();
+      return 'too_large';
+    }
     return Buffer.from(await res.Body!.transformToByteArray());
   }
 
@@ -357,8 +369,9 @@ export class JobStore implements JobRepository {
       );
       for (const item of page.Items ?? []) {
         const id = item.id as string;
-        for (const prefix of [`uploads/${id}`, `chunks/${id}/`, `results/${id}`])
-          await this.deletePrefix(prefix);
+        const prefixes = [`uploads/${id}`, `chunks/${id}/`, `results/${id}`];
+        if (typeof item.uploadKey === 'string') prefixes.push(item.uploadKey);
+        for (const prefix of prefixes) await this.deletePrefix(prefix);
         await this.db.send(
           new UpdateCommand({
             TableName: this.config.table,
