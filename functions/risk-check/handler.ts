@@ -7,14 +7,14 @@ import { validate } from '../lib/http/validate.js';
 import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
 import { checkTravel, type Location } from '../lib/risk/travel.js';
 import { baselineKey, UserIdSchema } from '../lib/risk/user-id.js';
-import { ipLookup } from '../lib/runtime/ip.js';
+import { ipLocator } from '../lib/runtime/ip.js';
 import { RiskCheckShape } from './contract.js';
 
 const UserIdBody = z.object({ userId: UserIdSchema });
 
 /** The IP's location, or 422: without coordinates there is nothing to compare (spec: endpoint 10). */
 async function locate(ip: ParsedIp): Promise<Location> {
-  const found = await (await ipLookup()).lookup(ip);
+  const found = await (await ipLocator()).locate(ip);
   if (found.latitude === null || found.longitude === null) {
     throw new HttpError('location_unavailable', `${ip.input} cannot be resolved to a location.`);
   }

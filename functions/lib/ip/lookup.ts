@@ -1,21 +1,29 @@
-// The IP lookup and visitor geolocation use case. Data files are read once per process, lazily on the
-// first call, and shared by every later call (a Lambda container keeps them between invocations).
-// Per-country facts, per-record location details, sun times and holiday answers are cached, so a
-// warm lookup costs one MMDB search, one ASN binary search and a few map lookups.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// The IP lookup and visitor geolocation use case: the place and network of an address (ip-data.ts)
+// plus every derived group. Per-country facts, per-record location details, sun times and holiday
+// answers are cached, so a warm lookup costs one MMDB search, one ASN binary search and a few map
+// lookups. (The signup and risk checks need only place and network: locator.ts, without the derived
+// groups' code and data in their bundles.)
 import type { SecurityClassifier } from '../security/classifier.js';
 import { ageFor } from './age.js';
-import { AsnTable } from './asn-reader.js';
-import { CityReader, type DbipCityRecord } from './city-reader.js';
+import type { DbipCityRecord } from './city-reader.js';
 import type { EdgeLocation } from './cloudfront-headers.js';
 import { complianceFor } from './compliance.js';
 import { type CountryFacts, countryFacts, isKnownCountry } from './country-facts.js';
 import { type HolidayCalendar, holidayCalendar } from './holiday.js';
+import {
+  basePlaceOf,
+  type Clock,
+  cityRecordOf,
+  type DataStatus,
+  IpData,
+  type LoadedData,
+  NO_NETWORK,
+  networkOf,
+  systemClock,
+} from './ip-data.js';
 import { localeFor } from './locale.js';
-import { IP_DATA_FILES, type ManifestEntry } from './manifest.js';
+import type { ManifestEntry } from './manifest.js';
 import type { ParsedIp } from './parse-ip.js';
-import { PostalIndex } from './postal-index.js';
 import type {
   AgeInfo,
   ComplianceInfo,
@@ -26,29 +34,19 @@ import type {
   TaxInfo,
 } from './schema.js';
 import { specialRange } from './special-ranges.js';
-import { SubdivisionIndex, type SubdivisionTable } from './subdivision.js';
 import { sunTracker } from './sun.js';
 import { taxFor } from './tax.js';
 import { timezoneAt } from './timezone.js';
 
-export interface Clock {
-  now(): Date;
-}
+export { type Clock, type DataStatus, ipDataDir, systemClock } from './ip-data.js';
 
-export const systemClock: Clock = { now: () => new Date() };
-
-/** The IP data directory inside the data-layer root (`layers/data` locally, `/opt/data` in Lambda). */
-export function ipDataDir(dataRoot: string): string {
-  return join(dataRoot, 'ip');
-}
-
-export interface IpLookupDeps {
-  dataDir: string;
+/** The data: a directory opened by this lookup, or an IpData shared with other users of the same files. */
+export type IpLookupDeps = ({ dataDir: string } | { data: IpData }) & {
   clock?: Clock;
   security?: SecurityClassifier;
   /** How long to wait before trying again after the data could not be opened (ms). */
   retryAfterMs?: number;
-}
+};
 
 export interface LookupOptions {
   /** Add `security` (plans with security data). Needs a classifier. */
@@ -63,31 +61,12 @@ export interface GeoOptions {
   includeSecurity?: boolean;
 }
 
-export interface DataStatus {
-  /** The city files are open: lookups can find addresses. */
-  available: boolean;
-  asn: boolean;
-  postalCountries: number;
-  subdivisions: string;
-  error?: string;
-}
-
 export interface IpLookup {
   lookup(ip: ParsedIp, options?: LookupOptions): Promise<IpLookupResult>;
   geo(ip: ParsedIp, options?: GeoOptions): Promise<GeoResult>;
   manifest(): Promise<ManifestEntry[]>;
   /** Opens the data (if not yet) and reports what is available. */
   ready(): Promise<DataStatus>;
-}
-
-interface LoadedData {
-  city: CityReader | null;
-  asnV4: AsnTable | null;
-  asnV6: AsnTable | null;
-  subdivisions: SubdivisionIndex;
-  postal: PostalIndex | null;
-  manifest: ManifestEntry[];
-  status: DataStatus;
 }
 
 /** A resolved location before the derived groups. */
@@ -100,11 +79,6 @@ interface Place {
   latitude: number | null;
   longitude: number | null;
   timezone: string | null;
-}
-
-interface Network {
-  asn: number | null;
-  asOrganization: string | null;
 }
 
 /** A place with everything about it that does not change per request, plus per-request helpers. */
@@ -157,7 +131,6 @@ function locatedAt(place: Place): Located {
   };
 }
 
-const NO_NETWORK: Network = Object.freeze({ asn: null, asOrganization: null });
 const NOWHERE: Place = Object.freeze({
   country: null,
   region: null,
@@ -169,118 +142,31 @@ const NOWHERE: Place = Object.freeze({
   timezone: null,
 });
 
-async function optional<T>(path: string, open: (file: Buffer) => T): Promise<T | null> {
-  let file: Buffer;
-  try {
-    file = await readFile(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return open(file);
-}
-
-async function loadData(dataDir: string): Promise<LoadedData> {
-  const path = (name: string) => join(dataDir, name);
-  const [v4, v6, asnV4, asnV6, subdivisions, postal, manifest] = await Promise.all([
-    optional(path(IP_DATA_FILES.cityV4), (f) => f),
-    optional(path(IP_DATA_FILES.cityV6), (f) => f),
-    optional(path(IP_DATA_FILES.asnV4), (f) => new AsnTable(f)),
-    optional(path(IP_DATA_FILES.asnV6), (f) => new AsnTable(f)),
-    optional(
-      path(IP_DATA_FILES.subdivisions),
-      (f) => new SubdivisionIndex(JSON.parse(f.toString('utf8')) as SubdivisionTable),
-    ),
-    optional(path(IP_DATA_FILES.postal), (f) => new PostalIndex(f)),
-    optional(path(IP_DATA_FILES.manifest), (f) => JSON.parse(f.toString('utf8')) as ManifestEntry[]),
-  ]);
-  const city = v4 && v6 ? new CityReader(v4, v6) : null;
-  const sub = subdivisions ?? SubdivisionIndex.empty();
-  return {
-    city,
-    asnV4,
-    asnV6,
-    subdivisions: sub,
-    postal,
-    manifest: manifest ?? [],
-    status: {
-      available: city !== null,
-      asn: asnV4 !== null && asnV6 !== null,
-      postalCountries: postal?.coveredCountries().length ?? 0,
-      subdivisions: sub.source,
-      ...(city ? {} : { error: `city data not found in ${dataDir}` }),
-    },
-  };
-}
-
-function text(value: string | undefined): string | null {
-  return value === undefined || value === '' ? null : value;
-}
-
-function finite(value: number | undefined): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
+/** The shared data of `deps`, or data of its own for a directory. */
+export function ipDataOf(deps: IpLookupDeps): IpData {
+  return 'data' in deps
+    ? deps.data
+    : new IpData(deps.dataDir, { clock: deps.clock, retryAfterMs: deps.retryAfterMs });
 }
 
 export function createIpLookup(deps: IpLookupDeps): IpLookup {
   const clock = deps.clock ?? systemClock;
-  const retryAfterMs = deps.retryAfterMs ?? 30_000;
-  let loading: Promise<LoadedData> | null = null;
-  /** The opened data once available: the hot path skips awaiting the load promise. */
-  let ready: LoadedData | null = null;
-  let failedAt = 0;
+  const ipData = ipDataOf(deps);
   /** Location and derived groups per DB-IP record object (stable while the reader's cache holds it). */
   const located = new WeakMap<DbipCityRecord, Located>();
-
-  async function data(): Promise<LoadedData> {
-    if (!loading) {
-      loading = loadData(deps.dataDir).catch(
-        (err: unknown): LoadedData => ({
-          city: null,
-          asnV4: null,
-          asnV6: null,
-          subdivisions: SubdivisionIndex.empty(),
-          postal: null,
-          manifest: [],
-          status: {
-            available: false,
-            asn: false,
-            postalCountries: 0,
-            subdivisions: 'none',
-            error: err instanceof Error ? err.message : String(err),
-          },
-        }),
-      );
-      const d = await loading;
-      if (d.status.available) ready = d;
-      else failedAt = clock.now().getTime();
-      return d;
-    }
-    const d = await loading;
-    // Spec: found is false while "the database is temporarily unavailable": after a failed open,
-    // answer found:false and try again once retryAfterMs has passed.
-    if (!d.status.available && clock.now().getTime() - failedAt >= retryAfterMs) loading = null;
-    return d;
-  }
 
   function locatedOf(d: LoadedData, record: DbipCityRecord): Located {
     let at = located.get(record);
     if (at) return at;
-    const country = record.country_code as string;
-    const latitude = finite(record.latitude);
-    const longitude = finite(record.longitude);
-    const sub = record.state1 ? d.subdivisions.resolve(country, record.state1) : null;
+    const base = basePlaceOf(d, record);
+    const { country, latitude, longitude } = base;
     at = locatedAt(
       Object.freeze({
-        country,
-        region: sub?.name ?? null,
-        regionCode: sub?.code ?? null,
-        city: text(record.city),
+        ...base,
         postalCode:
           latitude !== null && longitude !== null
             ? (d.postal?.nearest(country, latitude, longitude) ?? null)
             : null,
-        latitude,
-        longitude,
         timezone: timezoneAt(latitude, longitude),
       }),
     );
@@ -288,14 +174,8 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
     return at;
   }
 
-  function networkOf(d: LoadedData, ip: ParsedIp): Network {
-    const rec = (ip.lookupFamily === 4 ? d.asnV4 : d.asnV6)?.lookup(ip);
-    return rec ? { asn: rec.asn, asOrganization: rec.organization } : NO_NETWORK;
-  }
-
   function locate(d: LoadedData, ip: ParsedIp): Located | null {
-    if (!d.city || specialRange(ip) !== null) return null;
-    const record = d.city.get(ip);
+    const record = cityRecordOf(d, ip);
     return record ? locatedOf(d, record) : null;
   }
 
@@ -305,7 +185,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
   }
 
   async function lookup(ip: ParsedIp, options: LookupOptions = {}): Promise<IpLookupResult> {
-    const d = ready ?? (await data());
+    const d = ipData.ready ?? (await ipData.open());
     const at = locate(d, ip);
     const userAgent = options.userAgent ?? null;
     if (!at) {
@@ -330,7 +210,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       };
     }
     const now = clock.now();
-    const asn = (ip.lookupFamily === 4 ? d.asnV4 : d.asnV6)?.lookup(ip) ?? null;
+    const network = networkOf(d, ip);
     const place = at.place;
     const result: IpLookupResult = {
       ip: ip.input,
@@ -344,8 +224,8 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       longitude: place.longitude,
       timezone: place.timezone,
       isEUCountry: at.facts.isEUCountry,
-      asn: asn?.asn ?? null,
-      asOrganization: asn?.organization ?? null,
+      asn: network.asn,
+      asOrganization: network.asOrganization,
       currency: at.facts.currency,
       callingCode: at.facts.callingCode,
       compliance: at.compliance,
@@ -382,7 +262,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
   }
 
   async function geo(ip: ParsedIp, options: GeoOptions = {}): Promise<GeoResult> {
-    const d = ready ?? (await data());
+    const d = ipData.ready ?? (await ipData.open());
     const edge = options.edge;
     // The edge's location, when it names a country, wins as a whole: mixing its country with a city
     // from the other database could produce a place that does not exist.
@@ -417,7 +297,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
   return {
     lookup,
     geo,
-    manifest: async () => (await data()).manifest,
-    ready: async () => (await data()).status,
+    manifest: async () => (await ipData.open()).manifest,
+    ready: async () => (await ipData.open()).status,
   };
 }

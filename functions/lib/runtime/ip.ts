@@ -1,21 +1,40 @@
 import { dataRoot, now } from '../aws/services.js';
 import { parseDnsServers } from '../dns/resolver.js';
 import { reverseLookup } from '../dns/reverse.js';
-import { createIpLookup, type IpLookup, ipDataDir } from '../ip/lookup.js';
+import { IpData, ipDataDir } from '../ip/ip-data.js';
+import { createIpLocator, type IpLocator } from '../ip/locator.js';
+import { createIpLookup, type IpLookup } from '../ip/lookup.js';
 import { securityClassifier } from './security.js';
 
-// The container's IP lookup: data files opened lazily once, shared by every request; security
-// flags from the (hot-swappable) list classifier.
+// The container's IP lookup (every derived group) and locator (place and network only): one copy of
+// the data files, opened lazily once and shared by both and by every request; security flags from
+// the (hot-swappable) list classifier.
+let data: IpData | undefined;
 let lookup: Promise<IpLookup> | undefined;
+let locator: Promise<IpLocator> | undefined;
+
+function ipData(): IpData {
+  data ??= new IpData(ipDataDir(dataRoot()), { clock: { now } });
+  return data;
+}
 
 export function ipLookup(): Promise<IpLookup> {
   lookup ??= securityClassifier().then((security) =>
-    createIpLookup({ dataDir: ipDataDir(dataRoot()), security, clock: { now } }),
+    createIpLookup({ data: ipData(), security, clock: { now } }),
   );
   lookup.catch(() => {
     lookup = undefined;
   });
   return lookup;
+}
+
+/** For the signup and risk checks: their bundles leave the derived groups' code and data out. */
+export function ipLocator(): Promise<IpLocator> {
+  locator ??= securityClassifier().then((security) => createIpLocator({ data: ipData(), security }));
+  locator.catch(() => {
+    locator = undefined;
+  });
+  return locator;
 }
 
 /** PTR name for ?include=hostname; REVERSE_DNS_TIMEOUT_MS (default 1000) bounds it. */

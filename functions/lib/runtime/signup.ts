@@ -16,9 +16,9 @@ import {
   type RdapBootstrap,
 } from '../signup/domain-age.js';
 import { emailChecker } from './email.js';
-import { ipLookup } from './ip.js';
+import { ipLocator } from './ip.js';
 
-// The container's signup-check wiring: the email checker and IP lookup of their own runtime modules,
+// The container's signup-check wiring: the email checker and IP locator of their own runtime modules,
 // and the domain-age lookup with its RDAP bootstrap (read once) and its DynamoDB cache.
 //   RDAP_BOOTSTRAP_URL  an http(s) URL or a file path of an IANA dns.json; default: the data layer's
 //                       `${dataRoot()}/rdap/dns.json` (layers/build/rdap-bootstrap.ts)
@@ -80,7 +80,7 @@ export function domainAgeLookup(env: NodeJS.ProcessEnv = process.env): DomainAge
 
 /** The ports of checkSignup (functions/lib/signup/check.ts). */
 export async function signupDeps(): Promise<SignupCheckDeps> {
-  const [email, ip] = await Promise.all([emailChecker(), ipLookup()]);
+  const [email, ip] = await Promise.all([emailChecker(), ipLocator()]);
   return { email, ip, domainAge: domainAgeLookup() };
 }
 

@@ -1,7 +1,7 @@
 import type { EmailCheckResult } from '../email/schema.js';
 import { parseAddress } from '../email/syntax.js';
+import type { IpLocator } from '../ip/locator.js';
 import type { ParsedIp } from '../ip/parse-ip.js';
-import type { SecurityFlags } from '../security/classifier.js';
 import type { DomainAgeLookup } from './domain-age.js';
 import type { SignupCheckResult } from './schema.js';
 import { scoreSignup } from './score.js';
@@ -13,18 +13,7 @@ import { isAutomatedUserAgent } from './user-agent.js';
 
 export interface SignupCheckDeps {
   email: { check(email: string): Promise<EmailCheckResult> };
-  ip: {
-    lookup(
-      ip: ParsedIp,
-      options: { includeSecurity: boolean },
-    ): Promise<{
-      ip: string;
-      country: string | null;
-      asn: number | null;
-      asOrganization: string | null;
-      security?: SecurityFlags;
-    }>;
-  };
+  ip: IpLocator;
   domainAge: DomainAgeLookup;
 }
 
@@ -46,7 +35,7 @@ export async function checkSignup(
   const address = parseAddress(input.email);
   const [email, ip, age] = await Promise.all([
     deps.email.check(input.email),
-    deps.ip.lookup(input.ip, { includeSecurity: input.includeSecurity }),
+    deps.ip.locate(input.ip, { includeSecurity: input.includeSecurity }),
     address === null ? Promise.resolve(null) : deps.domainAge.ageDays(address.domain),
   ]);
   // Spec: null for well-known consumer providers (their age says nothing about the signup).

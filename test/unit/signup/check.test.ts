@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DnsLookup, MxRecord, MxResolver } from '../../../functions/lib/dns/mx-resolver.js';
 import { createEmailChecker, type EmailChecker } from '../../../functions/lib/email/check.js';
-import { createIpLookup, type IpLookup } from '../../../functions/lib/ip/lookup.js';
+import { IpData } from '../../../functions/lib/ip/ip-data.js';
+import { createIpLocator, type IpLocator } from '../../../functions/lib/ip/locator.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { compileRanges, type LabelledRange } from '../../../functions/lib/security/compile.js';
 import type { SecurityFlag } from '../../../functions/lib/security/flags.js';
@@ -60,7 +61,7 @@ const CLEAN = '8.8.8.8';
 
 let rdap: RdapServer;
 let email: EmailChecker;
-let ipLookup: IpLookup;
+let ipLocator: IpLocator;
 let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
@@ -91,7 +92,7 @@ beforeAll(async () => {
   const security = new ListSecurityClassifier(
     new RangeTable(encodeRangeTable({ version: 'test', ...table })),
   );
-  ipLookup = createIpLookup({ dataDir: data.dir, security });
+  ipLocator = createIpLocator({ data: new IpData(data.dir), security });
   // Opens the data files and the loopback connection, so the timing below is warm.
   await checkSignup(deps(), { email: 'warm@warm-up.example', ip: ip(CLEAN), includeSecurity: true });
 });
@@ -104,7 +105,7 @@ function deps(): SignupCheckDeps {
   const bootstrap = parseRdapBootstrap(rdap.bootstrap());
   return {
     email,
-    ip: ipLookup,
+    ip: ipLocator,
     domainAge: createDomainAgeLookup({
       bootstrap: async () => bootstrap,
       fetch: (url, init) => fetch(url, init),
