@@ -25,6 +25,8 @@ interface Stored {
   module: string;
   date: string;
   machine: string;
+  /** How the module measures, from its `about` export: printed under the section heading. */
+  about?: string;
   results: BenchResult[];
 }
 
@@ -54,6 +56,7 @@ function render(stored: Stored[]): string {
       `Measured ${s.date} on ${s.machine}. Command: \`npm run bench -- ${s.module}\`.`,
       '',
     );
+    if (s.about) lines.push(s.about, '');
     const groups = [...new Set(s.results.map((r) => r.group))];
     for (const g of groups) {
       lines.push(
@@ -81,7 +84,7 @@ const stored: Stored[] = existsSync(resultsFile) ? JSON.parse(await readFile(res
 for (const name of names) {
   if (!existsSync(join(ROOT, 'bench', `${name}.ts`))) continue;
   console.log(`bench ${name}...`);
-  const mod = (await import(`./${name}.ts`)) as { run(): Promise<BenchResult[]> };
+  const mod = (await import(`./${name}.ts`)) as { run(): Promise<BenchResult[]>; about?: string };
   const results = await mod.run();
   for (const r of results)
     console.log(`  ${r.group} | ${r.figure}: ${fmt(r.median)} ${r.unit} (${r.spread}) ${r.target ?? ''}`);
@@ -89,6 +92,7 @@ for (const name of names) {
     module: name,
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
     machine: machine(),
+    ...(mod.about ? { about: mod.about } : {}),
     results,
   };
   const i = stored.findIndex((s) => s.module === name);
