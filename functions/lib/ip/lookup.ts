@@ -158,15 +158,21 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
   function locatedOf(d: LoadedData, record: DbipCityRecord): Located {
     let at = located.get(record);
     if (at) return at;
-    const base = basePlaceOf(d, record);
-    const { country, latitude, longitude } = base;
+    const { country, region, regionCode, city, latitude, longitude } = basePlaceOf(d, record);
+    // Spelled out, not spread from the base place: with `...base` the Place objects got another
+    // hidden class and the warm lookup ran a quarter slower (`npm run bench -- ip`).
     at = locatedAt(
       Object.freeze({
-        ...base,
+        country,
+        region,
+        regionCode,
+        city,
         postalCode:
           latitude !== null && longitude !== null
             ? (d.postal?.nearest(country, latitude, longitude) ?? null)
             : null,
+        latitude,
+        longitude,
         timezone: timezoneAt(latitude, longitude),
       }),
     );
