@@ -3,6 +3,7 @@
 // server that runs every handler in one process, keep one copy between invocations.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { type Clock, systemClock } from '../clock.js';
 import { AsnTable } from './asn-reader.js';
 import { CityReader, type DbipCityRecord } from './city-reader.js';
 import { IP_DATA_FILES, type ManifestEntry } from './manifest.js';
@@ -10,12 +11,6 @@ import type { ParsedIp } from './parse-ip.js';
 import { PostalIndex } from './postal-index.js';
 import { specialRange } from './special-ranges.js';
 import { SubdivisionIndex, type SubdivisionTable } from './subdivision.js';
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
 
 /** The IP data directory inside the data-layer root (`layers/data` locally, `/opt/data` in Lambda). */
 export function ipDataDir(dataRoot: string): string {

@@ -3,6 +3,7 @@
 // answers are cached, so a warm lookup costs one MMDB search, one ASN binary search and a few map
 // lookups. (The signup and risk checks need only place and network: locator.ts, without the derived
 // groups' code and data in their bundles.)
+import { type Clock, systemClock } from '../clock.js';
 import type { SecurityClassifier } from '../security/classifier.js';
 import { ageFor } from './age.js';
 import type { DbipCityRecord } from './city-reader.js';
@@ -12,14 +13,12 @@ import { type CountryFacts, countryFacts, isKnownCountry } from './country-facts
 import { type HolidayCalendar, holidayCalendar } from './holiday.js';
 import {
   basePlaceOf,
-  type Clock,
   cityRecordOf,
   type DataStatus,
   IpData,
   type LoadedData,
   NO_NETWORK,
   networkOf,
-  systemClock,
 } from './ip-data.js';
 import { localeFor } from './locale.js';
 import type { ManifestEntry } from './manifest.js';
@@ -37,8 +36,6 @@ import { specialRange } from './special-ranges.js';
 import { sunTracker } from './sun.js';
 import { taxFor } from './tax.js';
 import { timezoneAt } from './timezone.js';
-
-export { type Clock, type DataStatus, ipDataDir, systemClock } from './ip-data.js';
 
 /** The data: a directory opened by this lookup, or an IpData shared with other users of the same files. */
 export type IpLookupDeps = ({ dataDir: string } | { data: IpData }) & {
@@ -143,7 +140,7 @@ const NOWHERE: Place = Object.freeze({
 });
 
 /** The shared data of `deps`, or data of its own for a directory. */
-export function ipDataOf(deps: IpLookupDeps): IpData {
+function ipDataOf(deps: IpLookupDeps): IpData {
   return 'data' in deps
     ? deps.data
     : new IpData(deps.dataDir, { clock: deps.clock, retryAfterMs: deps.retryAfterMs });

@@ -1,5 +1,6 @@
 import { getDomain } from 'tldts';
 import * as z from 'zod';
+import type { Clock } from '../clock.js';
 
 // Age of an email domain from public registration data (spec: emailDomainAgeDays, reason
 // new_domain), over RDAP (RFC 9083 responses, RFC 9082 queries). The registry's RDAP server is found
@@ -127,10 +128,6 @@ export interface DomainAgeRecord {
 export interface DomainAgeCache {
   get(domain: string): Promise<DomainAgeRecord | undefined>;
   put(domain: string, record: DomainAgeRecord, ttlSeconds: number): Promise<void>;
-}
-
-export interface Clock {
-  now(): Date;
 }
 
 /** A cache in this process's memory (tests, and a fallback without a table). */

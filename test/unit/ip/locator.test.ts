@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { type Clock, IpData } from '../../../functions/lib/ip/ip-data.js';
+import type { Clock } from '../../../functions/lib/clock.js';
+import { IpData } from '../../../functions/lib/ip/ip-data.js';
 import { createIpLocator, type IpLocator } from '../../../functions/lib/ip/locator.js';
 import { createIpLookup, type IpLookup } from '../../../functions/lib/ip/lookup.js';
 import { type ParsedIp, parseIp } from '../../../functions/lib/ip/parse-ip.js';

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import type { Clock } from '../../../functions/lib/clock.js';
 import { parseCloudFrontViewerHeaders } from '../../../functions/lib/ip/cloudfront-headers.js';
-import { type Clock, createIpLookup, type IpLookup, ipDataDir } from '../../../functions/lib/ip/lookup.js';
+import { ipDataDir } from '../../../functions/lib/ip/ip-data.js';
+import { createIpLookup, type IpLookup } from '../../../functions/lib/ip/lookup.js';
 import { type ParsedIp, parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import {
   GeoResultSchema,

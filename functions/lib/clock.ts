@@ -1,0 +1,7 @@
+// The time source of pure domain code: injected so that tests pin it and the runtime can shift it
+// (aws/services.ts `now`, NETINTEL_CLOCK_OFFSET_MS).
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
