@@ -6,6 +6,7 @@ import type { CounterOutcome, UsageCounter } from '../limits/admission.js';
 // Layout: one item per account and month, pk ACCOUNT#<id>, sk MONTH#<yyyy-mm>, holding the current
 // minute window and its count, the month total and one total per meter. The usual request costs
 // one conditional UpdateItem; the first call of a minute and refused calls cost one GetItem more.
+// A call counts in the stored minute window when that is its own or a newer one.
 
 const YEAR_SECONDS = 400 * 24 * 3600;
 
@@ -23,7 +24,9 @@ export class DynamoUsageCounter implements UsageCounter {
     const sameWindow = await this.tryCount(req, 'same');
     if (sameWindow) return sameWindow;
     const current = await this.read(req.accountId, req.month);
-    if (current.window === req.window) {
+    // A call that took its time just before a minute ended may find the next minute already
+    // opened by another call: it counts in that newer window rather than being refused.
+    if (current.window >= req.window) {
       if (current.minuteCount >= req.perMinute) return { admitted: false, reason: 'rate' };
       if (current.monthCount + req.units > req.monthlyCap && req.units > 0) {
         return { admitted: false, reason: 'month' };
@@ -70,7 +73,7 @@ export class DynamoUsageCounter implements UsageCounter {
 
   private async diagnose(req: Parameters<UsageCounter['admit']>[0]): Promise<CounterOutcome> {
     const current = await this.read(req.accountId, req.month);
-    if (current.window === req.window && current.minuteCount >= req.perMinute) {
+    if (current.window >= req.window && current.minuteCount >= req.perMinute) {
       return { admitted: false, reason: 'rate' };
     }
     return { admitted: false, reason: 'month' };
@@ -86,7 +89,7 @@ export class DynamoUsageCounter implements UsageCounter {
     const conditions: string[] = [];
     let update: string;
     if (mode === 'same') {
-      conditions.push('#window = :w', 'minuteCount < :perMinute');
+      conditions.push('#window >= :w', 'minuteCount < :perMinute');
       values[':perMinute'] = req.perMinute;
       update = 'ADD minuteCount :one, monthCount :units';
     } else {
@@ -119,7 +122,6 @@ export class DynamoUsageCounter implements UsageCounter {
       return { admitted: true, monthBefore: after - req.units, monthAfter: after };
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return undefined;
-      if ((err as { name?: string }).name === 'ConditionalCheckFailedException') return undefined;
       throw err;
     }
   }
