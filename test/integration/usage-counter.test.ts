@@ -22,7 +22,7 @@ const request = (accountId: string, window: number) => ({
   perMinute: 5,
   monthlyCap: 1_000_000,
   units: 1,
-  meter: 'ip' as const,
+  meter: 'lookup' as const,
 });
 
 describe('DynamoUsageCounter', () => {
