@@ -105,12 +105,15 @@ export class NetintelStack extends Stack {
       dataLayer: this.dataLayer,
       environment,
     });
-    for (const route of ROUTES) {
-      if (!route.usesDataLayer) continue;
-      const routeFn = this.api.routeFunctions[route.name]!;
-      for (const [k, v] of Object.entries(this.refresh.consumerEnvironment()))
-        routeFn.fn.addEnvironment(k, v);
-      this.refresh.grantReadData(routeFn.fn, routeFn);
+    // Every function with the data layer follows the refreshed versions, the job processor included
+    // (a list job must flag the same disposable domains as /v1/email/batch).
+    const dataFunctions = [
+      ...ROUTES.filter((r) => r.usesDataLayer).map((r) => this.api.routeFunctions[r.name]!),
+      this.pipeline.processor,
+    ];
+    for (const dataFn of dataFunctions) {
+      for (const [k, v] of Object.entries(this.refresh.consumerEnvironment())) dataFn.fn.addEnvironment(k, v);
+      this.refresh.grantReadData(dataFn.fn, dataFn);
     }
     this.edge = new Edge(this, 'Edge', {
       restApi: this.api.restApi,

@@ -81,9 +81,8 @@ const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   geo: { originSecret: true },
   'lookup-ip': {},
   'lookup-batch': {},
-  // RDAP domain-age cache and the learned disposable MX-host table.
-  'email-validate': { cache: true },
-  'email-batch': { cache: true },
+  'email-validate': {},
+  'email-batch': {},
   // Reads a presigned upload, stores the upload and its chunks, writes the job, queues the chunks.
   'jobs-create': {
     jobs: 'readWrite',

@@ -95,7 +95,6 @@ export class JobPipeline extends Construct {
       new SqsEventSource(this.queue, { batchSize: JOB_QUEUE.batchSize, reportBatchItemFailures: true }),
     );
     tables.byId.Jobs.grantReadWriteData(this.processor.fn);
-    tables.byId.Cache.grantReadWriteData(this.processor.fn);
     // Reads chunk rows and writes chunk results (chunks/), then the assembled results file (results/).
     const chunkObjects = `${BUCKET.prefixes.chunks}*`;
     const resultObjects = `${BUCKET.prefixes.results}*`;

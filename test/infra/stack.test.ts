@@ -387,6 +387,14 @@ describe('least privilege', () => {
     }
   });
 
+  it('lets only the signup check use the Cache table (its RDAP domain ages)', () => {
+    for (const route of ROUTES) {
+      const statements = statementsOf(fn(`route:${route.name}`)[0]);
+      expect(actionsOn(statements, tableId('Cache')).length > 0).toBe(route.name === 'signup-check');
+    }
+    expect(actionsOn(statementsOf(fn('queue:job-processor')[0]), tableId('Cache'))).toEqual([]);
+  });
+
   it('gives the geo function the origin secret, by dynamic reference', () => {
     for (const route of ROUTES) {
       const value = props(fn(`route:${route.name}`)[1]).Environment.Variables.ORIGIN_SECRET;
@@ -600,5 +608,8 @@ describe('data refresh', () => {
     for (const route of ROUTES.filter((r) => r.usesDataLayer)) {
       expect(props(fn(`route:${route.name}`)[1]).Environment.Variables.DATA_REFRESH_S3).toBe('true');
     }
+    expect(props(fn('queue:job-processor')[1]).Environment.Variables.DATA_REFRESH_S3).toBe('true');
+    const processorReads = JSON.stringify(statementsOf(fn('queue:job-processor')[0]));
+    expect(processorReads).toContain('data/*');
   });
 });

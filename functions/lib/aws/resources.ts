@@ -54,7 +54,7 @@ export const TABLES: readonly TableDef[] = [
     localName: 'netintel-cache',
     partitionKey: 'pk',
     ttlAttribute: 'expiresAt',
-    purpose: 'RDAP domain-age cache and the learned disposable MX-host table',
+    purpose: 'RDAP domain-age cache (signup check)',
   },
 ];
 
