@@ -3,7 +3,7 @@ import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainAgeCache, DomainAgeRecord } from '../signup/domain-age.js';
 
 // The RDAP domain-age cache in the Cache table (resources.ts: pk, TTL attribute expiresAt in epoch
-// seconds). The table is shared with the learned MX-host table, so keys carry an `rdap#` prefix.
+// seconds). Keys carry an `rdap#` prefix so that other caches can share the table.
 // DynamoDB deletes expired items lazily and the local emulator never does: expiry is checked on read.
 
 export const DOMAIN_AGE_KEY_PREFIX = 'rdap#';
