@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { JobMessage } from '../lib/aws/job-store.js';
 import { jobStore, now } from '../lib/aws/services.js';
 import { processChunk } from '../lib/jobs/process-chunk.js';
 import { logger } from '../lib/observability.js';
@@ -15,7 +16,7 @@ async function processBatch(event: SQSEvent): Promise<SQSBatchResponse> {
   await Promise.all(
     event.Records.map(async (record) => {
       try {
-        const message = JSON.parse(record.body) as { jobId: string; chunk: number };
+        const message = JSON.parse(record.body) as JobMessage;
         const outcome = await processChunk(jobStore(), checker, message, now());
         logger.info('chunk processed', {
           ...message,

@@ -415,6 +415,11 @@ describe('delivery faults', () => {
     expect(await usage()).toBe(before + 9 - 6);
     const res = await stack.call('GET', `/v1/email/jobs/${id!}/results`, { headers: bearer });
     expect(res.status).toBe(409);
+    // The refund was taken once; one put back (its refund failed) can be taken again, once.
+    expect(await jobStore().claimRefund(id!)).toBeUndefined();
+    await jobStore().releaseRefund(id!);
+    expect(await jobStore().claimRefund(id!)).toMatchObject({ status: 'failed', doneChunks: [0] });
+    expect(await jobStore().claimRefund(id!)).toBeUndefined();
   }, 60_000);
 });
 

@@ -282,21 +282,39 @@ export class JobStore implements JobRepository {
     }
   }
 
-  /** queued/processing -> failed; the record as it was failed, or undefined when already final. */
-  async markFailed(id: string): Promise<JobRecord | undefined> {
+  /** queued/processing -> failed with refundDue set, in one write; false when already final or absent. */
+  async markFailed(id: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.config.table,
+          Key: key(id),
+          UpdateExpression: 'SET #status = :failed, refundDue = :true',
+          ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :processing)',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':failed': 'failed',
+            ':true': true,
+            ':queued': 'queued',
+            ':processing': 'processing',
+          },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async claimRefund(id: string): Promise<JobRecord | undefined> {
     try {
       const res = await this.db.send(
         new UpdateCommand({
           TableName: this.config.table,
           Key: key(id),
-          UpdateExpression: 'SET #status = :failed',
-          ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :processing)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':failed': 'failed',
-            ':queued': 'queued',
-            ':processing': 'processing',
-          },
+          UpdateExpression: 'REMOVE refundDue',
+          ConditionExpression: 'attribute_exists(refundDue)',
           ReturnValues: 'ALL_NEW',
         }),
       );
@@ -305,6 +323,18 @@ export class JobStore implements JobRepository {
       if (err instanceof ConditionalCheckFailedException) return undefined;
       throw err;
     }
+  }
+
+  async releaseRefund(id: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.config.table,
+        Key: key(id),
+        UpdateExpression: 'SET refundDue = :true',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':true': true },
+      }),
+    );
   }
 
   async resultsText(id: string): Promise<string> {

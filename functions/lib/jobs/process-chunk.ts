@@ -15,7 +15,12 @@ export interface JobRepository {
     counts: Counts,
   ): Promise<JobRecord | undefined>;
   finalize(record: JobRecord, now: Date): Promise<void>;
-  markFailed(id: string): Promise<JobRecord | undefined>;
+  /** queued/processing -> failed, with a refund due; false when the job was already final or absent. */
+  markFailed(id: string): Promise<boolean>;
+  /** Takes the refund due of a failed job (one caller wins): the record, or undefined when none is due. */
+  claimRefund(id: string): Promise<JobRecord | undefined>;
+  /** Puts a claimed refund back as due (the refund could not be made). */
+  releaseRefund(id: string): Promise<void>;
 }
 
 export type ChunkOutcome = 'counted' | 'completed' | 'duplicate' | 'ignored';
@@ -54,17 +59,34 @@ export async function processChunk(
 }
 
 /**
- * A chunk that exhausted its retries (DLQ): the job fails, once, and the credits of the distinct
- * addresses in chunks never processed are handed to `refund`.
+ * A chunk that exhausted its retries (DLQ). When every chunk was counted, only the assembly of the
+ * results failed: the job is finalised instead (a failure throws, so the DLQ delivers again).
+ * Otherwise the job fails, once, and the credits of the distinct addresses in chunks never
+ * processed go to `refund`, exactly once: the refund is due from the failing write, taken by one
+ * caller, and put back when `refund` throws (which rethrows, so the DLQ delivers again).
+ * Returns the units refunded by this call.
  */
 export async function failJob(
   repo: JobRepository,
   jobId: string,
   refund: (job: JobRecord, units: number) => Promise<void>,
+  now: Date,
 ): Promise<number> {
-  const failed = await repo.markFailed(jobId);
-  if (!failed) return 0;
-  const units = unprocessedCredits(failed);
-  if (units > 0) await refund(failed, units);
+  const job = await repo.get(jobId);
+  if (!job) return 0;
+  if (job.status === 'processing' && job.doneChunks.length === job.chunkCount) {
+    await repo.finalize(job, now);
+    return 0;
+  }
+  await repo.markFailed(jobId);
+  const claimed = await repo.claimRefund(jobId);
+  if (!claimed) return 0;
+  const units = unprocessedCredits(claimed);
+  try {
+    if (units > 0) await refund(claimed, units);
+  } catch (err) {
+    await repo.releaseRefund(jobId);
+    throw err;
+  }
   return units;
 }
