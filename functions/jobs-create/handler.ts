@@ -1,10 +1,15 @@
-import { gunzipSync } from 'node:zlib';
 import { JobStorageError } from '../lib/aws/job-store.js';
 import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
 import { toJob } from '../lib/jobs/job.js';
-import { CSV_LIMIT_BYTES, checkRowCount, csvEmails, readJobSource } from '../lib/jobs/job-input.js';
+import {
+  CSV_LIMIT_BYTES,
+  checkRowCount,
+  csvEmails,
+  gunzipList,
+  readJobSource,
+} from '../lib/jobs/job-input.js';
 import { landingKey } from '../lib/jobs/landing.js';
 import { logger } from '../lib/observability.js';
 
@@ -27,18 +32,8 @@ async function landedEmails(accountId: string, uploadId: string): Promise<string
     );
   }
   if (landed === 'too_large') throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
-  let body = landed;
-  if (body.length >= 2 && body.readUInt16BE(0) === GZIP_MAGIC) {
-    try {
-      body = gunzipSync(body, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
-    } catch {
-      throw new HttpError(
-        'body_too_large',
-        'The uploaded CSV is larger than 10 MB once decompressed, or not valid gzip.',
-      );
-    }
-  }
-  const emails = csvEmails(body);
+  const gzipped = landed.length >= 2 && landed.readUInt16BE(0) === GZIP_MAGIC;
+  const emails = csvEmails(gzipped ? gunzipList(landed) : landed);
   checkRowCount(emails);
   return emails;
 }
@@ -74,13 +69,7 @@ export const handler = defineHandler({
       });
       return { status: 202, json: toJob(record, now) };
     } catch (err) {
-      if (err instanceof JobStorageError) {
-        logger.error('job storage failed', { error: err });
-        throw new HttpError(
-          'job_storage_unavailable',
-          'The job could not be stored; nothing was charged. Retry.',
-        );
-      }
+      if (err instanceof JobStorageError) throw storageUnavailable(err);
       throw err;
     }
   },

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -103,6 +104,26 @@ describe('payload limits', () => {
     expect(lines[1]).toMatch(/^person\.0@company0\.example,person\.0@company0\.example,accept,/);
     expect(lines[70_000]).toMatch(/^person\.69999@company49\.example,/);
   }, 120_000);
+
+  test('a gzip CSV at an upload URL is read decompressed; a broken gzip is 400 invalid_body', async () => {
+    const upload = async (body: Buffer) => {
+      const ticket = (await (
+        await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
+      ).json()) as { uploadId: string; uploadUrl: string };
+      await fetch(ticket.uploadUrl, { method: 'PUT', body });
+      return stack.call('POST', '/v1/email/jobs', {
+        headers: stack.secret(),
+        body: { uploadId: ticket.uploadId },
+      });
+    };
+    const gz = gzipSync('email\na@b.example\nc@d.example\n');
+    const ok = await upload(gz);
+    expect(ok.status).toBe(202);
+    expect(await ok.json()).toMatchObject({ total: 2 });
+    const broken = await upload(gz.subarray(0, gz.length - 6));
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { error: string }).error).toBe('invalid_body');
+  });
 
   test('an uploadId of another account, or one never uploaded, is 400 invalid_body', async () => {
     const ticket = (await (

@@ -38,8 +38,13 @@ function decoded(req: HttpRequest): Buffer {
       'unsupported_media_type',
       `Content-Encoding ${encoding} is not supported (use gzip).`,
     );
+  return gunzipList(body);
+}
+
+/** A gzip list, decompressed up to the CSV limit: 413 beyond it, 400 when it is not valid gzip. */
+export function gunzipList(bytes: Buffer): Buffer {
   try {
-    return gunzipSync(body, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
+    return gunzipSync(bytes, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
       throw new HttpError('body_too_large', 'The decompressed body is larger than 10 MB.');
