@@ -31,13 +31,18 @@ const IMPORT_TARGET_MS = 150;
 
 const execFileAsync = promisify(execFile);
 
-/** Every deployed function: the routes, the public OpenAPI route, the authorizer and the queue consumers. */
+/**
+ * Every deployed function: the routes, the public OpenAPI route, the authorizer, the queue consumers
+ * and the scheduled data refresh and custom-hostname verifier.
+ */
 export const BUNDLED_FUNCTIONS = [
   ...ROUTES.map((r) => r.name),
   ...PUBLIC_ROUTES.map((r) => r.name),
   'authorizer',
   'job-processor',
   'job-dlq',
+  'data-refresh',
+  'domain-verifier',
 ];
 
 async function importMs(file: string): Promise<number> {

@@ -1,17 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  CloudFrontClient,
-  CreateDistributionTenantCommand,
-  DeleteDistributionTenantCommand,
-  type DistributionTenant,
-  EntityAlreadyExists,
-  EntityNotFound,
-  GetDistributionTenantByDomainCommand,
-  GetManagedCertificateDetailsCommand,
-  PreconditionFailed,
-  ResourceNotDisabled,
-  UpdateDistributionTenantCommand,
-} from '@aws-sdk/client-cloudfront';
+import { createRequire } from 'node:module';
+import type * as CloudFront from '@aws-sdk/client-cloudfront';
 import type { CertificateProvider, CertificateState } from '../domains/ports.js';
 
 // The AWS CertificateProvider: one CloudFront distribution tenant per custom hostname on the
@@ -20,6 +9,11 @@ import type { CertificateProvider, CertificateState } from '../domains/ports.js'
 // connection group's routing endpoint (ValidationTokenHost "cloudfront"), so it needs no DNS record
 // of its own; `request` is only called once that CNAME (and our TXT challenge) verified.
 // Deliberately thin: it maps the port onto five API calls and is exercised against AWS only.
+// The client comes from the Lambda runtime's SDK, required on first use (like SES in
+// ses-notifier.ts): an `import` of an external module would be hoisted into the bundle's
+// top-level imports and loaded at every cold start.
+
+const load = createRequire(import.meta.url);
 
 export interface CloudFrontTenantsConfig {
   /** The multi-tenant distribution (CUSTOM_HOSTNAME_DISTRIBUTION_ID). */
@@ -37,16 +31,16 @@ export function tenantName(hostname: string): string {
 const CERTIFICATE_FAILED = new Set(['failed', 'expired', 'revoked', 'inactive', 'validation-timed-out']);
 
 export class CloudFrontTenantProvider implements CertificateProvider {
-  constructor(
-    private readonly config: CloudFrontTenantsConfig,
-    // CloudFront is a global service; its API lives in us-east-1.
-    private readonly client = new CloudFrontClient({ region: 'us-east-1' }),
-  ) {}
+  private readonly sdk = load('@aws-sdk/client-cloudfront') as typeof CloudFront;
+  // CloudFront is a global service; its API lives in us-east-1.
+  private readonly client = new this.sdk.CloudFrontClient({ region: 'us-east-1' });
+
+  constructor(private readonly config: CloudFrontTenantsConfig) {}
 
   async request(hostname: string): Promise<void> {
     try {
       await this.client.send(
-        new CreateDistributionTenantCommand({
+        new this.sdk.CreateDistributionTenantCommand({
           DistributionId: this.config.distributionId,
           ConnectionGroupId: this.config.connectionGroupId,
           Name: tenantName(hostname),
@@ -61,7 +55,7 @@ export class CloudFrontTenantProvider implements CertificateProvider {
       );
     } catch (err) {
       // A retry after a partial failure: the tenant is already there.
-      if (!(err instanceof EntityAlreadyExists)) throw err;
+      if (!(err instanceof this.sdk.EntityAlreadyExists)) throw err;
     }
   }
 
@@ -70,7 +64,7 @@ export class CloudFrontTenantProvider implements CertificateProvider {
     if (!tenant?.tenant.Id)
       return { state: 'failed', reason: 'the CloudFront distribution tenant is missing' };
     const res = await this.client.send(
-      new GetManagedCertificateDetailsCommand({ Identifier: tenant.tenant.Id }),
+      new this.sdk.GetManagedCertificateDetailsCommand({ Identifier: tenant.tenant.Id }),
     );
     const status = res.ManagedCertificateDetails?.CertificateStatus;
     if (status === 'issued') return { state: 'issued' };
@@ -85,27 +79,32 @@ export class CloudFrontTenantProvider implements CertificateProvider {
     const { tenant, etag } = found;
     if (tenant.Enabled !== false) {
       await this.client.send(
-        new UpdateDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag, Enabled: false }),
+        new this.sdk.UpdateDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag, Enabled: false }),
       );
       return 'pending';
     }
     if (tenant.Status !== 'Deployed') return 'pending';
     try {
-      await this.client.send(new DeleteDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag }));
+      await this.client.send(new this.sdk.DeleteDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag }));
       return 'released';
     } catch (err) {
-      if (err instanceof EntityNotFound) return 'released';
-      if (err instanceof ResourceNotDisabled || err instanceof PreconditionFailed) return 'pending';
+      if (err instanceof this.sdk.EntityNotFound) return 'released';
+      if (err instanceof this.sdk.ResourceNotDisabled || err instanceof this.sdk.PreconditionFailed)
+        return 'pending';
       throw err;
     }
   }
 
-  private async tenant(hostname: string): Promise<{ tenant: DistributionTenant; etag?: string } | undefined> {
+  private async tenant(
+    hostname: string,
+  ): Promise<{ tenant: CloudFront.DistributionTenant; etag?: string } | undefined> {
     try {
-      const res = await this.client.send(new GetDistributionTenantByDomainCommand({ Domain: hostname }));
+      const res = await this.client.send(
+        new this.sdk.GetDistributionTenantByDomainCommand({ Domain: hostname }),
+      );
       return res.DistributionTenant ? { tenant: res.DistributionTenant, etag: res.ETag } : undefined;
     } catch (err) {
-      if (err instanceof EntityNotFound) return undefined;
+      if (err instanceof this.sdk.EntityNotFound) return undefined;
       throw err;
     }
   }
