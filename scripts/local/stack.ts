@@ -4,6 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { jobStore, now, resetServices } from '../../functions/lib/aws/services.js';
 import { logger } from '../../functions/lib/observability.js';
 import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
@@ -79,7 +80,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     queueUrl: emulators.endpoints.queueUrl,
     dlqUrl: emulators.endpoints.dlqUrl,
     concurrency: options.pollerConcurrency ?? 4,
-    retryDelaySeconds: options.retryDelaySeconds ?? Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? 180),
+    retryDelaySeconds:
+      options.retryDelaySeconds ??
+      Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? JOB_QUEUE.visibilityTimeoutSeconds),
     log,
   });
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });

@@ -476,6 +476,10 @@ describe('job pipeline', () => {
       maxReceiveCount: JOB_QUEUE.maxReceiveCount,
     });
     expect(props(queue).VisibilityTimeout).toBe(JOB_QUEUE.visibilityTimeoutSeconds);
+    // AWS's advice for Lambda event sources: at least six times the consumer's timeout.
+    expect(props(queue).VisibilityTimeout).toBeGreaterThanOrEqual(
+      6 * props(fn('queue:job-processor')[1]).Timeout,
+    );
     expect(props(queue).SqsManagedSseEnabled).toBe(true);
     expect(props(dlq).SqsManagedSseEnabled).toBe(true);
   });

@@ -71,8 +71,12 @@ export const JOB_QUEUE = {
   localName: 'netintel-jobs',
   dlqEnvVar: 'JOBS_DLQ_URL',
   dlqLocalName: 'netintel-jobs-dlq',
-  /** Seconds a received chunk stays invisible; above the processor's timeout as AWS requires. */
-  visibilityTimeoutSeconds: 180,
+  /**
+   * Seconds a received chunk stays invisible: six times the processor's timeout, as AWS advises for
+   * Lambda event sources, so that throttled invocations are retried within one receive instead of
+   * using up maxReceiveCount and dead-lettering a healthy job.
+   */
+  visibilityTimeoutSeconds: 6 * 120,
   processorTimeoutSeconds: 120,
   /** Deliveries before a chunk moves to the DLQ. */
   maxReceiveCount: 3,
