@@ -37,6 +37,8 @@ export interface EmailChecker {
    * resolved concurrently, at most `concurrency` at a time across all calls of this checker.
    */
   checkMany(emails: readonly string[]): Promise<EmailCheckResult[]>;
+  /** Whether the domain is a free consumer provider (a list lookup, no DNS). */
+  isFreeProvider(domain: string): boolean;
   readonly mxHosts: MxHostTable;
 }
 
@@ -159,6 +161,7 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
 
   return {
     mxHosts,
+    isFreeProvider: learnContext.isFreeProvider,
 
     async check(email: string): Promise<EmailCheckResult> {
       const address = parse(email);

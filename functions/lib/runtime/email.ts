@@ -55,6 +55,7 @@ async function build(env: NodeJS.ProcessEnv): Promise<EmailChecker> {
   return {
     check: (email) => swap.current().check(email),
     checkMany: (emails) => swap.current().checkMany(emails),
+    isFreeProvider: (domain) => swap.current().isFreeProvider(domain),
     get mxHosts() {
       return swap.current().mxHosts;
     },

@@ -1,4 +1,4 @@
-import type { EmailCheckResult } from '../email/schema.js';
+import type { EmailChecker } from '../email/check.js';
 import { parseAddress } from '../email/syntax.js';
 import type { IpLocator } from '../ip/locator.js';
 import type { ParsedIp } from '../ip/parse-ip.js';
@@ -12,7 +12,7 @@ import { isAutomatedUserAgent } from './user-agent.js';
 // scored. Pure apart from the three ports it is given.
 
 export interface SignupCheckDeps {
-  email: { check(email: string): Promise<EmailCheckResult> };
+  email: Pick<EmailChecker, 'check' | 'isFreeProvider'>;
   ip: IpLocator;
   domainAge: DomainAgeLookup;
 }
@@ -31,14 +31,15 @@ export async function checkSignup(
   input: SignupCheckInput,
 ): Promise<SignupCheckResult> {
   // The domain is known from the syntax alone, so its age is looked up while the email check waits
-  // for DNS; the email result then decides whether the age is reported.
+  // for DNS. Spec: null for well-known consumer providers (their age says nothing about the
+  // signup), so theirs is never looked up.
   const address = parseAddress(input.email);
+  const ageAsked = address !== null && !deps.email.isFreeProvider(address.domain);
   const [email, ip, age] = await Promise.all([
     deps.email.check(input.email),
     deps.ip.locate(input.ip, { includeSecurity: input.includeSecurity }),
-    address === null ? Promise.resolve(null) : deps.domainAge.ageDays(address.domain),
+    ageAsked ? deps.domainAge.ageDays(address.domain) : Promise.resolve(null),
   ]);
-  // Spec: null for well-known consumer providers (their age says nothing about the signup).
   const emailDomainAgeDays = email.syntaxValid && !email.isFreeProvider ? age : null;
   const security = input.includeSecurity ? (ip.security ?? null) : null;
   const { score, verdict, reasons } = scoreSignup({

@@ -175,7 +175,8 @@ describe('checkSignup', () => {
     });
   });
 
-  test('a well-known consumer provider has no domain age even when the registry knows it', async () => {
+  test('a well-known consumer provider has no domain age, and the registry is not asked', async () => {
+    const before = rdap.total();
     const result = await checkSignup(deps(), {
       email: 'someone@gmail.com',
       ip: ip(CLEAN),
@@ -183,6 +184,7 @@ describe('checkSignup', () => {
     });
     expect(result.email.isFreeProvider).toBe(true);
     expect(result.emailDomainAgeDays).toBeNull();
+    expect(rdap.total()).toBe(before);
   });
 
   test('an invalid address is scored, not refused, and its domain is never looked up', async () => {
