@@ -1,8 +1,11 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
-import { UserIdSchema } from '../lib/risk/user-id.js';
+import { UserIdBody } from '../lib/risk/user-id.js';
 
-export const BaselineDeleteBody = z.object({ userId: UserIdSchema });
+export const BaselineDeleteBody = UserIdBody;
+
+/** The body's shape and types alone: missing_field / invalid_field before the userId rules. */
+export const BaselineDeleteShape = z.object({ userId: z.string() });
 
 export const contract: RouteContract = {
   body: BaselineDeleteBody,

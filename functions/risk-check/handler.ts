@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { baselineStore, userIdSecret } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
@@ -6,11 +5,9 @@ import { HttpError, ValidationError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
 import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
 import { checkTravel, type Location } from '../lib/risk/travel.js';
-import { baselineKey, UserIdSchema } from '../lib/risk/user-id.js';
+import { baselineKey, UserIdBody } from '../lib/risk/user-id.js';
 import { ipLocator } from '../lib/runtime/ip.js';
 import { RiskCheckShape } from './contract.js';
-
-const UserIdBody = z.object({ userId: UserIdSchema });
 
 /** The IP's location, or 422: without coordinates there is nothing to compare (spec: endpoint 10). */
 async function locate(ip: ParsedIp): Promise<Location> {

@@ -242,6 +242,24 @@ describe('POST /v1/risk/check', () => {
     expect((await usageCounter().read(stack.dev.accountId, month)).meters.risk).toBe(before + 1);
   });
 
+  test('DELETE /v1/risk/baseline 400s: invalid_user_id for the userId rules, missing_field and invalid_field for the body', async () => {
+    const cases: [unknown, string][] = [
+      [{ userId: '' }, 'invalid_user_id'],
+      [{ userId: 'x'.repeat(257) }, 'invalid_user_id'],
+      [{}, 'missing_field'],
+      [{ userId: 42 }, 'invalid_field'],
+      [['not', 'an', 'object'], 'invalid_field'],
+      [null, 'invalid_field'],
+    ];
+    for (const [body, code] of cases) {
+      const res = await stack.call('DELETE', '/v1/risk/baseline', {
+        headers: { ...stack.secret(), 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect([res.status, await errorCode(res), body]).toEqual([400, code, body]);
+    }
+  });
+
   test('400s: invalid_ip, invalid_user_id, missing_field, invalid_field', async () => {
     const cases: [unknown, string][] = [
       [{ userId: 'u1', ip: '999.1.1.1' }, 'invalid_ip'],

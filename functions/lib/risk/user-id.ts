@@ -14,6 +14,9 @@ export const UserIdSchema = z
     `Your identifier for the end user (1-${USER_ID_MAX_LENGTH} characters); stored only as a keyed hash.`,
   );
 
+/** A body naming a user: its userId's rules are checked apart from the body's shape (invalid_user_id). */
+export const UserIdBody = z.object({ userId: UserIdSchema });
+
 export function baselineKey(secret: string, accountId: string, userId: string): string {
   return createHmac('sha256', secret).update(accountId).update('\0').update(userId).digest('base64url');
 }
