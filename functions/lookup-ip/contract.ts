@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
 import { IncludeSchema } from '../lib/ip/query.js';
 import { IpLookupResultSchema } from '../lib/ip/schema.js';
 
@@ -8,7 +9,7 @@ export const contract: RouteContract = {
     ip: z.string().describe('IPv4 or IPv6 address (compressed and IPv4-mapped forms accepted)'),
   }),
   query: z.object({
-    userAgent: z.string().max(1024).optional().describe('Echoed back as userAgent.'),
+    userAgent: z.string().max(USER_AGENT_MAX).optional().describe('Echoed back as userAgent.'),
     include: IncludeSchema,
   }),
   response: IpLookupResultSchema,

@@ -1,10 +1,9 @@
 import { defineHandler } from '../lib/http/define-handler.js';
 import { ValidationError } from '../lib/http/errors.js';
+import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { includeHostname } from '../lib/ip/query.js';
 import { hostnameOf, ipLookup } from '../lib/runtime/ip.js';
-
-const USER_AGENT_MAX = 1024;
 
 // GET /v1/lookup/{ip}: one IP, billed as one lookup; private, reserved and unknown addresses are
 // found:false, never an error.

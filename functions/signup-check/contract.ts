@@ -1,9 +1,9 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
 import { SignupCheckResultSchema } from '../lib/signup/schema.js';
 
 /** Longest userAgent accepted (as for GET /v1/lookup/{ip}?userAgent=). */
-export const USER_AGENT_MAX = 1024;
 
 export const SignupCheckBody = z.object({
   email: z

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { accountStore } from '../../functions/lib/aws/services.js';
 
 // First start: a development account on the "pro" plan (security data included) with a
@@ -16,7 +15,6 @@ export interface DevAccount {
 
 export async function seed(dataDir: string): Promise<DevAccount> {
   const store = accountStore();
-  for (const plan of PLANS) await store.putPlan(plan);
   const file = join(dataDir, 'dev-account.json');
   if (existsSync(file)) {
     const dev = JSON.parse(await readFile(file, 'utf8')) as DevAccount;

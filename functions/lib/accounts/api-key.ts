@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { KeyType } from '../../routes.js';
 
 // Key format (spec rule 8, "not shown"; chosen and documented): a readable type prefix and 32
@@ -18,13 +18,6 @@ export function hashApiKey(key: string): string {
 /** Cheap syntactic check before any lookup, so junk keys never reach the database. */
 export function isWellFormedKey(key: string): boolean {
   return KEY_PATTERN.test(key);
-}
-
-/** Compares two hex digests in constant time. */
-export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 export function newKeyId(): string {

@@ -11,13 +11,12 @@ import {
   KeyRecordSchema,
 } from '../accounts/account.js';
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
-import { type Plan, planById } from '../accounts/plans.js';
+import { planById } from '../accounts/plans.js';
 
 // Items of the Accounts table:
 //   ACCOUNT#<id> / PROFILE      the account and its effective limits
 //   KEY#<sha256> / KEY          a key, found by the hash of what the caller sends
 //   KEYID#<keyId> / KEYID       key id -> hash, for revocation by id
-//   PLAN#<id> / PLAN            the plan catalogue (seeded from plans.ts)
 
 export interface AccountOverrides {
   email?: string | null;
@@ -49,12 +48,6 @@ export class DynamoAccountStore implements AccountStore {
       new GetCommand({ TableName: this.table, Key: { pk: `ACCOUNT#${accountId}`, sk: 'PROFILE' } }),
     );
     return res.Item ? AccountSchema.parse(res.Item) : undefined;
-  }
-
-  async putPlan(plan: Plan): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { pk: `PLAN#${plan.id}`, sk: 'PLAN', ...plan } }),
-    );
   }
 
   async createAccount(planId: string, overrides: AccountOverrides, now = new Date()): Promise<Account> {

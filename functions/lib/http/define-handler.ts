@@ -7,7 +7,7 @@ import { now, usageCounter } from '../aws/services.js';
 import { type Admitted, admit } from '../limits/admission.js';
 import { logger, metrics } from '../observability.js';
 import { corsHeaders } from './cors.js';
-import { HttpError } from './errors.js';
+import { HttpError, MonthlyLimitError } from './errors.js';
 import { notifyThresholds } from './notify-thresholds.js';
 import { type Principal, PrincipalSchema } from './principal.js';
 import { errorResult, type Reply, toProxyResult } from './reply.js';
@@ -170,8 +170,7 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
 }
 
 function admitError(units: number): HttpError {
-  return new HttpError(
-    'monthly_limit_exceeded',
+  return new MonthlyLimitError(
     `This request needs ${units} requests, more than the monthly cap allows; nothing was charged.`,
   );
 }

@@ -36,7 +36,6 @@ export const ERROR_CODES = {
   monthly_limit_exceeded: 429,
   // 5xx
   internal_error: 500,
-  service_unavailable: 503,
   job_storage_unavailable: 503,
   gateway_timeout: 504,
 } as const;
