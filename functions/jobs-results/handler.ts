@@ -2,7 +2,7 @@ import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
 import type { Reply } from '../lib/http/reply.js';
-import { toJob } from '../lib/jobs/job.js';
+import { statusAt } from '../lib/jobs/job.js';
 import { ownJob } from '../lib/jobs/job-access.js';
 
 /** Results up to this size travel in the response; a Lambda response carries at most 6 MB. */
@@ -15,7 +15,7 @@ export const handler = defineHandler({
   input: (req) => ({ id: req.pathParameters.id }),
   run: async ({ id }, { principal, now }): Promise<Reply> => {
     const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
-    const { status } = toJob(record, now);
+    const status = statusAt(record, now);
     if (status === 'expired')
       throw new HttpError('job_expired', 'The job expired; its addresses and results were deleted.');
     if (status !== 'completed')

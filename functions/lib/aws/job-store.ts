@@ -155,19 +155,10 @@ export class JobStore implements JobRepository {
         }),
       );
       recordWritten = true;
-      await inBatches(chunks, 10, async (batch) => {
-        const res = await this.sqs.send(
-          new SendMessageBatchCommand({
-            QueueUrl: this.config.queueUrl,
-            Entries: batch.map((c) => ({
-              Id: String(c.index),
-              MessageBody: JSON.stringify({ jobId: id, chunk: c.index }),
-            })),
-          }),
-        );
-        if (res.Failed && res.Failed.length > 0)
-          throw new Error(`${res.Failed.length} chunk messages were not queued`);
-      });
+      await this.queueChunks(
+        id,
+        chunks.map((c) => c.index),
+      );
       return record;
     } catch (err) {
       if (recordWritten) {
@@ -442,22 +433,29 @@ export class JobStore implements JobRepository {
         const pending = Array.from({ length: record.chunkCount }, (_, i) => i).filter((i) => !done.has(i));
         // All chunks counted but not finalised: one message lets the processor finish it.
         const toSend = pending.length > 0 ? pending : [0];
-        await inBatches(toSend, 10, (batch) =>
-          this.sqs.send(
-            new SendMessageBatchCommand({
-              QueueUrl: this.config.queueUrl,
-              Entries: batch.map((n) => ({
-                Id: String(n),
-                MessageBody: JSON.stringify({ jobId: record.id, chunk: n }),
-              })),
-            }),
-          ),
-        );
+        await this.queueChunks(record.id, toSend);
         queued += toSend.length;
       }
       start = page.LastEvaluatedKey;
     } while (start);
     return queued;
+  }
+
+  /** One message per chunk, ten per call; throws when SQS refuses any. */
+  private async queueChunks(jobId: string, chunkIndexes: readonly number[]): Promise<void> {
+    await inBatches(chunkIndexes, 10, async (batch) => {
+      const res = await this.sqs.send(
+        new SendMessageBatchCommand({
+          QueueUrl: this.config.queueUrl,
+          Entries: batch.map((chunk) => {
+            const message: JobMessage = { jobId, chunk };
+            return { Id: String(chunk), MessageBody: JSON.stringify(message) };
+          }),
+        }),
+      );
+      if (res.Failed && res.Failed.length > 0)
+        throw new Error(`${res.Failed.length} chunk messages were not queued`);
+    });
   }
 
   private async deletePrefix(prefix: string): Promise<void> {

@@ -6,6 +6,7 @@ import { createDomainResolver } from '../domains/dns-resolver.js';
 import type { DomainDeps } from '../domains/lifecycle.js';
 import { LocalCertificateProvider } from '../domains/local-certificates.js';
 import type { CertificateProvider } from '../domains/ports.js';
+import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
@@ -98,7 +99,7 @@ export function jobStore(): JobStore {
     table: tableName('Jobs'),
     bucket: process.env[BUCKET.envVar] ?? BUCKET.localName,
     queueUrl: process.env[JOB_QUEUE.envVar] ?? '',
-    chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? 1000),
+    chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS),
   });
   return jobs;
 }

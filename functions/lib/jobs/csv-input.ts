@@ -36,6 +36,7 @@ function looksLikeHeader(cell: string): boolean {
 
 /** The addresses of a CSV upload, in file order, empty rows skipped. */
 export function emailsFromCsv(input: string): string[] {
+  // The BOM goes before the separator is detected from the first line.
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   let records: string[][];
   try {
@@ -43,7 +44,6 @@ export function emailsFromCsv(input: string): string[] {
       delimiter: detectSeparator(text),
       relax_column_count: true,
       skip_empty_lines: true,
-      bom: true,
     }) as string[][];
   } catch (err) {
     throw new CsvInputError(`The CSV could not be parsed: ${(err as Error).message}`);

@@ -60,12 +60,16 @@ export function isExpired(record: Pick<JobRecord, 'expiresAt'>, now: Date): bool
   return now.getTime() >= Date.parse(record.expiresAt);
 }
 
-/** The public job object; a job past expiresAt reads as expired even before the sweep. */
+/** The status callers see: a job past expiresAt reads as expired even before the sweep. */
+export function statusAt(record: Pick<JobRecord, 'expiresAt' | 'status'>, now: Date): JobStatus {
+  return isExpired(record, now) ? 'expired' : record.status;
+}
+
+/** The public job object. */
 export function toJob(record: JobRecord, now: Date): Job {
-  const status: JobStatus = isExpired(record, now) ? 'expired' : record.status;
   return {
     id: record.id,
-    status,
+    status: statusAt(record, now),
     source: 'api',
     filename: record.filename,
     total: record.total,
