@@ -391,6 +391,46 @@ describe('delivery faults', () => {
     expect((await results(id!)).trim().split('\r\n')).toHaveLength(8);
   });
 
+  test('two deliveries of one chunk at once: the summary describes the results file, whichever file was kept', async () => {
+    await stack.pollers.pause();
+    let id: string;
+    try {
+      const job = (await (await create({ emails: ['one@x.example', 'two@x.example'] })).json()) as JobBody;
+      id = job.id;
+      // Delivery A is counted; delivery B (running at the same time) stores its file after A's.
+      const counted = await jobStore().completeChunk(
+        id,
+        0,
+        [
+          [0, 'A0\r\n'],
+          [1, 'A1\r\n'],
+        ],
+        { accept: 2 },
+      );
+      expect(counted?.doneChunks).toEqual([0]);
+      expect(
+        await jobStore().completeChunk(
+          id,
+          0,
+          [
+            [0, 'B0\r\n'],
+            [1, 'B1\r\n'],
+          ],
+          { reject: 2, no_mail_server: 2 },
+        ),
+      ).toBeUndefined();
+      await jobStore().finalize(counted!, new Date());
+    } finally {
+      stack.pollers.resume();
+    }
+    const done = await waitFor(id!);
+    expect((await results(id!)).split('\r\n').slice(1, 3)).toEqual(['B0', 'B1']);
+    expect(done.summary).toEqual({
+      verdicts: { accept: 0, review: 0, reject: 2 },
+      reasons: { no_mail_server: 2 },
+    });
+  });
+
   test('a processor that keeps failing mid-job sends chunks to the DLQ: the job fails and unprocessed credits return', async () => {
     const before = await usage();
     await stack.pollers.pause();

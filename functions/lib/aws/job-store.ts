@@ -24,7 +24,7 @@ import { type Counts, countKeys } from '../jobs/summary.js';
 //   S3              uploads/<id>.<csv|json>       the upload as received (a CSV put to an upload
 //                                                 URL stays at its landing key, uploadKey)
 //                   chunks/<id>/<n>.json          a chunk's rows [{pos, email}]
-//                   chunks/<id>/results-<n>.json  a chunk's result lines [[pos, line]]
+//                   chunks/<id>/results-<n>.json  a chunk's results {lines: [[pos, line]], counts}
 //                   results/<id>.csv              the assembled results file
 //   SQS             {"jobId", "chunk"} per chunk
 // The bucket's lifecycle rule deletes every prefix 7 days after creation; the Jobs TTL attribute
@@ -38,6 +38,12 @@ export class JobStorageError extends Error {}
 export interface JobMessage {
   jobId: string;
   chunk: number;
+}
+
+/** What a chunk's processing stored: its CSV lines by row position, and their summary counts. */
+interface ChunkResults {
+  lines: [number, string][];
+  counts: Counts;
 }
 
 export interface JobStoreConfig {
@@ -194,7 +200,8 @@ export class JobStore implements JobRepository {
     lines: [number, string][],
     counts: Counts,
   ): Promise<JobRecord | undefined> {
-    await this.put(`chunks/${id}/results-${chunk}.json`, JSON.stringify(lines), 'application/json');
+    const stored: ChunkResults = { lines, counts };
+    await this.put(`chunks/${id}/results-${chunk}.json`, JSON.stringify(stored), 'application/json');
     const names: Record<string, string> = {
       '#status': 'status',
       '#processed': 'processed',
@@ -233,39 +240,53 @@ export class JobStore implements JobRepository {
     }
   }
 
-  /** Assembles the results file in submission order and marks the job completed (idempotent). */
+  /**
+   * Assembles the results file in submission order and marks the job completed (idempotent). The
+   * summary counters are set from the same chunk files as the CSV: when two deliveries of a chunk
+   * ran at once, the file of one and the counts of the other may have been stored, and the
+   * summary must describe the file the caller downloads.
+   */
   async finalize(record: JobRecord, now: Date): Promise<void> {
     const lines = new Array<string>(record.total);
+    const counts: Counts = Object.fromEntries(countKeys().map((k) => [k, 0]));
     await inBatches(
       Array.from({ length: record.chunkCount }, (_, i) => i),
       16,
       (batch) =>
         Promise.all(
           batch.map(async (n) => {
-            for (const [pos, line] of JSON.parse(
+            const stored = JSON.parse(
               await this.text(`chunks/${record.id}/results-${n}.json`),
-            ) as [number, string][]) {
-              lines[pos] = line;
-            }
+            ) as ChunkResults;
+            for (const [pos, line] of stored.lines) lines[pos] = line;
+            for (const [k, v] of Object.entries(stored.counts)) counts[k] = (counts[k] ?? 0) + v;
           }),
         ),
     );
     const body = resultsHeader() + lines.join('');
     await this.put(`results/${record.id}.csv`, body, 'text/csv');
+    const names: Record<string, string> = { '#status': 'status' };
+    const values: Record<string, unknown> = {
+      ':completed': 'completed',
+      ':processing': 'processing',
+      ':at': now.toISOString(),
+      ':bytes': Buffer.byteLength(body),
+    };
+    const sets = ['#status = :completed', 'completedAt = :at', 'resultsBytes = :bytes'];
+    for (const [k, v] of Object.entries(counts)) {
+      names[`#c_${k}`] = `c_${k}`;
+      values[`:c_${k}`] = v;
+      sets.push(`#c_${k} = :c_${k}`);
+    }
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.config.table,
           Key: key(record.id),
-          UpdateExpression: 'SET #status = :completed, completedAt = :at, resultsBytes = :bytes',
+          UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: '#status = :processing',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ':completed': 'completed',
-            ':processing': 'processing',
-            ':at': now.toISOString(),
-            ':bytes': Buffer.byteLength(body),
-          },
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         }),
       );
     } catch (err) {
