@@ -19,8 +19,9 @@ import { resultsHeader } from '../jobs/results-csv.js';
 import { type Counts, countKeys } from '../jobs/summary.js';
 
 // Where a list job lives:
-//   DynamoDB Jobs   JOB#<id> / JOB: the record; progress, per-chunk distinct counts and summary
-//                   counters (c_<key>) on one item, so each chunk is counted by one conditional write.
+//   DynamoDB Jobs   JOB#<id> / JOB: the record; progress and per-chunk distinct counts on one item,
+//                   so each chunk is counted by one conditional write; the summary counters
+//                   (c_<key>) are set when the job completes.
 //   S3              uploads/<id>.<csv|json>       the upload as received (a CSV put to an upload
 //                                                 URL stays at its landing key, uploadKey)
 //                   chunks/<id>/<n>.json          a chunk's rows [{pos, email}]
@@ -153,7 +154,6 @@ export class JobStore implements JobRepository {
           Item: {
             ...key(id),
             ...plain,
-            ...Object.fromEntries(countKeys().map((k) => [`c_${k}`, 0])),
             uploadKey,
             expiresAtEpoch: Math.floor(expiresAt.getTime() / 1000) + PURGE_AFTER_EXPIRY_DAYS * 86_400,
           },
@@ -189,8 +189,8 @@ export class JobStore implements JobRepository {
   }
 
   /**
-   * Stores a chunk's result lines and counts the chunk, exactly once: the chunk number joins the
-   * record's doneChunks set in the same conditional write that adds its rows and counters.
+   * Stores a chunk's results and counts the chunk, exactly once: the chunk number joins the
+   * record's doneChunks set in the same conditional write that adds its rows.
    * Returns the updated record, or undefined when the chunk was counted before or the job is no
    * longer queued/processing (failed, expired, deleted).
    */
@@ -202,34 +202,22 @@ export class JobStore implements JobRepository {
   ): Promise<JobRecord | undefined> {
     const stored: ChunkResults = { lines, counts };
     await this.put(`chunks/${id}/results-${chunk}.json`, JSON.stringify(stored), 'application/json');
-    const names: Record<string, string> = {
-      '#status': 'status',
-      '#processed': 'processed',
-      '#done': 'doneChunks',
-    };
-    const values: Record<string, unknown> = {
-      ':rows': lines.length,
-      ':chunk': new Set([chunk]),
-      ':n': chunk,
-      ':queued': 'queued',
-      ':processing': 'processing',
-    };
-    const adds = ['#processed :rows', '#done :chunk'];
-    for (const [k, v] of Object.entries(counts)) {
-      names[`#c_${k}`] = `c_${k}`;
-      values[`:c_${k}`] = v;
-      adds.push(`#c_${k} :c_${k}`);
-    }
     try {
       const res = await this.db.send(
         new UpdateCommand({
           TableName: this.config.table,
           Key: key(id),
-          UpdateExpression: `SET #status = :processing ADD ${adds.join(', ')}`,
+          UpdateExpression: 'SET #status = :processing ADD #processed :rows, #done :chunk',
           ConditionExpression:
             'attribute_exists(pk) AND #status IN (:queued, :processing) AND NOT contains(doneChunks, :n)',
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
+          ExpressionAttributeNames: { '#status': 'status', '#processed': 'processed', '#done': 'doneChunks' },
+          ExpressionAttributeValues: {
+            ':rows': lines.length,
+            ':chunk': new Set([chunk]),
+            ':n': chunk,
+            ':queued': 'queued',
+            ':processing': 'processing',
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

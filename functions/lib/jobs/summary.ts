@@ -4,8 +4,8 @@ import { REASON_CODES, type ReasonCode, VERDICTS, type Verdict } from '../email/
 // Summary key layout (spec: "not shown"; documented in the README):
 //   { "verdicts": { "accept": n, "review": n, "reject": n },
 //     "reasons":  { "<reason code>": n, ... } }   only reasons that occurred, in spec order
-// Counts are rows (duplicates included). Counters live flat on the job item as c_<key> so each
-// chunk can ADD its counts in the same conditional update that marks it done.
+// Counts are rows (duplicates included). Each chunk's counts are stored with its result lines; the
+// job's totals are set flat on the job item as c_<key> when it completes.
 
 export type Counts = Record<string, number>;
 
