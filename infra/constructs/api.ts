@@ -25,7 +25,7 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
-import { CORS_ALLOW_HEADERS, CORS_MAX_AGE_SECONDS } from '../../functions/lib/http/cors.js';
+import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
 import { landingKey } from '../../functions/lib/jobs/landing.js';
 import { PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../functions/routes.js';
@@ -412,12 +412,10 @@ function addMethodNotAllowed(resource: IResource, allow: string): void {
  * and allows any origin; the real call is checked against the key's origins (cors.ts).
  */
 function addPreflight(resource: IResource, method: string): void {
-  const headers = {
-    'Access-Control-Allow-Origin': "'*'",
-    'Access-Control-Allow-Methods': `'${method}, OPTIONS'`,
-    'Access-Control-Allow-Headers': `'${CORS_ALLOW_HEADERS}'`,
-    'Access-Control-Max-Age': `'${CORS_MAX_AGE_SECONDS}'`,
-  };
+  // Static values in mapping expressions are single-quoted.
+  const headers = Object.fromEntries(
+    Object.entries(preflightHeaders(method)).map(([name, value]) => [name, `'${value}'`]),
+  );
   const param = (name: string) => `method.response.header.${name}`;
   resource.addMethod(
     'OPTIONS',

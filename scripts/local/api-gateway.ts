@@ -251,7 +251,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (!route) {
         const browserRoute = matched!.routes.find((r) => r.keyType === 'publishable');
         if (method === 'OPTIONS' && browserRoute) {
-          send(res, 204, preflightHeaders(req.headers.origin, browserRoute.method), '');
+          send(res, 204, preflightHeaders(browserRoute.method), '');
           return 204;
         }
         return sendJson405(res);

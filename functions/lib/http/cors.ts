@@ -14,13 +14,15 @@ export function corsHeaders(keyType: KeyType, allowedOrigin: string | undefined)
   };
 }
 
-/** Preflight answer: a preflight carries no key, so it cannot be origin-checked; the real call is. */
-export function preflightHeaders(origin: string | undefined, method: string): Record<string, string> {
+/**
+ * Preflight answer, the same locally and from API Gateway's mock integration (infra/constructs/api.ts):
+ * a preflight carries no key, so it cannot be origin-checked and allows any origin; the real call is.
+ */
+export function preflightHeaders(method: string): Record<string, string> {
   return {
-    'Access-Control-Allow-Origin': origin && origin !== 'null' ? origin : '*',
+    'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': `${method}, OPTIONS`,
     'Access-Control-Allow-Headers': CORS_ALLOW_HEADERS,
     'Access-Control-Max-Age': String(CORS_MAX_AGE_SECONDS),
-    Vary: 'Origin',
   };
 }
