@@ -27,6 +27,7 @@ import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
+import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
 import { landingKey } from '../../functions/lib/jobs/landing.js';
 import { PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../functions/routes.js';
 import type { DataLayer } from './data-layer.js';
@@ -35,8 +36,6 @@ import { NetintelFunction } from './netintel-function.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 import type { Secrets } from './secrets.js';
 import type { Tables } from './tables.js';
-
-export const STAGE_NAME = 'prod';
 
 /**
  * Stage-wide default method throttle: a flood guard for Lambda concurrency and DynamoDB, above
@@ -139,7 +138,7 @@ export class Api extends Construct {
       endpointTypes: [EndpointType.REGIONAL],
       // Keys are checked by our authorizer, which names the usage-plan key (authorizer/handler.ts).
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
-      binaryMediaTypes: ['text/csv', 'application/gzip'],
+      binaryMediaTypes: [...BINARY_MEDIA_TYPES],
       // Execution logs (ERROR) need the account-level CloudWatch role.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,

@@ -12,6 +12,7 @@ import type {
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { gatewayResponse, renderGatewayBody } from '../../functions/lib/http/gateway-responses.js';
+import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { loadHandlerModule } from './load-handler.js';
 
@@ -21,7 +22,6 @@ import { loadHandlerModule } from './load-handler.js';
 
 export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 export const INVOKE_PAYLOAD_LIMIT = 6 * 1024 * 1024;
-export const BINARY_MEDIA_TYPES = ['text/csv', 'application/gzip'];
 const INTEGRATION_TIMEOUT_MS = 29_000;
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
@@ -173,7 +173,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const mod = await loadHandlerModule(options.projectRoot, 'functions/authorizer/handler.ts');
     const authorizerEvent = {
       type: 'REQUEST',
-      methodArn: `arn:aws:execute-api:local:000000000000:local/prod/${route.method}${route.path}`,
+      methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE_NAME}/${route.method}${route.path}`,
       resource: route.path,
       path: event.path,
       httpMethod: event.httpMethod,
@@ -232,8 +232,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         protocol: 'HTTP/1.1',
         httpMethod: method,
         identity: { sourceIp, userAgent: headers['User-Agent'] ?? headers['user-agent'] ?? null } as never,
-        path: `/prod${path}`,
-        stage: 'prod',
+        path: `/${STAGE_NAME}${path}`,
+        stage: STAGE_NAME,
         requestId,
         requestTimeEpoch: Date.now(),
         resourceId: 'local',
