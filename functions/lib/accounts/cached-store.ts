@@ -1,20 +1,25 @@
+import { TtlCache } from '../dns/ttl-cache.js';
 import type { Account, AccountStore, KeyRecord } from './account.js';
 
 /**
  * Keeps key and account records for a few seconds per container so a busy key does not read
  * DynamoDB on every call. This bounds how stale a revocation can be: a revoked key is refused
- * everywhere at most `ttlMs` later (documented: 5 s).
+ * everywhere at most `ttlMs` later (documented: 5 s). Absences are kept too (wrapped, as TtlCache
+ * reads undefined as a miss), so a flood of unknown keys costs one read per key per `ttlMs`.
  */
 export class CachedAccountStore implements AccountStore {
-  private readonly keys = new Map<string, { at: number; value: KeyRecord | undefined }>();
-  private readonly accounts = new Map<string, { at: number; value: Account | undefined }>();
+  private readonly keys: TtlCache<{ value: KeyRecord | undefined }>;
+  private readonly accounts: TtlCache<{ value: Account | undefined }>;
 
   constructor(
     private readonly inner: AccountStore,
     private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-    private readonly maxEntries = 10_000,
-  ) {}
+    now: () => number = Date.now,
+    maxEntries = 10_000,
+  ) {
+    this.keys = new TtlCache(maxEntries, now);
+    this.accounts = new TtlCache(maxEntries, now);
+  }
 
   getKeyByHash(hash: string) {
     return this.cached(this.keys, hash, () => this.inner.getKeyByHash(hash));
@@ -25,15 +30,14 @@ export class CachedAccountStore implements AccountStore {
   }
 
   private async cached<T>(
-    map: Map<string, { at: number; value: T | undefined }>,
+    cache: TtlCache<{ value: T | undefined }>,
     id: string,
     load: () => Promise<T | undefined>,
   ): Promise<T | undefined> {
-    const hit = map.get(id);
-    if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
+    const hit = cache.get(id);
+    if (hit) return hit.value;
     const value = await load();
-    if (map.size >= this.maxEntries) map.clear();
-    map.set(id, { at: this.now(), value });
+    cache.set(id, { value }, this.ttlMs);
     return value;
   }
 }

@@ -36,7 +36,8 @@ function failureOutcome(error: unknown): DnsLookup<never> {
   return { kind: 'failure', code: code ?? 'EUNKNOWN' };
 }
 
-async function lookup<T>(query: Promise<T[]>): Promise<DnsLookup<T>> {
+/** The outcome of one node:dns query; shared by every adapter over node:dns (email MX, custom hostnames). */
+export async function dnsLookup<T>(query: Promise<T[]>): Promise<DnsLookup<T>> {
   try {
     const records = await query;
     return records.length === 0 ? { kind: 'nodata' } : { kind: 'records', records };
@@ -58,9 +59,9 @@ export function createNodeMxResolver(config: DnsResolverConfig = {}): NodeMxReso
   });
   if (config.servers !== undefined && config.servers.length > 0) resolver.setServers([...config.servers]);
   return {
-    resolveMx: (domain) => lookup<MxRecord>(resolver.resolveMx(domain)),
-    resolveA: (domain) => lookup<string>(resolver.resolve4(domain)),
-    resolveAaaa: (domain) => lookup<string>(resolver.resolve6(domain)),
+    resolveMx: (domain) => dnsLookup<MxRecord>(resolver.resolveMx(domain)),
+    resolveA: (domain) => dnsLookup<string>(resolver.resolve4(domain)),
+    resolveAaaa: (domain) => dnsLookup<string>(resolver.resolve6(domain)),
     close: () => resolver.cancel(),
   };
 }

@@ -1,3 +1,4 @@
+import { TtlCache } from '../dns/ttl-cache.js';
 import type { HostnameLookup, HostnameRecord } from './hostname.js';
 
 /**
@@ -7,21 +8,23 @@ import type { HostnameLookup, HostnameRecord } from './hostname.js';
  * the same bound (5 s by default).
  */
 export class CachedHostnameLookup implements HostnameLookup {
-  private readonly entries = new Map<string, { at: number; value: HostnameRecord | undefined }>();
+  // Wrapped: TtlCache reads undefined as a miss, and an absent hostname must stay cached too.
+  private readonly entries: TtlCache<{ value: HostnameRecord | undefined }>;
 
   constructor(
     private readonly inner: HostnameLookup,
     private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
-    private readonly maxEntries = 10_000,
-  ) {}
+    now: () => number = Date.now,
+    maxEntries = 10_000,
+  ) {
+    this.entries = new TtlCache(maxEntries, now);
+  }
 
   async getHostname(hostname: string): Promise<HostnameRecord | undefined> {
     const hit = this.entries.get(hostname);
-    if (hit && this.now() - hit.at < this.ttlMs) return hit.value;
+    if (hit) return hit.value;
     const value = await this.inner.getHostname(hostname);
-    if (this.entries.size >= this.maxEntries) this.entries.clear();
-    this.entries.set(hostname, { at: this.now(), value });
+    this.entries.set(hostname, { value }, this.ttlMs);
     return value;
   }
 }

@@ -1,23 +1,11 @@
 import { promises as dns } from 'node:dns';
-import type { DnsLookup } from '../dns/mx-resolver.js';
+import { dnsLookup } from '../dns/resolver.js';
 import { HOSTNAME_TIMEOUTS } from './hostname.js';
 import type { DomainResolver } from './ports.js';
 
 // The DomainResolver adapter: node:dns `promises.Resolver` against the configured servers
 // (DNS_SERVERS, as for the email checks), short timeouts. Uncached: each check must see the
 // records the customer just created.
-
-async function lookup<T>(query: Promise<T[]>): Promise<DnsLookup<T>> {
-  try {
-    const records = await query;
-    return records.length === 0 ? { kind: 'nodata' } : { kind: 'records', records };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === dns.NOTFOUND) return { kind: 'nxdomain' };
-    if (code === dns.NODATA) return { kind: 'nodata' };
-    return { kind: 'failure', code: code ?? 'EUNKNOWN' };
-  }
-}
 
 export interface NodeDomainResolver extends DomainResolver {
   close(): void;
@@ -31,10 +19,10 @@ export function createDomainResolver(
   const resolver = new dns.Resolver({ timeout: timeoutMs, tries });
   if (servers.length > 0) resolver.setServers([...servers]);
   return {
-    resolveCname: (name) => lookup(resolver.resolveCname(name)),
+    resolveCname: (name) => dnsLookup(resolver.resolveCname(name)),
     // A TXT record is a list of character-strings (RFC 1035 section 3.3.14), long values split in 255-octet parts.
     resolveTxt: async (name) => {
-      const found = await lookup(resolver.resolveTxt(name));
+      const found = await dnsLookup(resolver.resolveTxt(name));
       return found.kind === 'records'
         ? { kind: 'records', records: found.records.map((parts) => parts.join('')) }
         : found;

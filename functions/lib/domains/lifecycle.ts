@@ -1,9 +1,10 @@
 import type { Account } from '../accounts/account.js';
+import { forEachConcurrently } from '../concurrency.js';
+import { normaliseHostname } from '../dns/host-name.js';
 import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
-import { UNSETTLED_STATUSES } from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
 import { recordsFor } from './records.js';
-import { type HostnameRefusal, normaliseHostname, validateCustomHostname } from './validate-hostname.js';
+import { type HostnameRefusal, validateCustomHostname } from './validate-hostname.js';
 import { advance } from './verify.js';
 
 // What the admin CLI (`domain add|verify|list|remove`) and the scheduled verifier do with custom
@@ -175,24 +176,23 @@ export interface SweepSummary {
   errors: { hostname: string; error: string }[];
 }
 
-/** The scheduled run: every hostname still pending or being removed, a few at a time. */
+/**
+ * The scheduled run: every hostname still pending or being removed, a few at a time. Each is read
+ * again just before its check: the conditional save cannot undo a certificate requested (or
+ * released) for a hostname removed since the listing, which can be minutes old by the last one.
+ */
 export async function verifyUnsettled(deps: DomainDeps, concurrency = 4): Promise<SweepSummary> {
-  const pending = (await deps.store.listUnsettled()).filter((r) => UNSETTLED_STATUSES.includes(r.status));
+  const pending = await deps.store.listUnsettled();
   const summary: SweepSummary = { checked: pending.length, changed: [], errors: [] };
-  let next = 0;
-  const worker = async () => {
-    while (next < pending.length) {
-      const record = pending[next++]!;
-      try {
-        const result = await verifyHostname(record.hostname, deps);
-        if (result.transitions.length > 0) {
-          summary.changed.push({ hostname: record.hostname, transitions: result.transitions });
-        }
-      } catch (err) {
-        summary.errors.push({ hostname: record.hostname, error: (err as Error).message });
+  await forEachConcurrently(pending, concurrency, async (record) => {
+    try {
+      const result = await verifyHostname(record.hostname, deps);
+      if (result.transitions.length > 0) {
+        summary.changed.push({ hostname: record.hostname, transitions: result.transitions });
       }
+    } catch (err) {
+      summary.errors.push({ hostname: record.hostname, error: (err as Error).message });
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+  });
   return summary;
 }

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
+import { normaliseHostname } from '../dns/host-name.js';
 
 // Which names may be claimed as custom hostnames: public DNS names on a domain the customer can
 // register, never one of ours. RFC 1035 section 2.3.4 (253 octets, 63 per label), RFC 1123 section 2.1
@@ -16,12 +17,6 @@ export type HostnameCheck =
 export const MAX_HOSTNAME_OCTETS = 253;
 /** Letters, digits and hyphens, 1-63 characters, no hyphen first or last (RFC 1123 section 2.1). */
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
-
-/** Lower-cases and trims a name and drops one trailing dot (the root): `Geo.Example.COM.` -> `geo.example.com`. */
-export function normaliseHostname(raw: string): string {
-  const trimmed = raw.trim().toLowerCase();
-  return trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
-}
 
 /** True when `hostname` is `domain` or a name under it. */
 export function isWithin(hostname: string, domain: string): boolean {

@@ -1,3 +1,4 @@
+import { normaliseHostname } from '../dns/host-name.js';
 import {
   HOSTNAME_TIMEOUTS,
   type HostnameReason,
@@ -6,7 +7,6 @@ import {
 } from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
 import { challengeName, challengeValue } from './records.js';
-import { normaliseHostname } from './validate-hostname.js';
 
 // The verification state machine (spec: Authentication, rule 7 — "subject to successful DNS and SSL
 // setup"):

@@ -1,5 +1,6 @@
+import { forEachConcurrently } from '../concurrency.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
-import { DEFAULT_CONCURRENCY, forEachConcurrently, Semaphore } from './concurrency.js';
+import { DEFAULT_CONCURRENCY, Semaphore } from './concurrency.js';
 import type { DisposableSource } from './disposable.js';
 import { DEFAULT_DOMAIN_FACTS_ENTRIES, type DomainFacts, DomainFactsCache } from './domain-facts.js';
 import type { EmailLists } from './lists.js';

@@ -51,32 +51,6 @@ export function parseListText(text: string): string[] {
   return entries;
 }
 
-async function readList(dir: string, file: string, required: boolean): Promise<string[]> {
-  try {
-    return parseListText(await readFile(join(dir, file), 'utf8'));
-  } catch (error) {
-    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
-}
-
-async function readCommonProviders(dir: string): Promise<CommonProvidersFile> {
-  try {
-    const parsed = JSON.parse(await readFile(join(dir, EMAIL_LIST_FILES.commonProviders), 'utf8')) as
-      | Partial<CommonProvidersFile>
-      | undefined;
-    return {
-      providers: parsed?.providers ?? [...DEFAULT_COMMON_PROVIDERS],
-      tlds: parsed?.tlds ?? [...DEFAULT_COMMON_TLDS],
-    };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { providers: [...DEFAULT_COMMON_PROVIDERS], tlds: [...DEFAULT_COMMON_TLDS] };
-    }
-    throw error;
-  }
-}
-
 /** Builds the lists from entries, removing allowlisted domains from the disposable union. */
 export function createEmailLists(entries: {
   disposable?: Iterable<string>;
@@ -101,18 +75,36 @@ export function createEmailLists(entries: {
   };
 }
 
+/** Text of one file of the email directory (EMAIL_LIST_FILES); undefined when it does not exist. */
+export type EmailFileReader = (file: string) => Promise<string | undefined>;
+
+async function readList(read: EmailFileReader, file: string, required: boolean): Promise<string[]> {
+  const text = await read(file);
+  if (text !== undefined) return parseListText(text);
+  if (required) throw new Error(`email list ${file} is missing`);
+  return [];
+}
+
+/** An absent file, a JSON null or a missing field: createEmailLists' built-in defaults. */
+async function readCommonProviders(read: EmailFileReader): Promise<Partial<CommonProvidersFile>> {
+  const text = await read(EMAIL_LIST_FILES.commonProviders);
+  if (text === undefined) return {};
+  return (JSON.parse(text) as Partial<CommonProvidersFile> | null) ?? {};
+}
+
 /**
- * Loads the lists from a directory (see EMAIL_LIST_FILES). The disposable, free and role lists are
- * required; the allowlist, MX-host seeds and common providers are optional.
+ * The lists from the files of an email directory, wherever it is stored (the layer's directory, a
+ * published S3 version). The disposable, free and role lists are required; the allowlist, MX-host
+ * seeds and common providers are optional.
  */
-export async function loadEmailLists(dir: string): Promise<EmailLists> {
+export async function emailListsFrom(read: EmailFileReader): Promise<EmailLists> {
   const [disposable, allowlist, free, role, mxHostSeeds, common] = await Promise.all([
-    readList(dir, EMAIL_LIST_FILES.disposable, true),
-    readList(dir, EMAIL_LIST_FILES.allowlist, false),
-    readList(dir, EMAIL_LIST_FILES.free, true),
-    readList(dir, EMAIL_LIST_FILES.role, true),
-    readList(dir, EMAIL_LIST_FILES.mxHosts, false),
-    readCommonProviders(dir),
+    readList(read, EMAIL_LIST_FILES.disposable, true),
+    readList(read, EMAIL_LIST_FILES.allowlist, false),
+    readList(read, EMAIL_LIST_FILES.free, true),
+    readList(read, EMAIL_LIST_FILES.role, true),
+    readList(read, EMAIL_LIST_FILES.mxHosts, false),
+    readCommonProviders(read),
   ]);
   return createEmailLists({
     disposable,
@@ -120,7 +112,19 @@ export async function loadEmailLists(dir: string): Promise<EmailLists> {
     free,
     role,
     mxHostSeeds,
-    commonProviders: common.providers,
-    commonTlds: common.tlds,
+    ...(common.providers ? { commonProviders: common.providers } : {}),
+    ...(common.tlds ? { commonTlds: common.tlds } : {}),
+  });
+}
+
+/** Loads the lists from a directory (see emailListsFrom). */
+export async function loadEmailLists(dir: string): Promise<EmailLists> {
+  return emailListsFrom(async (file) => {
+    try {
+      return await readFile(join(dir, file), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
   });
 }

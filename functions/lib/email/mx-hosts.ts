@@ -1,3 +1,4 @@
+import { normaliseHostname } from '../dns/host-name.js';
 import { registrableDomain } from './public-suffix.js';
 
 // The MX-host table (spec: disposable data "extended with mail servers seen serving listed
@@ -92,12 +93,12 @@ export class InMemoryMxHostTable implements MxHostTable {
     seeds: Iterable<string> = [],
     private readonly maxLearned = DEFAULT_MAX_LEARNED_HOSTS,
   ) {
-    this.seeds = new Set([...seeds].map(normalizeHost).filter((host) => host.includes('.')));
+    this.seeds = new Set([...seeds].map(normaliseHostname).filter((host) => host.includes('.')));
   }
 
   has(host: string): boolean {
     if (this.seeds.size === 0 && this.learned.size === 0) return false;
-    let name = normalizeHost(host);
+    let name = normaliseHostname(host);
     // Walk the host's suffixes, stopping before the last label: a bare TLD is never an entry.
     for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.')) {
       if (this.seeds.has(name) || this.learned.has(name)) return true;
@@ -107,7 +108,7 @@ export class InMemoryMxHostTable implements MxHostTable {
   }
 
   add(host: string): void {
-    const name = normalizeHost(host);
+    const name = normaliseHostname(host);
     if (!name.includes('.') || this.seeds.has(name) || this.learned.has(name)) return;
     if (this.learned.size >= this.maxLearned) {
       // Oldest first: a Set iterates in insertion order.
@@ -120,11 +121,6 @@ export class InMemoryMxHostTable implements MxHostTable {
   get size(): number {
     return this.seeds.size + this.learned.size;
   }
-}
-
-function normalizeHost(host: string): string {
-  const lower = host.trim().toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
 }
 
 export interface LearnContext {
@@ -141,7 +137,7 @@ export interface LearnContext {
  * providers are never learned. Returns whether anything was added.
  */
 export function learnMxHost(table: MxHostTable, host: string, context: LearnContext): boolean {
-  const name = normalizeHost(host);
+  const name = normaliseHostname(host);
   const registrable = registrableDomain(name);
   if (registrable === null) return false;
   if (SHARED_MAIL_HOST_DOMAINS.has(registrable) || context.isFreeProvider(registrable)) return false;

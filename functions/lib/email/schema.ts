@@ -59,4 +59,3 @@ export const EmailCheckResultSchema = z.object({
 });
 
 export type EmailCheckResult = z.infer<typeof EmailCheckResultSchema>;
-export type MxResultDto = z.infer<typeof MxResultSchema>;

@@ -21,6 +21,14 @@ export interface AsnRecord {
   organization: string | null;
 }
 
+/** One range of the file with its AS number; `end` inclusive. */
+export interface AsnFileRange {
+  family: 4 | 6;
+  start: bigint;
+  end: bigint;
+  asn: number;
+}
+
 const decoder = new TextDecoder();
 
 /** The typed-array views read the platform's byte order; the file is little-endian. */
@@ -143,6 +151,24 @@ export class AsnTable {
       }
     }
     return found >= 0 && this.compare(this.ends, found, key) >= 0 ? found : -1;
+  }
+
+  /** Every range in file order (address order), for the security compiler's ASN expansions. */
+  *ranges(): Generator<AsnFileRange> {
+    for (let i = 0; i < this.rangeCount; i++) {
+      yield {
+        family: this.family,
+        start: this.address(this.starts, i),
+        end: this.address(this.ends, i),
+        asn: this.orgs[(this.orgIndex[i] as number) * 3] as number,
+      };
+    }
+  }
+
+  private address(table: Uint32Array, index: number): bigint {
+    let out = 0n;
+    for (let w = 0; w < this.words; w++) out = (out << 32n) | BigInt(table[index * this.words + w] as number);
+    return out;
   }
 
   /** Organisation name the file gives for an AS number (used when the edge supplies only the ASN). */

@@ -20,12 +20,13 @@ export interface DbipCityRecord {
 /** Records decoded per data offset are kept (bounded) so that hot networks skip decoding. */
 const CACHE_ENTRIES = 20_000;
 
-function boundedCache() {
+/** maxmind's record cache, emptied when full (cheaper per hit than LRU bookkeeping). */
+export function boundedCache(entries: number = CACHE_ENTRIES) {
   const map = new Map<string | number, unknown>();
   return {
     get: (key: string | number) => map.get(key),
     set: (key: string | number, value: unknown) => {
-      if (map.size >= CACHE_ENTRIES) map.clear();
+      if (map.size >= entries) map.clear();
       map.set(key, value);
     },
   };

@@ -1,3 +1,5 @@
+import { forEachConcurrently } from '../concurrency.js';
+import { normaliseHostname } from '../dns/host-name.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
 import { DEFAULT_MAX_LEARNED_HOSTS, learnMxHost, type MxHostTable } from '../email/mx-hosts.js';
 import { registrableDomain } from '../email/public-suffix.js';
@@ -104,11 +106,6 @@ export function nextSlice(domains: readonly string[], cursor: string | null, cou
   return out;
 }
 
-function hostName(exchange: string): string {
-  const lower = exchange.trim().toLowerCase();
-  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
-}
-
 export async function learnMxHosts(input: MxLearnInput, config: MxLearnConfig): Promise<MxLearnResult> {
   const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const now = config.now ?? (() => performance.now());
@@ -118,35 +115,29 @@ export async function learnMxHosts(input: MxLearnInput, config: MxLearnConfig): 
   let failed = 0;
   const served = new Map<string, Set<string>>();
 
-  let index = 0;
-  const worker = async () => {
-    while (index < slice.length) {
-      const domain = slice[index++] as string;
-      // Rate limit: each query takes the next start slot.
-      const slot = nextStart;
-      nextStart = Math.max(slot, now()) + spacing;
-      const wait = slot - now();
-      if (wait > 0) await sleep(wait);
-      const answer = await config.resolver.resolveMx(domain);
-      if (answer.kind === 'failure') failed++;
-      if (answer.kind !== 'records') continue;
-      const real = answer.records.filter((r) => hostName(r.exchange) !== '');
-      if (real.length === 0) continue; // RFC 7505 null MX
-      const best = Math.min(...real.map((r) => r.priority));
-      for (const r of real) {
-        if (r.priority !== best) continue;
-        const host = hostName(r.exchange);
-        let domains = served.get(host);
-        if (domains === undefined) {
-          domains = new Set();
-          served.set(host, domains);
-        }
-        domains.add(domain);
+  await forEachConcurrently(slice, config.concurrency, async (domain) => {
+    // Rate limit: each query takes the next start slot.
+    const slot = nextStart;
+    nextStart = Math.max(slot, now()) + spacing;
+    const wait = slot - now();
+    if (wait > 0) await sleep(wait);
+    const answer = await config.resolver.resolveMx(domain);
+    if (answer.kind === 'failure') failed++;
+    if (answer.kind !== 'records') return;
+    const real = answer.records.filter((r) => normaliseHostname(r.exchange) !== '');
+    if (real.length === 0) return; // RFC 7505 null MX
+    const best = Math.min(...real.map((r) => r.priority));
+    for (const r of real) {
+      if (r.priority !== best) continue;
+      const host = normaliseHostname(r.exchange);
+      let domains = served.get(host);
+      if (domains === undefined) {
+        domains = new Set();
+        served.set(host, domains);
       }
+      domains.add(domain);
     }
-  };
-  const workers = Math.max(1, Math.min(config.concurrency, slice.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  });
 
   const table = new SuffixTable(input.hosts, config.maxHosts ?? DEFAULT_MAX_LEARNED_HOSTS);
   const context = { isListed: input.isListed, isFreeProvider: input.isFreeProvider };

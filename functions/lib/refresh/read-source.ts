@@ -1,3 +1,4 @@
+import { forEachConcurrently } from '../concurrency.js';
 import type { FileReport } from '../security/manifest.js';
 import { assertParseable, type SourceFile } from '../security/sources/parse-result.js';
 import type { Rejection } from '../security/validate.js';
@@ -44,13 +45,8 @@ export async function readSources<T>(
   limit = 8,
 ): Promise<ReadSource<T>[]> {
   const out = new Array<ReadSource<T>>(files.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < files.length) {
-      const i = next++;
-      out[i] = await readSource(fetcher, files[i] as SourceFile<T>);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, files.length)) }, worker));
+  await forEachConcurrently(files, limit, async (file, i) => {
+    out[i] = await readSource(fetcher, file);
+  });
   return out;
 }

@@ -1,6 +1,12 @@
 import { sha256Hex } from '../security/artifact.js';
 import { type AsnRangeSource, type CountryLookup, rangesOfAsns } from '../security/asn-networks.js';
-import { type CompiledRanges, compileRanges, countByFlag, type LabelledRange } from '../security/compile.js';
+import {
+  type CompiledRanges,
+  compileRanges,
+  countByFlag,
+  type LabelledRange,
+  tableContent,
+} from '../security/compile.js';
 import type { FileReport, SecurityManifest, SourceReport } from '../security/manifest.js';
 import { SECURITY_FILES } from '../security/manifest.js';
 import { encodeRangeTable, RANGE_TABLE_FORMAT_VERSION, RANGE_TABLE_MAGIC } from '../security/range-table.js';
@@ -144,7 +150,7 @@ export async function compileSecuritySources(options: {
 
 /** Hash of the compiled ranges alone (the table encoded without a version). */
 export function securityContentHash(compiled: CompiledRanges): string {
-  return sha256Hex(encodeRangeTable({ version: '', v4: compiled.v4, v6: compiled.v6 }));
+  return sha256Hex(encodeRangeTable(tableContent('', compiled)));
 }
 
 /** Encodes the table under `version` and writes its manifest. */
@@ -157,7 +163,7 @@ export function securityArtifact(
   note?: string,
 ): { table: Uint8Array; manifest: SecurityManifest } {
   const { compiled } = compilation;
-  const table = encodeRangeTable({ version, v4: compiled.v4, v6: compiled.v6 });
+  const table = encodeRangeTable(tableContent(version, compiled));
   const manifest: SecurityManifest = {
     kind: 'netintel-security',
     version,

@@ -14,6 +14,7 @@ import {
   parseRdapBootstrap,
   RDAP_BOOTSTRAP_PATH,
   type RdapBootstrap,
+  sharedBootstrap,
 } from '../signup/domain-age.js';
 import { emailChecker } from './email.js';
 import { ipLocator } from './ip.js';
@@ -27,7 +28,7 @@ import { ipLocator } from './ip.js';
 const BOOTSTRAP_FETCH_TIMEOUT_MS = 5000;
 
 let cache: DynamoDomainAgeCache | undefined;
-let bootstrap: Promise<RdapBootstrap> | undefined;
+let bootstrap: (() => Promise<RdapBootstrap>) | undefined;
 let lookup: DomainAgeLookup | undefined;
 
 export function domainAgeCache(): DynamoDomainAgeCache {
@@ -57,13 +58,10 @@ async function loadBootstrap(env: NodeJS.ProcessEnv): Promise<RdapBootstrap> {
   return parseRdapBootstrap(JSON.parse(text));
 }
 
-/** The bootstrap, read once per container; a failed read is retried by the next lookup. */
+/** The bootstrap, read once per container; a failed read is tried again a minute later (sharedBootstrap). */
 export function rdapBootstrap(env: NodeJS.ProcessEnv = process.env): Promise<RdapBootstrap> {
-  bootstrap ??= loadBootstrap(env);
-  bootstrap.catch(() => {
-    bootstrap = undefined;
-  });
-  return bootstrap;
+  bootstrap ??= sharedBootstrap(() => loadBootstrap(env), { now });
+  return bootstrap();
 }
 
 export function domainAgeLookup(env: NodeJS.ProcessEnv = process.env): DomainAgeLookup {

@@ -16,10 +16,6 @@ export interface IpRange {
 export const MAX_V4 = 0xffff_ffffn;
 export const MAX_V6 = (1n << 128n) - 1n;
 
-export function maxOf(family: 4 | 6): bigint {
-  return family === 4 ? MAX_V4 : MAX_V6;
-}
-
 /** Big-endian bytes (4 or 16) as an unsigned integer. */
 export function bytesToBigInt(bytes: Uint8Array): bigint {
   if (bytes.length === 4) {

@@ -272,8 +272,3 @@ function compareAt(a: Uint32Array, i: number, b: Uint32Array, j: number): number
   }
   return 0;
 }
-
-/** An empty table (every flag false): what a fresh clone without source data ships. */
-export function emptyRangeTableFile(version: string): Uint8Array {
-  return encodeRangeTable({ version, v4: [], v6: [] });
-}

@@ -1,4 +1,5 @@
-import type { AsnRange, AsnRangeSource, CountryLookup } from './asn-networks.js';
+import { type AsnRange, type AsnRangeSource, type CountryLookup, rangesOfAsns } from './asn-networks.js';
+import { rangeSize } from './ip-range.js';
 
 // isSanctionedNetwork: networks registered in a jurisdiction under comprehensive (country-wide)
 // sanctions. No free list of sanctioned networks exists, so the flag is derived at compile time:
@@ -75,7 +76,7 @@ export function findSanctionedNetworks(
   // denominator), which is what makes this a majority and not a presence rule.
   const candidates = new Set<number>();
   for (const r of source.ranges()) {
-    const half = (Number(r.end - r.start) + 1) / 2;
+    const half = rangeSize(r) / 2;
     for (const address of [r.start, r.end]) {
       const country = countryOf(r.family, address);
       if (country === null) continue;
@@ -90,7 +91,5 @@ export function findSanctionedNetworks(
     if (country !== null && wanted.has(country)) asns.set(asn, country);
   }
   // Pass 2: every range of the qualifying ASes.
-  const ranges: AsnRange[] = [];
-  if (asns.size > 0) for (const r of source.ranges()) if (asns.has(r.asn)) ranges.push(r);
-  return { asns, ranges };
+  return { asns, ranges: rangesOfAsns(source, new Set(asns.keys())) };
 }

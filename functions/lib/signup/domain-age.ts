@@ -1,6 +1,6 @@
-import { getDomain } from 'tldts';
 import * as z from 'zod';
 import type { Clock } from '../clock.js';
+import { registrableDomain } from '../email/public-suffix.js';
 
 // Age of an email domain from public registration data (spec: emailDomainAgeDays, reason
 // new_domain), over RDAP (RFC 9083 responses, RFC 9082 queries). The registry's RDAP server is found
@@ -41,8 +41,6 @@ export const RdapBootstrapFileSchema = z.object({
   description: z.string().optional(),
   services: z.array(z.tuple([z.array(z.string()), z.array(z.string())])),
 });
-
-export type RdapBootstrapFile = z.infer<typeof RdapBootstrapFileSchema>;
 
 export interface RdapBootstrap {
   /** Base URL (ending in "/") of the RDAP service for a domain, or null when no registry is listed. */
@@ -92,6 +90,37 @@ export function parseRdapBootstrap(json: unknown): RdapBootstrap {
 
 /** A bootstrap that lists no registry: every domain's age is unknown. */
 export const EMPTY_RDAP_BOOTSTRAP: RdapBootstrap = parseRdapBootstrap({ services: [] });
+
+/** How long a failed bootstrap load is kept before a lookup loads it again. */
+export const BOOTSTRAP_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The bootstrap loaded once and shared by every lookup. A failed load is kept, and answered, for
+ * `retryAfterMs` before the next call loads again: an unreachable RDAP_BOOTSTRAP_URL then costs one
+ * fetch (and its timeout) per interval, not one per uncached signup.
+ */
+export function sharedBootstrap(
+  load: () => Promise<RdapBootstrap>,
+  clock: Clock,
+  retryAfterMs: number = BOOTSTRAP_RETRY_AFTER_MS,
+): () => Promise<RdapBootstrap> {
+  let loading: Promise<RdapBootstrap> | undefined;
+  let failedAt: number | undefined;
+  return () => {
+    if (failedAt !== undefined && clock.now().getTime() - failedAt >= retryAfterMs) {
+      loading = undefined;
+      failedAt = undefined;
+    }
+    if (loading === undefined) {
+      const attempt = load();
+      loading = attempt;
+      attempt.catch(() => {
+        failedAt = clock.now().getTime();
+      });
+    }
+    return loading;
+  };
+}
 
 // ---- RDAP domain answer (RFC 9083) ----
 
@@ -169,7 +198,10 @@ export interface DomainAgeOptions {
 }
 
 export interface DomainAgeLookup {
-  /** Whole days since the registration of `domain`'s registered domain; null when unknown. */
+  /**
+   * Whole days since the registration of `domain`'s registered domain; null when unknown. `domain` is
+   * an email domain as parseAddress returns it (lowercase ASCII, never an IP literal).
+   */
   ageDays(domain: string): Promise<number | null>;
 }
 
@@ -177,14 +209,6 @@ const RDAP_HEADERS = {
   accept: 'application/rdap+json, application/json;q=0.9',
   'user-agent': 'netintel-rdap/1',
 };
-
-/**
- * The registered domain to ask the registry about: `mail.shop.co.uk` -> `shop.co.uk` (ICANN section
- * of the Public Suffix List only: private suffixes such as blogspot.com are not registries).
- */
-export function registeredDomain(domain: string): string | null {
-  return getDomain(domain, { allowPrivateDomains: false, validateHostname: false }) || null;
-}
 
 /** Whole days from `registeredAt` to `now`; a date in the future counts as 0. */
 export function ageInDays(registeredAt: Date, now: Date): number {
@@ -236,7 +260,9 @@ export function createDomainAgeLookup(options: DomainAgeOptions): DomainAgeLooku
 
   return {
     async ageDays(domain: string): Promise<number | null> {
-      const registered = registeredDomain(domain);
+      // The registry is asked about the registered domain: `mail.shop.co.uk` -> `shop.co.uk`. ICANN
+      // suffixes only (registrableDomain): private suffixes such as blogspot.com are not registries.
+      const registered = registrableDomain(domain);
       if (registered === null) return null;
       const cached = await fromCache(registered);
       if (cached !== undefined) {

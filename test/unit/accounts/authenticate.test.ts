@@ -172,4 +172,22 @@ describe('key cache', () => {
     await cached.getKeyByHash('h');
     expect(reads).toBe(2);
   });
+
+  test('a full cache drops the least recently used key, not the busy one', async () => {
+    const reads: string[] = [];
+    const inner: AccountStore = {
+      getKeyByHash: async (hash) => {
+        reads.push(hash);
+        return undefined;
+      },
+      getAccount: async () => undefined,
+    };
+    const cached = new CachedAccountStore(inner, 5000, () => 0, 2);
+    await cached.getKeyByHash('busy');
+    await cached.getKeyByHash('a');
+    await cached.getKeyByHash('busy');
+    await cached.getKeyByHash('b');
+    await cached.getKeyByHash('busy');
+    expect(reads).toEqual(['busy', 'a', 'b']);
+  });
 });

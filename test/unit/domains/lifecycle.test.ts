@@ -111,6 +111,18 @@ describe('domain verify and the scheduled sweep', () => {
     expect(summary.errors).toEqual([]);
   });
 
+  test('a hostname removed after the sweep listed it gets no certificate', async () => {
+    const d = deps();
+    await addHostname('acct_1', 'geo.shop.com', d);
+    const listed = await d.store.listUnsettled();
+    d.store.listUnsettled = async () => listed;
+    await removeHostname('geo.shop.com', d);
+    const summary = await verifyUnsettled(d);
+    expect(summary.changed).toEqual([]);
+    expect((d.certificates as ScriptedCertificates).requested).toEqual([]);
+    expect(d.store.items.size).toBe(0);
+  });
+
   test('a failing check of one hostname does not stop the others', async () => {
     const d = deps();
     await addHostname('acct_1', 'geo.shop.com', d);

@@ -1,5 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
-import { createEmailLists, emailDataDir, loadEmailLists } from '../../../functions/lib/email/lists.js';
+import {
+  createEmailLists,
+  emailDataDir,
+  emailListsFrom,
+  loadEmailLists,
+} from '../../../functions/lib/email/lists.js';
 import { FIXTURE_DIR } from './support/zone-resolver.js';
 
 describe('email lists', () => {
@@ -24,5 +29,25 @@ describe('email lists', () => {
 
   test('a missing required list is an error', async () => {
     await expect(loadEmailLists('/nonexistent/email')).rejects.toThrow();
+  });
+
+  test('optional lists may be absent from any store; the common providers then keep their defaults', async () => {
+    const files: Record<string, string> = {
+      'disposable.txt': 'tempbox.example\n',
+      'free.txt': 'gmail.com\n',
+      'role.txt': 'admin\n',
+      'common-providers.json': 'null',
+    };
+    const lists = await emailListsFrom(async (file) => files[file]);
+    expect([...lists.disposable]).toEqual(['tempbox.example']);
+    expect(lists.allowlist.size).toBe(0);
+    expect(lists.mxHostSeeds).toEqual([]);
+    expect(lists.commonProviders).toContain('gmail.com');
+  });
+
+  test('a list missing from a store is an error when it is required', async () => {
+    await expect(emailListsFrom(async (file) => (file === 'role.txt' ? undefined : ''))).rejects.toThrow(
+      /role\.txt/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { registrableDomain } from '../../../functions/lib/email/public-suffix.js';
 import {
   createDomainAgeLookup,
   DOMAIN_AGE_CACHE_SECONDS,
@@ -7,8 +8,8 @@ import {
   type DomainAgeLookup,
   InMemoryDomainAgeCache,
   parseRdapBootstrap,
-  registeredDomain,
   registrationDate,
+  sharedBootstrap,
 } from '../../../functions/lib/signup/domain-age.js';
 import { RDAP_SNAPSHOT_FILE } from '../../../layers/build/rdap-bootstrap.js';
 import { daysAgo, type RdapServer, startRdapServer } from '../../support/rdap-server.js';
@@ -122,11 +123,11 @@ describe('reading an RDAP domain answer', () => {
   });
 
   test('the registered domain is asked about, public-suffix aware', () => {
-    expect(registeredDomain('mail.shop.co.uk')).toBe('shop.co.uk');
-    expect(registeredDomain('shop.example')).toBe('shop.example');
-    expect(registeredDomain('a.b.shop.com')).toBe('shop.com');
-    expect(registeredDomain('user.blogspot.com')).toBe('blogspot.com'); // private suffixes are not registries
-    expect(registeredDomain('co.uk')).toBeNull();
+    expect(registrableDomain('mail.shop.co.uk')).toBe('shop.co.uk');
+    expect(registrableDomain('shop.example')).toBe('shop.example');
+    expect(registrableDomain('a.b.shop.com')).toBe('shop.com');
+    expect(registrableDomain('user.blogspot.com')).toBe('blogspot.com'); // private suffixes are not registries
+    expect(registrableDomain('co.uk')).toBeNull();
   });
 });
 
@@ -239,5 +240,31 @@ describe('domain age over RDAP', () => {
       clock,
     });
     expect(await noBootstrap.ageDays('old-shop.example')).toBeNull();
+  });
+});
+
+describe('the RDAP bootstrap is loaded once per container', () => {
+  test('a failed load is kept for a minute, not fetched again by every uncached signup', async () => {
+    let clockMs = 0;
+    const fakeClock = { now: () => new Date(clockMs) };
+    let loads = 0;
+    let fail = true;
+    const bootstrap = sharedBootstrap(async () => {
+      loads++;
+      if (fail) throw new Error('bootstrap URL unreachable');
+      return parseRdapBootstrap(rdap.bootstrap());
+    }, fakeClock);
+
+    await expect(bootstrap()).rejects.toThrow('unreachable');
+    clockMs = 59_999;
+    await expect(bootstrap()).rejects.toThrow('unreachable');
+    expect(loads).toBe(1);
+
+    fail = false;
+    clockMs = 60_000;
+    await expect(bootstrap()).resolves.toBeDefined();
+    clockMs = 600_000;
+    await bootstrap();
+    expect(loads).toBe(2);
   });
 });

@@ -120,7 +120,9 @@ export class MemoryHostnameStore implements HostnameStore {
   }
 
   async listUnsettled() {
-    return [...this.items.values()].filter((r) => UNSETTLED_STATUSES.includes(r.status));
+    return [...this.items.values()]
+      .filter((r) => UNSETTLED_STATUSES.includes(r.status))
+      .map((r) => ({ ...r }));
   }
 }
 
