@@ -3,8 +3,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../infra/project-root.js';
+import { median, minMax, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
 // IP lookup benchmarks, all on the same 10,000 random public addresses (90% IPv4, 10% IPv6 in the
@@ -22,21 +24,6 @@ const COUNT = 10_000;
 const SAMPLES = 7;
 const CHILD_FLAG = '--ip-bench-child';
 const RSS_TARGET_MB = 512;
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function round(value: number, digits = 0): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
-}
-
-const spread = (xs: number[], digits = 0) =>
-  `${round(Math.min(...xs), digits)}–${round(Math.max(...xs), digits)}`;
 
 /** Deterministic xorshift32, so every run measures the same addresses. */
 function rng(seed: number): () => number {
@@ -74,12 +61,12 @@ async function randomPublicIps(count: number): Promise<string[]> {
 }
 
 async function ensureData(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const built = join(ROOT, 'layers', 'data', 'ip');
+  const built = join(PROJECT_ROOT, 'layers', 'data', 'ip');
   if (existsSync(join(built, 'manifest.json'))) return { dir: built, cleanup: async () => {} };
   const { buildIpData } = await import('../layers/build/ip-data.js');
+  const { sharedDataDir } = await import('../layers/build/build-data.js');
   const tmp = await mkdtemp(join(tmpdir(), 'netintel-bench-ip-'));
-  const shared = join(ROOT, '..', 'shared', 'data');
-  await buildIpData(join(tmp, 'ip'), { sharedDataDir: existsSync(shared) ? shared : undefined });
+  await buildIpData(join(tmp, 'ip'), { sharedDataDir: sharedDataDir() });
   return { dir: join(tmp, 'ip'), cleanup: () => rm(tmp, { recursive: true, force: true }) };
 }
 
@@ -199,16 +186,16 @@ export async function run(): Promise<BenchResult[]> {
       {
         group: GROUP,
         figure: 'raw maxmind reader (DB-IP city MMDB), 10,000 random public IPs',
-        median: round(median(rawRates)),
-        spread: spread(rawRates),
+        median: round(median(rawRates), 0),
+        spread: minMax(rawRates, 0),
         unit: 'lookups/s',
         samples: SAMPLES,
       },
       {
         group: GROUP,
         figure: 'full enriched lookup (parse + city + ASN + region + postal + timezone + all groups)',
-        median: round(median(ourRates)),
-        spread: spread(ourRates),
+        median: round(median(ourRates), 0),
+        spread: minMax(ourRates, 0),
         unit: 'lookups/s',
         samples: SAMPLES,
       },
@@ -216,7 +203,7 @@ export async function run(): Promise<BenchResult[]> {
         group: GROUP,
         figure: 'enriched / raw rate',
         median: round(ratio, 2),
-        spread: spread(ratios, 2),
+        spread: minMax(ratios, 2),
         unit: 'ratio',
         target: `>= 0.33: ${ratio >= 1 / 3 ? 'met' : 'not met'}`,
         samples: SAMPLES,
@@ -224,16 +211,16 @@ export async function run(): Promise<BenchResult[]> {
       {
         group: GROUP,
         figure: 'geoip-lite lookup (its own bundled data), same IPs',
-        median: round(median(geoipRates)),
-        spread: spread(geoipRates),
+        median: round(median(geoipRates), 0),
+        spread: minMax(geoipRates, 0),
         unit: 'lookups/s',
         samples: SAMPLES,
       },
       {
         group: GROUP,
         figure: 'resident memory with all IP data loaded, after 10,000 lookups (fresh process)',
-        median: round(rssMedian),
-        spread: spread(rss),
+        median: round(rssMedian, 0),
+        spread: minMax(rss, 0),
         unit: 'MB (RSS)',
         target: `< ${RSS_TARGET_MB} MB: ${rssMedian < RSS_TARGET_MB ? 'met' : 'not met'}`,
         samples: rss.length,
@@ -241,8 +228,8 @@ export async function run(): Promise<BenchResult[]> {
       {
         group: GROUP,
         figure: 'cold start to first answer (import + open data + first lookup, fresh process)',
-        median: round(median(colds)),
-        spread: spread(colds),
+        median: round(median(colds), 0),
+        spread: minMax(colds, 0),
         unit: 'ms',
         samples: colds.length,
       },

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../infra/project-root.js';
 import type { BenchResult } from './types.js';
 
 // `npm run bench [-- NAME ...]`: runs every benchmark module (or the named ones) in this process,
 // stores the figures in bench/results.json and rewrites BENCHMARKS.md from it.
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MODULES = [
   'bundles',
   'auth',
@@ -78,11 +77,11 @@ function render(stored: Stored[]): string {
 
 const wanted = process.argv.slice(2);
 const names = wanted.length > 0 ? MODULES.filter((m) => wanted.includes(m)) : [...MODULES];
-const resultsFile = join(ROOT, 'bench', 'results.json');
+const resultsFile = join(PROJECT_ROOT, 'bench', 'results.json');
 const stored: Stored[] = existsSync(resultsFile) ? JSON.parse(await readFile(resultsFile, 'utf8')) : [];
 
 for (const name of names) {
-  if (!existsSync(join(ROOT, 'bench', `${name}.ts`))) continue;
+  if (!existsSync(join(PROJECT_ROOT, 'bench', `${name}.ts`))) continue;
   console.log(`bench ${name}...`);
   const mod = (await import(`./${name}.ts`)) as { run(): Promise<BenchResult[]>; about?: string };
   const results = await mod.run();
@@ -101,6 +100,6 @@ for (const name of names) {
 }
 stored.sort((a, b) => MODULES.indexOf(a.module as never) - MODULES.indexOf(b.module as never));
 await writeFile(resultsFile, `${JSON.stringify(stored, null, 2)}\n`);
-await writeFile(join(ROOT, 'BENCHMARKS.md'), render(stored));
+await writeFile(join(PROJECT_ROOT, 'BENCHMARKS.md'), render(stored));
 console.log('BENCHMARKS.md written');
 process.exit(0);

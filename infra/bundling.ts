@@ -1,6 +1,7 @@
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
+import { LAYER_MODULES, NODE_TARGET } from './layer-modules.js';
 
 // One definition of how every Lambda is built. The stack (NodejsFunction) and the bundle benchmark
 // (bench/bundles.ts, esbuild's JS API) both derive their options from LAMBDA_BUNDLE, so the sizes
@@ -28,15 +29,15 @@ export const LAMBDA_BUNDLE = {
   mainFields: ['module', 'main'],
   /** CommonJS dependencies inside an ESM bundle still call require() (TOOLCHAIN.md). */
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-  target: 'node22',
+  target: NODE_TARGET,
   /**
    * Bundled, the SDK clients on the hot path (DynamoDB, S3, SQS) load in one file: two to four
    * times faster than the runtime's copy spread over hundreds of files (BENCHMARKS.md). Left to
    * the runtime's SDK: clients used only on rare paths (SES for usage notices, CloudFront for
-   * custom hostnames). date-holidays (1.4 MB, mostly calendar data) ships in the data layer under
-   * nodejs/node_modules and loads on the first holiday answer.
+   * custom hostnames). The LAYER_MODULES (date-holidays: 1.4 MB, mostly calendar data) ship in the data
+   * layer under nodejs/node_modules and load on the first holiday answer.
    */
-  externalModules: ['@aws-sdk/client-sesv2', '@aws-sdk/client-cloudfront', 'date-holidays'],
+  externalModules: ['@aws-sdk/client-sesv2', '@aws-sdk/client-cloudfront', ...LAYER_MODULES],
 } as const;
 
 /** LAMBDA_BUNDLE as NodejsFunction bundling options. */

@@ -84,18 +84,12 @@ export class NetintelStack extends Stack {
       accessLogs: accessLogs.bucket,
       environment,
     });
-    const withPipeline = {
-      ...environment,
-      [BUCKET.envVar]: this.pipeline.bucket.bucketName,
-      [JOB_QUEUE.envVar]: this.pipeline.queue.queueUrl,
-      [JOB_QUEUE.dlqEnvVar]: this.pipeline.dlq.queueUrl,
-    };
     this.api = new Api(this, 'Api', {
       tables: this.tables,
       pipeline: this.pipeline,
       dataLayer: this.dataLayer,
       secrets,
-      environment: withPipeline,
+      environment: { ...environment, ...this.pipeline.environment() },
       notifyFrom,
     });
     // Every 6 hours: security lists, disposable-email lists and MX hosts, published as versions
@@ -200,7 +194,7 @@ export class NetintelStack extends Stack {
     });
     new CfnOutput(this, OUTPUTS.jobsDlqUrl, {
       value: this.pipeline.dlq.queueUrl,
-      description: JOB_QUEUE.dlqEnvVar,
+      description: 'Dead-letter queue of job chunks (drained by the job-dlq function)',
     });
     new CfnOutput(this, OUTPUTS.dashboard, { value: this.observability.dashboard.dashboardName });
   }

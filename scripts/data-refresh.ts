@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createNodeMxResolver, parseDnsServers } from '../functions/lib/dns/resolver.js';
@@ -10,6 +10,8 @@ import { httpFetcher } from '../functions/lib/refresh/http-fetcher.js';
 import { MX_LEARN_DEFAULTS } from '../functions/lib/refresh/mx-learn.js';
 import { runRefresh } from '../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
+import { sharedDataDir } from '../layers/build/build-data.js';
+import { DATA_LAYER_DIR } from '../layers/build/data-layer.js';
 import { buildEmailLists } from '../layers/build/email-lists.js';
 import { resolveNetworkData } from '../layers/build/security-data.js';
 
@@ -25,15 +27,8 @@ import { resolveNetworkData } from '../layers/build/security-data.js';
 // `--force` skips the comparison. MX learning resolves `--mx-domains` listed domains (default 1000
 // upstream, 0 from snapshots) through `--dns` or DNS_SERVERS.
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
 const USAGE =
   'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns SERVERS] [--force]';
-
-function defaultSnapshotDir(): string | undefined {
-  const dir = process.env.SHARED_DATA_DIR ?? resolve(ROOT, '..', 'shared', 'data');
-  return existsSync(dir) ? dir : undefined;
-}
 
 export async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -56,8 +51,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--from and --upstream exclude each other\n${USAGE}`);
     return 64;
   }
-  const out = resolve(values.out ?? process.env.NETINTEL_DATA_PATH ?? join(ROOT, 'layers', 'data'));
-  const fromDir = values.from ? resolve(values.from) : values.upstream ? undefined : defaultSnapshotDir();
+  const out = resolve(values.out ?? process.env.NETINTEL_DATA_PATH ?? DATA_LAYER_DIR);
+  const fromDir = values.from ? resolve(values.from) : values.upstream ? undefined : sharedDataDir();
   if (fromDir !== undefined && !existsSync(fromDir)) {
     console.error(`--from ${fromDir}: no such directory`);
     return 64;

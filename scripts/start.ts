@@ -1,16 +1,11 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildData } from '../layers/build/build-data.js';
-import { PROJECT_ROOT, startLocalStack } from './local/stack.js';
+import { ensureDataLayer } from '../layers/build/data-layer.js';
+import { startLocalStack } from './local/stack.js';
 
 // `npm start`: the whole API on this machine (see README, "Run it locally").
 const port = Number(process.env.PORT ?? 8787);
-const dataPath = process.env.NETINTEL_DATA_PATH ?? join(PROJECT_ROOT, 'layers', 'data');
 
-if (!existsSync(join(dataPath, 'manifest.json'))) {
-  console.log('Data layer not built yet: building it now (npm run build:data)...');
-  await buildData({ outDir: dataPath });
-}
+// Built on first run, and rebuilt when this source builds another layer format than the one built.
+await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH });
 
 const stack = await startLocalStack({
   port,

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { ensureDataLayer } from '../../layers/build/data-layer.js';
 import { NetintelStack } from '../netintel-stack.js';
 import { PROJECT_ROOT } from '../project-root.js';
 
@@ -12,22 +12,23 @@ import { PROJECT_ROOT } from '../project-root.js';
 //   -c domainName=api.example.com -c certificateArn=arn:aws:acm:us-east-1:...   custom domain, TLS 1.2+
 
 const layerDir = join(PROJECT_ROOT, 'layers');
-const manifest = join(layerDir, 'data', 'manifest.json');
 
-// The data layer is built from downloaded databases; build it once before the first synth.
-if (!existsSync(manifest)) {
-  console.error('layers/data/manifest.json is missing: running `npm run build:data` first ...');
-  // The child's output goes to stderr: stdout may be the template (`cdk synth`).
+/** `npm run build:data` (into layers/data), its output on stderr: stdout may be the template (`cdk synth`). */
+function buildDataLayer(): void {
   const result = spawnSync('npm', ['run', 'build:data'], { cwd: PROJECT_ROOT, stdio: ['ignore', 2, 2] });
-  if (result.error || result.status !== 0 || !existsSync(manifest)) {
-    const why = result.error
-      ? result.error.message
-      : result.status !== 0
-        ? `npm run build:data exited with ${result.status ?? `signal ${result.signal}`}`
-        : 'npm run build:data finished without writing layers/data/manifest.json';
-    console.error(`Cannot synthesize: the data layer is not built (${why}).`);
-    process.exit(1);
+  if (result.error) throw result.error;
+  if (result.status !== 0) {
+    throw new Error(`npm run build:data exited with ${result.status ?? `signal ${result.signal}`}`);
   }
+}
+
+// The data layer is built from downloaded databases: once before the first synth, and again when
+// the one built is of another format than this source builds (layers/build/data-layer.ts).
+try {
+  await ensureDataLayer({ dataDir: join(layerDir, 'data'), build: buildDataLayer, log: console.error });
+} catch (error) {
+  console.error(`Cannot synthesize: the data layer is not built (${(error as Error).message}).`);
+  process.exit(1);
 }
 
 const app = new App();

@@ -24,7 +24,6 @@ export interface JobPipelineProps {
 
 /** Days the DLQ keeps a chunk the DLQ consumer could not settle (the SQS maximum). */
 const DLQ_RETENTION_DAYS = 14;
-const DLQ_CONSUMER_TIMEOUT_SECONDS = 30;
 
 /**
  * Email list jobs: the bucket holding uploads, chunks and results (spec: deleted 7 days after
@@ -63,8 +62,7 @@ export class JobPipeline extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
-      // AWS's advice for Lambda consumers: six times the function timeout.
-      visibilityTimeout: Duration.seconds(6 * DLQ_CONSUMER_TIMEOUT_SECONDS),
+      visibilityTimeout: Duration.seconds(JOB_QUEUE.dlqVisibilityTimeoutSeconds),
     });
 
     this.queue = new Queue(this, 'Queue', {
@@ -74,12 +72,7 @@ export class JobPipeline extends Construct {
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: JOB_QUEUE.maxReceiveCount },
     });
 
-    const environment = {
-      ...props.environment,
-      [BUCKET.envVar]: this.bucket.bucketName,
-      [JOB_QUEUE.envVar]: this.queue.queueUrl,
-      [JOB_QUEUE.dlqEnvVar]: this.dlq.queueUrl,
-    };
+    const environment = { ...props.environment, ...this.environment() };
 
     // Checks the emails of one chunk (DNS, lists from the layer, RDAP cache), writes the chunk's
     // results to S3 and its completion marker to the Jobs table.
@@ -109,14 +102,19 @@ export class JobPipeline extends Construct {
       handler: 'job-dlq',
       description: 'queue:job-dlq',
       memoryMb: 256,
-      timeoutSeconds: DLQ_CONSUMER_TIMEOUT_SECONDS,
+      timeoutSeconds: JOB_QUEUE.dlqConsumerTimeoutSeconds,
       environment,
     });
     this.dlqConsumer.fn.addEventSource(
-      new SqsEventSource(this.dlq, { batchSize: 10, reportBatchItemFailures: true }),
+      new SqsEventSource(this.dlq, { batchSize: JOB_QUEUE.dlqBatchSize, reportBatchItemFailures: true }),
     );
     tables.byId.Jobs.grantReadWriteData(this.dlqConsumer.fn);
     tables.byId.Usage.grantReadWriteData(this.dlqConsumer.fn);
+  }
+
+  /** The variables through which functions reach the jobs bucket and queue (functions/lib/aws/resources.ts). */
+  environment(): Record<string, string> {
+    return { [BUCKET.envVar]: this.bucket.bucketName, [JOB_QUEUE.envVar]: this.queue.queueUrl };
   }
 }
 

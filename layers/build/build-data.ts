@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { DATA_LAYER_DIR, DATA_LAYER_FORMAT, DATA_LAYER_MANIFEST } from './data-layer.js';
 import { buildEmailLists } from './email-lists.js';
 import { buildIpData } from './ip-data.js';
 import { buildLayerNodeModules } from './node-modules.js';
@@ -11,21 +13,21 @@ import { buildSecurityData } from './security-data.js';
 // `npm run build:data`: builds the Lambda data layer under layers/data/ (mounted at /opt/data)
 // from pinned npm packages, plus the public snapshots in ../shared/data when that folder exists
 // (postal codes, subdivision names). It records every dataset's version and licence in
-// manifest.json, which the README's attribution section and GET /v1/lookup's data come from.
+// manifest.json, which the README's attribution section and GET /v1/lookup's data come from, with
+// the layer's DATA_LAYER_FORMAT (see data-layer.ts: `cdk synth`, `npm start` and the tests rebuild a
+// layer of another format).
 
 import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
 
 export type { ManifestEntry };
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-
 export function sharedDataDir(): string | undefined {
-  const dir = process.env.SHARED_DATA_DIR ?? resolve(ROOT, '..', 'shared', 'data');
+  const dir = process.env.SHARED_DATA_DIR ?? resolve(PROJECT_ROOT, '..', 'shared', 'data');
   return existsSync(dir) ? dir : undefined;
 }
 
 export async function buildData(options: { outDir?: string } = {}): Promise<ManifestEntry[]> {
-  const outDir = options.outDir ?? join(ROOT, 'layers', 'data');
+  const outDir = options.outDir ?? DATA_LAYER_DIR;
   const shared = sharedDataDir();
   const started = performance.now();
   await rm(outDir, { recursive: true, force: true });
@@ -33,18 +35,21 @@ export async function buildData(options: { outDir?: string } = {}): Promise<Mani
   const entries = [
     ...(await buildEmailLists(join(outDir, 'email'))),
     ...(await buildIpData(join(outDir, 'ip'), { sharedDataDir: shared })),
-    // Security lists: compiled from the snapshots when present; otherwise an empty artifact (all
-    // flags false) until `npm run data:refresh` fetches the upstream lists.
-    ...(await buildSecurityData(join(outDir, 'security'), { fromDir: shared })),
+    // Security lists: compiled from the snapshots when present, with the ASN and city data of the
+    // ip/ files just built; otherwise an empty artifact (all flags false) until
+    // `npm run data:refresh` fetches the upstream lists.
+    ...(await buildSecurityData(join(outDir, 'security'), { fromDir: shared, builtLayer: outDir })),
     ...(await buildRdapBootstrap(outDir)),
     // Beside data/: the layer zip holds data/ (-> /opt/data) and nodejs/ (-> /opt/nodejs).
     ...(await buildLayerNodeModules(join(outDir, '..', 'nodejs'))),
   ];
   // Written last: its presence means the layer is complete.
-  await writeFile(
-    join(outDir, 'manifest.json'),
-    `${JSON.stringify({ builtWith: shared ? 'npm packages + ../shared/data' : 'npm packages', datasets: entries }, null, 2)}\n`,
-  );
+  const manifest = {
+    format: DATA_LAYER_FORMAT,
+    builtWith: shared ? 'npm packages + ../shared/data' : 'npm packages',
+    datasets: entries,
+  };
+  await writeFile(join(outDir, DATA_LAYER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(
     `data layer built in ${((performance.now() - started) / 1000).toFixed(1)} s at ${outDir}` +
       (shared ? '' : ' (../shared/data not found: postal codes and some subdivision names left out)'),

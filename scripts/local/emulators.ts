@@ -138,7 +138,12 @@ async function createTables(client: DynamoDBClient): Promise<void> {
 }
 
 async function createQueues(client: SQSClient): Promise<{ queueUrl: string; dlqUrl: string }> {
-  const dlq = await client.send(new CreateQueueCommand({ QueueName: JOB_QUEUE.dlqLocalName }));
+  const dlq = await client.send(
+    new CreateQueueCommand({
+      QueueName: JOB_QUEUE.dlqLocalName,
+      Attributes: { VisibilityTimeout: String(JOB_QUEUE.dlqVisibilityTimeoutSeconds) },
+    }),
+  );
   const dlqAttrs = await client.send(
     new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }),
   );
@@ -171,7 +176,6 @@ export function useEndpoints(endpoints: Endpoints, env: NodeJS.ProcessEnv = proc
     AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY ?? LOCAL_CREDENTIALS.secretAccessKey,
     [JOB_QUEUE.envVar]: endpoints.queueUrl,
-    [JOB_QUEUE.dlqEnvVar]: endpoints.dlqUrl,
   };
   const previous = Object.fromEntries(Object.keys(values).map((k) => [k, env[k]]));
   Object.assign(env, values);

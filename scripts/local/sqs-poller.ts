@@ -10,13 +10,36 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { loadHandlerModule } from './load-handler.js';
 
-// Emulates the Lambda SQS event source: receives up to JOB_QUEUE.batchSize messages, invokes the
+// Emulates the Lambda SQS event sources: receives up to the consumer's batch size, invokes the
 // handler with an SQS event, deletes what succeeded, and leaves the rest to be redelivered until
 // the queue's redrive policy moves them to the DLQ after maxReceiveCount receives. The DLQ feeds
 // the DLQ handler the same way. `retryDelaySeconds` is how long a failed message stays invisible:
 // AWS waits out the visibility timeout, which is the default here too; tests shorten it.
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
+
+interface Consumer {
+  entry: string;
+  name: string;
+  batchSize: number;
+  timeoutSeconds: number;
+}
+
+/** Each queue's function, batch size and timeout, as infra/constructs/job-pipeline.ts deploys them. */
+export const CONSUMERS = {
+  processor: {
+    entry: 'functions/job-processor/handler.ts',
+    name: 'netintel-job-processor',
+    batchSize: JOB_QUEUE.batchSize,
+    timeoutSeconds: JOB_QUEUE.processorTimeoutSeconds,
+  },
+  dlq: {
+    entry: 'functions/job-dlq/handler.ts',
+    name: 'netintel-job-dlq',
+    batchSize: JOB_QUEUE.dlqBatchSize,
+    timeoutSeconds: JOB_QUEUE.dlqConsumerTimeoutSeconds,
+  },
+} as const satisfies Record<string, Consumer>;
 
 export interface PollerOptions {
   projectRoot: string;
@@ -47,7 +70,8 @@ function toRecord(m: Message, queueArn: string) {
   };
 }
 
-function context(name: string): Context {
+function context({ name, timeoutSeconds }: Consumer): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName: name,
@@ -57,7 +81,7 @@ function context(name: string): Context {
     awsRequestId: randomUUID(),
     logGroupName: `/aws/lambda/${name}`,
     logStreamName: 'local',
-    getRemainingTimeInMillis: () => JOB_QUEUE.processorTimeoutSeconds * 1000,
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
     done: () => undefined,
     fail: () => undefined,
     succeed: () => undefined,
@@ -77,8 +101,9 @@ export function startPollers(options: PollerOptions): Pollers {
   let busy = 0;
   const loops: Promise<void>[] = [];
 
-  async function loop(queueUrl: string, entry: string, name: string): Promise<void> {
-    const handler = (await loadHandlerModule(options.projectRoot, entry)).handler as SqsHandler;
+  async function loop(queueUrl: string, consumer: Consumer): Promise<void> {
+    const { name } = consumer;
+    const handler = (await loadHandlerModule(options.projectRoot, consumer.entry)).handler as SqsHandler;
     while (running) {
       if (paused) {
         await new Promise((r) => setTimeout(r, 50));
@@ -90,7 +115,7 @@ export function startPollers(options: PollerOptions): Pollers {
         const res = await options.sqs.send(
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
-            MaxNumberOfMessages: JOB_QUEUE.batchSize,
+            MaxNumberOfMessages: consumer.batchSize,
             WaitTimeSeconds: 1,
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
           }),
@@ -111,7 +136,7 @@ export function startPollers(options: PollerOptions): Pollers {
       };
       let failed = new Set<string>();
       try {
-        const result = await handler(event, context(name));
+        const result = await handler(event, context(consumer));
         failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       } catch (err) {
         options.log(`poller ${name}: handler threw: ${(err as Error).message}`);
@@ -142,9 +167,9 @@ export function startPollers(options: PollerOptions): Pollers {
   }
 
   for (let i = 0; i < options.concurrency; i++) {
-    loops.push(loop(options.queueUrl, 'functions/job-processor/handler.ts', 'netintel-job-processor'));
+    loops.push(loop(options.queueUrl, CONSUMERS.processor));
   }
-  loops.push(loop(options.dlqUrl, 'functions/job-dlq/handler.ts', 'netintel-job-dlq'));
+  loops.push(loop(options.dlqUrl, CONSUMERS.dlq));
 
   return {
     async stop() {

@@ -1,19 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { jobStore, now, resetServices } from '../../functions/lib/aws/services.js';
 import { logger } from '../../functions/lib/observability.js';
 import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { type Gateway, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
 import { type DevAccount, seed } from './seed.js';
 import { type Pollers, startPollers } from './sqs-poller.js';
 
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export { PROJECT_ROOT };
 
 export interface LocalStackOptions {
   port?: number;
@@ -47,7 +48,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const log = options.log ?? (() => undefined);
   await mkdir(dataDir, { recursive: true });
 
-  process.env.NETINTEL_DATA_PATH ??= join(PROJECT_ROOT, 'layers', 'data');
+  process.env.NETINTEL_DATA_PATH ??= DATA_LAYER_DIR;
   process.env.NOTIFY_OUTBOX = join(dataDir, 'outbox.jsonl');
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

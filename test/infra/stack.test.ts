@@ -13,6 +13,7 @@ import {
   ORIGIN_VERIFY_HEADER,
 } from '../../infra/constructs/edge.js';
 import { OUTPUTS } from '../../infra/netintel-stack.js';
+import { CONSUMERS } from '../../scripts/local/sqs-poller.js';
 import { type CfnResource, ofType, refId, type SynthesizedStack, synthesize } from './synth.js';
 
 let s: SynthesizedStack;
@@ -119,14 +120,15 @@ describe('functions', () => {
     expect(props(fn('queue:job-processor')[1]).Timeout).toBe(JOB_QUEUE.processorTimeoutSeconds);
   });
 
-  it('gives every function the table names, bucket, queues and Powertools settings', () => {
+  it('gives every function the table names, bucket, queue and Powertools settings', () => {
     // The scheduled refresh has its own variables (DATA_BUCKET); it never touches jobs.
     for (const description of OUR_FUNCTIONS.filter((d) => !d.startsWith('schedule:'))) {
       const vars = props(fn(description)[1]).Environment.Variables as Props;
       for (const def of TABLES) expect(refId(vars[def.envVar])).toBe(tableId(def.id));
       expect(vars[BUCKET.envVar]).toBeDefined();
       expect(vars[JOB_QUEUE.envVar]).toBeDefined();
-      expect(vars[JOB_QUEUE.dlqEnvVar]).toBeDefined();
+      // Nothing reads the DLQ's URL: the DLQ consumer is fed by its event source.
+      expect(vars.JOBS_DLQ_URL).toBeUndefined();
       expect(vars.POWERTOOLS_METRICS_NAMESPACE).toBe('netintel');
       expect(vars.POWERTOOLS_SERVICE_NAME).toBe('netintel');
       expect(vars.NOTIFY_FROM).toBe('notices@example.com');
@@ -492,7 +494,24 @@ describe('job pipeline', () => {
     expect(processor.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     const consumer = mappings.find((m) => refId(m.FunctionName) === fn('queue:job-dlq')[0])!;
     expect(JSON.stringify(consumer.EventSourceArn)).toContain('JobPipelineDlq');
+    expect(consumer.BatchSize).toBe(JOB_QUEUE.dlqBatchSize);
     expect(consumer.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
+  it('is consumed by the local stack with the batch sizes and timeouts deployed here', () => {
+    const mappings = ofType(s.resources, 'AWS::Lambda::EventSourceMapping').map(([, m]) => props(m));
+    for (const [description, local] of [
+      ['queue:job-processor', CONSUMERS.processor],
+      ['queue:job-dlq', CONSUMERS.dlq],
+    ] as const) {
+      const [id, resource] = fn(description);
+      expect(mappings.find((m) => refId(m.FunctionName) === id)?.BatchSize).toBe(local.batchSize);
+      expect(props(resource).Timeout).toBe(local.timeoutSeconds);
+    }
+    const [, dlq] = ofType(s.resources, 'AWS::SQS::Queue').find(([id]) => id.startsWith('JobPipelineDlq'))!;
+    // AWS's advice for Lambda event sources, as for the chunk queue.
+    expect(props(dlq).VisibilityTimeout).toBe(JOB_QUEUE.dlqVisibilityTimeoutSeconds);
+    expect(props(dlq).VisibilityTimeout).toBeGreaterThanOrEqual(6 * CONSUMERS.dlq.timeoutSeconds);
   });
 });
 

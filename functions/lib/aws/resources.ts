@@ -69,7 +69,7 @@ export const BUCKET = {
 export const JOB_QUEUE = {
   envVar: 'JOBS_QUEUE_URL',
   localName: 'netintel-jobs',
-  dlqEnvVar: 'JOBS_DLQ_URL',
+  /** No function needs the DLQ's URL: its consumer is fed by an event source (the stack outputs it). */
   dlqLocalName: 'netintel-jobs-dlq',
   /**
    * Seconds a received chunk stays invisible: six times the processor's timeout, as AWS advises for
@@ -82,6 +82,11 @@ export const JOB_QUEUE = {
   maxReceiveCount: 3,
   /** Messages per processor invocation (SQS event source batch size). */
   batchSize: 2,
+  /** The DLQ consumer only settles chunks (a few small writes each): up to 10 per invocation. */
+  dlqBatchSize: 10,
+  dlqConsumerTimeoutSeconds: 30,
+  /** Six times the DLQ consumer's timeout, for the same reason as visibilityTimeoutSeconds. */
+  dlqVisibilityTimeoutSeconds: 6 * 30,
 } as const;
 
 export function tableName(id: TableDef['id'], env: NodeJS.ProcessEnv = process.env): string {
