@@ -13,6 +13,7 @@ import { JobPipeline } from './constructs/job-pipeline.js';
 import { Observability } from './constructs/observability.js';
 import { Secrets } from './constructs/secrets.js';
 import { Tables } from './constructs/tables.js';
+import { OUTPUTS } from './outputs.js';
 
 /** Placeholder sender until `-c notifyFrom=` names a verified SES identity (notices then fail, logged). */
 export const DEFAULT_NOTIFY_FROM = 'no-reply@example.invalid';
@@ -34,25 +35,6 @@ export interface NetintelStackProps extends StackProps {
    */
   customHostnames?: boolean;
 }
-
-/**
- * Stack outputs, by name. The admin CLI reads them with `aws cloudformation describe-stacks`: keep
- * the keys stable. Table outputs are `Table<Id>Name`.
- */
-export const OUTPUTS = {
-  apiUrl: 'ApiUrl',
-  restApiUrl: 'RestApiUrl',
-  jobsBucket: 'JobsBucketName',
-  jobsQueueUrl: 'JobsQueueUrl',
-  jobsDlqUrl: 'JobsDlqUrl',
-  dashboard: 'DashboardName',
-  table: (id: string) => `Table${id}Name`,
-  /** Only with custom hostnames; scripts/admin.ts maps them to the CUSTOM_HOSTNAME_* variables. */
-  customHostnameTarget: 'CustomHostnameTarget',
-  customHostnameDistributionId: 'CustomHostnameDistributionId',
-  customHostnameConnectionGroupId: 'CustomHostnameConnectionGroupId',
-  baseDomain: 'BaseDomain',
-} as const;
 
 export class NetintelStack extends Stack {
   readonly tables: Tables;

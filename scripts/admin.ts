@@ -9,7 +9,6 @@ import {
   UnknownKeyError,
   UnknownPlanError,
 } from '../functions/lib/aws/account-store.js';
-import { TABLES } from '../functions/lib/aws/resources.js';
 import { accountStore, domainDeps, now, usageCounter } from '../functions/lib/aws/services.js';
 import {
   addHostname,
@@ -20,6 +19,7 @@ import {
   viewOf,
 } from '../functions/lib/domains/lifecycle.js';
 import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
+import { environmentFromOutputs } from '../infra/outputs.js';
 import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
 
 // `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
@@ -103,14 +103,13 @@ async function connect(): Promise<Emulators | undefined> {
       string,
       Record<string, string>
     >;
-    const stack = Object.values(outputs)[0] ?? {};
-    for (const t of TABLES) {
-      const value = stack[`Table${t.id}Name`]; // infra/netintel-stack.ts OUTPUTS.table
-      if (value) process.env[t.envVar] = value;
+    let env: Record<string, string>;
+    try {
+      env = environmentFromOutputs(Object.values(outputs)[0] ?? {});
+    } catch (error) {
+      throw new UsageError(`--outputs ${values.outputs}: ${(error as Error).message}`);
     }
-    for (const [output, envVar] of Object.entries(CUSTOM_HOSTNAME_OUTPUTS)) {
-      if (stack[output]) process.env[envVar] ??= stack[output];
-    }
+    for (const [name, value] of Object.entries(env)) process.env[name] = value;
     awsMode = true;
     return undefined;
   }
@@ -136,14 +135,6 @@ async function connect(): Promise<Emulators | undefined> {
   useEndpoints(emulators.endpoints);
   return emulators;
 }
-
-/** Stack outputs of infra/netintel-stack.ts (OUTPUTS) -> the variables services.ts reads. */
-const CUSTOM_HOSTNAME_OUTPUTS: Record<string, string> = {
-  CustomHostnameTarget: 'CUSTOM_HOSTNAME_TARGET',
-  CustomHostnameDistributionId: 'CUSTOM_HOSTNAME_DISTRIBUTION_ID',
-  CustomHostnameConnectionGroupId: 'CUSTOM_HOSTNAME_CONNECTION_GROUP_ID',
-  BaseDomain: 'BASE_DOMAIN',
-};
 
 /** True when talking to a deployed stack (tables from outputs or TABLE_* variables). */
 let awsMode = false;

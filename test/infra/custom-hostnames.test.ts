@@ -7,7 +7,8 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/domains/hostname.js';
 import { FORWARDED_HOST_CODE, TENANT_ACTIONS } from '../../infra/constructs/custom-hostnames.js';
-import { NetintelStack, OUTPUTS } from '../../infra/netintel-stack.js';
+import { NetintelStack } from '../../infra/netintel-stack.js';
+import { OUTPUTS } from '../../infra/outputs.js';
 import { type CfnResource, LAYER_FIXTURE, ofType, refId, synthesize, testApp } from './synth.js';
 
 // Custom hostnames (spec rule 7) in the template: opt-in (-c customHostnames=true), a multi-tenant

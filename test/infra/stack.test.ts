@@ -12,7 +12,7 @@ import {
   ORIGIN_REQUEST_POLICY_HEADER_QUOTA,
   ORIGIN_VERIFY_HEADER,
 } from '../../infra/constructs/edge.js';
-import { OUTPUTS } from '../../infra/netintel-stack.js';
+import { OUTPUTS } from '../../infra/outputs.js';
 import { CONSUMERS } from '../../scripts/local/sqs-poller.js';
 import { type CfnResource, ofType, refId, type SynthesizedStack, synthesize } from './synth.js';
 
