@@ -1,5 +1,5 @@
 // The time source of pure domain code: injected so that tests pin it and the runtime can shift it
-// (aws/services.ts `now`, NETINTEL_CLOCK_OFFSET_MS).
+// (aws/services.ts `now`, `setServiceClock` for the local stack's tests).
 export interface Clock {
   now(): Date;
 }

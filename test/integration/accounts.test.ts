@@ -5,8 +5,15 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
+import { runAdmin } from '../../scripts/admin-cli.js';
 import { PROJECT_ROOT } from '../../scripts/local/stack.js';
-import { freshMinute, serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';
+import {
+  afterKeyCache,
+  freshMinute,
+  serviceNow,
+  startTestStack,
+  type TestStack,
+} from '../support/local-stack.js';
 
 const run = promisify(execFile);
 let stack: TestStack;
@@ -157,7 +164,7 @@ describe('authentication (spec rules 1-5)', () => {
       (await stack.call('DELETE', '/v1/risk/baseline', { headers: bearer, body: { userId: 'u' } })).status,
     ).toBe(204);
     await accountStore().revokeKey(secret.keyId);
-    await new Promise((r) => setTimeout(r, 1100)); // KEY_CACHE_SECONDS=1 in tests, 5 by default
+    afterKeyCache(); // KEY_CACHE_SECONDS=1 in tests, 5 by default
     await expectError(
       await stack.call('DELETE', '/v1/risk/baseline', { headers: bearer, body: { userId: 'u' } }),
       401,
@@ -305,15 +312,16 @@ describe('monthly cap and billing', () => {
 });
 
 describe('admin CLI against the running local stack', () => {
-  const admin = (...args: string[]) =>
-    run('npx', ['tsx', 'scripts/admin.ts', ...args, '--json'], {
-      cwd: PROJECT_ROOT,
-      env: {
-        ...process.env,
-        DATA_DIR: stack.dataDir,
-        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      },
+  /** The CLI run in this process, as `npm run admin -- ... --json` runs it. */
+  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin([...args, '--data-dir', stack.dataDir, '--json'], {
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
     });
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  }
 
   test('account create, key create, usage show and key revoke work end to end', async () => {
     const { stdout: created } = await admin(
@@ -360,8 +368,8 @@ describe('admin CLI against the running local stack', () => {
     );
     expect(JSON.parse(pubOut).key).toMatch(/^ni_pub_/);
 
-    await admin('key', 'revoke', '--key-id', keyId);
-    await new Promise((r) => setTimeout(r, 1100));
+    expect((await admin('key', 'revoke', '--key-id', keyId)).code).toBe(0);
+    afterKeyCache();
     await expectError(
       await stack.call('GET', '/v1/lookup/8.8.8.8', { headers: bearer }),
       401,
@@ -377,12 +385,33 @@ describe('admin CLI against the running local stack', () => {
       ['key', 'create', '--account', stack.dev.accountId, '--type', 'publishable', '--origin', 'not a url'],
       ['key', 'revoke', '--key-id', 'key_nope'],
     ]) {
-      const err = await admin(...args).then(
-        () => undefined,
-        (e: { code: number; stderr: string }) => e,
-      );
-      expect(err?.code).toBe(2);
-      expect(JSON.parse(err!.stderr.trim().split('\n').pop()!)).toHaveProperty('error');
+      const { code, stderr } = await admin(...args);
+      expect({ args, code }).toEqual({ args, code: 2 });
+      expect(JSON.parse(stderr.trim().split('\n').pop()!)).toHaveProperty('error');
     }
+  });
+
+  test('`npm run admin` as its own process finds the running stack and sets the exit code', async () => {
+    // One real process (the rest run in-process): the entry file, argv and exit codes.
+    const env = { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+    const cli = ['--import', 'tsx', 'scripts/admin.ts', '--data-dir', stack.dataDir, '--json'];
+    const { stdout } = await run(
+      process.execPath,
+      [...cli, 'usage', 'show', '--account', stack.dev.accountId],
+      {
+        cwd: PROJECT_ROOT,
+        env,
+      },
+    );
+    expect(JSON.parse(stdout)).toMatchObject({ accountId: stack.dev.accountId });
+    const refused = await run(process.execPath, [...cli, 'key', 'revoke', '--key-id', 'key_nope'], {
+      cwd: PROJECT_ROOT,
+      env,
+    }).then(
+      () => undefined,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(refused?.code).toBe(2);
+    expect(JSON.parse(refused!.stderr.trim())).toEqual({ error: expect.stringContaining('key_nope') });
   });
 });

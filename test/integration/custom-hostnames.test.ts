@@ -1,20 +1,15 @@
-import { execFile } from 'node:child_process';
 import { request } from 'node:http';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/domains/hostname.js';
-import { PROJECT_ROOT } from '../../scripts/local/stack.js';
+import { runAdmin } from '../../scripts/admin-cli.js';
 import { cname, type DnsServer, type Rr, startDnsServer, txt } from '../support/dns-server.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Spec, Authentication rule 7 on the local stack: `npm run admin -- domain ...` against the running
 // stack, a DNS server on loopback serving (or not) the customer's records, and requests addressed
 // to the hostname by their Host header.
 
-const run = promisify(execFile);
-// Each test runs the admin CLI a few times (a process each, ~1-2 s; more on a loaded machine).
-jest.setTimeout(120_000);
 let stack: TestStack;
 /** What CloudFront sends as X-Origin-Verify (infra/constructs/edge.ts). */
 const ORIGIN_SECRET = 'test-origin-secret-custom-hostnames';
@@ -41,34 +36,22 @@ interface Cli {
   error?: string;
 }
 
-async function admin(args: string[], env: Record<string, string> = {}): Promise<Cli> {
-  try {
-    // `npm run admin` is `tsx scripts/admin.ts`; node --import tsx skips npx's start-up.
-    const { stdout } = await run(
-      process.execPath,
-      ['--import', 'tsx', 'scripts/admin.ts', ...args, '--json'],
-      {
-        cwd: PROJECT_ROOT,
-        env: {
-          ...process.env,
-          DATA_DIR: stack.dataDir,
-          AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-          ...env,
-        },
-      },
-    );
-    return { code: 0, out: JSON.parse(stdout) as Record<string, unknown> };
-  } catch (err) {
-    const e = err as { code: number; stderr: string };
-    const line = e.stderr.trim().split('\n').at(-1) ?? '';
-    return { code: e.code, out: {}, error: (JSON.parse(line) as { error: string }).error };
-  }
+/** `npm run admin -- ... --json`, run in this process (accounts.test.ts runs the entry file once). */
+async function admin(args: string[]): Promise<Cli> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runAdmin([...args, '--data-dir', stack.dataDir, '--json'], {
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+  });
+  if (code === 0) return { code, out: JSON.parse(out.join('\n')) as Record<string, unknown> };
+  const line = err.join('\n').trim().split('\n').at(-1) ?? '';
+  return { code, out: {}, error: (JSON.parse(line) as { error: string }).error };
 }
 
 const domainAdd = (accountId: string, hostname: string, ...more: string[]) =>
   admin(['domain', 'add', '--account', accountId, '--hostname', hostname, ...more]);
-const domainVerify = (hostname: string, env: Record<string, string> = {}) =>
-  admin(['domain', 'verify', '--hostname', hostname], env);
+const domainVerify = (hostname: string) => admin(['domain', 'verify', '--hostname', hostname]);
 
 /** fetch() drops a Host header; node:http sends it as given, as a browser on the hostname would. */
 function callOn(
@@ -94,8 +77,8 @@ function callOn(
   });
 }
 
-/** Hostname records are cached for KEY_CACHE_SECONDS (1 s in tests), like keys. */
-const afterCache = () => new Promise((r) => setTimeout(r, 1_100));
+/** Hostname records are cached for KEY_CACHE_SECONDS, like keys: move the clock past them. */
+const afterCache = async () => afterKeyCache();
 
 async function account(plan: string, overrides: { customHostname?: boolean } = {}) {
   const created = await accountStore().createAccount(plan, overrides);
@@ -209,8 +192,8 @@ describe('domain verify: pending_dns -> pending_certificate -> active, or failed
   test('records still missing 72 h after domain add: failed, dns_not_configured', async () => {
     const { accountId, bearer } = await account('pro');
     await domainAdd(accountId, 'api.late-shop.com');
-    const offset = String(HOSTNAME_TIMEOUTS.dnsMs + 60_000);
-    const res = await domainVerify('api.late-shop.com', { NETINTEL_CLOCK_OFFSET_MS: offset });
+    clock.advance(HOSTNAME_TIMEOUTS.dnsMs + 60_000);
+    const res = await domainVerify('api.late-shop.com');
     expect(res.out).toMatchObject({
       status: 'failed',
       reason: 'dns_not_configured',

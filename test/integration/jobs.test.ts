@@ -13,7 +13,7 @@ import { accountStore, jobStore, usageCounter } from '../../functions/lib/aws/se
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { a, type DnsServer, mx, startDnsServer, txt } from '../support/dns-server.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Chunks of 3 rows here, so small lists have several chunks.
 let stack: TestStack;
@@ -51,7 +51,6 @@ afterAll(async () => {
   await dns.close();
   delete process.env.DNS_SERVERS;
   delete process.env.JOB_CHUNK_ROWS;
-  delete process.env.NETINTEL_CLOCK_OFFSET_MS;
 });
 
 interface JobBody {
@@ -467,22 +466,18 @@ describe('expiry', () => {
   test('after 7 days the job reads expired, results are 410, and the sweep deletes its objects', async () => {
     const job = await waitFor(((await (await create({ emails: ['a@x.example'] })).json()) as JobBody).id);
     expect(job.status).toBe('completed');
-    process.env.NETINTEL_CLOCK_OFFSET_MS = String(7 * 86_400_000 + 1000);
-    try {
-      const read = (await (
-        await stack.call('GET', `/v1/email/jobs/${job.id}`, { headers: bearer })
-      ).json()) as JobBody;
-      expect(read.status).toBe('expired');
-      const res = await stack.call('GET', `/v1/email/jobs/${job.id}/results`, { headers: bearer });
-      expect(res.status).toBe(410);
-      expect(((await res.json()) as { error: string }).error).toBe('job_expired');
-      expect(await stack.sweepJobs()).toBeGreaterThanOrEqual(1);
-      for (const prefix of [`uploads/${job.id}`, `chunks/${job.id}/`, `results/${job.id}`]) {
-        const left = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName, Prefix: prefix }));
-        expect(left.Contents ?? []).toHaveLength(0);
-      }
-    } finally {
-      delete process.env.NETINTEL_CLOCK_OFFSET_MS;
+    clock.advance(7 * 86_400_000 + 1000);
+    const read = (await (
+      await stack.call('GET', `/v1/email/jobs/${job.id}`, { headers: bearer })
+    ).json()) as JobBody;
+    expect(read.status).toBe('expired');
+    const res = await stack.call('GET', `/v1/email/jobs/${job.id}/results`, { headers: bearer });
+    expect(res.status).toBe(410);
+    expect(((await res.json()) as { error: string }).error).toBe('job_expired');
+    expect(await stack.sweepJobs()).toBeGreaterThanOrEqual(1);
+    for (const prefix of [`uploads/${job.id}`, `chunks/${job.id}/`, `results/${job.id}`]) {
+      const left = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName, Prefix: prefix }));
+      expect(left.Contents ?? []).toHaveLength(0);
     }
   });
 });

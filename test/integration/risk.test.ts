@@ -5,11 +5,11 @@ import { monthKey } from '../../functions/lib/limits/windows.js';
 import { TravelRiskResultSchema } from '../../functions/lib/risk/schema.js';
 import { checkTravel, type Location } from '../../functions/lib/risk/travel.js';
 import { baselineKey } from '../../functions/lib/risk/user-id.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // POST /v1/risk/check and DELETE /v1/risk/baseline on the local stack. Locations come from the
 // pinned DB-IP Lite data; the first test pins what it says about the addresses used. Time moves
-// with NETINTEL_CLOCK_OFFSET_MS, which the in-process handlers read on every call; it only ever moves
+// with the test stack's clock, which the in-process handlers read on every call; it only ever moves
 // forward (the per-minute rate window refuses a clock that goes back).
 
 const LONDON = '212.58.244.20'; // BBC, London GB
@@ -26,16 +26,12 @@ beforeAll(async () => {
   stack = await startTestStack();
 });
 afterAll(async () => {
-  delete process.env.NETINTEL_CLOCK_OFFSET_MS;
   await stack.close();
 });
 
-let offsetMs = 0;
-
 /** Moves the service clock `ms` further ahead (for the calls that follow). */
 function clockAhead(ms: number): void {
-  offsetMs += ms;
-  process.env.NETINTEL_CLOCK_OFFSET_MS = String(offsetMs);
+  clock.advance(ms);
 }
 
 const newUser = () => `user-${randomUUID()}`;

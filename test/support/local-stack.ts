@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyCacheMs, setServiceClock } from '../../functions/lib/aws/services.js';
+import type { Clock } from '../../functions/lib/clock.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../scripts/local/stack.js';
 
 // Integration tests run the real local stack (emulators, API Gateway emulator, pollers) on a
@@ -17,9 +19,41 @@ export interface TestStack extends LocalStack {
   close(): Promise<void>;
 }
 
+/**
+ * The service clock of the test stack: real time plus an offset that only tests move, so expiry
+ * (key caches, minute windows, job retention) is tested by moving time, never by sleeping.
+ */
+export class TestClock implements Clock {
+  private offsetMs = 0;
+
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+
+  advance(ms: number): Date {
+    this.offsetMs += ms;
+    return this.now();
+  }
+
+  /** Puts the clock at `at` (it runs on from there). */
+  set(at: Date): void {
+    this.offsetMs = at.getTime() - Date.now();
+  }
+}
+
+/** The clock every test stack of this test file runs on. */
+export const clock = new TestClock();
+let restoreClock: (() => void) | undefined;
+
+/** Moves the clock past the key, account and hostname caches (KEY_CACHE_SECONDS). */
+export function afterKeyCache(): Date {
+  return clock.advance(keyCacheMs() + 1);
+}
+
 export async function startTestStack(options: LocalStackOptions = {}): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-test-'));
   process.env.KEY_CACHE_SECONDS = '1';
+  restoreClock ??= setServiceClock(clock);
   const stack = await startLocalStack({ dataDir, retryDelaySeconds: 1, ...options });
   return {
     ...stack,
@@ -46,22 +80,22 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     async close() {
       await stack.stop();
       await rm(dataDir, { recursive: true, force: true });
+      restoreClock?.();
+      restoreClock = undefined;
     },
   };
 }
 
 /**
- * Moves the service clock (NETINTEL_CLOCK_OFFSET_MS, read by now() in the handlers of this
- * process) to just after the start of a minute that no earlier call used, so a rate-limit test has
- * a whole fresh window however slow the machine is. Returns the service's current time.
+ * Moves the service clock to just after the start of a minute that no earlier call used, so a
+ * rate-limit test has a whole fresh window however slow the machine is. Returns that time.
  */
 export function freshMinute(): Date {
-  const previous = Number(process.env.NETINTEL_CLOCK_OFFSET_MS ?? 0);
-  const target = (Math.floor((Date.now() + previous) / 60_000) + 1) * 60_000 + 200;
-  process.env.NETINTEL_CLOCK_OFFSET_MS = String(target - Date.now());
+  const target = (Math.floor(clock.now().getTime() / 60_000) + 1) * 60_000 + 200;
+  clock.set(new Date(target));
   return new Date(target);
 }
 
 export function serviceNow(): Date {
-  return new Date(Date.now() + Number(process.env.NETINTEL_CLOCK_OFFSET_MS ?? 0));
+  return clock.now();
 }

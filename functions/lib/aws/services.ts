@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { CachedAccountStore } from '../accounts/cached-store.js';
+import { type Clock, systemClock } from '../clock.js';
 import { parseDnsServers } from '../dns/resolver.js';
 import { CachedHostnameLookup } from '../domains/cached-lookup.js';
 import { createDomainResolver } from '../domains/dns-resolver.js';
@@ -35,10 +36,7 @@ export function accountStore(): DynamoAccountStore {
 }
 
 export function cachedAccountStore(): CachedAccountStore {
-  accounts ??= new CachedAccountStore(
-    accountStore(),
-    Number(process.env.KEY_CACHE_SECONDS ?? DEFAULT_KEY_CACHE_SECONDS) * 1000,
-  );
+  accounts ??= new CachedAccountStore(accountStore(), keyCacheMs(), () => now().getTime());
   return accounts;
 }
 
@@ -64,12 +62,28 @@ export async function usageNotifier(): Promise<UsageNotifier> {
   return notifier;
 }
 
-/**
- * The service clock. NETINTEL_CLOCK_OFFSET_MS shifts it for the local stack's expiry tests; it is
- * never set in a deployed stack.
- */
+let clock: Clock = systemClock;
+
+/** The service clock: the system clock, unless local tooling's tests put theirs in its place. */
 export function now(): Date {
-  return new Date(Date.now() + Number(process.env.NETINTEL_CLOCK_OFFSET_MS ?? 0));
+  return clock.now();
+}
+
+/**
+ * Replaces the service clock of this process (the local stack's tests move time with it instead
+ * of sleeping) and returns a function that puts the previous one back. A Lambda never calls it.
+ */
+export function setServiceClock(next: Clock): () => void {
+  const previous = clock;
+  clock = next;
+  return () => {
+    clock = previous;
+  };
+}
+
+/** How long key, account and hostname records are served from memory (KEY_CACHE_SECONDS). */
+export function keyCacheMs(): number {
+  return Number(process.env.KEY_CACHE_SECONDS ?? DEFAULT_KEY_CACHE_SECONDS) * 1000;
 }
 
 /** Root of the data files: the layer's /opt/data in Lambda, layers/data locally. */
@@ -117,10 +131,7 @@ export function hostnameStore(): DynamoHostnameStore {
 
 /** Hostname records cached per container for as long as keys are (KEY_CACHE_SECONDS). */
 export function cachedHostnameStore(): CachedHostnameLookup {
-  cachedHostnames ??= new CachedHostnameLookup(
-    hostnameStore(),
-    Number(process.env.KEY_CACHE_SECONDS ?? DEFAULT_KEY_CACHE_SECONDS) * 1000,
-  );
+  cachedHostnames ??= new CachedHostnameLookup(hostnameStore(), keyCacheMs(), () => now().getTime());
   return cachedHostnames;
 }
 
@@ -154,15 +165,16 @@ export async function certificateProvider(): Promise<CertificateProvider> {
  * Everything `domain add|verify|list|remove` and the scheduled verifier need. The CNAME target is
  * the connection group's routing endpoint in AWS (CUSTOM_HOSTNAME_TARGET), the base domain locally.
  */
-export async function domainDeps(): Promise<DomainDeps> {
+export async function domainDeps(options: { baseDomain?: string } = {}): Promise<DomainDeps> {
+  const base = options.baseDomain || baseDomain();
   return {
     store: hostnameStore(),
     accounts: accountStore(),
     resolver: createDomainResolver(parseDnsServers(process.env.DNS_SERVERS)),
     certificates: await certificateProvider(),
     now,
-    baseDomain: baseDomain(),
-    target: process.env.CUSTOM_HOSTNAME_TARGET || baseDomain(),
+    baseDomain: base,
+    target: process.env.CUSTOM_HOSTNAME_TARGET || base,
     newToken: () => randomBytes(18).toString('base64url'),
   };
 }

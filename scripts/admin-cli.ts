@@ -1,0 +1,275 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { normaliseAllowedOrigin } from '../functions/lib/accounts/origins.js';
+import { PLANS } from '../functions/lib/accounts/plans.js';
+import {
+  UnknownAccountError,
+  UnknownKeyError,
+  UnknownPlanError,
+} from '../functions/lib/aws/account-store.js';
+import { accountStore, domainDeps, now, usageCounter } from '../functions/lib/aws/services.js';
+import {
+  addHostname,
+  DomainRefusedError,
+  listHostnames,
+  removeHostname,
+  verifyHostname,
+  viewOf,
+} from '../functions/lib/domains/lifecycle.js';
+import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
+import { environmentFromOutputs } from '../infra/outputs.js';
+import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
+
+// `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
+// runAdmin() is the whole CLI with its arguments and output passed in, so the tests run it in
+// this process; scripts/admin.ts is the command-line entry.
+//   local: reads DATA_DIR/endpoints.json written by a running `npm start`; if none is running,
+//          opens the DATA_DIR stores itself.
+//   AWS:   --outputs cdk-outputs.json (from `cdk deploy --outputs-file`) or TABLE_* variables,
+//          with the usual AWS credentials. Custom hostnames also read the CustomHostname* outputs
+//          (or CUSTOM_HOSTNAME_* variables) and BASE_DOMAIN / --base-domain.
+
+const USAGE = `usage: npm run admin -- <command> [options] [--json]
+  account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]
+                 [--security true|false] [--custom-hostname true|false]
+  key create --account ID --type publishable --origin URL [--origin URL ...]
+  key create --account ID --type secret
+  key revoke --key-id ID
+  usage show --account ID
+  domain add --account ID --hostname HOST [--base-domain D]
+  domain verify --hostname HOST
+  domain list --account ID
+  domain remove --hostname HOST
+options: --data-dir DIR (default ./.data)  --outputs FILE (AWS stack outputs)  --json`;
+
+class UsageError extends Error {}
+
+const OPTIONS = {
+  plan: { type: 'string' },
+  email: { type: 'string' },
+  'per-minute': { type: 'string' },
+  'monthly-cap': { type: 'string' },
+  security: { type: 'string' },
+  'custom-hostname': { type: 'string' },
+  account: { type: 'string' },
+  type: { type: 'string' },
+  origin: { type: 'string', multiple: true },
+  'key-id': { type: 'string' },
+  hostname: { type: 'string' },
+  'base-domain': { type: 'string' },
+  'data-dir': { type: 'string' },
+  outputs: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** Where the CLI writes: stdout and stderr in the command, buffers in the tests. */
+export interface AdminIo {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+function positiveInt(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
+  return n;
+}
+
+function bool(name: string, raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (raw !== 'true' && raw !== 'false') throw new UsageError(`--${name} must be true or false`);
+  return raw === 'true';
+}
+
+function required(name: string, value: string | undefined): string {
+  if (!value) throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+/** How the CLI reaches the stores: a deployed stack, a running local stack, or its own emulators. */
+interface Connection {
+  aws: boolean;
+  emulators?: Emulators;
+}
+
+async function connect(values: Values): Promise<Connection> {
+  if (values.outputs) {
+    const outputs = JSON.parse(await readFile(values.outputs, 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
+    let env: Record<string, string>;
+    try {
+      env = environmentFromOutputs(Object.values(outputs)[0] ?? {});
+    } catch (error) {
+      throw new UsageError(`--outputs ${values.outputs}: ${(error as Error).message}`);
+    }
+    for (const [name, value] of Object.entries(env)) process.env[name] = value;
+    return { aws: true };
+  }
+  if (process.env.TABLE_ACCOUNTS) return { aws: true };
+  const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
+  const file = join(dataDir, 'endpoints.json');
+  if (existsSync(file)) {
+    const endpoints = JSON.parse(await readFile(file, 'utf8'));
+    const alive = await fetch(endpoints.dynamodb, { method: 'POST' }).then(
+      () => true,
+      () => false,
+    );
+    if (alive) {
+      useEndpoints(endpoints);
+      return { aws: false };
+    }
+  }
+  // No local stack running: open the stores under DATA_DIR directly.
+  const emulators = await startEmulators(dataDir);
+  useEndpoints(emulators.endpoints);
+  return { aws: false, emulators };
+}
+
+/** `domain add|verify|list|remove`: custom hostnames (spec: Authentication, rule 7). */
+async function domain(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
+  const verb = positionals[1];
+  if (aws && !process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID) {
+    throw new UsageError(
+      'this stack was deployed without custom hostnames (deploy with -c customHostnames=true), or CUSTOM_HOSTNAME_* is not set',
+    );
+  }
+  const deps = await domainDeps({ baseDomain: values['base-domain'] });
+  try {
+    if (verb === 'add') {
+      const record = await addHostname(
+        required('account', values.account),
+        required('hostname', values.hostname),
+        deps,
+      );
+      const { hostname, status, records } = viewOf(record);
+      return { hostname, status, records };
+    }
+    if (verb === 'verify') {
+      const { record, transitions } = await verifyHostname(required('hostname', values.hostname), deps);
+      if (!record) return { hostname: values.hostname, status: 'removed', transitions };
+      return { ...viewOf(record), transitions };
+    }
+    if (verb === 'list') {
+      const accountId = required('account', values.account);
+      if (!(await accountStore().getAccount(accountId))) {
+        throw new UnknownAccountError(`unknown account "${accountId}"`);
+      }
+      return { accountId, hostnames: await listHostnames(accountId, deps) };
+    }
+    if (verb === 'remove') {
+      const hostname = required('hostname', values.hostname);
+      return { hostname, status: await removeHostname(hostname, deps) };
+    }
+  } finally {
+    (deps.resolver as { close?: () => void }).close?.();
+  }
+  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+}
+
+async function command(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
+  const [area, verb] = positionals;
+  if (area === 'domain') return domain(values, positionals, aws);
+  const store = accountStore();
+  if (area === 'account' && verb === 'create') {
+    const plan = required('plan', values.plan);
+    if (!PLANS.some((p) => p.id === plan))
+      throw new UsageError(`unknown plan "${plan}" (${PLANS.map((p) => p.id).join(', ')})`);
+    const account = await store.createAccount(plan, {
+      email: values.email ?? null,
+      perMinute: positiveInt('per-minute', values['per-minute']),
+      monthlyCap: positiveInt('monthly-cap', values['monthly-cap']),
+      includesSecurity: bool('security', values.security),
+      customHostname: bool('custom-hostname', values['custom-hostname']),
+    });
+    return {
+      accountId: account.accountId,
+      plan: account.plan,
+      perMinute: account.perMinute,
+      monthlyCap: account.monthlyCap,
+      includesSecurity: account.includesSecurity,
+      customHostname: account.customHostname,
+    };
+  }
+  if (area === 'key' && verb === 'create') {
+    const account = required('account', values.account);
+    const type = required('type', values.type);
+    if (type === 'secret') {
+      if (values.origin?.length) throw new UsageError('secret keys have no origins (they are for backends)');
+      return store.createKey(account, 'secret', []);
+    }
+    if (type !== 'publishable') throw new UsageError('--type must be publishable or secret');
+    const origins = (values.origin ?? []).map((o) => {
+      const n = normaliseAllowedOrigin(o);
+      if (!n) throw new UsageError(`"${o}" is not an origin (scheme://host[:port], or http://localhost:*)`);
+      return n;
+    });
+    if (origins.length === 0) throw new UsageError('a publishable key needs at least one --origin');
+    return store.createKey(account, 'publishable', origins);
+  }
+  if (area === 'key' && verb === 'revoke') {
+    const keyId = required('key-id', values['key-id']);
+    await store.revokeKey(keyId);
+    return { keyId, revoked: true };
+  }
+  if (area === 'usage' && verb === 'show') {
+    const accountId = required('account', values.account);
+    const account = await store.getAccount(accountId);
+    if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
+    const at = now();
+    const month = monthKey(at);
+    const usage = await usageCounter().read(accountId, month);
+    return {
+      accountId,
+      month,
+      thisMinute: usage.window === minuteWindow(at) ? usage.minuteCount : 0,
+      perMinuteLimit: account.perMinute,
+      thisMonth: usage.monthCount,
+      monthlyCap: account.monthlyCap,
+      perKind: usage.meters,
+    };
+  }
+  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+}
+
+const KNOWN_ERRORS = [UsageError, UnknownAccountError, UnknownKeyError, UnknownPlanError, DomainRefusedError];
+
+/** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
+export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
+  const json = args.includes('--json');
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+  } catch (err) {
+    // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
+    const message = (err as Error).message;
+    io.err(json ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    io.out(USAGE);
+    return values.help ? 0 : 2;
+  }
+  let connection: Connection | undefined;
+  try {
+    connection = await connect(values);
+    const result = await command(values, positionals, connection.aws);
+    io.out(json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+    return 0;
+  } catch (err) {
+    const known = KNOWN_ERRORS.some((type) => err instanceof type);
+    const message = known ? (err as Error).message : `failed: ${(err as Error).message}`;
+    if (json) io.err(JSON.stringify({ error: message }));
+    else io.err(`${message}${err instanceof UsageError ? `\n${USAGE}` : ''}`);
+    return known ? 2 : 1;
+  } finally {
+    await connection?.emulators?.stop();
+  }
+}
