@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type Browser, chromium } from 'playwright-core';
 import { accountStore } from '../../functions/lib/aws/services.js';
+import { leftOut } from '../support/left-out.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 // A real browser (Debian's Chromium driven by playwright-core) loads pages from an allowed and a
@@ -11,8 +12,7 @@ import { startTestStack, type TestStack } from '../support/local-stack.js';
 // not installed (.ci/run installs it).
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium)
-  console.log(`browser test left out: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+if (!haveChromium) leftOut(`the browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 const maybe = haveChromium ? describe : describe.skip;
 
 let stack: TestStack;

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadLayerSecurity } from '../../../functions/lib/runtime/security.js';
 import type { SecurityArtifact } from '../../../functions/lib/security/artifact.js';
 import { buildSecurityData } from '../../../layers/build/security-data.js';
+import { leftOut } from '../../support/left-out.js';
 import { ip, sharedDataDir } from '../../unit/security/support/fixtures.js';
 
 // The layer build on the real snapshots (../shared/data) with the real ASN and DB-IP data from npm:
@@ -14,7 +15,7 @@ import { ip, sharedDataDir } from '../../unit/security/support/fixtures.js';
 
 const shared = sharedDataDir();
 const onSnapshots = shared ? describe : describe.skip;
-if (!shared) console.log('real-snapshot security tests left out: ../shared/data is not on this machine');
+if (!shared) leftOut('the security refresh over the real snapshots: ../shared/data is not on this machine');
 
 let dir: string;
 let artifact: SecurityArtifact;

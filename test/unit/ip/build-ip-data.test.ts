@@ -6,6 +6,7 @@ import { describe, expect, test } from '@jest/globals';
 import { createIpLookup } from '../../../functions/lib/ip/lookup.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { buildIpData } from '../../../layers/build/ip-data.js';
+import { leftOut } from '../../support/left-out.js';
 import { ROOT } from './support/fixture-data.js';
 
 const clock = { now: () => new Date('2026-07-04T18:00:00Z') };
@@ -74,7 +75,7 @@ describe('IP data-layer build', () => {
 
   const shared = join(ROOT, '..', 'shared', 'data');
   const present = existsSync(join(shared, 'geonames', 'postal-codes.117-countries.csv.gz'));
-  if (!present) console.log('left out: the build with ../shared/data (not present on this machine)');
+  if (!present) leftOut('the IP data build with ../shared/data: not present on this machine');
   (present ? test : test.skip)(
     'with ../shared/data it adds GeoNames postal codes and ISO subdivision names',
     async () => {

@@ -10,6 +10,7 @@ import {
 } from '../../../functions/lib/ip/compile/subdivisions.js';
 import { SubdivisionIndex } from '../../../functions/lib/ip/subdivision.js';
 import { dateHolidayStates } from '../../../layers/build/ip-data.js';
+import { leftOut } from '../../support/left-out.js';
 import { ROOT } from './support/fixture-data.js';
 
 const pairs = (entries: Record<string, string[]>) =>
@@ -142,7 +143,7 @@ describe('subdivision index (runtime)', () => {
 describe('subdivision table from ../shared/data (only where that folder exists)', () => {
   const shared = join(ROOT, '..', 'shared', 'data');
   const present = existsSync(join(shared, 'iso-codes', 'iso_3166-2.json'));
-  if (!present) console.log('left out: ../shared/data/iso-codes is absent on this machine');
+  if (!present) leftOut('the iso-codes and GeoNames subdivision check: ../shared/data/iso-codes is absent');
   (present ? test : test.skip)('iso-codes and GeoNames map the biggest DB-IP regions of Europe', async () => {
     const iso = JSON.parse(await readFile(join(shared, 'iso-codes', 'iso_3166-2.json'), 'utf8'))['3166-2'];
     const geonames = (await readFile(join(shared, 'geonames', 'admin1CodesASCII.txt'), 'utf8'))

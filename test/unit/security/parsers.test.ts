@@ -14,6 +14,7 @@ import {
   SourceFormatError,
 } from '../../../functions/lib/security/sources/parse-result.js';
 import { parseTorExitCsv } from '../../../functions/lib/security/sources/tor.js';
+import { leftOut } from '../../support/left-out.js';
 import { FIXTURE_SNAPSHOTS, sharedDataDir } from './support/fixtures.js';
 
 const fixture = (path: string) => readFileSync(join(FIXTURE_SNAPSHOTS, path), 'utf8');
@@ -135,8 +136,7 @@ describe('what counts as unparseable', () => {
 
 const shared = sharedDataDir();
 const onSnapshots = shared ? describe : describe.skip;
-if (!shared)
-  console.log('security parser tests on ../shared/data left out: the snapshots are not on this machine');
+if (!shared) leftOut('the security parsers over ../shared/data: the snapshots are not on this machine');
 
 onSnapshots('source parsers on the real snapshots (../shared/data, counts as in its SOURCES.md)', () => {
   const read = (path: string) => readFileSync(join(shared as string, path), 'utf8');
