@@ -1,4 +1,5 @@
 import type { DnsLookup, MxRecord, MxResolver } from '../dns/mx-resolver.js';
+import { isValidAsciiDomain } from './syntax.js';
 
 // Mail-server status of a domain (spec fields mx.status and mx.host).
 
@@ -27,11 +28,21 @@ function hostName(exchange: string): string {
 }
 
 /**
- * The status an MX answer gives. RFC 7505: a null MX is a single record whose exchange is the root
- * (Node reports it as ''), so the domain accepts no mail. Otherwise the host with the lowest
- * preference wins, ties broken by name so the answer does not depend on record order.
+ * The status an MX answer gives, or null for an empty answer (treated as NODATA by the caller).
+ * RFC 7505: a null MX is a single record whose exchange is the root (Node reports it as ''), so the
+ * domain accepts no mail. Otherwise the host with the lowest preference wins, ties broken by name so
+ * the answer does not depend on record order.
+ *
+ * An exchange that is not a valid host name (the domain rule of syntax.ts: LDH labels of 1-63
+ * octets, at most 253 octets, at least two labels, no all-digit TLD; one trailing dot tolerated) is
+ * ignored as if that record were absent: it is third-party data that ends up in mx.host and in the
+ * results file, and no mail can be delivered to it (`=cmd|'/c calc'!a0.evil.test`, an IP address,
+ * `localhost`). When records exist but none is valid and none is a null MX, the status is `none`
+ * (reason no_mail_server), not a fall-back to A/AAAA: RFC 5321 section 5.1 applies the implicit MX
+ * only when there are no MX records at all, so a sender given this answer has nowhere to deliver.
  */
 export function mxStatusFromRecords(records: readonly MxRecord[]): MxResult | null {
+  if (records.length === 0) return null;
   let best: { host: string; priority: number } | null = null;
   let nullMx = false;
   for (const record of records) {
@@ -40,6 +51,7 @@ export function mxStatusFromRecords(records: readonly MxRecord[]): MxResult | nu
       nullMx = true;
       continue;
     }
+    if (!isValidAsciiDomain(host)) continue;
     if (
       best === null ||
       record.priority < best.priority ||
@@ -49,7 +61,7 @@ export function mxStatusFromRecords(records: readonly MxRecord[]): MxResult | nu
     }
   }
   if (best !== null) return { status: 'found', host: best.host };
-  return nullMx ? NULL_MX : null;
+  return nullMx ? NULL_MX : NONE;
 }
 
 function hasRecords<T>(lookup: DnsLookup<T>): boolean {

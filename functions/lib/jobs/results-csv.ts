@@ -3,10 +3,13 @@ import type { EmailCheckResult } from '../email/index.js';
 // The job results file (spec: Job results file): one row per submitted row, in submission order,
 // with these columns in this order; reasons joined by ";"; empty cell for null; mx_status empty
 // for invalid syntax; RFC 4180 quoting and CRLF line ends.
-// Spreadsheet safety: an INVALID address starting with =, +, - or @ gets a leading apostrophe
-// (spec). A VALID address is written unchanged even when it starts with =, + or - (dot-atom
-// allows them): it must stay usable as an address, and dot-atom excludes the parentheses,
-// quotes, spaces and commas that formula payloads need.
+// Spreadsheet safety (OWASP "CSV Injection"): a spreadsheet runs a cell starting with =, +, - or @
+// as a formula, and a leading tab or carriage return can hide such a start, so EVERY cell starting
+// with one of those six characters gets a leading apostrophe, which spreadsheets read as "this
+// is text". The spec asks this for invalid addresses; it is applied to every column because
+// valid addresses (dot-atom allows = + - and more: `=cmd|'/c'!a0@example.test` is valid), the
+// normalized address and the typo suggestion built from it, and the MX host from third-party DNS
+// can all start with one. A program reading the file drops an apostrophe followed by one of them.
 
 export const RESULT_COLUMNS = [
   'email',
@@ -23,7 +26,13 @@ export const RESULT_COLUMNS = [
   'mx_host',
 ] as const;
 
-const FORMULA_START = /^[=+\-@]/;
+/** The characters that must not start a cell (OWASP CSV Injection): = + - @ tab CR. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** A cell value a spreadsheet will not evaluate: an apostrophe before a formula character. */
+export function formulaSafe(value: string): string {
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
 
 export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
@@ -34,9 +43,8 @@ export function resultsHeader(): string {
 }
 
 export function resultLine(r: EmailCheckResult): string {
-  const email = !r.syntaxValid && FORMULA_START.test(r.email) ? `'${r.email}` : r.email;
   const cells = [
-    email,
+    r.email,
     r.normalizedEmail ?? '',
     r.verdict,
     r.reasons.join(';'),
@@ -49,5 +57,5 @@ export function resultLine(r: EmailCheckResult): string {
     r.mx?.status ?? '',
     r.mx?.host ?? '',
   ];
-  return `${cells.map(csvField).join(',')}\r\n`;
+  return `${cells.map((cell) => csvField(formulaSafe(cell))).join(',')}\r\n`;
 }
