@@ -69,7 +69,7 @@ export async function run(): Promise<BenchResult[]> {
     const writesPerCall = (counts.writes - N) / N;
 
     const route = routeByName('lookup-ip');
-    const headers = { authorization: `Bearer ${key.key}` };
+    const headers = { authorization: [`Bearer ${key.key}`] };
     const authTimes: number[] = [];
     const admitTimes: number[] = [];
     for (let i = 0; i < N; i++) {

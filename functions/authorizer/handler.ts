@@ -3,6 +3,7 @@ import { authenticate } from '../lib/accounts/authenticate.js';
 import { baseDomain, cachedAccountStore, cachedHostnameStore } from '../lib/aws/services.js';
 import { hostCandidate, requestHost } from '../lib/domains/binding.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
+import { headerValues, lastValues, queryValues } from '../lib/http/multi-value.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
 import { ROUTES, type Route } from '../routes.js';
@@ -16,25 +17,21 @@ import { ROUTES, type Route } from '../routes.js';
 /** API Gateway usage-plan key per plan (coarse outer throttle), from the stack: {"free":"…"}. */
 const usagePlanKeys: Record<string, string> = JSON.parse(process.env.USAGE_PLAN_KEYS ?? '{}');
 
-function lower(headers: Record<string, string | undefined> | null): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const [k, v] of Object.entries(headers ?? {})) out[k.toLowerCase()] = v;
-  return out;
-}
-
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const route = (ROUTES as readonly Route[]).find(
     (r) => r.path === event.resource && r.method === event.httpMethod,
   );
   if (!route) throw new Error('Unauthorized');
-  const headers = lower(event.headers);
+  // Every value, from the multi-value maps: a key sent twice must be seen twice (authenticate.ts).
+  const allHeaders = headerValues(event);
+  const headers = lastValues(allHeaders);
   // Rule 7: the hostname the request was addressed to (X-Forwarded-Host only from our CloudFront).
   const hostname = hostCandidate(requestHost(headers, fromOurEdge({ headers })), baseDomain());
   const decision = await authenticate(
     {
       route,
-      headers,
-      query: { ...event.queryStringParameters },
+      headers: allHeaders,
+      query: queryValues(event),
       ...(hostname ? { host: { hostname, lookup: cachedHostnameStore() } } : {}),
     },
     cachedAccountStore(),

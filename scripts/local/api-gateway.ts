@@ -9,11 +9,14 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import { checkHostHeader } from '../../functions/lib/domains/host-header.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
+import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import { gatewayResponse, renderGatewayBody } from '../../functions/lib/http/gateway-responses.js';
 import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
+import { answerClientError } from './client-error.js';
 import { loadHandlerModule } from './load-handler.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
@@ -67,6 +70,13 @@ function send(
 ): void {
   res.writeHead(status, { 'Content-Length': String(Buffer.byteLength(body)), ...headers });
   res.end(body);
+}
+
+/** Answers with one of our error codes as `{error, message}`; returns the status. */
+function sendError(res: ServerResponse, code: ErrorCode, message: string): number {
+  const status = ERROR_CODES[code];
+  send(res, status, { 'Content-Type': 'application/json' }, JSON.stringify({ error: code, message }));
+  return status;
 }
 
 function sendGateway(res: ServerResponse, type: string, authorizer?: Record<string, string>): number {
@@ -199,6 +209,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       res.setHeader('Connection', 'close');
       return sendGateway(res, 'REQUEST_TOO_LARGE');
     }
+    // API Gateway and CloudFront refuse a missing, repeated or malformed Host before any route
+    // runs; here it would otherwise fall back to the base address.
+    const host = checkHostHeader(req.headersDistinct.host ?? [], req.httpVersion !== '1.0');
+    if (!host.ok) return sendError(res, 'invalid_host', host.message);
     if (path === '/docs' || path.startsWith('/docs/')) return serveDocs(path, res);
 
     const publicRoute = PUBLIC_ROUTES.find((r) => r.path === path);
@@ -297,16 +311,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   function sendJson405(res: ServerResponse): number {
-    send(
-      res,
-      405,
-      { 'Content-Type': 'application/json' },
-      JSON.stringify({ error: 'method_not_allowed', message: 'This method is not allowed on this path.' }),
-    );
-    return 405;
+    return sendError(res, 'method_not_allowed', 'This method is not allowed on this path.');
   }
 
-  const server = createServer((req, res) => {
+  // Host is checked by handle() (checkHostHeader), so a missing one gets our 400, not Node's bare one.
+  const server = createServer({ requireHostHeader: false }, (req, res) => {
     const started = performance.now();
     handle(req, res)
       .then((status) =>
@@ -319,6 +328,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       });
   });
   server.keepAliveTimeout = 5000;
+  // What Node's parser refuses (bad request line, headers over 16 KB) is answered as {error, message}.
+  server.on('clientError', (err, socket) => answerClientError(err, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());

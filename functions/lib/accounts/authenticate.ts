@@ -13,9 +13,13 @@ export type AuthDecision =
 
 export interface AuthInput {
   route: Route;
-  /** Lower-cased header names. */
-  headers: Record<string, string | undefined>;
-  query: Record<string, string | undefined>;
+  /**
+   * Every value of every header, names lower-cased (http/multi-value.ts headerValues): a header
+   * sent twice has two values, whatever the case of its names.
+   */
+  headers: Record<string, readonly string[] | undefined>;
+  /** Every value of every query parameter (http/multi-value.ts queryValues). */
+  query: Record<string, readonly string[] | undefined>;
   /**
    * The request's host when it may be a custom hostname (domains/binding.ts hostCandidate), with
    * where to look it up. Absent: the base address.
@@ -30,27 +34,54 @@ const deny = (status: 401 | 403, code: ErrorCode, message: string): AuthDecision
   message,
 });
 
-/** Keys the caller presented, with the channel each came through. */
-function presentedKeys(input: AuthInput): { key: string; channel: 'bearer' | 'header' | 'query' }[] | string {
-  const found: { key: string; channel: 'bearer' | 'header' | 'query' }[] = [];
-  const auth = input.headers.authorization;
-  if (auth !== undefined) {
-    const m = /^Bearer (\S+)$/i.exec(auth.trim());
-    if (!m) return 'The Authorization header must be "Bearer <secret key>".';
-    found.push({ key: m[1]!, channel: 'bearer' });
+type Channel = 'bearer' | 'header' | 'query';
+
+/** Where each channel is sent, for messages. */
+const CHANNEL_NAMES: Record<Channel, string> = {
+  bearer: 'the Authorization header',
+  header: 'the X-Api-Key header',
+  query: 'the key query parameter',
+};
+
+/**
+ * Keys the caller presented, with the channel each came through, or why they cannot be used. Each
+ * channel carries at most one value: with two (two Authorization or X-Api-Key headers, `?key=`
+ * twice) API Gateway's single-value maps would keep the last one and bill whichever key that is,
+ * so the request is refused instead, even when both values are the same.
+ */
+function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | string {
+  const sent: [Channel, readonly string[]][] = [
+    ['bearer', input.headers.authorization ?? []],
+    ['header', input.headers['x-api-key'] ?? []],
+    // Spec: the `key` query parameter is a fallback for GET /v1/geo only.
+    ['query', input.route.name === 'geo' ? (input.query.key ?? []) : []],
+  ];
+  const found: { key: string; channel: Channel }[] = [];
+  for (const [channel, values] of sent) {
+    if (values.length > 1) {
+      return `Send exactly one API key; ${CHANNEL_NAMES[channel]} was sent ${values.length} times.`;
+    }
+    const value = values[0];
+    if (value === undefined) continue;
+    if (channel === 'bearer') {
+      const m = /^Bearer (\S+)$/i.exec(value.trim());
+      if (!m) return 'The Authorization header must be "Bearer <secret key>".';
+      found.push({ key: m[1]!, channel });
+    } else {
+      found.push({ key: channel === 'header' ? value.trim() : value, channel });
+    }
   }
-  const header = input.headers['x-api-key'];
-  if (header !== undefined) found.push({ key: header.trim(), channel: 'header' });
-  // Spec: the `key` query parameter is a fallback for GET /v1/geo only.
-  const query = input.route.name === 'geo' ? input.query.key : undefined;
-  if (query !== undefined) found.push({ key: query, channel: 'query' });
   return found;
 }
 
+/** The last value of a header, the one API Gateway's single-value map holds. */
+const lastOf = (values: readonly string[] | undefined): string | undefined => values?.at(-1);
+
 /**
  * Spec, Authentication rules 1-5 and 7: who is calling, with which key type, from which origin, on
- * which hostname. 401 for a missing, malformed, unknown or revoked key; 403 for the wrong key type,
- * an origin that is not on a publishable key's list, or another account's custom hostname.
+ * which hostname. 401 for a missing, malformed, unknown or revoked key, and for more than one key
+ * (two different keys, or one channel sent twice); 403 for the wrong key type, an origin that is
+ * not on a publishable key's list, or another account's custom hostname.
  */
 export async function authenticate(input: AuthInput, store: AccountStore): Promise<AuthDecision> {
   const presented = presentedKeys(input);
@@ -87,8 +118,8 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
   let allowedOrigin = '';
   if (record.type === 'publishable') {
     // Origin when the browser sent one (an opaque "null" origin is never allowed), else Referer.
-    const rawOrigin = input.headers.origin;
-    const origin = rawOrigin !== undefined ? originOf(rawOrigin) : originOf(input.headers.referer);
+    const rawOrigin = lastOf(input.headers.origin);
+    const origin = rawOrigin !== undefined ? originOf(rawOrigin) : originOf(lastOf(input.headers.referer));
     if (!origin || !isOriginAllowed(origin, record.origins)) {
       return deny(403, 'origin_not_allowed', 'The request origin is not allowed for this key.');
     }

@@ -1,12 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { CounterOutcome, UsageCounter } from '../limits/admission.js';
+import type { Counted, CountRequest, UsageCounter, UsageState } from '../limits/admission.js';
 
 // Layout: one item per account and month, pk ACCOUNT#<id>, sk MONTH#<yyyy-mm>, holding the current
-// minute window and its count, the month total and one total per meter. The usual request costs
-// one conditional UpdateItem; the first call of a minute and refused calls cost one GetItem more.
-// A call counts in the stored minute window when that is its own or a newer one.
+// minute window and its count, the month total and one total per meter. The primitives of the
+// UsageCounter port; the rules that combine them are limits/admission.ts admit(). The usual request
+// costs one conditional UpdateItem; the first call of a minute and refused calls cost one GetItem
+// more. A call counts in the stored minute window when that is its own or a newer one.
 
 const YEAR_SECONDS = 400 * 24 * 3600;
 
@@ -20,26 +21,12 @@ export class DynamoUsageCounter implements UsageCounter {
     private readonly table: string,
   ) {}
 
-  async admit(req: Parameters<UsageCounter['admit']>[0]): Promise<CounterOutcome> {
-    const sameWindow = await this.tryCount(req, 'same');
-    if (sameWindow) return sameWindow;
-    const current = await this.read(req.accountId, req.month);
-    // A call that took its time just before a minute ended may find the next minute already
-    // opened by another call: it counts in that newer window rather than being refused.
-    if (current.window >= req.window) {
-      if (current.minuteCount >= req.perMinute) return { admitted: false, reason: 'rate' };
-      if (current.monthCount + req.units > req.monthlyCap && req.units > 0) {
-        return { admitted: false, reason: 'month' };
-      }
-      // Room appeared between the write and the read (a refund): count again.
-      return (await this.tryCount(req, 'same')) ?? { admitted: false, reason: 'rate' };
-    }
-    if (req.units > 0 && current.monthCount + req.units > req.monthlyCap)
-      return { admitted: false, reason: 'month' };
-    const newWindow = await this.tryCount(req, 'new');
-    if (newWindow) return newWindow;
-    // Another call opened this window first: count in it.
-    return (await this.tryCount(req, 'same')) ?? (await this.diagnose(req));
+  countInWindow(req: CountRequest): Promise<Counted | undefined> {
+    return this.tryCount(req, 'same');
+  }
+
+  openWindow(req: CountRequest): Promise<Counted | undefined> {
+    return this.tryCount(req, 'new');
   }
 
   async refund(req: Parameters<UsageCounter['refund']>[0]): Promise<void> {
@@ -56,7 +43,7 @@ export class DynamoUsageCounter implements UsageCounter {
     );
   }
 
-  async read(accountId: string, month: string) {
+  async read(accountId: string, month: string): Promise<UsageState> {
     const res = await this.db.send(
       new GetCommand({ TableName: this.table, Key: usageKey(accountId, month), ConsistentRead: true }),
     );
@@ -71,19 +58,8 @@ export class DynamoUsageCounter implements UsageCounter {
     };
   }
 
-  private async diagnose(req: Parameters<UsageCounter['admit']>[0]): Promise<CounterOutcome> {
-    const current = await this.read(req.accountId, req.month);
-    if (current.window >= req.window && current.minuteCount >= req.perMinute) {
-      return { admitted: false, reason: 'rate' };
-    }
-    return { admitted: false, reason: 'month' };
-  }
-
   /** One conditional write; undefined when its condition failed. */
-  private async tryCount(
-    req: Parameters<UsageCounter['admit']>[0],
-    mode: 'same' | 'new',
-  ): Promise<CounterOutcome | undefined> {
+  private async tryCount(req: CountRequest, mode: 'same' | 'new'): Promise<Counted | undefined> {
     const names: Record<string, string> = { '#window': 'window' };
     const values: Record<string, unknown> = { ':w': req.window, ':one': 1, ':units': req.units };
     const conditions: string[] = [];
@@ -119,7 +95,7 @@ export class DynamoUsageCounter implements UsageCounter {
         }),
       );
       const after = Number(res.Attributes?.monthCount ?? req.units);
-      return { admitted: true, monthBefore: after - req.units, monthAfter: after };
+      return { monthBefore: after - req.units, monthAfter: after };
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return undefined;
       throw err;

@@ -23,6 +23,18 @@ export function isWithin(hostname: string, domain: string): boolean {
   return domain !== '' && (hostname === domain || hostname.endsWith(`.${domain}`));
 }
 
+/**
+ * Why `label` (lower case, ASCII) is not a DNS label of letters, digits and inner hyphens of at
+ * most 63 characters (RFC 1123 section 2.1, RFC 1035 section 2.3.4); undefined when it is one.
+ */
+export function labelProblem(label: string): string | undefined {
+  if (label.length > 63) return `The label "${label.slice(0, 20)}..." is longer than 63 characters.`;
+  if (!LDH_LABEL.test(label)) {
+    return `The label "${label}" may hold only letters, digits and inner hyphens (no underscores, spaces or empty labels).`;
+  }
+  return undefined;
+}
+
 const refuse = (code: HostnameRefusal, message: string): HostnameCheck => ({ ok: false, code, message });
 
 /**
@@ -55,15 +67,8 @@ export function validateCustomHostname(raw: string, baseDomain: string): Hostnam
     return refuse('not_public', `"${hostname}" is not a public DNS name (it has no domain).`);
   }
   for (const label of labels) {
-    if (label.length > 63) {
-      return refuse('invalid_hostname', `The label "${label.slice(0, 20)}..." is longer than 63 characters.`);
-    }
-    if (!LDH_LABEL.test(label)) {
-      return refuse(
-        'invalid_hostname',
-        `The label "${label}" may hold only letters, digits and inner hyphens (no underscores, spaces or empty labels).`,
-      );
-    }
+    const problem = labelProblem(label);
+    if (problem) return refuse('invalid_hostname', problem);
   }
   if (/^\d+$/.test(labels.at(-1)!)) {
     return refuse(

@@ -16,24 +16,36 @@ export const ERROR_CODES = {
   invalid_query: 400,
   invalid_user_id: 400,
   bad_request: 400,
+  /** A Host header that is missing (HTTP/1.1), sent twice or not `host[:port]` (local server). */
+  invalid_host: 400,
+  /** An Idempotency-Key header that is empty, longer than 255 characters or has control characters. */
+  invalid_idempotency_key: 400,
   // 401 / 403
   invalid_api_key: 401,
   wrong_key_type: 403,
   origin_not_allowed: 403,
   hostname_not_yours: 403,
-  // 404 / 405 / 409 / 410 / 413 / 415
+  // 404 / 405 / 408 / 409 / 410 / 413 / 415
   not_found: 404,
   job_not_found: 404,
   method_not_allowed: 405,
+  /** The request's headers or body did not arrive in time (local server: Node's timeouts). */
+  request_timeout: 408,
   job_not_completed: 409,
+  /** The Idempotency-Key was used in the last 24 h with another body. */
+  idempotency_key_reused: 409,
+  /** The Idempotency-Key's first request is still being created (or its crash not yet swept). */
+  idempotency_key_in_progress: 409,
   job_expired: 410,
   body_too_large: 413,
   unsupported_media_type: 415,
-  // 421 / 422 / 429
+  // 421 / 422 / 429 / 431
   hostname_not_active: 421,
   location_unavailable: 422,
   rate_limit_exceeded: 429,
   monthly_limit_exceeded: 429,
+  /** Request headers over Node's limit (local server; 16 KB by default). */
+  headers_too_large: 431,
   // 5xx
   internal_error: 500,
   job_storage_unavailable: 503,

@@ -1,6 +1,10 @@
 import type { Meter } from '../../routes.js';
 import { MonthlyLimitError, RateLimitError } from '../http/errors.js';
-import { minuteWindow, monthKey, secondsToWindowEnd } from './windows.js';
+import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
+
+// Admission (spec: Limits): the per-minute rate limit and the monthly cap, checked and counted
+// together. The rules live here; the counter store (aws/usage-counter.ts) only offers conditional
+// writes and a consistent read, so every decision is made from state that was actually observed.
 
 /** One admission request: one HTTP call costing `units` against the month on `meter`. */
 export interface AdmissionRequest {
@@ -12,24 +16,51 @@ export interface AdmissionRequest {
   now: Date;
 }
 
-export type CounterOutcome =
-  | { admitted: true; monthBefore: number; monthAfter: number }
-  | { admitted: false; reason: 'rate' | 'month' };
+/** What one conditional write is asked to count. */
+export interface CountRequest {
+  accountId: string;
+  /** The call's own minute window (windows.ts minuteWindow). */
+  window: number;
+  month: string;
+  perMinute: number;
+  monthlyCap: number;
+  units: number;
+  meter: Meter | null;
+}
+
+/** The month total around a counted call. */
+export interface Counted {
+  monthBefore: number;
+  monthAfter: number;
+}
+
+/** An account's counters for one month, as stored. */
+export interface UsageState {
+  /** The minute window the minute count belongs to; -1 when none was opened this month. */
+  window: number;
+  minuteCount: number;
+  monthCount: number;
+  /** Month total per meter (`geo`, `lookup`, ...). */
+  meters: Record<string, number>;
+}
 
 /**
- * The port to the counter store. One call is one conditional write: it admits the call only if
- * the minute window has room and the month has room for `units`, and counts both atomically.
+ * The port to the counter store: one item per account and month, changed only by single
+ * conditional writes (no read-modify-write), read consistently.
  */
 export interface UsageCounter {
-  admit(req: {
-    accountId: string;
-    window: number;
-    month: string;
-    perMinute: number;
-    monthlyCap: number;
-    units: number;
-    meter: Meter | null;
-  }): Promise<CounterOutcome>;
+  /**
+   * Counts the call in the stored minute window when that is `window` or a newer one (a call that
+   * reaches the store late counts in the minute another call already opened) with fewer than
+   * `perMinute` calls, and the month has room for `units`. Undefined when that condition failed.
+   */
+  countInWindow(req: CountRequest): Promise<Counted | undefined>;
+  /**
+   * Opens `window` with this call as its first when the stored window is older (or none) and the
+   * month has room for `units`. Undefined when that condition failed.
+   */
+  openWindow(req: CountRequest): Promise<Counted | undefined>;
+  read(accountId: string, month: string): Promise<UsageState>;
   refund(req: { accountId: string; month: string; units: number; meter: Meter | null }): Promise<void>;
 }
 
@@ -39,10 +70,22 @@ export interface Admitted {
   monthAfter: number;
 }
 
-/** Admits the call or throws the spec's 429 (`rate_limit_exceeded` with Retry-After, or monthly). */
+/**
+ * Reads after a failed write before giving up. A write fails only because another call changed the
+ * item after the read that chose it (opened the minute, took the last room, refunded), and the next
+ * read shows that change, so two or three rounds settle any real race.
+ */
+const MAX_ROUNDS = 5;
+
+/**
+ * Admits the call or throws the spec's 429. The refusal names what the store showed: the month
+ * full is `monthly_limit_exceeded` (checked first: waiting for the next minute would not help);
+ * the minute full is `rate_limit_exceeded` with Retry-After until the end of that minute, which is
+ * a newer one than the call's own when the call arrived late.
+ */
 export async function admit(counter: UsageCounter, req: AdmissionRequest): Promise<Admitted> {
   const month = monthKey(req.now);
-  const outcome = await counter.admit({
+  const count: CountRequest = {
     accountId: req.accountId,
     window: minuteWindow(req.now),
     month,
@@ -50,14 +93,30 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
     monthlyCap: req.monthlyCap,
     units: req.units,
     meter: req.meter,
-  });
-  if (!outcome.admitted) {
-    if (outcome.reason === 'rate') throw new RateLimitError(secondsToWindowEnd(req.now));
-    throw new MonthlyLimitError(
-      req.units > 1
-        ? `This request needs ${req.units} requests, more than remain of the monthly cap; nothing was charged.`
-        : undefined,
-    );
+  };
+  const admitted = (c: Counted): Admitted => ({ month, ...c });
+  // The usual call: the minute is open and both counters have room. One write.
+  const counted = await counter.countInWindow(count);
+  if (counted) return admitted(counted);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const state = await counter.read(req.accountId, month);
+    if (req.units > 0 && state.monthCount + req.units > req.monthlyCap) {
+      throw new MonthlyLimitError(
+        req.units > 1
+          ? `This request needs ${req.units} requests, more than remain of the monthly cap; nothing was charged.`
+          : undefined,
+      );
+    }
+    if (state.window >= count.window && state.minuteCount >= req.perMinute) {
+      throw new RateLimitError(secondsToEndOfWindow(state.window, req.now));
+    }
+    // Room as observed: count in the open minute, or open ours. A failed write means another call
+    // changed the item since this read; read again and decide from what it shows.
+    const written =
+      state.window >= count.window ? await counter.countInWindow(count) : await counter.openWindow(count);
+    if (written) return admitted(written);
   }
-  return { month, monthBefore: outcome.monthBefore, monthAfter: outcome.monthAfter };
+  // The account's own concurrent calls kept changing the counters under every read: that is its
+  // request rate, so the caller is asked to retry shortly.
+  throw new RateLimitError(1);
 }

@@ -8,7 +8,16 @@ export function minuteWindow(now: Date): number {
 
 /** Whole seconds until the current minute window ends: the `Retry-After` value (at least 1). */
 export function secondsToWindowEnd(now: Date): number {
-  const ms = 60_000 - (now.getTime() % 60_000);
+  return secondsToEndOfWindow(minuteWindow(now), now);
+}
+
+/**
+ * Whole seconds from `now` until minute window `window` ends (at least 1). A window later than
+ * now's own is the next minute, opened by another call while this one was on its way to the
+ * counter: when that minute is full, its end is when this caller may retry.
+ */
+export function secondsToEndOfWindow(window: number, now: Date): number {
+  const ms = (window + 1) * 60_000 - now.getTime();
   return Math.max(1, Math.ceil(ms / 1000));
 }
 

@@ -3,6 +3,7 @@ import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/ac
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
 import { authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import { CachedAccountStore } from '../../../functions/lib/accounts/cached-store.js';
+import { headerValues, queryValues } from '../../../functions/lib/http/multi-value.js';
 import { type Route, routeByName } from '../../../functions/routes.js';
 
 const account: Account = {
@@ -41,13 +42,17 @@ function fixtureStore(): AccountStore & { keys: Map<string, KeyRecord> } {
   };
 }
 
+/** A request's headers or query as authenticate() takes them: every name sent once. */
+const one = (values: Record<string, string>): Record<string, string[]> =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [name, [value]]));
+
 const lookup: Route = routeByName('lookup-ip');
 const geo: Route = routeByName('geo');
 
 describe('authenticate (spec rules 1-5)', () => {
   test('a secret key as Bearer on a secret route yields the account principal', async () => {
     const d = await authenticate(
-      { route: lookup, headers: { authorization: `Bearer ${secretKey}` }, query: {} },
+      { route: lookup, headers: { authorization: [`Bearer ${secretKey}`] }, query: {} },
       fixtureStore(),
     );
     expect(d).toEqual({
@@ -64,7 +69,7 @@ describe('authenticate (spec rules 1-5)', () => {
 
   test('the Bearer scheme is case-insensitive', async () => {
     const d = await authenticate(
-      { route: lookup, headers: { authorization: `bearer ${secretKey}` }, query: {} },
+      { route: lookup, headers: { authorization: [`bearer ${secretKey}`] }, query: {} },
       fixtureStore(),
     );
     expect(d.ok).toBe(true);
@@ -74,7 +79,7 @@ describe('authenticate (spec rules 1-5)', () => {
     const store = fixtureStore();
     store.keys.get(hashApiKey(secretKey))!.revoked = true;
     const d = await authenticate(
-      { route: lookup, headers: { authorization: `Bearer ${secretKey}` }, query: {} },
+      { route: lookup, headers: { authorization: [`Bearer ${secretKey}`] }, query: {} },
       store,
     );
     expect(d).toMatchObject({ ok: false, status: 401, code: 'invalid_api_key' });
@@ -82,12 +87,16 @@ describe('authenticate (spec rules 1-5)', () => {
 
   test('the wrong key type is 403 whichever way round', async () => {
     const a = await authenticate(
-      { route: lookup, headers: { 'x-api-key': publishableKey, origin: 'https://app.example' }, query: {} },
+      {
+        route: lookup,
+        headers: one({ 'x-api-key': publishableKey, origin: 'https://app.example' }),
+        query: {},
+      },
       fixtureStore(),
     );
     expect(a).toMatchObject({ ok: false, status: 403, code: 'wrong_key_type' });
     const b = await authenticate(
-      { route: geo, headers: { authorization: `Bearer ${secretKey}` }, query: {} },
+      { route: geo, headers: { authorization: [`Bearer ${secretKey}`] }, query: {} },
       fixtureStore(),
     );
     expect(b).toMatchObject({ ok: false, status: 403, code: 'wrong_key_type' });
@@ -96,14 +105,18 @@ describe('authenticate (spec rules 1-5)', () => {
   test('Origin wins over Referer; Referer is used only without Origin', async () => {
     const store = fixtureStore();
     const viaReferer = await authenticate(
-      { route: geo, headers: { 'x-api-key': publishableKey, referer: 'https://app.example/x' }, query: {} },
+      {
+        route: geo,
+        headers: one({ 'x-api-key': publishableKey, referer: 'https://app.example/x' }),
+        query: {},
+      },
       store,
     );
     expect(viaReferer).toMatchObject({ ok: true, principal: { allowedOrigin: 'https://app.example' } });
     const nullOrigin = await authenticate(
       {
         route: geo,
-        headers: { 'x-api-key': publishableKey, origin: 'null', referer: 'https://app.example/x' },
+        headers: one({ 'x-api-key': publishableKey, origin: 'null', referer: 'https://app.example/x' }),
         query: {},
       },
       store,
@@ -115,8 +128,8 @@ describe('authenticate (spec rules 1-5)', () => {
     const same = await authenticate(
       {
         route: geo,
-        headers: { 'x-api-key': publishableKey, origin: 'https://app.example' },
-        query: { key: publishableKey },
+        headers: one({ 'x-api-key': publishableKey, origin: 'https://app.example' }),
+        query: one({ key: publishableKey }),
       },
       fixtureStore(),
     );
@@ -124,8 +137,8 @@ describe('authenticate (spec rules 1-5)', () => {
     const two = await authenticate(
       {
         route: geo,
-        headers: { 'x-api-key': publishableKey, origin: 'https://app.example' },
-        query: { key: generateApiKey('publishable') },
+        headers: one({ 'x-api-key': publishableKey, origin: 'https://app.example' }),
+        query: one({ key: generateApiKey('publishable') }),
       },
       fixtureStore(),
     );
@@ -143,12 +156,148 @@ describe('authenticate (spec rules 1-5)', () => {
     };
     for (const key of ['', 'x', `ni_sec_${'a'.repeat(5000)}`, `${secretKey}x`, 'ni_sec_ abc']) {
       const d = await authenticate(
-        { route: lookup, headers: { authorization: `Bearer ${key}` }, query: {} },
+        { route: lookup, headers: { authorization: [`Bearer ${key}`] }, query: {} },
         store,
       );
       expect(d).toMatchObject({ ok: false, status: 401 });
     }
     expect(reads).toBe(0);
+  });
+});
+
+describe('one key per request (spec rule 5: more than one key is 401)', () => {
+  /** A store that counts key lookups: a refused duplicate must be refused before any. */
+  function countingStore() {
+    const store = fixtureStore();
+    const counted = { reads: 0 };
+    return {
+      counted,
+      store: {
+        ...store,
+        getKeyByHash: async (hash: string) => {
+          counted.reads++;
+          return store.getKeyByHash(hash);
+        },
+      } satisfies AccountStore,
+    };
+  }
+
+  /** The authorizer's view of an API Gateway REST event: every value, names folded. */
+  const fromEvent = (
+    route: Route,
+    event: {
+      headers?: Record<string, string>;
+      multiValueHeaders?: Record<string, string[]> | null;
+      queryStringParameters?: Record<string, string>;
+      multiValueQueryStringParameters?: Record<string, string[]> | null;
+    },
+  ) => ({ route, headers: headerValues(event), query: queryValues(event) });
+
+  const otherSecret = generateApiKey('secret');
+  const otherPublishable = generateApiKey('publishable');
+  const origin = 'https://app.example';
+
+  test.each([
+    ['the same key twice', [`Bearer ${secretKey}`, `Bearer ${secretKey}`]],
+    [
+      'another key first, ours last (the one the single-value map keeps)',
+      [`Bearer ${otherSecret}`, `Bearer ${secretKey}`],
+    ],
+  ])('two Authorization headers are 401 invalid_api_key: %s', async (_case, values) => {
+    const { store, counted } = countingStore();
+    const d = await authenticate(
+      fromEvent(lookup, {
+        headers: { Authorization: values.at(-1)! },
+        multiValueHeaders: { Authorization: values },
+      }),
+      store,
+    );
+    expect(d).toEqual({
+      ok: false,
+      status: 401,
+      code: 'invalid_api_key',
+      message: 'Send exactly one API key; the Authorization header was sent 2 times.',
+    });
+    expect(counted.reads).toBe(0);
+  });
+
+  test('Authorization and authorization once each are two Authorization headers', async () => {
+    const d = await authenticate(
+      fromEvent(lookup, {
+        headers: { Authorization: `Bearer ${otherSecret}`, authorization: `Bearer ${secretKey}` },
+        multiValueHeaders: {
+          Authorization: [`Bearer ${otherSecret}`],
+          authorization: [`Bearer ${secretKey}`],
+        },
+      }),
+      fixtureStore(),
+    );
+    expect(d).toMatchObject({ ok: false, status: 401, code: 'invalid_api_key' });
+  });
+
+  test('without multi-value maps, header names that differ only in case still count twice', async () => {
+    const d = await authenticate(
+      fromEvent(lookup, {
+        headers: { Authorization: `Bearer ${secretKey}`, AUTHORIZATION: `Bearer ${secretKey}` },
+        multiValueHeaders: null,
+      }),
+      fixtureStore(),
+    );
+    expect(d).toMatchObject({ ok: false, status: 401, code: 'invalid_api_key' });
+  });
+
+  test.each([
+    ['X-Api-Key twice', { 'X-Api-Key': [publishableKey, publishableKey] }],
+    ['X-Api-Key and x-api-key', { 'X-Api-Key': [otherPublishable], 'x-api-key': [publishableKey] }],
+  ])('two X-Api-Key headers are 401 invalid_api_key: %s', async (_case, keyHeaders) => {
+    const { store, counted } = countingStore();
+    const d = await authenticate(
+      fromEvent(geo, {
+        headers: { Origin: origin, 'x-api-key': publishableKey },
+        multiValueHeaders: { Origin: [origin], ...keyHeaders },
+      }),
+      store,
+    );
+    expect(d).toMatchObject({
+      ok: false,
+      status: 401,
+      code: 'invalid_api_key',
+      message: expect.stringContaining('the X-Api-Key header was sent 2 times'),
+    });
+    expect(counted.reads).toBe(0);
+  });
+
+  test('?key= twice on GET /v1/geo is 401 invalid_api_key, even with the same key', async () => {
+    const { store, counted } = countingStore();
+    const d = await authenticate(
+      fromEvent(geo, {
+        headers: { Origin: origin },
+        multiValueHeaders: { Origin: [origin] },
+        queryStringParameters: { key: publishableKey },
+        multiValueQueryStringParameters: { key: [publishableKey, publishableKey] },
+      }),
+      store,
+    );
+    expect(d).toMatchObject({
+      ok: false,
+      status: 401,
+      code: 'invalid_api_key',
+      message: expect.stringContaining('the key query parameter was sent 2 times'),
+    });
+    expect(counted.reads).toBe(0);
+  });
+
+  test('one key in each channel, sent once, is still accepted', async () => {
+    const d = await authenticate(
+      fromEvent(geo, {
+        headers: { Origin: origin, 'X-Api-Key': publishableKey },
+        multiValueHeaders: { Origin: [origin], 'X-Api-Key': [publishableKey] },
+        queryStringParameters: { key: publishableKey },
+        multiValueQueryStringParameters: { key: [publishableKey] },
+      }),
+      fixtureStore(),
+    );
+    expect(d).toMatchObject({ ok: true, principal: { keyType: 'publishable' } });
   });
 });
 

@@ -100,7 +100,7 @@ describe('the authorizer decision with a host', () => {
     authenticate(
       {
         route,
-        headers: { authorization: `Bearer ${key}` },
+        headers: { authorization: [`Bearer ${key}`] },
         query: {},
         ...(hostname ? { host: { hostname, lookup: hosts } } : {}),
       },
