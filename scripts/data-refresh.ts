@@ -24,8 +24,10 @@ import { resolveNetworkData } from '../layers/build/security-data.js';
 // `--upstream` fetches every upstream URL; with neither, ../shared/data (or SHARED_DATA_DIR) when it
 // exists, else upstream. The output is validated against what <out> holds (a list shrinking by more
 // than half, or an unparseable source, refuses the refresh: nothing is written, exit code 2);
-// `--force` skips the comparison. MX learning resolves `--mx-domains` listed domains (default 1000
-// upstream, 0 from snapshots) through `--dns` or DNS_SERVERS.
+// `--force` skips the comparison. MX learning resolves `--mx-domains` of the listed, allow-listed and
+// free-provider domains (default 1000 upstream, 0 from snapshots) through `--dns` or DNS_SERVERS,
+// keeps them in email/mx-observations.txt and promotes a mail host only on the rule of
+// functions/lib/refresh/mx-learn.ts (3 listed domains, no allow-listed or free-provider one).
 
 const USAGE =
   'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns SERVERS] [--force]';
@@ -114,7 +116,7 @@ export async function main(argv: string[]): Promise<number> {
       `security ${ranges.v4} IPv4 + ${ranges.v6} IPv6 ranges (${bytes} bytes); ` +
       `email ${outcome.email.counts.disposable} disposable, ${outcome.email.counts.mxHosts} MX hosts` +
       (outcome.email.mx.queried > 0
-        ? ` (${outcome.email.mx.queried} MX queried, ${outcome.email.mx.learned} learned)`
+        ? ` (${outcome.email.mx.queried} MX queried, ${outcome.email.mx.learned} hosts promoted)`
         : ''),
   );
   for (const source of [...outcome.security.sources, ...outcome.email.sources]) {

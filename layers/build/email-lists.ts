@@ -7,7 +7,7 @@ import {
   EMAIL_LIST_FILES,
   parseListText,
 } from '../../functions/lib/email/lists.js';
-import { registrableDomain } from '../../functions/lib/email/public-suffix.js';
+import { mxHostSeeds } from '../../functions/lib/email/mx-hosts.js';
 import { isValidLocalPart, toAsciiDomain } from '../../functions/lib/email/syntax.js';
 import { DEFAULT_COMMON_PROVIDERS, DEFAULT_COMMON_TLDS } from '../../functions/lib/email/typo.js';
 
@@ -25,26 +25,6 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 /** The allowlist of disposable-email-domains (CC0), kept beside this file; see its header. */
 const ALLOWLIST_FILE = join(HERE, 'email-allowlist.txt');
 const ALLOWLIST_COMMIT = 'de9d20d740fb58c972e54f0a9fe1f2112a31ac00';
-
-/**
- * Seeds of the MX-host table: registrable domains of well-known disposable-mail services
- * themselves. Any mail server under one of them is run by that service, so a domain whose MX host
- * is e.g. `mail.mailinator.com` or `mx.guerrillamail.com` is disposable however new the domain is.
- * Only seeds that are on the merged disposable list are written, so a stale seed cannot flag a
- * legitimate provider. Hosts seen serving listed domains are learned at run time on top of these.
- */
-export const MX_HOST_SEEDS: readonly string[] = [
-  'mailinator.com',
-  'guerrillamail.com',
-  'yopmail.com',
-  'mailnesia.com',
-  'maildrop.cc',
-  'dispostable.com',
-  'trashmail.com',
-  '10minutemail.com',
-  'temp-mail.org',
-  'getnada.com',
-];
 
 function packageDir(name: string): string {
   return dirname(require.resolve(`${name}/package.json`));
@@ -124,10 +104,8 @@ export async function buildEmailLists(outDir: string): Promise<ManifestEntry[]> 
     roleSource.map((entry) => entry.trim().toLowerCase()).filter((entry) => isValidLocalPart(entry)),
   );
 
-  const mxHosts = MX_HOST_SEEDS.filter((host) => {
-    const registrable = registrableDomain(host);
-    return registrable !== null && disposable.has(registrable);
-  });
+  // The seeds only (functions/lib/email/mx-hosts.ts): the data refresh adds hosts on its own evidence.
+  const mxHosts = mxHostSeeds((domain) => disposable.has(domain));
 
   const commonProviders: CommonProvidersFile = {
     providers: [...DEFAULT_COMMON_PROVIDERS],
@@ -158,7 +136,7 @@ export async function buildEmailLists(outDir: string): Promise<ManifestEntry[]> 
     writeFile(
       join(outDir, EMAIL_LIST_FILES.mxHosts),
       listFile(
-        'Mail-server host suffixes of disposable services (seeds, see layers/build/email-lists.ts)',
+        'Mail-server host suffixes of disposable services (seeds, see functions/lib/email/mx-hosts.ts)',
         mxHosts,
       ),
     ),

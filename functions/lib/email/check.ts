@@ -4,7 +4,7 @@ import { DEFAULT_CONCURRENCY, Semaphore } from './concurrency.js';
 import type { DisposableSource } from './disposable.js';
 import { DEFAULT_DOMAIN_FACTS_ENTRIES, type DomainFacts, DomainFactsCache } from './domain-facts.js';
 import type { EmailLists } from './lists.js';
-import { InMemoryMxHostTable, learnMxHost, type MxHostTable } from './mx-hosts.js';
+import { InMemoryMxHostTable, type MxHostTable } from './mx-hosts.js';
 import { DEFAULT_DNS_BUDGET_MS, type MxResult, mxStatusWithin } from './mx-status.js';
 import { canonicalEmail, normalizedEmail } from './normalize.js';
 import { Reason, type ReasonCode } from './reasons.js';
@@ -21,7 +21,7 @@ import { verdictFor } from './verdict.js';
 export interface EmailCheckerOptions {
   readonly lists: EmailLists;
   readonly resolver: MxResolver;
-  /** MX-host table; defaults to an in-memory one seeded from `lists.mxHostSeeds`. */
+  /** MX-host table, read-only; defaults to the lists' `mxHostSeeds` (seeds and refresh-promoted hosts). */
   readonly mxHosts?: MxHostTable;
   /** Overall DNS time budget of one check (per domain in checkMany), ms. Default 1500. */
   readonly dnsBudgetMs?: number;
@@ -122,25 +122,15 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
   const lookups = new Semaphore(concurrency);
   const mxHosts = options.mxHosts ?? new InMemoryMxHostTable(lists.mxHostSeeds);
   const factsCache = new DomainFactsCache(lists, options.domainFactsEntries ?? DEFAULT_DOMAIN_FACTS_ENTRIES);
-  const learnContext = {
-    isListed: (domain: string) => lists.disposable.has(domain),
-    isFreeProvider: (domain: string) => lists.free.has(domain),
-  };
+  const isFreeProvider = (domain: string) => lists.free.has(domain);
 
   /**
-   * MX status within the budget (which starts once a lookup slot is free); learns the MX host of a
-   * listed disposable domain.
+   * MX status within the budget (which starts once a lookup slot is free). What a check resolves is
+   * never written anywhere: the MX-host table changes only with a data version, so one account's
+   * checks cannot change another account's results (mx-hosts.ts).
    */
-  async function mailServerOf(facts: DomainFacts): Promise<MxResult> {
-    const mx = await lookups.run(() => mxStatusWithin(resolver, facts.domain, budgetMs));
-    if (facts.listedSource !== null && mx.host !== null) {
-      try {
-        learnMxHost(mxHosts, mx.host, learnContext);
-      } catch {
-        // A failing shared table must not fail the check; the host is learned next time.
-      }
-    }
-    return mx;
+  function mailServerOf(facts: DomainFacts): Promise<MxResult> {
+    return lookups.run(() => mxStatusWithin(resolver, facts.domain, budgetMs));
   }
 
   function parse(email: unknown): ParsedAddress | null {
@@ -151,7 +141,7 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
     return typeof email === 'string' ? email : String(email);
   }
 
-  /** Whether the MX-host table lists the host; a failing shared table counts as "not listed". */
+  /** Whether the MX-host table lists the host; a failing table counts as "not listed". */
   function servesDisposable(host: string): boolean {
     try {
       return mxHosts.has(host);
@@ -162,7 +152,7 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
 
   return {
     mxHosts,
-    isFreeProvider: learnContext.isFreeProvider,
+    isFreeProvider,
 
     async check(email: string): Promise<EmailCheckResult> {
       const address = parse(email);

@@ -15,7 +15,7 @@ export {
   loadEmailLists,
   parseListText,
 } from './lists.js';
-export { InMemoryMxHostTable, type MxHostTable, SHARED_MAIL_HOST_DOMAINS } from './mx-hosts.js';
+export { InMemoryMxHostTable, MX_HOST_SEEDS, type MxHostTable, mxHostSeeds } from './mx-hosts.js';
 export { DEFAULT_DNS_BUDGET_MS, MX_STATUSES, type MxResult, type MxStatus } from './mx-status.js';
 export { REASON_CODES, REASON_VERDICT, Reason, type ReasonCode, VERDICTS, type Verdict } from './reasons.js';
 export { type EmailCheckResult, EmailCheckResultSchema, MxResultSchema } from './schema.js';

@@ -27,7 +27,7 @@ export interface EmailLists {
   readonly commonProviders: readonly string[];
   /** Top-level domains a misspelt TLD is corrected towards, most used first. */
   readonly commonTlds: readonly string[];
-  /** Mail-server host suffixes known to serve disposable domains (seeds of the MX-host table). */
+  /** The MX-host table: host suffixes of disposable mail (seeds and hosts the data refresh promoted). */
   readonly mxHostSeeds: readonly string[];
 }
 

@@ -5,144 +5,67 @@ import { registrableDomain } from './public-suffix.js';
 // domains"; disposableSource `mx_host`). Temp-mail services rotate through fresh domains faster
 // than the lists follow, but keep receiving on the same mail servers: a domain whose MX host is in
 // this table is disposable too.
+//
+// The table is read-only data, the same for every account: the curated seeds below plus the hosts
+// the data refresh promotes on its own DNS evidence (../refresh/mx-learn.ts). A check never adds
+// to it (issue #13, "Learned data must not cross accounts"): if a check that resolves a listed
+// domain could teach its mail host, whoever controls one listed domain (a lapsed one, re-registered)
+// could point it at a shared host and make every other account's domains on that host disposable.
 
-/**
- * Store port of the table. The in-memory implementation below lives per container; a shared store
- * (a table, a file in S3) can implement the same two methods.
- */
+/** Store port of the table. */
 export interface MxHostTable {
   /** True when `host` or one of its parent domains is in the table (entries are host suffixes). */
   has(host: string): boolean;
-  add(host: string): void;
 }
 
 /**
- * Registrable domains of multi-tenant mail hosting, filtering and forwarding services (mailbox
- * providers, registrars' default forwarders, web hosts, spam filters). A listed disposable domain
- * that receives mail through one of them (Google Workspace, Microsoft 365, Cloudflare Email
- * Routing, ImprovMX, ...) says nothing about the thousands of ordinary domains sharing those
- * servers, so their hosts are never learned. Free-provider domains are excluded as well (see
- * learnMxHost). Extend this set when a shared host is found learned.
+ * Seeds of the MX-host table: registrable domains of well-known disposable-mail services
+ * themselves. Any mail server under one of them is run by that service, so a domain whose MX host
+ * is e.g. `mail.mailinator.com` or `mx.guerrillamail.com` is disposable however new the domain is.
+ * Only seeds that are on the merged disposable list are used (mxHostSeeds), so a stale seed cannot
+ * flag a legitimate provider.
  */
-export const SHARED_MAIL_HOST_DOMAINS: ReadonlySet<string> = new Set([
-  '1and1.com',
-  'amazonaws.com',
-  'amazonses.com',
-  'antispamcloud.com',
-  'apple.com',
-  'arsmtp.com',
-  'barracudanetworks.com',
-  'bluehost.com',
-  'cloudflare.net',
-  'dreamhost.com',
-  'emailsrvr.com',
-  'forwardemail.net',
-  'gandi.net',
-  'gmx.net',
-  'google.com',
-  'googlemail.com',
-  'hostgator.com',
-  'hostinger.com',
-  'hover.com',
-  'icloud.com',
-  'improvmx.com',
-  'infomaniak.ch',
-  'ionos.de',
-  'kundenserver.de',
-  'mail.ru',
-  'mailbox.org',
-  'mailchannels.net',
-  'mailgun.org',
-  'mailspamprotection.com',
-  'messagingengine.com',
-  'migadu.com',
-  'mimecast.com',
-  'one.com',
-  'outlook.com',
-  'ovh.net',
-  'porkbun.com',
-  'pphosted.com',
-  'privateemail.com',
-  'protonmail.ch',
-  'qq.com',
-  'registrar-servers.com',
-  'rzone.de',
-  'secureserver.net',
-  'sendgrid.net',
-  'spamexperts.com',
-  'titan.email',
-  'tutanota.de',
-  'web.de',
-  'websitewelcome.com',
-  'yahoodns.net',
-  'yandex.net',
-  'your-server.de',
-  'zoho.com',
-  'zoho.eu',
-]);
+export const MX_HOST_SEEDS: readonly string[] = [
+  'mailinator.com',
+  'guerrillamail.com',
+  'yopmail.com',
+  'mailnesia.com',
+  'maildrop.cc',
+  'dispostable.com',
+  'trashmail.com',
+  '10minutemail.com',
+  'temp-mail.org',
+  'getnada.com',
+];
 
-/** Default bound on learned hosts; seeds do not count against it. */
-export const DEFAULT_MAX_LEARNED_HOSTS = 50_000;
+/** The seeds whose registrable domain is listed (the layer build and the data refresh both write these). */
+export function mxHostSeeds(isListed: (domain: string) => boolean): string[] {
+  return MX_HOST_SEEDS.filter((host) => {
+    const registrable = registrableDomain(host);
+    return registrable !== null && isListed(registrable);
+  });
+}
 
-/** Per-container table: seeds from `mx-hosts.txt`, plus hosts learned since the container started. */
+/** The table of one published data version: its `mx-hosts.txt` entries, fixed once built. */
 export class InMemoryMxHostTable implements MxHostTable {
-  private readonly seeds: Set<string>;
-  private readonly learned = new Set<string>();
+  private readonly entries: ReadonlySet<string>;
 
-  constructor(
-    seeds: Iterable<string> = [],
-    private readonly maxLearned = DEFAULT_MAX_LEARNED_HOSTS,
-  ) {
-    this.seeds = new Set([...seeds].map(normaliseHostname).filter((host) => host.includes('.')));
+  constructor(entries: Iterable<string> = []) {
+    this.entries = new Set([...entries].map(normaliseHostname).filter((host) => host.includes('.')));
   }
 
   has(host: string): boolean {
-    if (this.seeds.size === 0 && this.learned.size === 0) return false;
+    if (this.entries.size === 0) return false;
     let name = normaliseHostname(host);
     // Walk the host's suffixes, stopping before the last label: a bare TLD is never an entry.
     for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.')) {
-      if (this.seeds.has(name) || this.learned.has(name)) return true;
+      if (this.entries.has(name)) return true;
       name = name.slice(dot + 1);
     }
     return false;
   }
 
-  add(host: string): void {
-    const name = normaliseHostname(host);
-    if (!name.includes('.') || this.seeds.has(name) || this.learned.has(name)) return;
-    if (this.learned.size >= this.maxLearned) {
-      // Oldest first: a Set iterates in insertion order.
-      const oldest = this.learned.values().next().value;
-      if (oldest !== undefined) this.learned.delete(oldest);
-    }
-    this.learned.add(name);
-  }
-
   get size(): number {
-    return this.seeds.size + this.learned.size;
+    return this.entries.size;
   }
-}
-
-export interface LearnContext {
-  /** Whether a domain is itself on the disposable list (after the allowlist). */
-  isListed(domain: string): boolean;
-  /** Whether a domain is a consumer mailbox provider (its servers are shared by definition). */
-  isFreeProvider(domain: string): boolean;
-}
-
-/**
- * Records the lowest-preference MX host of a LISTED disposable domain. The host's registrable
- * domain is recorded too when that domain is itself listed (mx.guerrillamail.com serving
- * sharklasers.com teaches `guerrillamail.com`). Hosts of shared mail services and of free
- * providers are never learned. Returns whether anything was added.
- */
-export function learnMxHost(table: MxHostTable, host: string, context: LearnContext): boolean {
-  const name = normaliseHostname(host);
-  const registrable = registrableDomain(name);
-  if (registrable === null) return false;
-  if (SHARED_MAIL_HOST_DOMAINS.has(registrable) || context.isFreeProvider(registrable)) return false;
-  if (table.has(name)) return false;
-  table.add(name);
-  if (context.isListed(registrable)) table.add(registrable);
-  return true;
 }

@@ -8,6 +8,9 @@ import { SECURITY_FILES } from '../security/manifest.js';
 /** The email lists' manifest (beside the lists; loadEmailLists ignores it). */
 export const EMAIL_MANIFEST_FILE = 'lists-manifest.json';
 
+/** The refresh's MX evidence (functions/lib/refresh/mx-learn.ts; loadEmailLists ignores it). */
+export const MX_OBSERVATIONS_FILE = 'mx-observations.txt';
+
 /** Artifact paths, relative to a data root (the layer's `/opt/data`, or a version prefix in S3). */
 export const ARTIFACT_PATHS = {
   securityTable: `security/${SECURITY_FILES.table}`,
@@ -15,5 +18,6 @@ export const ARTIFACT_PATHS = {
   disposable: `email/${EMAIL_LIST_FILES.disposable}`,
   allowlist: `email/${EMAIL_LIST_FILES.allowlist}`,
   mxHosts: `email/${EMAIL_LIST_FILES.mxHosts}`,
+  mxObservations: `email/${MX_OBSERVATIONS_FILE}`,
   emailManifest: `email/${EMAIL_MANIFEST_FILE}`,
 } as const;

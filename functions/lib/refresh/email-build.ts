@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { EMAIL_LIST_FILES } from '../email/lists.js';
+import { mxHostSeeds } from '../email/mx-hosts.js';
 import { toAsciiDomain } from '../email/syntax.js';
 import { sha256Hex } from '../security/artifact.js';
 import { type FileReport, SourceReportSchema } from '../security/manifest.js';
@@ -11,14 +12,22 @@ import {
 } from '../security/sources/parse-result.js';
 import { MAX_SHRINK, type Rejection } from '../security/validate.js';
 
+import { MX_OBSERVATIONS_FILE } from './artifact-paths.js';
 import type { SourceFetcher } from './fetch.js';
-import { learnMxHosts, type MxLearnConfig, type MxLearnResult } from './mx-learn.js';
+import {
+  formatMxObservations,
+  learnMxHosts,
+  MIN_LISTED_DOMAINS_PER_HOST,
+  type MxLearnConfig,
+  type MxObservations,
+} from './mx-learn.js';
 import { readSources } from './read-source.js';
 
 // The email lists on the refresh pipeline: the three community disposable-domain lists fetched
 // upstream, merged, minus the allowlist (the same rule as layers/build/email-lists.ts), and the
-// MX-host table extended by resolving a slice of the list (mx-learn.ts). Written in the formats of
-// ../email/lists.ts, so loadEmailLists reads a refreshed directory unchanged.
+// MX-host table rebuilt on every run: the listed seeds plus the hosts the refresh's own MX evidence
+// promotes (mx-learn.ts). Written in the formats of ../email/lists.ts, so loadEmailLists reads a
+// refreshed directory unchanged; the evidence itself travels beside them (MX_OBSERVATIONS_FILE).
 
 export interface EmailSource {
   id: string;
@@ -134,6 +143,7 @@ export const EmailListsManifestSchema = z.object({
     cursor: z.string().nullable(),
     queried: z.number(),
     failed: z.number(),
+    /** Hosts in the table on the refresh's evidence (mx-learn.ts), besides the seeds. */
     learned: z.number(),
     maxDomainsPerRun: z.number(),
   }),
@@ -148,7 +158,7 @@ export function parseEmailListsManifest(text: string): EmailListsManifest {
 
 export interface EmailCompilation {
   mode: 'upstream' | 'snapshot';
-  /** File name (EMAIL_LIST_FILES) → content. */
+  /** File name (EMAIL_LIST_FILES, MX_OBSERVATIONS_FILE) → content. */
   files: Record<string, string>;
   contentHash: string;
   counts: EmailListsManifest['counts'];
@@ -157,19 +167,22 @@ export interface EmailCompilation {
   failures: Rejection[];
 }
 
+/** Report id of the MX-host table in the manifest's derived source (as `derived` below names it). */
+export const MX_HOSTS_REPORT_ID = 'derived:mx-hosts';
+
 function listFile(header: string, entries: Iterable<string>): string {
   return `# ${header}\n${[...entries].sort().join('\n')}\n`;
 }
 
 export async function compileEmailSources(options: {
   fetcher: SourceFetcher;
-  /** MX-host table of the current version (seeds and learned hosts). */
-  mxHosts: readonly string[];
-  /** Consumer mailbox providers of the current layer: their mail servers are never learned. */
+  /** MX observations of the current version (earlier runs' evidence). */
+  mxObservations: MxObservations;
+  /** Consumer mailbox providers of the current layer: a host serving one is never promoted. */
   free: ReadonlySet<string>;
   /** Where the previous run stopped. */
   mxCursor: string | null;
-  /** Null: no MX resolution this run (the table is carried over). */
+  /** Null: no MX resolution this run (the table is rebuilt from the observations carried over). */
   mx: MxLearnConfig | null;
   sources?: readonly EmailSource[];
 }): Promise<EmailCompilation> {
@@ -197,26 +210,20 @@ export async function compileEmailSources(options: {
   });
   const disposable = [...disposableUnion].filter((d) => !allowlist.has(d)).sort();
 
-  let mxResult: MxLearnResult = {
-    hosts: [...new Set(options.mxHosts)].sort(),
-    learned: [],
-    cursor: options.mxCursor,
-    queried: 0,
-    failed: 0,
-  };
-  if (options.mx !== null && failures.length === 0) {
-    const listed = new Set(disposable);
-    mxResult = await learnMxHosts(
-      {
-        domains: disposable,
-        cursor: options.mxCursor,
-        hosts: options.mxHosts,
-        isListed: (d) => listed.has(d),
-        isFreeProvider: (d) => options.free.has(d),
-      },
-      options.mx,
-    );
-  }
+  const listed = new Set(disposable);
+  const mxResult = await learnMxHosts(
+    {
+      listed,
+      allowlisted: allowlist,
+      free: options.free,
+      cursor: options.mxCursor,
+      observations: options.mxObservations,
+    },
+    // No MX queries when a source failed: the run will be rejected anyway.
+    failures.length === 0 ? options.mx : null,
+  );
+  const seeds = mxHostSeeds((d) => listed.has(d));
+  const mxHosts = [...new Set([...seeds, ...mxResult.promoted])].sort();
 
   const derived = (id: string, count: number): FileReport => ({
     id: `derived:${id}`,
@@ -232,7 +239,7 @@ export async function compileEmailSources(options: {
     name: 'Disposable union minus allowlist; MX-host table',
     licence: 'as its sources',
     homepage: 'functions/lib/refresh/email-build.ts',
-    files: [derived('disposable-union', disposable.length), derived('mx-hosts', mxResult.hosts.length)],
+    files: [derived('disposable-union', disposable.length), derived('mx-hosts', mxHosts.length)],
   });
 
   const files: Record<string, string> = {
@@ -245,9 +252,10 @@ export async function compileEmailSources(options: {
       allowlist,
     ),
     [EMAIL_LIST_FILES.mxHosts]: listFile(
-      'Mail-server host suffixes of disposable services (seeds + hosts learned by the data refresh)',
-      mxResult.hosts,
+      `Mail-server host suffixes of disposable services: listed seeds + hosts serving at least ${MIN_LISTED_DOMAINS_PER_HOST} listed domains and no allow-listed or free-provider domain (data refresh)`,
+      mxHosts,
     ),
+    [MX_OBSERVATIONS_FILE]: formatMxObservations(mxResult.observations),
   };
   return {
     mode: options.fetcher.mode,
@@ -257,12 +265,12 @@ export async function compileEmailSources(options: {
         .map((f) => files[f])
         .join('\0'),
     ),
-    counts: { disposable: disposable.length, allowlist: allowlist.size, mxHosts: mxResult.hosts.length },
+    counts: { disposable: disposable.length, allowlist: allowlist.size, mxHosts: mxHosts.length },
     mx: {
       cursor: mxResult.cursor,
       queried: mxResult.queried,
       failed: mxResult.failed,
-      learned: mxResult.learned.length,
+      learned: mxResult.promoted.filter((host) => !seeds.includes(host)).length,
       maxDomainsPerRun: options.mx?.maxDomains ?? 0,
     },
     sources: reports,

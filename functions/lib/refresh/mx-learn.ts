@@ -1,22 +1,100 @@
 import { forEachConcurrently } from '../concurrency.js';
 import { normaliseHostname } from '../dns/host-name.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
-import { DEFAULT_MAX_LEARNED_HOSTS, learnMxHost, type MxHostTable } from '../email/mx-hosts.js';
 import { registrableDomain } from '../email/public-suffix.js';
+import { isValidAsciiDomain } from '../email/syntax.js';
 
 // The refresh's part of the MX-host table (spec: disposable data "extended with mail servers seen
-// serving listed domains"). Each run resolves the MX of a bounded slice of the disposable list,
-// continuing where the previous run stopped (the cursor is kept in the email manifest), so the whole
-// list is covered over successive runs at a fixed cost per run: at most `maxDomains` MX queries,
-// `concurrency` at once, started no faster than `ratePerSecond`, all through the resolver port.
+// serving listed domains"). Issue #13, "Learned data must not cross accounts": the table is the same
+// for every account, so nothing a request (or one domain's owner) does may put a host in it. Only
+// this pipeline adds hosts, from DNS answers it asked for itself, and only on strong evidence.
 //
-// A mail server is learned when it is the lowest-preference MX of
-//   - at least two listed domains other than its own registrable domain, or
-//   - at least one such domain while its own registrable domain is itself listed
-//     (mx.guerrillamail.com serving sharklasers.com).
-// A domain that merely hosts its own mail (mx.example-temp.com for example-temp.com) teaches nothing
-// beyond the domain itself. Shared mail services and free providers are never learned
-// (learnMxHost, ../email/mx-hosts.ts).
+// Evidence: each run resolves the MX of a bounded slice of the domains the lists name (disposable,
+// allow-listed and free-provider domains, one sorted rotation), continuing where the previous run
+// stopped (the cursor is kept in the email manifest): at most `maxDomains` MX queries, `concurrency`
+// at once, started no faster than `ratePerSecond`, all through the resolver port. The
+// lowest-preference MX hosts of each domain are kept across runs (MxObservations, published with
+// every version), so evidence adds up over the whole list, and is replaced when a domain is
+// resolved again. Request traffic is never an input.
+//
+// Rule (promotedMxHosts), recomputed from all observations on every run, so a host whose evidence
+// goes away (a domain re-pointed, delisted or allow-listed) leaves the table again:
+//   - at least MIN_LISTED_DOMAINS_PER_HOST distinct listed disposable domains (counted by
+//     registrable domain, so one registration's subdomains count once) have the host as their
+//     lowest-preference MX;
+//   - no allow-listed or free-provider domain is seen on the host: one such domain vetoes it, however
+//     many listed domains it also serves;
+//   - the host is not run by a shared mail service (SHARED_MAIL_HOST_DOMAINS), a free provider or an
+//     allow-listed domain.
+// Domains only seen in request traffic are not recorded at all (not even as a veto): recording them
+// would let one account's checks change what every account gets.
+
+/** Distinct listed disposable domains that must share a mail host before it is promoted. */
+export const MIN_LISTED_DOMAINS_PER_HOST = 3;
+
+/**
+ * Registrable domains of multi-tenant mail hosting, filtering and forwarding services (mailbox
+ * providers, registrars' default forwarders, web hosts, spam filters). A listed disposable domain
+ * that receives mail through one of them (Google Workspace, Microsoft 365, Cloudflare Email
+ * Routing, ImprovMX, ...) says nothing about the thousands of ordinary domains sharing those
+ * servers, so their hosts are never promoted. Extend this set when a shared host is found promoted.
+ */
+export const SHARED_MAIL_HOST_DOMAINS: ReadonlySet<string> = new Set([
+  '1and1.com',
+  'amazonaws.com',
+  'amazonses.com',
+  'antispamcloud.com',
+  'apple.com',
+  'arsmtp.com',
+  'barracudanetworks.com',
+  'bluehost.com',
+  'cloudflare.net',
+  'dreamhost.com',
+  'emailsrvr.com',
+  'forwardemail.net',
+  'gandi.net',
+  'gmx.net',
+  'google.com',
+  'googlemail.com',
+  'hostgator.com',
+  'hostinger.com',
+  'hover.com',
+  'icloud.com',
+  'improvmx.com',
+  'infomaniak.ch',
+  'ionos.de',
+  'kundenserver.de',
+  'mail.ru',
+  'mailbox.org',
+  'mailchannels.net',
+  'mailgun.org',
+  'mailspamprotection.com',
+  'messagingengine.com',
+  'migadu.com',
+  'mimecast.com',
+  'one.com',
+  'outlook.com',
+  'ovh.net',
+  'porkbun.com',
+  'pphosted.com',
+  'privateemail.com',
+  'protonmail.ch',
+  'qq.com',
+  'registrar-servers.com',
+  'rzone.de',
+  'secureserver.net',
+  'sendgrid.net',
+  'spamexperts.com',
+  'titan.email',
+  'tutanota.de',
+  'web.de',
+  'websitewelcome.com',
+  'yahoodns.net',
+  'yandex.net',
+  'your-server.de',
+  'zoho.com',
+  'zoho.eu',
+]);
 
 export interface MxLearnConfig {
   resolver: MxResolver;
@@ -26,63 +104,90 @@ export interface MxLearnConfig {
   concurrency: number;
   /** Query starts per second at most. */
   ratePerSecond: number;
-  /** Entries the table may hold (existing entries are kept even above it). */
-  maxHosts?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
 }
 
 export const MX_LEARN_DEFAULTS = { maxDomains: 1_000, concurrency: 16, ratePerSecond: 50 } as const;
 
-export interface MxLearnInput {
-  /** The disposable list, sorted. */
-  domains: readonly string[];
+/** Lowest-preference MX hosts of each domain, as the refresh last resolved them. */
+export type MxObservations = ReadonlyMap<string, readonly string[]>;
+
+/** The lists of the version being built: what makes an observation evidence for or against a host. */
+export interface MxEvidenceLists {
+  /** Disposable domains (allowlist already removed). */
+  listed: ReadonlySet<string>;
+  allowlisted: ReadonlySet<string>;
+  /** Consumer mailbox providers. */
+  free: ReadonlySet<string>;
+}
+
+export interface MxLearnInput extends MxEvidenceLists {
   /** Last domain resolved by the previous run (null: start at the beginning). */
   cursor: string | null;
-  /** Entries of the current table (seeds and hosts learned by earlier runs). */
-  hosts: readonly string[];
-  isListed(domain: string): boolean;
-  isFreeProvider(domain: string): boolean;
+  /** Observations of earlier runs. */
+  observations: MxObservations;
 }
 
 export interface MxLearnResult {
-  /** Entries of the new table, sorted. */
-  hosts: string[];
-  /** Entries added by this run. */
-  learned: string[];
+  /** Observations after this run, for the domains the lists still name. */
+  observations: Map<string, string[]>;
+  /** Hosts the rule promotes, sorted. */
+  promoted: string[];
   /** Last domain resolved; the next run continues after it. */
   cursor: string | null;
   queried: number;
-  /** Queries that failed (timeout, SERVFAIL): the domain is retried on the next pass over the list. */
+  /** Queries that failed (timeout, SERVFAIL): the earlier observation is kept, retried next pass. */
   failed: number;
 }
 
-/** A host-suffix table that can list its entries (the per-container table of mx-hosts.ts cannot). */
-class SuffixTable implements MxHostTable {
-  readonly entries: Set<string>;
-  readonly added: string[] = [];
-
-  constructor(
-    initial: readonly string[],
-    private readonly max: number,
-  ) {
-    this.entries = new Set(initial);
-  }
-
-  has(host: string): boolean {
-    let name = host;
-    for (let dot = name.indexOf('.'); dot >= 0; dot = name.indexOf('.')) {
-      if (this.entries.has(name)) return true;
-      name = name.slice(dot + 1);
+/** Hosts that are the lowest-preference MX of enough listed domains and of nothing vetoing them. */
+export function promotedMxHosts(observations: MxObservations, lists: MxEvidenceLists): string[] {
+  const listedOn = new Map<string, Set<string>>();
+  const vetoed = new Set<string>();
+  for (const [domain, hosts] of observations) {
+    const veto = lists.allowlisted.has(domain) || lists.free.has(domain);
+    if (!veto && !lists.listed.has(domain)) continue;
+    const registrable = registrableDomain(domain) ?? domain;
+    for (const host of hosts) {
+      if (veto) {
+        vetoed.add(host);
+        continue;
+      }
+      let domains = listedOn.get(host);
+      if (domains === undefined) {
+        domains = new Set();
+        listedOn.set(host, domains);
+      }
+      domains.add(registrable);
     }
-    return false;
   }
+  const promoted: string[] = [];
+  for (const [host, domains] of listedOn) {
+    if (domains.size < MIN_LISTED_DOMAINS_PER_HOST || vetoed.has(host)) continue;
+    const operator = registrableDomain(host);
+    if (operator === null || SHARED_MAIL_HOST_DOMAINS.has(operator)) continue;
+    if (lists.free.has(operator) || lists.allowlisted.has(operator)) continue;
+    promoted.push(host);
+  }
+  return promoted.sort();
+}
 
-  add(host: string): void {
-    if (!host.includes('.') || this.entries.has(host) || this.entries.size >= this.max) return;
-    this.entries.add(host);
-    this.added.push(host);
+/** Observations file: one `domain host [host ...]` line per domain, sorted; `#` starts a comment. */
+export function formatMxObservations(observations: MxObservations): string {
+  const lines = [...observations.keys()].sort().map((d) => [d, ...(observations.get(d) ?? [])].join(' '));
+  return `# Lowest-preference MX hosts of listed, allow-listed and free-provider domains, as the data refresh last resolved them\n${lines.map((l) => `${l}\n`).join('')}`;
+}
+
+export function parseMxObservations(text: string): Map<string, string[]> {
+  const observations = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim().toLowerCase();
+    if (trimmed === '' || trimmed.startsWith('#')) continue;
+    const [domain, ...hosts] = trimmed.split(/\s+/);
+    if (domain !== undefined && hosts.length > 0) observations.set(domain, hosts);
   }
+  return observations;
 }
 
 /** The slice of `domains` after `cursor`, wrapping to the start, at most `count` long. */
@@ -106,52 +211,58 @@ export function nextSlice(domains: readonly string[], cursor: string | null, cou
   return out;
 }
 
-export async function learnMxHosts(input: MxLearnInput, config: MxLearnConfig): Promise<MxLearnResult> {
-  const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const now = config.now ?? (() => performance.now());
-  const slice = nextSlice(input.domains, input.cursor, config.maxDomains);
-  const spacing = config.ratePerSecond > 0 ? 1000 / config.ratePerSecond : 0;
-  let nextStart = now();
+/**
+ * One run: resolves the next slice of the lists' domains (none when `config` is null), updates the
+ * observations and applies the rule to all of them.
+ */
+export async function learnMxHosts(
+  input: MxLearnInput,
+  config: MxLearnConfig | null,
+): Promise<MxLearnResult> {
+  const named = new Set([...input.listed, ...input.allowlisted, ...input.free]);
+  const observations = new Map<string, string[]>();
+  for (const [domain, hosts] of input.observations) {
+    if (named.has(domain)) observations.set(domain, [...hosts]);
+  }
   let failed = 0;
-  const served = new Map<string, Set<string>>();
-
-  await forEachConcurrently(slice, config.concurrency, async (domain) => {
-    // Rate limit: each query takes the next start slot.
-    const slot = nextStart;
-    nextStart = Math.max(slot, now()) + spacing;
-    const wait = slot - now();
-    if (wait > 0) await sleep(wait);
-    const answer = await config.resolver.resolveMx(domain);
-    if (answer.kind === 'failure') failed++;
-    if (answer.kind !== 'records') return;
-    const real = answer.records.filter((r) => normaliseHostname(r.exchange) !== '');
-    if (real.length === 0) return; // RFC 7505 null MX
-    const best = Math.min(...real.map((r) => r.priority));
-    for (const r of real) {
-      if (r.priority !== best) continue;
-      const host = normaliseHostname(r.exchange);
-      let domains = served.get(host);
-      if (domains === undefined) {
-        domains = new Set();
-        served.set(host, domains);
+  let slice: string[] = [];
+  if (config !== null) {
+    const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    const now = config.now ?? (() => performance.now());
+    slice = nextSlice([...named].sort(), input.cursor, config.maxDomains);
+    const spacing = config.ratePerSecond > 0 ? 1000 / config.ratePerSecond : 0;
+    let nextStart = now();
+    await forEachConcurrently(slice, config.concurrency, async (domain) => {
+      // Rate limit: each query takes the next start slot.
+      const slot = nextStart;
+      nextStart = Math.max(slot, now()) + spacing;
+      const wait = slot - now();
+      if (wait > 0) await sleep(wait);
+      const answer = await config.resolver.resolveMx(domain);
+      if (answer.kind === 'failure') {
+        failed++;
+        return;
       }
-      domains.add(domain);
-    }
-  });
-
-  const table = new SuffixTable(input.hosts, config.maxHosts ?? DEFAULT_MAX_LEARNED_HOSTS);
-  const context = { isListed: input.isListed, isFreeProvider: input.isFreeProvider };
-  for (const host of [...served.keys()].sort()) {
-    const own = registrableDomain(host);
-    if (own === null) continue;
-    const foreign = [...(served.get(host) as Set<string>)].filter((d) => d !== own).length;
-    if (foreign >= 2 || (foreign >= 1 && input.isListed(own))) learnMxHost(table, host, context);
+      const hosts = answer.kind === 'records' ? lowestPreferenceHosts(answer.records) : [];
+      if (hosts.length > 0) observations.set(domain, hosts);
+      else observations.delete(domain); // NXDOMAIN, NODATA, null MX (RFC 7505): no mail host
+    });
   }
   return {
-    hosts: [...table.entries].sort(),
-    learned: table.added.sort(),
+    observations,
+    promoted: promotedMxHosts(observations, input),
     cursor: slice.length > 0 ? (slice[slice.length - 1] as string) : input.cursor,
     queried: slice.length,
     failed,
   };
+}
+
+/** Valid host names among the records of the lowest preference, sorted, without duplicates. */
+function lowestPreferenceHosts(records: readonly { exchange: string; priority: number }[]): string[] {
+  const real = records
+    .map((r) => ({ host: normaliseHostname(r.exchange), priority: r.priority }))
+    .filter((r) => isValidAsciiDomain(r.host));
+  if (real.length === 0) return [];
+  const best = Math.min(...real.map((r) => r.priority));
+  return [...new Set(real.filter((r) => r.priority === best).map((r) => r.host))].sort();
 }

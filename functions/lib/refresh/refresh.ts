@@ -2,15 +2,16 @@ import { EMAIL_LIST_FILES, parseListText } from '../email/lists.js';
 import { sha256Hex } from '../security/artifact.js';
 import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
 import { type Rejection, shrinkRejections } from '../security/validate.js';
-import { ARTIFACT_PATHS } from './artifact-paths.js';
+import { ARTIFACT_PATHS, MX_OBSERVATIONS_FILE } from './artifact-paths.js';
 import {
   compileEmailSources,
   type EmailListsManifest,
   emailManifest,
+  MX_HOSTS_REPORT_ID,
   parseEmailListsManifest,
 } from './email-build.js';
 import type { SourceFetcher } from './fetch.js';
-import type { MxLearnConfig } from './mx-learn.js';
+import { type MxLearnConfig, type MxObservations, parseMxObservations } from './mx-learn.js';
 import {
   compileSecuritySources,
   fileReports,
@@ -32,9 +33,9 @@ export interface CurrentData {
   version: string | null;
   security: SecurityManifest | null;
   email: EmailListsManifest | null;
-  /** Entries of the current MX-host table. */
-  mxHosts: readonly string[];
-  /** Consumer mailbox providers (their mail servers are never learned). */
+  /** The refresh's MX observations so far (the MX-host table is rebuilt from them, mx-learn.ts). */
+  mxObservations: MxObservations;
+  /** Consumer mailbox providers (a mail server serving one is never promoted). */
   free: ReadonlySet<string>;
 }
 
@@ -42,7 +43,7 @@ export const NO_CURRENT_DATA: CurrentData = {
   version: null,
   security: null,
   email: null,
-  mxHosts: [],
+  mxObservations: new Map(),
   free: new Set(),
 };
 
@@ -55,7 +56,7 @@ export async function readCurrentData(read: (path: string) => Promise<string | n
   const [securityText, emailText, mxText, freeText] = await Promise.all([
     read(ARTIFACT_PATHS.securityManifest),
     read(ARTIFACT_PATHS.emailManifest),
-    read(ARTIFACT_PATHS.mxHosts),
+    read(ARTIFACT_PATHS.mxObservations),
     read(`email/${EMAIL_LIST_FILES.free}`),
   ]);
   const tryParse = <T>(text: string | null, parse: (t: string) => T): T | null => {
@@ -72,7 +73,7 @@ export async function readCurrentData(read: (path: string) => Promise<string | n
     version: security?.version ?? email?.version ?? null,
     security,
     email,
-    mxHosts: mxText === null ? [] : parseListText(mxText),
+    mxObservations: mxText === null ? new Map() : parseMxObservations(mxText),
     free: new Set(freeText === null ? [] : parseListText(freeText)),
   };
 }
@@ -88,7 +89,7 @@ export interface RefreshDeps {
   fetcher: SourceFetcher;
   networks: NetworkData | null;
   current: CurrentData;
-  /** MX resolution for the MX-host table; null leaves the table as it is. */
+  /** MX resolution for the MX-host table; null: no queries (the table is rebuilt from the observations). */
   mx: MxLearnConfig | null;
   now: () => Date;
 }
@@ -106,12 +107,20 @@ export type RefreshOutcome =
 const text = (body: string) => new TextEncoder().encode(body);
 const json = (value: unknown) => text(`${JSON.stringify(value, null, 2)}\n`);
 
+/**
+ * The email reports held to the shrink rule: all but the MX-host table, which is rebuilt from the
+ * refresh's own evidence on every run and shrinks for real when a host's evidence goes away.
+ */
+function listReports(sources: EmailListsManifest['sources']) {
+  return fileReports(sources).filter((report) => report.id !== MX_HOSTS_REPORT_ID);
+}
+
 export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
   const { current } = deps;
   const security = await compileSecuritySources({ fetcher: deps.fetcher, networks: deps.networks });
   const emailLists = await compileEmailSources({
     fetcher: deps.fetcher,
-    mxHosts: current.mxHosts,
+    mxObservations: current.mxObservations,
     free: current.free,
     mxCursor: current.email?.mx.cursor ?? null,
     // No MX queries when a source already failed: the run will be rejected anyway.
@@ -135,7 +144,7 @@ export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
       ? shrinkRejections(fileReports(current.security.sources), fileReports(securityManifest.sources))
       : []),
     ...(current.email
-      ? shrinkRejections(fileReports(current.email.sources), fileReports(email.sources))
+      ? shrinkRejections(listReports(current.email.sources), listReports(email.sources))
       : []),
   ];
   if (rejections.length > 0) {
@@ -158,6 +167,11 @@ export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
     {
       path: ARTIFACT_PATHS.mxHosts,
       body: text(emailLists.files[EMAIL_LIST_FILES.mxHosts] as string),
+      contentType: 'text/plain; charset=utf-8',
+    },
+    {
+      path: ARTIFACT_PATHS.mxObservations,
+      body: text(emailLists.files[MX_OBSERVATIONS_FILE] as string),
       contentType: 'text/plain; charset=utf-8',
     },
     { path: ARTIFACT_PATHS.securityManifest, body: json(securityManifest), contentType: 'application/json' },

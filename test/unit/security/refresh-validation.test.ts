@@ -17,7 +17,7 @@ function currentOf(outcome: RefreshOutcome): CurrentData {
     version: outcome.version,
     security: outcome.security,
     email: outcome.email,
-    mxHosts: [],
+    mxObservations: new Map(),
     free: new Set(),
   };
 }
