@@ -33,7 +33,7 @@ const execFileAsync = promisify(execFile);
 
 /**
  * Every deployed function: the routes, the public OpenAPI route, the authorizer, the queue consumers
- * and the scheduled data refresh and custom-hostname verifier.
+ * and the scheduled data refresh, job sweeper and custom-hostname verifier.
  */
 export const BUNDLED_FUNCTIONS = [
   ...ROUTES.map((r) => r.name),
@@ -41,6 +41,7 @@ export const BUNDLED_FUNCTIONS = [
   'authorizer',
   'job-processor',
   'job-dlq',
+  'job-sweeper',
   'data-refresh',
   'domain-verifier',
 ];

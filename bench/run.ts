@@ -18,6 +18,7 @@ const MODULES = [
   'security',
   'signup',
   'jobs',
+  'hostile-bodies',
 ] as const;
 
 interface Stored {

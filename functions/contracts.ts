@@ -3,6 +3,7 @@ import { contract as emailValidate } from './email-validate/contract.js';
 import { contract as geo } from './geo/contract.js';
 import { contract as jobsCreate } from './jobs-create/contract.js';
 import { contract as jobsGet } from './jobs-get/contract.js';
+import { contract as jobsList } from './jobs-list/contract.js';
 import { contract as jobsResults } from './jobs-results/contract.js';
 import { contract as jobsUpload } from './jobs-upload/contract.js';
 import type { RouteContract } from './lib/http/contract.js';
@@ -23,6 +24,7 @@ export const CONTRACTS: Record<RouteName, RouteContract> = {
   'email-batch': emailBatch,
   'jobs-create': jobsCreate,
   'jobs-upload': jobsUpload,
+  'jobs-list': jobsList,
   'jobs-get': jobsGet,
   'jobs-results': jobsResults,
   'signup-check': signupCheck,

@@ -143,6 +143,7 @@ export class NetintelStack extends Stack {
       openapi: this.api.openapi.fn,
       'job-processor': this.pipeline.processor.fn,
       'job-dlq': this.pipeline.dlqConsumer.fn,
+      'job-sweeper': this.pipeline.sweeper.fn,
       ...(this.customHostnames ? { 'domain-verifier': this.customHostnames.verifier.fn } : {}),
     };
     this.observability = new Observability(this, 'Observability', {

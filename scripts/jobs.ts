@@ -8,8 +8,9 @@ import { gzipSync } from 'node:zlib';
 // while the job runs, downloads the results and prints the summary.
 //   --url / NETINTEL_URL          base URL (default: the running local stack under DATA_DIR)
 //   --key / NETINTEL_SECRET_KEY   secret key (default: the local dev account's)
-// Files up to 4 MB are posted as text/csv (gzip-compressed when that helps); larger ones go to a
-// presigned upload URL first, since one API call carries at most 6 MB.
+// Files up to 4 MB are posted as text/csv (gzip-compressed when that helps); larger ones are
+// posted, gzip-compressed, to a presigned upload (a form POST to S3) first, since one API call
+// carries at most 6 MB.
 
 const USAGE =
   'usage: npm run jobs -- submit FILE.csv [--wait] [--out results.csv] [--url URL] [--key SECRET_KEY] [--json]';
@@ -104,9 +105,14 @@ async function submit(file: string, url: string, key: string): Promise<void> {
     const ticket = (await (await api(url, key, '/v1/email/jobs/uploads', { method: 'POST' })).json()) as {
       uploadId: string;
       uploadUrl: string;
+      fields: Record<string, string>;
     };
-    const put = await fetch(ticket.uploadUrl, { method: 'PUT', body: gzipSync(raw) });
-    if (!put.ok) throw new CliError(`upload failed: ${put.status} ${await put.text()}`);
+    // A browser-form upload: the presigned fields first, the file last (S3 POST Object).
+    const form = new FormData();
+    for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+    form.append('file', new Blob([gzipSync(raw)]), filename);
+    const posted = await fetch(ticket.uploadUrl, { method: 'POST', body: form });
+    if (!posted.ok) throw new CliError(`upload failed: ${posted.status} ${await posted.text()}`);
     res = await api(url, key, '/v1/email/jobs', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { IDEMPOTENCY_KEY_MAX } from '../lib/jobs/idempotency.js';
 import { JobSchema } from '../lib/jobs/job.js';
 import { JobJsonBody, JobUploadBody } from '../lib/jobs/job-input.js';
 
@@ -7,10 +8,22 @@ export const contract: RouteContract = {
   body: z
     .union([JobJsonBody, JobUploadBody])
     .describe(
-      'JSON {emails, filename?}; or {uploadId, filename?} after a PUT to an upload URL; or a text/csv body ' +
-        '(?filename= names it). Content-Encoding: gzip is accepted. At most 10 MB of CSV and 100,000 rows.',
+      'JSON {emails, filename?}; or {uploadId, filename?} after posting the CSV to an upload URL; or a text/csv ' +
+        'body (?filename= names it). Content-Encoding: gzip is accepted for JSON and CSV. At most 10 MB (after ' +
+        'decompression) and 100,000 rows; a longer list is refused at its 100,001st row without reading the rest.',
     ),
   bodyMediaTypes: ['text/csv'],
+  headers: z.object({
+    'Idempotency-Key': z
+      .string()
+      .min(1)
+      .max(IDEMPOTENCY_KEY_MAX)
+      .optional()
+      .describe(
+        'Makes retries safe: the same key and body within 24 h answer with the same job, charged once; ' +
+          'another body is 409 idempotency_key_reused. Per account; no control characters.',
+      ),
+  }),
   response: JobSchema.describe('The job, status queued. Credits: one per distinct address, charged now.'),
   responseStatus: 202,
 };

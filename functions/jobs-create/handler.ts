@@ -1,21 +1,24 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
 import { JobStorageError } from '../lib/aws/job-store.js';
-import { jobStore } from '../lib/aws/services.js';
-import { defineHandler } from '../lib/http/define-handler.js';
+import { jobCreation, jobStore } from '../lib/aws/services.js';
+import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
+import type { HttpRequest } from '../lib/http/request.js';
+import { bodyFingerprint, idempotencyKey } from '../lib/jobs/idempotency.js';
 import { toJob } from '../lib/jobs/job.js';
 import {
-  CSV_LIMIT_BYTES,
-  checkRowCount,
-  csvEmails,
-  gunzipList,
-  readJobSource,
-} from '../lib/jobs/job-input.js';
+  completeJob,
+  type JobUpload,
+  type PendingJob,
+  releaseJob,
+  reserveJob,
+} from '../lib/jobs/job-creation.js';
+import { CSV_LIMIT_BYTES, csvEmails, looksGzipped, readJobSource } from '../lib/jobs/job-input.js';
 import { landingKey } from '../lib/jobs/landing.js';
 import { logger } from '../lib/observability.js';
 
-const GZIP_MAGIC = 0x1f8b;
-
-/** The list behind an uploadId: the CSV the caller PUT to its upload URL (gzip or plain). */
+/** The list behind an uploadId: the CSV the caller posted to its upload URL (gzip or plain). */
 async function landedEmails(accountId: string, uploadId: string): Promise<string[]> {
   let landed: Awaited<ReturnType<ReturnType<typeof jobStore>['landing']>>;
   try {
@@ -28,49 +31,94 @@ async function landedEmails(accountId: string, uploadId: string): Promise<string
   if (landed === 'absent') {
     throw new ValidationError(
       'invalid_body',
-      'No upload with this uploadId: PUT the CSV to its uploadUrl first.',
+      'No upload with this uploadId: post the CSV to its uploadUrl first.',
     );
   }
+  // landing() deleted it: an upload over the limit is never kept.
   if (landed === 'too_large') throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
-  const gzipped = landed.length >= 2 && landed.readUInt16BE(0) === GZIP_MAGIC;
-  const emails = csvEmails(gzipped ? gunzipList(landed) : landed);
-  checkRowCount(emails);
-  return emails;
+  return csvEmails(landed, looksGzipped(landed));
 }
 
 function storageUnavailable(err: Error): HttpError {
   logger.error('job storage failed', { error: err });
-  return new HttpError('job_storage_unavailable', 'The job could not be stored; nothing was charged. Retry.');
+  return new HttpError(
+    'job_storage_unavailable',
+    'The job could not be stored; nothing is charged for it. Retry.',
+  );
 }
 
-// POST /v1/email/jobs: the whole list is validated in input(); admission then charges one credit
-// per distinct address (a list over the monthly cap is refused whole before anything is stored);
-// run() stores upload, record and chunks and answers 202. A storage failure is 503
-// job_storage_unavailable, and the factory's 5xx refund returns the credits: nothing is charged.
+/**
+ * The request body as decoded (a gzip body decompressed: the same list sent compressed or not is
+ * the same body). Validation already bounded it to the 10 MB limit.
+ */
+async function decodedBody(req: HttpRequest, body: Buffer): Promise<Buffer> {
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding !== 'gzip') return body;
+  return promisify(gunzip)(body, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
+}
+
+/** A storage step of the creation: a JobStorageError is 503 job_storage_unavailable. */
+async function stored<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    if (err instanceof JobStorageError) throw storageUnavailable(err);
+    throw err;
+  }
+}
+
+// POST /v1/email/jobs: the whole list is validated in input(); reserve() writes the job's pending
+// record (and claims its Idempotency-Key: a repeat answers with the job already made); admission
+// then charges one credit per distinct address, marking the charge with the job's hold (a list
+// over the monthly cap is refused whole); run() stores upload and chunks, confirms the job, queues
+// it and answers 202. Any failure after reserve() abandons the job and returns its charge
+// (jobs/job-creation.ts); a process that dies is settled the same way by the sweep.
 export const handler = defineHandler({
   route: 'jobs-create',
   input: async (req, principal) => {
-    const source = readJobSource(req);
+    const source = await readJobSource(req);
     if (source.kind === 'emails') return source;
     // The landed object stays where it is and becomes the job's upload: no second copy.
     const emails = await landedEmails(principal.accountId, source.uploadId);
     return { ...source, emails, upload: { key: landingKey(principal.accountId, source.uploadId) } };
   },
-  run: async (source, { principal, now, billed }) => {
-    try {
-      const record = await jobStore().create({
+  reserve: async (source, { principal, req, now, units, month }): Promise<Reservation<PendingJob>> => {
+    const key = idempotencyKey(req.headers);
+    const upload: JobUpload =
+      'upload' in source ? source.upload : { body: source.body, contentType: source.contentType };
+    // The body's identity: the decoded body (or the landed upload it names), its type and filename.
+    const fingerprint = async () =>
+      bodyFingerprint(
+        'key' in upload
+          ? ['upload', upload.key, source.filename]
+          : [upload.contentType, source.filename, await decodedBody(req, Buffer.from(upload.body))],
+      );
+    const idempotency = key ? { key, fingerprint: await fingerprint() } : undefined;
+    const reservation = await stored(() =>
+      reserveJob(jobCreation(), {
         accountId: principal.accountId,
         emails: source.emails,
         filename: source.filename,
-        upload: 'upload' in source ? source.upload : { body: source.body, contentType: source.contentType },
-        credits: billed.units,
-        billedMonth: billed.month,
+        upload,
+        credits: units,
+        month,
         now,
+        ...(idempotency ? { idempotency } : {}),
+      }),
+    );
+    if ('replay' in reservation) return { replay: { status: 202, json: toJob(reservation.replay, now) } };
+    const job = reservation.pending;
+    return { hold: job.record.id, state: job, release: () => releaseJob(jobCreation(), job) };
+  },
+  run: async (_source, { now, reserved }) => {
+    const { record, deferred } = await stored(() => completeJob(jobCreation(), reserved));
+    if (deferred) {
+      // The job stands (confirmed and charged); the sweep queues its chunks and drops the hold.
+      logger.warn('job confirmed, queueing left to the sweep', {
+        jobId: record.id,
+        error: deferred as Error,
       });
-      return { status: 202, json: toJob(record, now) };
-    } catch (err) {
-      if (err instanceof JobStorageError) throw storageUnavailable(err);
-      throw err;
     }
+    return { status: 202, json: toJob(record, now) };
   },
 });

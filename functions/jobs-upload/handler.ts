@@ -6,24 +6,28 @@ import { landingKey } from '../lib/jobs/landing.js';
 
 const TICKET_SECONDS = 15 * 60;
 
-// POST /v1/email/jobs/uploads (extension, not billed): a presigned PUT for a CSV of up to 10 MB.
-// A synchronous Lambda invocation carries at most 6 MB, so large lists go to S3 directly; the
-// landing key is scoped to the account, so an uploadId is useless to anyone else.
+// POST /v1/email/jobs/uploads (extension, not billed): a presigned POST for a CSV of up to 10 MB.
+// A synchronous Lambda invocation carries at most 6 MB, so large lists go to S3 directly. A POST
+// policy, unlike a presigned PUT, carries a content-length-range that S3 enforces: a larger file
+// is refused by S3 and never stored. The landing key is scoped to the account, so an uploadId is
+// useless to anyone else.
 export const handler = defineHandler({
   route: 'jobs-upload',
   input: () => ({}),
   run: async (_input, { principal, now }) => {
     const uploadId = randomUUID();
-    const uploadUrl = await jobStore().landingUploadUrl(
+    const { url, fields } = await jobStore().landingUpload(
       landingKey(principal.accountId, uploadId),
+      CSV_LIMIT_BYTES,
       TICKET_SECONDS,
     );
     return {
       status: 201,
       json: {
         uploadId,
-        uploadUrl,
-        method: 'PUT',
+        uploadUrl: url,
+        method: 'POST',
+        fields,
         maxBytes: CSV_LIMIT_BYTES,
         expiresAt: new Date(now.getTime() + TICKET_SECONDS * 1000).toISOString(),
       },

@@ -59,7 +59,7 @@ interface RouteAccess {
   cache?: true;
   jobs?: 'read' | 'readWrite';
   /** Bucket grants as [grant, object pattern]. */
-  bucket?: readonly (readonly ['read' | 'put', string])[];
+  bucket?: readonly (readonly ['read' | 'put' | 'delete', string])[];
   queueSend?: true;
   baselines?: true;
   /** Receives the user-id HMAC key (USER_ID_HMAC_SECRET, services.ts userIdSecret()). */
@@ -82,18 +82,22 @@ const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   'lookup-batch': {},
   'email-validate': {},
   'email-batch': {},
-  // Reads a presigned upload, stores the upload and its chunks, writes the job, queues the chunks.
+  // Reads a presigned upload (deleting one over the size limit), stores the upload and its chunks,
+  // writes the job, queues the chunks.
   'jobs-create': {
     jobs: 'readWrite',
     bucket: [
       ['read', LANDING_OBJECTS],
+      ['delete', LANDING_OBJECTS],
       ['put', `${uploads}*`],
       ['put', `${chunks}*`],
     ],
     queueSend: true,
   },
-  // Presigns a PUT of a landing object: the URL carries this function's permission.
+  // Presigns a POST of a landing object: the upload carries this function's permission.
   'jobs-upload': { bucket: [['put', LANDING_OBJECTS]] },
+  // Queries the Jobs table's byAccount index (grantReadData covers the table's indexes).
+  'jobs-list': { jobs: 'read' },
   'jobs-get': { jobs: 'read' },
   // Streams or presigns the results file.
   'jobs-results': { jobs: 'read', bucket: [['read', `${results}*`]] },
@@ -312,8 +316,7 @@ export class Api extends Construct {
     }
     if (access.cache) tables.byId.Cache.grantReadWriteData(fn.fn);
     if (access.baselines) tables.byId.Baselines.grantReadWriteData(fn.fn);
-    if (access.jobs === 'readWrite') tables.byId.Jobs.grantReadWriteData(fn.fn);
-    if (access.jobs === 'read') tables.byId.Jobs.grantReadData(fn.fn);
+    if (access.jobs) tables.grant('Jobs', fn.fn, access.jobs, fn);
     for (const [grant, pattern] of access.bucket ?? []) {
       grantBucket(pipeline.bucket, fn, grant, pattern, route.name);
     }
@@ -384,6 +387,7 @@ function addMethodNotAllowed(resource: IResource, allow: string): void {
       integrationResponses: [
         {
           statusCode: '405',
+          contentHandling: ContentHandling.CONVERT_TO_TEXT,
           responseTemplates: { 'application/json': body },
           responseParameters: { 'method.response.header.Allow': `'${allow}'` },
         },
@@ -421,9 +425,13 @@ function addPreflight(resource: IResource, method: string): void {
     new MockIntegration({
       requestTemplates: mockRequestTemplates(204),
       passthroughBehavior: PassthroughBehavior.WHEN_NO_MATCH,
+      // With every media type binary (gateway-settings.ts), a mock must treat its payloads as text
+      // or API Gateway answers the preflight with a 500.
+      contentHandling: ContentHandling.CONVERT_TO_TEXT,
       integrationResponses: [
         {
           statusCode: '204',
+          contentHandling: ContentHandling.CONVERT_TO_TEXT,
           responseParameters: Object.fromEntries(Object.entries(headers).map(([k, v]) => [param(k), v])),
         },
       ],
@@ -457,11 +465,12 @@ function grantSendUsageNotices(fn: NodejsFunction, notifyFrom: string): void {
 function grantBucket(
   bucket: Bucket,
   fn: NetintelFunction,
-  grant: 'read' | 'put',
+  grant: 'read' | 'put' | 'delete',
   pattern: string,
   name: string,
 ) {
   if (grant === 'read') bucket.grantRead(fn.fn, pattern);
+  else if (grant === 'delete') bucket.grantDelete(fn.fn, pattern);
   else bucket.grantPut(fn.fn, pattern);
   acknowledgeBucketGrant(fn, bucket, grant, pattern, `${name}: ${grant} ${pattern}`);
 }

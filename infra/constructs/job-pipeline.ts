@@ -1,4 +1,6 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import {
   BlockPublicAccess,
@@ -9,7 +11,7 @@ import {
 } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { BUCKET, JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+import { BUCKET, JOB_QUEUE, JOB_SWEEP } from '../../functions/lib/aws/resources.js';
 import type { DataLayer } from './data-layer.js';
 import { NetintelFunction } from './netintel-function.js';
 import type { Tables } from './tables.js';
@@ -35,6 +37,8 @@ export class JobPipeline extends Construct {
   readonly dlq: Queue;
   readonly processor: NetintelFunction;
   readonly dlqConsumer: NetintelFunction;
+  readonly sweeper: NetintelFunction;
+  readonly sweepRule: Rule;
 
   constructor(scope: Construct, id: string, props: JobPipelineProps) {
     super(scope, id);
@@ -87,7 +91,7 @@ export class JobPipeline extends Construct {
     this.processor.fn.addEventSource(
       new SqsEventSource(this.queue, { batchSize: JOB_QUEUE.batchSize, reportBatchItemFailures: true }),
     );
-    tables.byId.Jobs.grantReadWriteData(this.processor.fn);
+    tables.grant('Jobs', this.processor.fn, 'readWrite', this.processor);
     // Reads chunk rows and writes chunk results (chunks/), then the assembled results file (results/).
     const chunkObjects = `${BUCKET.prefixes.chunks}*`;
     const resultObjects = `${BUCKET.prefixes.results}*`;
@@ -108,8 +112,35 @@ export class JobPipeline extends Construct {
     this.dlqConsumer.fn.addEventSource(
       new SqsEventSource(this.dlq, { batchSize: JOB_QUEUE.dlqBatchSize, reportBatchItemFailures: true }),
     );
-    tables.byId.Jobs.grantReadWriteData(this.dlqConsumer.fn);
+    tables.grant('Jobs', this.dlqConsumer.fn, 'readWrite', this.dlqConsumer);
     tables.byId.Usage.grantReadWriteData(this.dlqConsumer.fn);
+
+    // Settles what a dead process left half done (functions/job-sweeper): a job creation still
+    // pending is confirmed (its chunks queued) when its charge is held and its files all stored,
+    // otherwise abandoned (its held charge refunded on Usage, its files deleted); a failed job's
+    // refund still due is made. Reads the upload and chunk files to judge a creation complete and
+    // deletes those of an abandoned one; writes nothing to the bucket.
+    this.sweeper = new NetintelFunction(this, 'Sweeper', {
+      handler: 'job-sweeper',
+      description: 'schedule:job-sweeper',
+      memoryMb: 256,
+      timeoutSeconds: JOB_SWEEP.timeoutSeconds,
+      environment,
+    });
+    tables.grant('Jobs', this.sweeper.fn, 'readWrite', this.sweeper);
+    tables.byId.Usage.grantReadWriteData(this.sweeper.fn);
+    this.queue.grantSendMessages(this.sweeper.fn);
+    for (const objects of [`${BUCKET.prefixes.uploads}*`, chunkObjects]) {
+      this.bucket.grantRead(this.sweeper.fn, objects);
+      acknowledgeBucketGrant(this.sweeper, this.bucket, 'read', objects, 'judge a pending creation complete');
+      this.bucket.grantDelete(this.sweeper.fn, objects);
+      acknowledgeBucketGrant(this.sweeper, this.bucket, 'delete', objects, 'delete an abandoned creation');
+    }
+    this.sweepRule = new Rule(this, 'SweepSchedule', {
+      description: 'netintel job sweep (list-job creations and refunds a dead process left unsettled)',
+      schedule: Schedule.rate(Duration.seconds(JOB_SWEEP.everySeconds)),
+      targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
+    });
   }
 
   /** The variables through which functions reach the jobs bucket and queue (functions/lib/aws/resources.ts). */
@@ -121,6 +152,7 @@ export class JobPipeline extends Construct {
 const GRANT_ACTIONS = {
   read: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'],
   put: ['s3:Abort*'],
+  delete: ['s3:DeleteObject*'],
   readWrite: ['s3:GetObject*', 's3:GetBucket*', 's3:List*', 's3:DeleteObject*', 's3:Abort*'],
 } as const;
 

@@ -14,7 +14,7 @@ import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import { gatewayResponse, renderGatewayBody } from '../../functions/lib/http/gateway-responses.js';
-import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
+import { isBinaryMediaType, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { loadHandlerModule } from './load-handler.js';
@@ -221,8 +221,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const { headers, multiValueHeaders } = headerMaps(req);
     const query = queryMaps(url);
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-    const binary = BINARY_MEDIA_TYPES.includes(contentType);
+    const binary = isBinaryMediaType(req.headers['content-type'] ?? '');
     const sourceIp = clientIp(req, options.trustForwardedFor);
     const requestId = randomUUID();
     const resource = publicRoute?.path ?? matched!.routes[0]!.path;

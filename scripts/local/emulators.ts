@@ -2,17 +2,24 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
+  type AttributeValue,
+  BatchWriteItemCommand,
   CreateTableCommand,
+  DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
   ResourceInUseException,
+  ResourceNotFoundException,
+  ScanCommand,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
 import { startFauxqs } from 'fauxqs';
 import S3rver from 's3rver';
-import { BUCKET, JOB_QUEUE, TABLES } from '../../functions/lib/aws/resources.js';
+import { BUCKET, JOB_QUEUE, TABLES, type TableDef } from '../../functions/lib/aws/resources.js';
+import { startS3PostPolicy } from './s3-post-policy.js';
 
 // Real AWS-protocol emulators in this process: DynamoDB (dynalite, LevelDB under DATA_DIR), S3
 // (s3rver, files under DATA_DIR) and SQS (fauxqs, in memory). Tables, bucket and queues are made
@@ -73,8 +80,11 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
       vhostBuckets: false,
     });
     const address = (await s3rver.run()) as AddressInfo;
-    s3Url = `http://127.0.0.1:${address.port}`;
     stops.push(() => s3rver.close() as Promise<void>);
+    // Clients talk to s3rver through a front that enforces presigned POST policies (s3rver does not).
+    const front = await startS3PostPolicy(`http://127.0.0.1:${address.port}`);
+    s3Url = front.url;
+    stops.push(() => front.close());
   }
 
   let sqsUrl = external.sqs;
@@ -110,29 +120,92 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
 
 async function createTables(client: DynamoDBClient): Promise<void> {
   for (const table of TABLES) {
-    const keys = [{ AttributeName: table.partitionKey, KeyType: 'HASH' as const }];
-    const attrs = [{ AttributeName: table.partitionKey, AttributeType: 'S' as const }];
-    if (table.sortKey) {
-      keys.push({ AttributeName: table.sortKey, KeyType: 'RANGE' as never });
-      attrs.push({ AttributeName: table.sortKey, AttributeType: 'S' });
-    }
+    let existing: TableDescription | undefined;
     try {
-      await client.send(
-        new CreateTableCommand({
-          TableName: table.localName,
-          KeySchema: keys,
-          AttributeDefinitions: attrs,
-          BillingMode: 'PAY_PER_REQUEST',
-        }),
-      );
+      existing = (await client.send(new DescribeTableCommand({ TableName: table.localName }))).Table;
     } catch (err) {
-      if (!(err instanceof ResourceInUseException)) throw err;
+      if (!(err instanceof ResourceNotFoundException)) throw err;
     }
-    // dynalite keeps a new table CREATING briefly even with createTableMs 0.
-    for (let i = 0; i < 50; i++) {
-      const d = await client.send(new DescribeTableCommand({ TableName: table.localName }));
-      if (d.Table?.TableStatus === 'ACTIVE') break;
-      await new Promise((r) => setTimeout(r, 20));
+    const indexes = new Set((existing?.GlobalSecondaryIndexes ?? []).map((i) => i.IndexName));
+    const missing = (table.indexes ?? []).some((i) => !indexes.has(i.name));
+    if (existing && missing) await rebuildWithIndexes(client, table);
+    else if (!existing) await createTable(client, table);
+  }
+}
+
+async function createTable(client: DynamoDBClient, table: TableDef): Promise<void> {
+  const keys = [{ AttributeName: table.partitionKey, KeyType: 'HASH' as const }];
+  const names = new Set([table.partitionKey]);
+  if (table.sortKey) {
+    keys.push({ AttributeName: table.sortKey, KeyType: 'RANGE' as never });
+    names.add(table.sortKey);
+  }
+  for (const index of table.indexes ?? []) {
+    names.add(index.partitionKey);
+    names.add(index.sortKey);
+  }
+  try {
+    await client.send(
+      new CreateTableCommand({
+        TableName: table.localName,
+        KeySchema: keys,
+        AttributeDefinitions: [...names].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        BillingMode: 'PAY_PER_REQUEST',
+        ...(table.indexes?.length
+          ? {
+              GlobalSecondaryIndexes: table.indexes.map((index) => ({
+                IndexName: index.name,
+                KeySchema: [
+                  { AttributeName: index.partitionKey, KeyType: 'HASH' },
+                  { AttributeName: index.sortKey, KeyType: 'RANGE' },
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              })),
+            }
+          : {}),
+      }),
+    );
+  } catch (err) {
+    if (!(err instanceof ResourceInUseException)) throw err;
+  }
+  // dynalite keeps a new table CREATING briefly even with createTableMs 0.
+  for (let i = 0; i < 50; i++) {
+    const d = await client.send(new DescribeTableCommand({ TableName: table.localName }));
+    if (d.Table?.TableStatus === 'ACTIVE') break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * A data directory made before a table gained an index: dynalite cannot add an index to an
+ * existing table (UpdateTable only changes throughput), so the table is made again with its items.
+ */
+async function rebuildWithIndexes(client: DynamoDBClient, table: TableDef): Promise<void> {
+  const items: Record<string, AttributeValue>[] = [];
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: table.localName, ExclusiveStartKey: start }));
+    items.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  await client.send(new DeleteTableCommand({ TableName: table.localName }));
+  for (let i = 0; i < 50; i++) {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: table.localName }));
+    } catch (err) {
+      if (err instanceof ResourceNotFoundException) break;
+      throw err;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await createTable(client, table);
+  for (let i = 0; i < items.length; i += 25) {
+    let requests = items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } }));
+    while (requests.length > 0) {
+      const res = await client.send(
+        new BatchWriteItemCommand({ RequestItems: { [table.localName]: requests } }),
+      );
+      requests = (res.UnprocessedItems?.[table.localName] ?? []) as typeof requests;
     }
   }
 }

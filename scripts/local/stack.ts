@@ -4,7 +4,15 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
-import { jobStore, now, resetServices } from '../../functions/lib/aws/services.js';
+import {
+  jobStore,
+  jobSweep,
+  now,
+  resetServices,
+  setJobCheckpoint,
+} from '../../functions/lib/aws/services.js';
+import { CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
+import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
 import { logger } from '../../functions/lib/observability.js';
 import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
@@ -34,13 +42,36 @@ export interface LocalStack {
   dev: DevAccount;
   gateway: Gateway;
   pollers: Pollers;
-  /** Runs the local expiry sweep now (it also runs every minute). */
+  /**
+   * Runs the local sweeps now (they also run at start and every minute): list-job creations and
+   * refunds a dead process left unsettled (jobs/job-sweep.ts, scheduled in AWS), then expiry (S3
+   * lifecycle and TTL in AWS). Returns how many jobs they settled or expired.
+   */
   sweepJobs(): Promise<number>;
   stop(): Promise<void>;
 }
 
-/** How often the local stack deletes expired jobs' objects (S3 lifecycle + TTL in AWS). */
+/** How often the local stack sweeps jobs (scheduled function, S3 lifecycle and TTL in AWS). */
 const SWEEP_INTERVAL_MS = 60_000;
+
+/**
+ * NETINTEL_CRASH_AT=<point>: the process kills itself (SIGKILL) when a job creation reaches that
+ * point (jobs/job-creation.ts CRASH_POINTS), so the crash tests stop it exactly there. Read once,
+ * here: only the local tooling installs the checkpoint, a Lambda never does.
+ */
+function installCrashPoint(value: string | undefined): void {
+  if (!value) {
+    setJobCheckpoint(() => undefined);
+    return;
+  }
+  if (!(CRASH_POINTS as readonly string[]).includes(value)) {
+    throw new Error(`NETINTEL_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}`);
+  }
+  const at = value as CrashPoint;
+  setJobCheckpoint((point) => {
+    if (point === at) process.kill(process.pid, 'SIGKILL');
+  });
+}
 
 /** The whole API on this machine: emulators, seeded account, API Gateway emulator, SQS pollers. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
@@ -67,6 +98,19 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   resetServices();
   resetSignupRuntime();
   const dev = await seed(dataDir);
+  installCrashPoint(process.env.NETINTEL_CRASH_AT);
+
+  // What a process killed earlier left unsettled, before any new request: pending creations,
+  // refunds due, then expiry.
+  const sweepJobs = async () => {
+    const report = await settleJobs(jobSweep(), now());
+    for (const { entry, error } of report.failures) {
+      log(`job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`);
+    }
+    return report.confirmed + report.abandoned + (await jobStore().sweepExpired(now()));
+  };
+  const settled = await sweepJobs();
+  if (settled > 0) log(`settled or expired ${settled} jobs`);
 
   const gateway = await startGateway({
     projectRoot: PROJECT_ROOT,
@@ -89,7 +133,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
   const requeued = await jobStore().requeueUnfinished();
   if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
-  const sweepJobs = () => jobStore().sweepExpired(now());
   const sweeper = setInterval(() => {
     sweepJobs().catch((err: unknown) => log(`job sweep failed: ${(err as Error).message}`));
   }, SWEEP_INTERVAL_MS);

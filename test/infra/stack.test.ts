@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
-import { BUCKET, JOB_QUEUE, TABLES } from '../../functions/lib/aws/resources.js';
+import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES } from '../../functions/lib/aws/resources.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
 import { METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
 import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
@@ -49,6 +49,7 @@ const OUR_FUNCTIONS = [
   'queue:job-processor',
   'queue:job-dlq',
   'schedule:data-refresh',
+  'schedule:job-sweeper',
 ];
 
 /** API Gateway resource logical id -> path, rebuilt from PathPart/ParentId. */
@@ -236,12 +237,31 @@ describe('REST API', () => {
     expect(JSON.stringify(p.AuthorizerUri)).toContain(fn('authorizer')[0]);
   });
 
-  it('takes usage-plan keys from the authorizer and treats CSV and gzip as binary', () => {
+  it('takes usage-plan keys from the authorizer and hands every body over as sent (all types binary)', () => {
     s.template.hasResourceProperties('AWS::ApiGateway::RestApi', {
       ApiKeySourceType: 'AUTHORIZER',
-      BinaryMediaTypes: ['text/csv', 'application/gzip'],
+      BinaryMediaTypes: ['*/*'],
       EndpointConfiguration: { Types: ['REGIONAL'] },
     });
+  });
+
+  it('with every type binary, the mock integrations (preflight, 405) convert payloads to text', () => {
+    const mocks = Object.values(s.template.findResources('AWS::ApiGateway::Method')).filter(
+      (m) =>
+        (m as { Properties: { Integration?: { Type?: string } } }).Properties.Integration?.Type === 'MOCK',
+    );
+    expect(mocks.length).toBeGreaterThan(0);
+    for (const m of mocks) {
+      const integration = (
+        m as {
+          Properties: {
+            Integration: { ContentHandling?: string; IntegrationResponses: { ContentHandling?: string }[] };
+          };
+        }
+      ).Properties.Integration;
+      expect(integration.ContentHandling).toBe('CONVERT_TO_TEXT');
+      for (const r of integration.IntegrationResponses) expect(r.ContentHandling).toBe('CONVERT_TO_TEXT');
+    }
   });
 
   it('has one usage plan and API key per plan, and hands the key map to the authorizer', () => {
@@ -353,6 +373,7 @@ describe('least privilege', () => {
         queue: true,
       },
       'jobs-upload': { jobs: false, objects: ['/uploads/landing/*/*.csv'], queue: false },
+      'jobs-list': { jobs: true, objects: [], queue: false },
       'jobs-get': { jobs: true, objects: [], queue: false },
       'jobs-results': { jobs: true, objects: ['/results/*'], queue: false },
     };
@@ -420,6 +441,16 @@ describe('tables', () => {
       if (def.ttlAttribute)
         expect(p.TimeToLiveSpecification).toEqual({ AttributeName: def.ttlAttribute, Enabled: true });
       else expect(p.TimeToLiveSpecification).toBeUndefined();
+      expect(p.GlobalSecondaryIndexes).toEqual(
+        def.indexes?.map((index) => ({
+          IndexName: index.name,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      );
       expect(table.DeletionPolicy).toBe(['Accounts', 'Usage'].includes(def.id) ? 'Retain' : 'Delete');
     }
   });
@@ -496,6 +527,44 @@ describe('job pipeline', () => {
     expect(JSON.stringify(consumer.EventSourceArn)).toContain('JobPipelineDlq');
     expect(consumer.BatchSize).toBe(JOB_QUEUE.dlqBatchSize);
     expect(consumer.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
+  it('lists jobs from the Jobs table by account (the byAccount index), read-only', () => {
+    const statements = statementsOf(fn('route:jobs-list')[0]);
+    const jobs = actionsOn(statements, tableId('Jobs'));
+    expect(jobs).toContain('dynamodb:Query');
+    for (const a of ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'])
+      expect(jobs).not.toContain(a);
+    expect(JSON.stringify(statements)).toContain('/index/*');
+  });
+
+  it('sweeps unsettled creations and refunds every 5 minutes, with only the access the sweep uses', () => {
+    const [id] = fn('schedule:job-sweeper');
+    const rules = ofType(s.resources, 'AWS::Events::Rule').map(([, r]) => props(r));
+    const rule = rules.find((r) => JSON.stringify(r.Targets).includes(id))!;
+    expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
+    expect(JOB_SWEEP.everySeconds).toBe(300);
+    // Longer than a creating request can run: no sweep takes a running request for a dead one.
+    expect(JOB_SWEEP.graceSeconds).toBeGreaterThan(2 * props(fn('route:jobs-create')[1]).Timeout);
+    const statements = statementsOf(id);
+    expect(actionsOn(statements, tableId('Jobs'))).toContain('dynamodb:UpdateItem');
+    expect(actionsOn(statements, tableId('Usage'))).toContain('dynamodb:UpdateItem');
+    for (const other of ['Accounts', 'Baselines', 'Cache'])
+      expect(actionsOn(statements, tableId(other))).toEqual([]);
+    const queueId = ofType(s.resources, 'AWS::SQS::Queue').find(([q]) =>
+      q.startsWith('JobPipelineQueue'),
+    )![0];
+    expect(actionsOn(statements, queueId)).toContain('sqs:SendMessage');
+    const onObjects = statements.filter((st) => JSON.stringify(st.Resource).includes('JobPipelineBucket'));
+    const patterns = new Set(
+      onObjects
+        .flatMap((st) => [st.Resource].flat())
+        .flatMap((r) => (r['Fn::Join'] ? [(r['Fn::Join'] as [string, unknown[]])[1][1]] : [])),
+    );
+    expect(patterns).toEqual(new Set(['/uploads/*', '/chunks/*']));
+    const actions = onObjects.flatMap((st) => [st.Action].flat() as string[]);
+    expect(actions).toContain('s3:DeleteObject*');
+    expect(actions.some((a) => a.startsWith('s3:PutObject'))).toBe(false);
   });
 
   it('is consumed by the local stack with the batch sizes and timeouts deployed here', () => {

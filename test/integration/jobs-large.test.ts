@@ -47,6 +47,22 @@ function bigCsv(rows: number, note = 60): string {
   return `${lines.join('\n')}\n`;
 }
 
+interface UploadTicket {
+  uploadId: string;
+  uploadUrl: string;
+  method: string;
+  fields: Record<string, string>;
+  maxBytes: number;
+}
+
+/** Posts a file to an upload ticket as the browser-form upload it presigns (fields, then the file). */
+function postUpload(ticket: UploadTicket, body: string | Buffer): Promise<Response> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+  form.append('file', new Blob([body]), 'list.csv');
+  return fetch(ticket.uploadUrl, { method: 'POST', body: form });
+}
+
 async function waitCompleted(id: string, headers: Record<string, string>) {
   for (let i = 0; i < 600; i++) {
     const job = (await (await stack.call('GET', `/v1/email/jobs/${id}`, { headers })).json()) as {
@@ -75,10 +91,10 @@ describe('payload limits', () => {
     const csv = bigCsv(70_000);
     const ticketRes = await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() });
     expect(ticketRes.status).toBe(201);
-    const ticket = (await ticketRes.json()) as { uploadId: string; uploadUrl: string; maxBytes: number };
-    expect(ticket.maxBytes).toBe(10 * 1024 * 1024);
-    const put = await fetch(ticket.uploadUrl, { method: 'PUT', body: csv });
-    expect(put.status).toBe(200);
+    const ticket = (await ticketRes.json()) as UploadTicket;
+    expect(ticket).toMatchObject({ method: 'POST', maxBytes: 10 * 1024 * 1024 });
+    const posted = await postUpload(ticket, csv);
+    expect(posted.status).toBe(204);
 
     const created = await stack.call('POST', '/v1/email/jobs', {
       headers: stack.secret(),
@@ -109,8 +125,8 @@ describe('payload limits', () => {
     const upload = async (body: Buffer) => {
       const ticket = (await (
         await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
-      ).json()) as { uploadId: string; uploadUrl: string };
-      await fetch(ticket.uploadUrl, { method: 'PUT', body });
+      ).json()) as UploadTicket;
+      await postUpload(ticket, body);
       return stack.call('POST', '/v1/email/jobs', {
         headers: stack.secret(),
         body: { uploadId: ticket.uploadId },
@@ -128,11 +144,8 @@ describe('payload limits', () => {
   test('an uploadId of another account, or one never uploaded, is 400 invalid_body', async () => {
     const ticket = (await (
       await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
-    ).json()) as {
-      uploadId: string;
-      uploadUrl: string;
-    };
-    await fetch(ticket.uploadUrl, { method: 'PUT', body: 'email\na@b.example\n' });
+    ).json()) as UploadTicket;
+    await postUpload(ticket, 'email\na@b.example\n');
     const other = await accountStore().createAccount('pro', {});
     const otherKey = {
       Authorization: `Bearer ${(await accountStore().createKey(other.accountId, 'secret', [])).key}`,
@@ -157,11 +170,8 @@ describe('storage failures on the upload path', () => {
   test('an upload that cannot be read is 503 job_storage_unavailable, not a missing upload, and nothing is charged', async () => {
     const ticket = (await (
       await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
-    ).json()) as {
-      uploadId: string;
-      uploadUrl: string;
-    };
-    await fetch(ticket.uploadUrl, { method: 'PUT', body: 'email\na@b.example\n' });
+    ).json()) as UploadTicket;
+    await postUpload(ticket, 'email\na@b.example\n');
     const s3 = new S3Client({
       endpoint: stack.endpoints.s3,
       region: 'us-east-1',

@@ -1,27 +1,46 @@
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
+  HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { type ChunkRow, planChunks } from '../jobs/chunking.js';
-import { JOB_RETENTION_DAYS, type JobRecord, type JobStatus } from '../jobs/job.js';
+import type { ChunkPlan, ChunkRow } from '../jobs/chunking.js';
+import type { JobRecord, RecordStatus } from '../jobs/job.js';
+import type { IdempotencyRecord, JobUpload } from '../jobs/job-creation.js';
+import type { SweepStore } from '../jobs/job-sweep.js';
+import type { ListPosition } from '../jobs/list-cursor.js';
 import type { JobRepository } from '../jobs/process-chunk.js';
 import { resultsHeader } from '../jobs/results-csv.js';
 import { type Counts, countKeys } from '../jobs/summary.js';
+import type { SweepEntry } from '../jobs/sweep-entry.js';
+import { JOBS_BY_ACCOUNT } from './resources.js';
 
 // Where a list job lives:
 //   DynamoDB Jobs   JOB#<id> / JOB: the record; progress and per-chunk distinct counts on one item,
 //                   so each chunk is counted by one conditional write; the summary counters
-//                   (c_<key>) are set when the job completes.
+//                   (c_<key>) are set when the job completes. Index byAccount (accountId,
+//                   createdAt) lists an account's jobs.
+//                   IDEM#<accountId>#<sha256(key)> / IDEM: an Idempotency-Key (fingerprint, jobId,
+//                   expiresAt; TTL a day later)
+//                   SWEEP / <kind>#<jobId>: the sweep's entries (jobs/sweep-entry.ts)
 //   S3              uploads/<id>.<csv|json>       the upload as received (a CSV put to an upload
 //                                                 URL stays at its landing key, uploadKey)
 //                   chunks/<id>/<n>.json          a chunk's rows [{pos, email}]
@@ -33,8 +52,31 @@ import { type Counts, countKeys } from '../jobs/summary.js';
 // "expired" (410 on results) rather than unknown for those 30 days.
 
 const PURGE_AFTER_EXPIRY_DAYS = 30;
+/** Idempotency keys are read only until expiresAt (dynalite has no TTL); DynamoDB purges them a day later. */
+const PURGE_KEY_AFTER_SECONDS = 86_400;
 
 export class JobStorageError extends Error {}
+
+/** Runs a storage step of a creation; any failure other than ours is a JobStorageError (503). */
+async function storage<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof JobStorageError) throw err;
+    throw new JobStorageError((err as Error).message, { cause: err });
+  }
+}
+
+/** Runs a conditional write: false when its condition failed. */
+async function conditional(work: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await work();
+    return true;
+  } catch (err) {
+    if (err instanceof ConditionalCheckFailedException) return false;
+    throw err;
+  }
+}
 
 export interface JobMessage {
   jobId: string;
@@ -61,7 +103,7 @@ function fromItem(item: Record<string, unknown>): JobRecord {
   return {
     id: item.id as string,
     accountId: item.accountId as string,
-    status: item.status as JobStatus,
+    status: item.status as RecordStatus,
     filename: (item.filename as string | null) ?? null,
     total: Number(item.total),
     credits: Number(item.credits),
@@ -76,10 +118,23 @@ function fromItem(item: Record<string, unknown>): JobRecord {
     billedMonth: item.billedMonth as string,
     resultsBytes:
       item.resultsBytes === undefined || item.resultsBytes === null ? null : Number(item.resultsBytes),
+    ...(item.refundDue ? { refundDue: true } : {}),
+    ...(typeof item.uploadKey === 'string' ? { uploadKey: item.uploadKey } : {}),
   };
 }
 
 const key = (id: string) => ({ pk: `JOB#${id}`, sk: 'JOB' });
+const SWEEP_PK = 'SWEEP';
+const sweepKey = (entry: Pick<SweepEntry, 'kind' | 'jobId'>) => ({
+  pk: SWEEP_PK,
+  sk: `${entry.kind}#${entry.jobId}`,
+});
+/** Per account; the key itself is hashed, so any 255 characters make a bounded, plain item key. */
+const idempotencyKey = (accountId: string, k: string) => ({
+  pk: `IDEM#${accountId}#${createHash('sha256').update(k).digest('hex')}`,
+  sk: 'IDEM',
+});
+const chunkKey = (id: string, n: number) => `chunks/${id}/${n}.json`;
 
 async function inBatches<T>(
   items: readonly T[],
@@ -89,7 +144,7 @@ async function inBatches<T>(
   for (let i = 0; i < items.length; i += size) await fn(items.slice(i, i + size));
 }
 
-export class JobStore implements JobRepository {
+export class JobStore implements JobRepository, SweepStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly s3: S3Client,
@@ -97,85 +152,279 @@ export class JobStore implements JobRepository {
     private readonly config: JobStoreConfig,
   ) {}
 
-  /**
-   * Stores the upload, the chunk payloads and the record, then queues the chunks. Any failure is a
-   * JobStorageError (503 job_storage_unavailable) and leaves no queued job behind.
-   */
-  async create(input: {
-    accountId: string;
-    emails: string[];
-    filename: string | null;
-    /** The upload to store, or the key of one already in the bucket (a landed CSV). */
-    upload: { body: Buffer | string; contentType: string } | { key: string };
-    credits: number;
-    billedMonth: string;
-    now: Date;
-  }): Promise<JobRecord> {
-    const id = randomUUID();
-    const chunks = planChunks(input.emails, this.config.chunkRows);
-    const expiresAt = new Date(input.now.getTime() + JOB_RETENTION_DAYS * 86_400_000);
-    const record: JobRecord = {
-      id,
-      accountId: input.accountId,
-      status: 'queued',
-      filename: input.filename,
-      total: input.emails.length,
-      credits: input.credits,
-      processed: 0,
-      chunkCount: chunks.length,
-      chunkDistinct: chunks.map((c) => c.distinct),
-      doneChunks: [],
-      counts: {},
-      createdAt: input.now.toISOString(),
-      completedAt: null,
-      expiresAt: expiresAt.toISOString(),
-      billedMonth: input.billedMonth,
-      resultsBytes: null,
-    };
-    let recordWritten = false;
-    try {
-      let uploadKey: string;
-      if ('key' in input.upload) uploadKey = input.upload.key;
-      else {
-        uploadKey = `uploads/${id}.${input.upload.contentType === 'text/csv' ? 'csv' : 'json'}`;
-        await this.put(uploadKey, input.upload.body, input.upload.contentType);
-      }
+  // Creation primitives (jobs/job-creation.ts holds the rules). Failures are JobStorageErrors.
+
+  async putPending(record: JobRecord, upload: JobUpload): Promise<void> {
+    const { doneChunks: _done, counts: _counts, ...plain } = record;
+    const expiresAtEpoch = Math.floor(Date.parse(record.expiresAt) / 1000) + PURGE_AFTER_EXPIRY_DAYS * 86_400;
+    await storage(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.config.table,
+          Item: { ...key(record.id), ...plain, uploadKey: this.uploadKey(record.id, upload), expiresAtEpoch },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  async storeParts(record: JobRecord, upload: JobUpload, chunks: readonly ChunkPlan[]): Promise<void> {
+    await storage(async () => {
+      if (!('key' in upload))
+        await this.put(this.uploadKey(record.id, upload), upload.body, upload.contentType);
       await inBatches(chunks, 25, (batch) =>
         Promise.all(
           batch.map((c) =>
-            this.put(`chunks/${id}/${c.index}.json`, JSON.stringify(c.rows), 'application/json'),
+            this.put(chunkKey(record.id, c.index), JSON.stringify(c.rows), 'application/json'),
           ),
         ),
       );
-      const { doneChunks: _done, counts: _counts, ...plain } = record;
-      await this.db.send(
+    });
+  }
+
+  async transition(id: string, to: 'queued' | 'abandoned'): Promise<boolean> {
+    return storage(() =>
+      conditional(() =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.config.table,
+            Key: key(id),
+            UpdateExpression: 'SET #status = :to',
+            ConditionExpression: '#status = :pending',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':to': to, ':pending': 'pending' },
+          }),
+        ),
+      ),
+    );
+  }
+
+  async queueChunks(jobId: string, chunkIndexes: readonly number[]): Promise<void> {
+    await storage(() => this.sendChunks(jobId, chunkIndexes));
+  }
+
+  async deleteAbandoned(id: string): Promise<void> {
+    await storage(() =>
+      conditional(() =>
+        this.db.send(
+          new DeleteCommand({
+            TableName: this.config.table,
+            Key: key(id),
+            ConditionExpression: '#status = :abandoned',
+            ExpressionAttributeNames: { '#status': 'status' },
+            ExpressionAttributeValues: { ':abandoned': 'abandoned' },
+          }),
+        ),
+      ),
+    );
+  }
+
+  async claimKey(record: IdempotencyRecord, now: Date): Promise<'claimed' | IdempotencyRecord> {
+    const itemKey = idempotencyKey(record.accountId, record.key);
+    return storage(async () => {
+      // Twice: a key found expired by the condition but read back gone was purged in between.
+      for (let round = 0; round < 2; round++) {
+        const claimed = await conditional(() =>
+          this.db.send(
+            new PutCommand({
+              TableName: this.config.table,
+              Item: {
+                ...itemKey,
+                fingerprint: record.fingerprint,
+                jobId: record.jobId,
+                expiresAt: record.expiresAt,
+                expiresAtEpoch: Math.floor(Date.parse(record.expiresAt) / 1000) + PURGE_KEY_AFTER_SECONDS,
+              },
+              ConditionExpression: 'attribute_not_exists(pk) OR expiresAt <= :now',
+              ExpressionAttributeValues: { ':now': now.toISOString() },
+            }),
+          ),
+        );
+        if (claimed) return 'claimed';
+        const res = await this.db.send(
+          new GetCommand({ TableName: this.config.table, Key: itemKey, ConsistentRead: true }),
+        );
+        if (res.Item) {
+          return {
+            accountId: record.accountId,
+            key: record.key,
+            fingerprint: res.Item.fingerprint as string,
+            jobId: res.Item.jobId as string,
+            expiresAt: res.Item.expiresAt as string,
+          };
+        }
+      }
+      throw new JobStorageError('the idempotency key could not be claimed');
+    });
+  }
+
+  async moveKey(record: IdempotencyRecord, fromJobId: string): Promise<boolean> {
+    return storage(() =>
+      conditional(() =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.config.table,
+            Key: idempotencyKey(record.accountId, record.key),
+            UpdateExpression: 'SET jobId = :to',
+            ConditionExpression: 'jobId = :from AND fingerprint = :fingerprint',
+            ExpressionAttributeValues: {
+              ':to': record.jobId,
+              ':from': fromJobId,
+              ':fingerprint': record.fingerprint,
+            },
+          }),
+        ),
+      ),
+    );
+  }
+
+  // Sweep primitives (jobs/job-sweep.ts).
+
+  async putSweepEntry(entry: SweepEntry): Promise<void> {
+    await storage(() =>
+      this.db.send(
         new PutCommand({
           TableName: this.config.table,
-          Item: {
-            ...key(id),
-            ...plain,
-            uploadKey,
-            expiresAtEpoch: Math.floor(expiresAt.getTime() / 1000) + PURGE_AFTER_EXPIRY_DAYS * 86_400,
-          },
-          ConditionExpression: 'attribute_not_exists(pk)',
+          Item: { ...sweepKey(entry), kind: entry.kind, jobId: entry.jobId, dueAt: entry.dueAt },
+        }),
+      ),
+    );
+  }
+
+  async deleteSweepEntry(entry: Pick<SweepEntry, 'kind' | 'jobId'>): Promise<void> {
+    await storage(() =>
+      this.db.send(new DeleteCommand({ TableName: this.config.table, Key: sweepKey(entry) })),
+    );
+  }
+
+  /**
+   * The due entries: one partition holding only what is being created or refunded right now (two
+   * writes per creation), read consistently, so an entry written is an entry the sweep sees.
+   */
+  async sweepEntries(dueBy: Date): Promise<SweepEntry[]> {
+    const entries: SweepEntry[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.config.table,
+          KeyConditionExpression: 'pk = :pk',
+          FilterExpression: 'dueAt <= :dueBy',
+          ExpressionAttributeValues: { ':pk': SWEEP_PK, ':dueBy': dueBy.toISOString() },
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
         }),
       );
-      recordWritten = true;
-      await this.queueChunks(
-        id,
-        chunks.map((c) => c.index),
-      );
-      return record;
-    } catch (err) {
-      if (recordWritten) {
-        // Some chunks may be queued already: the processor ignores chunks of a missing job.
-        await this.db
-          .send(new DeleteCommand({ TableName: this.config.table, Key: key(id) }))
-          .catch(() => undefined);
+      for (const item of page.Items ?? []) {
+        entries.push({
+          kind: item.kind as SweepEntry['kind'],
+          jobId: item.jobId as string,
+          dueAt: item.dueAt as string,
+        });
       }
-      throw new JobStorageError((err as Error).message);
-    }
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return entries;
   }
+
+  async partsStored(record: JobRecord): Promise<boolean> {
+    if (record.uploadKey) {
+      try {
+        await this.s3.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: record.uploadKey }));
+      } catch (err) {
+        if ((err as { name?: string }).name === 'NotFound' || (err as { name?: string }).name === 'NoSuchKey')
+          return false;
+        throw err;
+      }
+    }
+    const wanted = new Set(Array.from({ length: record.chunkCount }, (_, n) => chunkKey(record.id, n)));
+    let token: string | undefined;
+    do {
+      const list = await this.s3.send(
+        new ListObjectsV2Command({
+          Bucket: this.config.bucket,
+          Prefix: `chunks/${record.id}/`,
+          ContinuationToken: token,
+        }),
+      );
+      for (const o of list.Contents ?? []) wanted.delete(o.Key!);
+      token = list.IsTruncated ? list.NextContinuationToken : undefined;
+    } while (token);
+    return wanted.size === 0;
+  }
+
+  async deleteParts(record: JobRecord): Promise<void> {
+    const keys = Array.from({ length: record.chunkCount }, (_, n) => chunkKey(record.id, n));
+    // A landed CSV (uploads/landing/...) belongs to its upload, which a retry may use again.
+    if (record.uploadKey?.startsWith(`uploads/${record.id}.`)) keys.push(record.uploadKey);
+    await inBatches(keys, 1000, (batch) =>
+      this.s3.send(
+        new DeleteObjectsCommand({
+          Bucket: this.config.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      ),
+    );
+  }
+
+  /** A failed job's refund was made: no longer due. */
+  async settleRefund(id: string): Promise<void> {
+    await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.config.table,
+          Key: key(id),
+          UpdateExpression: 'REMOVE refundDue',
+          ConditionExpression: 'attribute_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  /**
+   * The account's jobs, newest first, `limit` of them after `after`. Records of creations not
+   * confirmed are skipped (a filter: they are few and short-lived). The query is always on the
+   * caller's account: a position names only where to resume within it.
+   */
+  async listByAccount(
+    accountId: string,
+    limit: number,
+    after?: ListPosition,
+  ): Promise<{ records: JobRecord[]; next?: ListPosition }> {
+    const records: JobRecord[] = [];
+    let start: Record<string, unknown> | undefined = after
+      ? { accountId, createdAt: after.createdAt, ...key(after.id) }
+      : undefined;
+    // One more than asked, to know whether a next page exists.
+    while (records.length <= limit) {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.config.table,
+          IndexName: JOBS_BY_ACCOUNT.name,
+          KeyConditionExpression: '#account = :account',
+          FilterExpression: 'NOT #status IN (:pending, :abandoned)',
+          ExpressionAttributeNames: { '#account': JOBS_BY_ACCOUNT.partitionKey, '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':account': accountId,
+            ':pending': 'pending',
+            ':abandoned': 'abandoned',
+          },
+          ScanIndexForward: false,
+          Limit: limit + 1 - records.length,
+          ExclusiveStartKey: start,
+        }),
+      );
+      records.push(...(page.Items ?? []).map(fromItem));
+      start = page.LastEvaluatedKey;
+      if (!start) break;
+    }
+    if (records.length <= limit) return { records };
+    const page = records.slice(0, limit);
+    const last = page[page.length - 1]!;
+    return { records: page, next: { createdAt: last.createdAt, id: last.id } };
+  }
+
+  // Processing primitives (jobs/process-chunk.ts).
 
   async get(id: string): Promise<JobRecord | undefined> {
     const res = await this.db.send(
@@ -307,36 +556,6 @@ export class JobStore implements JobRepository {
     }
   }
 
-  async claimRefund(id: string): Promise<JobRecord | undefined> {
-    try {
-      const res = await this.db.send(
-        new UpdateCommand({
-          TableName: this.config.table,
-          Key: key(id),
-          UpdateExpression: 'REMOVE refundDue',
-          ConditionExpression: 'attribute_exists(refundDue)',
-          ReturnValues: 'ALL_NEW',
-        }),
-      );
-      return fromItem(res.Attributes!);
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return undefined;
-      throw err;
-    }
-  }
-
-  async releaseRefund(id: string): Promise<void> {
-    await this.db.send(
-      new UpdateCommand({
-        TableName: this.config.table,
-        Key: key(id),
-        UpdateExpression: 'SET refundDue = :true',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':true': true },
-      }),
-    );
-  }
-
   async resultsText(id: string): Promise<string> {
     return this.text(`results/${id}.csv`);
   }
@@ -355,8 +574,10 @@ export class JobStore implements JobRepository {
   }
 
   /**
-   * The CSV put at a landing key, with one GET: its bytes, 'absent', or 'too_large' (refused from
-   * the response's length, without reading it). Any other failure is a JobStorageError.
+   * The CSV posted to a landing key, with one GET: its bytes, 'absent', or 'too_large' (refused
+   * from the response's length, without reading it, and deleted: S3 enforces the upload policy's
+   * size range, so only an object stored some other way can be over). Any other failure is a
+   * JobStorageError.
    */
   async landing(objectKey: string, limitBytes: number): Promise<Buffer | 'absent' | 'too_large'> {
     let res: GetObjectCommandOutput;
@@ -369,20 +590,38 @@ export class JobStore implements JobRepository {
     }
     if ((res.ContentLength ?? 0) > limitBytes) {
       (res.Body as { destroy?: () => void } | undefined)?.destroy?.();
+      await this.s3
+        .send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key: objectKey }))
+        .catch((err: unknown) => {
+          throw new JobStorageError((err as Error).message);
+        });
       return 'too_large';
     }
     return Buffer.from(await res.Body!.transformToByteArray());
   }
 
-  async landingUploadUrl(objectKey: string, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.s3, new PutObjectCommand({ Bucket: this.config.bucket, Key: objectKey }), {
-      expiresIn: expiresInSeconds,
+  /**
+   * A presigned POST (browser-form upload) to a landing key: S3 itself refuses a file outside
+   * 0..maxBytes (the policy's content-length-range), which a presigned PUT cannot express.
+   */
+  async landingUpload(
+    objectKey: string,
+    maxBytes: number,
+    expiresInSeconds: number,
+  ): Promise<{ url: string; fields: Record<string, string> }> {
+    return createPresignedPost(this.s3, {
+      Bucket: this.config.bucket,
+      Key: objectKey,
+      Conditions: [['content-length-range', 0, maxBytes]],
+      Expires: expiresInSeconds,
     });
   }
 
   /**
    * Local stand-in for the bucket lifecycle and DynamoDB TTL: deletes the objects of jobs past
-   * expiresAt and marks them expired. In AWS the lifecycle rule deletes the objects.
+   * expiresAt and marks them expired, and deletes idempotency keys past theirs. In AWS the
+   * lifecycle rule deletes the objects and TTL the keys. Records of creations not settled are the
+   * creation sweep's.
    */
   async sweepExpired(now: Date): Promise<number> {
     let swept = 0;
@@ -391,13 +630,27 @@ export class JobStore implements JobRepository {
       const page = await this.db.send(
         new ScanCommand({
           TableName: this.config.table,
-          FilterExpression: 'sk = :job AND expiresAt <= :now AND #status <> :expired',
+          FilterExpression:
+            '(sk = :job AND expiresAt <= :now AND NOT #status IN (:expired, :pending, :abandoned)) OR (sk = :idem AND expiresAt <= :now)',
           ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':job': 'JOB', ':now': now.toISOString(), ':expired': 'expired' },
+          ExpressionAttributeValues: {
+            ':job': 'JOB',
+            ':idem': 'IDEM',
+            ':now': now.toISOString(),
+            ':expired': 'expired',
+            ':pending': 'pending',
+            ':abandoned': 'abandoned',
+          },
           ExclusiveStartKey: start,
         }),
       );
       for (const item of page.Items ?? []) {
+        if (item.sk === 'IDEM') {
+          await this.db.send(
+            new DeleteCommand({ TableName: this.config.table, Key: { pk: item.pk, sk: item.sk } }),
+          );
+          continue;
+        }
         const id = item.id as string;
         const prefixes = [`uploads/${id}`, `chunks/${id}/`, `results/${id}`];
         if (typeof item.uploadKey === 'string') prefixes.push(item.uploadKey);
@@ -442,7 +695,7 @@ export class JobStore implements JobRepository {
         const pending = Array.from({ length: record.chunkCount }, (_, i) => i).filter((i) => !done.has(i));
         // All chunks counted but not finalised: one message lets the processor finish it.
         const toSend = pending.length > 0 ? pending : [0];
-        await this.queueChunks(record.id, toSend);
+        await this.sendChunks(record.id, toSend);
         queued += toSend.length;
       }
       start = page.LastEvaluatedKey;
@@ -450,8 +703,14 @@ export class JobStore implements JobRepository {
     return queued;
   }
 
+  private uploadKey(id: string, upload: JobUpload): string {
+    return 'key' in upload
+      ? upload.key
+      : `uploads/${id}.${upload.contentType === 'text/csv' ? 'csv' : 'json'}`;
+  }
+
   /** One message per chunk, ten per call; throws when SQS refuses any. */
-  private async queueChunks(jobId: string, chunkIndexes: readonly number[]): Promise<void> {
+  private async sendChunks(jobId: string, chunkIndexes: readonly number[]): Promise<void> {
     await inBatches(chunkIndexes, 10, async (batch) => {
       const res = await this.sqs.send(
         new SendMessageBatchCommand({

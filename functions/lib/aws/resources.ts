@@ -10,8 +10,26 @@ export interface TableDef {
   sortKey?: string;
   /** Attribute holding epoch seconds after which DynamoDB TTL may delete the item. */
   ttlAttribute?: string;
+  /** Global secondary indexes (string keys, all attributes projected). */
+  indexes?: readonly IndexDef[];
   purpose: string;
 }
+
+export interface IndexDef {
+  name: string;
+  partitionKey: string;
+  sortKey: string;
+}
+
+/**
+ * The jobs of an account, newest first (GET /v1/email/jobs). Only job records carry `accountId`,
+ * so idempotency keys and sweep entries stay out of it.
+ */
+export const JOBS_BY_ACCOUNT: IndexDef = {
+  name: 'byAccount',
+  partitionKey: 'accountId',
+  sortKey: 'createdAt',
+};
 
 export const TABLES: readonly TableDef[] = [
   {
@@ -38,7 +56,9 @@ export const TABLES: readonly TableDef[] = [
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: 'expiresAtEpoch',
-    purpose: 'Email list jobs and their per-chunk completion markers',
+    indexes: [JOBS_BY_ACCOUNT],
+    purpose:
+      'Email list jobs, their idempotency keys and the sweep entries of unsettled creations and refunds',
   },
   {
     id: 'Baselines',
@@ -87,6 +107,21 @@ export const JOB_QUEUE = {
   dlqConsumerTimeoutSeconds: 30,
   /** Six times the DLQ consumer's timeout, for the same reason as visibilityTimeoutSeconds. */
   dlqVisibilityTimeoutSeconds: 6 * 30,
+} as const;
+
+/**
+ * The job sweep (functions/lib/jobs/job-sweep.ts): settles creations a dead process left pending
+ * and refunds a dead DLQ delivery left due. Scheduled in AWS, a timer in the local stack.
+ */
+export const JOB_SWEEP = {
+  everySeconds: 300,
+  /**
+   * Age an entry must reach before the sweep acts on it (JOB_SWEEP_GRACE_SECONDS overrides):
+   * longer than a creating request can run (jobs-create's 29 s timeout), so no sweep takes a
+   * running request for a dead one.
+   */
+  graceSeconds: 120,
+  timeoutSeconds: 60,
 } as const;
 
 export function tableName(id: TableDef['id'], env: NodeJS.ProcessEnv = process.env): string {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { CachedAccountStore } from '../accounts/cached-store.js';
 import { type Clock, systemClock } from '../clock.js';
 import { parseDnsServers } from '../dns/resolver.js';
@@ -8,6 +8,8 @@ import type { DomainDeps } from '../domains/lifecycle.js';
 import { LocalCertificateProvider } from '../domains/local-certificates.js';
 import type { CertificateProvider } from '../domains/ports.js';
 import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
+import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
+import type { SweepDeps } from '../jobs/job-sweep.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
@@ -16,7 +18,7 @@ import { DynamoHostnameStore } from './hostname-store.js';
 import { JobStore } from './job-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
-import { BUCKET, JOB_QUEUE, tableName } from './resources.js';
+import { BUCKET, JOB_QUEUE, JOB_SWEEP, tableName } from './resources.js';
 import { resetS3Client, s3Client } from './s3-client.js';
 import { resetSqsClient, sqsClient } from './sqs-client.js';
 import { DynamoUsageCounter } from './usage-counter.js';
@@ -116,6 +118,42 @@ export function jobStore(): JobStore {
     chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS),
   });
   return jobs;
+}
+
+/**
+ * How old a sweep entry must be before the sweep acts on it: JOB_SWEEP_GRACE_SECONDS, default
+ * JOB_SWEEP.graceSeconds. Tests of the local stack set 0 to settle everything at a restart.
+ */
+export function jobSweepGraceMs(): number {
+  return Number(process.env.JOB_SWEEP_GRACE_SECONDS ?? JOB_SWEEP.graceSeconds) * 1000;
+}
+
+let checkpoint: Checkpoint = () => undefined;
+
+/**
+ * Installs the checkpoint job creations call at each step (jobs/job-creation.ts CRASH_POINTS). Only
+ * the local tooling calls it (its crash tests kill the process there); in AWS it stays a no-op.
+ */
+export function setJobCheckpoint(next: Checkpoint): void {
+  checkpoint = next;
+}
+
+/** What POST /v1/email/jobs creates jobs with. */
+export function jobCreation(): CreationDeps {
+  return {
+    store: jobStore(),
+    ledger: usageCounter(),
+    newId: randomUUID,
+    checkpoint: (point) => checkpoint(point),
+    chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS),
+    graceMs: jobSweepGraceMs(),
+    sweepEveryMs: JOB_SWEEP.everySeconds * 1000,
+  };
+}
+
+/** What the sweep settles dead creations and lost refunds with. */
+export function jobSweep(): SweepDeps {
+  return { store: jobStore(), ledger: usageCounter(), graceMs: jobSweepGraceMs() };
 }
 
 // Custom hostnames (issue 9; spec: Authentication, rule 7).

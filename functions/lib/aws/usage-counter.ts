@@ -1,6 +1,7 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Charge, JobLedger } from '../jobs/job-charges.js';
 import type { Counted, CountRequest, UsageCounter, UsageState } from '../limits/admission.js';
 
 // Layout: one item per account and month, pk ACCOUNT#<id>, sk MONTH#<yyyy-mm>, holding the current
@@ -9,13 +10,21 @@ import type { Counted, CountRequest, UsageCounter, UsageState } from '../limits/
 // costs one conditional UpdateItem; the first call of a minute and refused calls cost one GetItem
 // more. A call counts in the stored minute window when that is its own or a newer one.
 
+// List jobs leave markers named by their id on the item (jobs/job-charges.ts): hold_<jobId> from
+// the admission that charged the creation until it is confirmed or refunded, refunded_<jobId> from
+// the write that returned a failed job's unprocessed credits (kept: it is what makes a repeat a
+// no-op, and failed jobs are few).
+
 const YEAR_SECONDS = 400 * 24 * 3600;
+
+const holdAttribute = (jobId: string) => `hold_${jobId}`;
+const refundedAttribute = (jobId: string) => `refunded_${jobId}`;
 
 export function usageKey(accountId: string, month: string) {
   return { pk: `ACCOUNT#${accountId}`, sk: `MONTH#${month}` };
 }
 
-export class DynamoUsageCounter implements UsageCounter {
+export class DynamoUsageCounter implements UsageCounter, JobLedger {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -58,6 +67,70 @@ export class DynamoUsageCounter implements UsageCounter {
     };
   }
 
+  // JobLedger: each a single write on the month item, conditional on the job's marker.
+
+  async isHeld(charge: Charge): Promise<boolean> {
+    const res = await this.db.send(
+      new GetCommand({
+        TableName: this.table,
+        Key: usageKey(charge.accountId, charge.month),
+        ProjectionExpression: '#hold',
+        ExpressionAttributeNames: { '#hold': holdAttribute(charge.jobId) },
+        ConsistentRead: true,
+      }),
+    );
+    return res.Item?.[holdAttribute(charge.jobId)] !== undefined;
+  }
+
+  async release(charge: Charge): Promise<void> {
+    await this.marked(charge, 'REMOVE #marker', 'attribute_exists(#marker)', holdAttribute(charge.jobId));
+  }
+
+  refundHeld(charge: Charge): Promise<boolean> {
+    return this.marked(
+      charge,
+      'ADD monthCount :neg, #meter :neg REMOVE #marker',
+      'attribute_exists(#marker)',
+      holdAttribute(charge.jobId),
+    );
+  }
+
+  refundOnce(charge: Charge): Promise<boolean> {
+    return this.marked(
+      charge,
+      'ADD monthCount :neg, #meter :neg SET #marker = :units',
+      'attribute_not_exists(#marker)',
+      refundedAttribute(charge.jobId),
+    );
+  }
+
+  /** One write on the month item conditional on a job's marker; false when the condition failed. */
+  private async marked(charge: Charge, update: string, condition: string, marker: string): Promise<boolean> {
+    // DynamoDB refuses placeholders the expressions do not use.
+    const values: Record<string, number> = {};
+    if (update.includes(':neg')) values[':neg'] = -charge.units;
+    if (update.includes(':units')) values[':units'] = charge.units;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: usageKey(charge.accountId, charge.month),
+          UpdateExpression: update,
+          ConditionExpression: condition,
+          ExpressionAttributeNames: {
+            '#marker': marker,
+            ...(update.includes('#meter') ? { '#meter': `meter_${charge.meter}` } : {}),
+          },
+          ...(Object.keys(values).length > 0 ? { ExpressionAttributeValues: values } : {}),
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
   /** One conditional write; undefined when its condition failed. */
   private async tryCount(req: CountRequest, mode: 'same' | 'new'): Promise<Counted | undefined> {
     const names: Record<string, string> = { '#window': 'window' };
@@ -81,6 +154,11 @@ export class DynamoUsageCounter implements UsageCounter {
     if (req.meter && req.units > 0) {
       update += ', #meter :units';
       names['#meter'] = `meter_${req.meter}`;
+    }
+    if (req.hold) {
+      names['#hold'] = holdAttribute(req.hold);
+      update =
+        mode === 'same' ? `SET #hold = :units ${update}` : update.replace('SET ', 'SET #hold = :units, ');
     }
     try {
       const res = await this.db.send(

@@ -22,12 +22,17 @@ export function readJsonBody(req: HttpRequest, limitBytes = JSON_BODY_LIMIT_BYTE
   if (type !== '' && !isJsonMediaType(type)) {
     throw new HttpError('unsupported_media_type', `Content-Type must be application/json, not ${type}.`);
   }
-  if (!req.body || req.body.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
-  if (req.body.length > limitBytes) {
+  return parseJsonBytes(req.body, limitBytes);
+}
+
+/** JSON from the bytes of a body (e.g. once decompressed): 400 `invalid_json`, 413 over the limit. */
+export function parseJsonBytes(bytes: Buffer | null, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
+  if (!bytes || bytes.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
+  if (bytes.length > limitBytes) {
     throw new HttpError('body_too_large', `The body is larger than ${limitBytes} bytes.`);
   }
   try {
-    return JSON.parse(req.body.toString('utf8'));
+    return JSON.parse(bytes.toString('utf8'));
   } catch {
     throw new HttpError('invalid_json', 'The body is not valid JSON.');
   }

@@ -4,6 +4,8 @@ import type * as z from 'zod';
 export interface RouteContract {
   params?: z.ZodType;
   query?: z.ZodType;
+  /** Request headers the route reads besides the key (e.g. Idempotency-Key). */
+  headers?: z.ZodType;
   body?: z.ZodType;
   /** Request media types other than application/json (e.g. text/csv for list jobs). */
   bodyMediaTypes?: string[];

@@ -5,28 +5,51 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import { type Billing, type Route, type RouteName, routeByName } from '../../routes.js';
 import { now, usageCounter } from '../aws/services.js';
 import { type Admitted, admit } from '../limits/admission.js';
+import { monthKey } from '../limits/windows.js';
 import { logger, metrics } from '../observability.js';
 import { corsHeaders } from './cors.js';
-import { HttpError, MonthlyLimitError } from './errors.js';
+import { HttpError, MonthlyLimitError, RateLimitError } from './errors.js';
 import { notifyThresholds } from './notify-thresholds.js';
 import { type Principal, PrincipalSchema } from './principal.js';
 import { errorResult, type Reply, toProxyResult } from './reply.js';
 import { fromApiGatewayEvent, type HttpRequest } from './request.js';
 
-export interface CallContext {
+export interface CallContext<R = undefined> {
   principal: Principal;
   req: HttpRequest;
   now: Date;
   /** What admission charged this call (units against the month counter of `month`). */
   billed: { units: number; month: string };
+  /** What the route's `reserve` kept for its run (undefined without one). */
+  reserved: R;
   lambda: Context;
 }
 
-export interface HandlerSpec<I> {
+export interface ReserveContext {
+  principal: Principal;
+  req: HttpRequest;
+  now: Date;
+  /** What admission is about to charge, and the month it will charge it to. */
+  units: number;
+  month: string;
+}
+
+/** What a route's `reserve` answers: a charge to make under a hold, or a reply with nothing to charge. */
+export type Reservation<R> = { hold: string; state: R; release: () => Promise<void> } | { replay: Reply };
+
+export interface HandlerSpec<I, R = undefined> {
   route: RouteName;
   /** Validates the request into the route's input; throws ValidationError (400/413/415). */
   input: (req: HttpRequest, principal: Principal) => I | Promise<I>;
-  run: (input: I, ctx: CallContext) => Promise<Reply> | Reply;
+  /**
+   * For a charge that must survive a crash (jobs-create): runs after validation, before admission,
+   * and records what is about to be charged. Admission then marks its charge with `hold` in the
+   * same counter write, and on any failure after this point `release` runs instead of the plain
+   * 5xx refund (it knows whether the work stood). `replay` answers at once: the call is counted
+   * against the minute, nothing is charged and `run` does not run.
+   */
+  reserve?: (input: I, ctx: ReserveContext) => Promise<Reservation<R>>;
+  run: (input: I, ctx: CallContext<R>) => Promise<Reply> | Reply;
 }
 
 interface Internal extends Record<string, unknown> {
@@ -34,6 +57,7 @@ interface Internal extends Record<string, unknown> {
   principal?: Principal;
   input?: unknown;
   admitted?: Admitted & { units: number };
+  reservation?: Reservation<unknown>;
 }
 
 /** Units of the monthly cap a validated input costs (spec: Billing against the monthly cap). */
@@ -65,7 +89,7 @@ function principalOf(event: APIGatewayProxyEvent): Principal {
  * CORS for allowed browser origins, a refund when the call fails with 5xx after admission, and a
  * usage metric per billed unit.
  */
-export function defineHandler<I>(spec: HandlerSpec<I>) {
+export function defineHandler<I, R = undefined>(spec: HandlerSpec<I, R>) {
   const route: Route = routeByName(spec.route);
   const meter = route.billing.per === 'none' ? null : route.billing.meter;
 
@@ -73,13 +97,15 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
   const state = new WeakMap<APIGatewayProxyEvent, Internal>();
 
   const core = async (event: APIGatewayProxyEvent, lambda: Context) => {
-    const { req, principal, input, admitted } = state.get(event)!;
+    const { req, principal, input, admitted, reservation } = state.get(event)!;
+    if (reservation && 'replay' in reservation) return toProxyResult(reservation.replay);
     const billed = { units: admitted?.units ?? 0, month: admitted?.month ?? '' };
     const reply = await spec.run(input as I, {
       principal: principal!,
       req: req!,
       now: now(),
       billed,
+      reserved: (reservation && 'state' in reservation ? reservation.state : undefined) as R,
       lambda,
     });
     return toProxyResult(reply);
@@ -122,22 +148,44 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
             `The custom hostname ${request.internal.principal.customHostname ?? ''} is not active; use the base address until it is.`,
           );
         }
-        request.internal.input = await spec.input(req, request.internal.principal);
+        try {
+          request.internal.input = await spec.input(req, request.internal.principal);
+        } catch (err) {
+          if (err instanceof HttpError && err.status < 500)
+            await countRefusedCall(request.internal.principal);
+          throw err;
+        }
         state.set(request.event, request.internal);
       },
     })
     .use({
       before: async (request) => {
         const principal = request.internal.principal!;
-        const units = billedUnits(route.billing, request.internal.input);
+        let units = billedUnits(route.billing, request.internal.input);
         if (units > principal.monthlyCap) throw admitError(units);
+        // One instant for the reservation and the charge: both name the same month.
+        const at = now();
+        let hold: string | undefined;
+        if (spec.reserve) {
+          const reservation = await spec.reserve(request.internal.input as I, {
+            principal,
+            req: request.internal.req!,
+            now: at,
+            units,
+            month: monthKey(at),
+          });
+          request.internal.reservation = reservation as Reservation<unknown>;
+          if ('replay' in reservation) units = 0;
+          else hold = reservation.hold;
+        }
         const admitted = await admit(usageCounter(), {
           accountId: principal.accountId,
           perMinute: principal.perMinute,
           monthlyCap: principal.monthlyCap,
           units,
           meter,
-          now: now(),
+          now: at,
+          ...(hold ? { hold } : {}),
         });
         request.internal.admitted = { ...admitted, units };
         await notifyThresholds(principal, admitted);
@@ -152,6 +200,15 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
         emf.publishStoredMetrics();
       },
       onError: async (request) => {
+        // A reserved charge is settled by the route's release, whatever the status: it returns
+        // the charge unless the work stood (and a refund below could return it twice).
+        const reservation = request.internal.reservation;
+        if (reservation && 'release' in reservation) {
+          await reservation
+            .release()
+            .catch((err: unknown) => logger.error('release failed', { error: err as Error }));
+          return;
+        }
         // A call that fails with 5xx after admission did not get its work: give the units back.
         const admitted = request.internal.admitted;
         const status = request.error instanceof HttpError ? request.error.status : 500;
@@ -167,6 +224,28 @@ export function defineHandler<I>(spec: HandlerSpec<I>) {
       },
     })
     .handler(core as never);
+}
+
+/**
+ * A call refused by validation is still a call (spec: Limits, the per-minute limit counts HTTP
+ * calls): it takes one unit of the minute window and nothing of the month (admission of 0 units),
+ * so a client whose bodies are refused is slowed down like any other. Once the minute is full the
+ * answer is the 429; a counter failure leaves the validation error as the answer.
+ */
+async function countRefusedCall(principal: Principal): Promise<void> {
+  try {
+    await admit(usageCounter(), {
+      accountId: principal.accountId,
+      perMinute: principal.perMinute,
+      monthlyCap: principal.monthlyCap,
+      units: 0,
+      meter: null,
+      now: now(),
+    });
+  } catch (err) {
+    if (err instanceof RateLimitError) throw err;
+    logger.error('counting a refused call failed', { error: err as Error });
+  }
 }
 
 function admitError(units: number): HttpError {

@@ -20,6 +20,7 @@ function operation(route: Route, contract: RouteContract) {
   for (const [where, schema] of [
     ['path', contract.params],
     ['query', contract.query],
+    ['header', contract.headers],
   ] as const) {
     if (!schema) continue;
     const js = json(schema) as { properties?: Record<string, unknown>; required?: string[] };

@@ -1,32 +1,142 @@
-import { parse } from 'csv-parse/sync';
+import { Parser } from 'csv-parse';
 
 // The CSV upload rules of POST /v1/email/jobs (spec: CSV upload rules), documented in the README:
 // - RFC 4180 parsing (quotes, embedded separators and newlines, CRLF), a UTF-8 BOM is ignored.
+// - A quote inside an unquoted field (37°36'37.8"N, 5'10", O"Brien) is a literal character, as
+//   the csv-spectrum suite expects of real exports; a quoted field still open at the end of the
+//   file (or running past MAX_RECORD_BYTES) is an error naming the line where it opened.
 // - The separator is the one of comma, semicolon and tab that occurs most often, outside quotes,
-//   in the first line (comma when none occurs).
+//   in the first line (comma when none occurs); a first line longer than CSV_SLICE_BYTES is
+//   judged on its first CSV_SLICE_BYTES.
 // - The email column is the first header cell equal (case-insensitively, trimmed) to one of
 //   EMAIL_HEADERS. When no header cell matches, the first column is used, and the first row is a
 //   header only when it "looks like one": its first cell has no "@" and only letters, digits,
 //   spaces, "-", "_" or "." (e.g. "Address", "user"), otherwise it is data.
 // - Rows whose email cell is empty (after trimming) are skipped: blank lines, trailing newlines.
 // - Addresses are kept exactly as written in the cell (the check trims them itself).
+//
+// Bounded work for hostile bodies: the input is parsed in slices of CSV_SLICE_BYTES and counted as
+// it goes; reading stops at the first address over `maxEmails` (a 10 MB body of "a\n" is refused
+// after about 200 KB) or the first line over MAX_LINES (blank rows or rows without an address, which
+// are skipped, cannot make a reader parse 10 MB of them), a record may hold at most MAX_FIELDS
+// fields and MAX_RECORD_BYTES bytes, and nothing but the addresses found so far is kept. readCsvEmails yields to the event loop after
+// every slice, so one slice (at most CSV_SLICE_BYTES / 2 rows) is the longest stretch of work
+// other requests in the process ever wait for.
 
 export const EMAIL_HEADERS = ['email', 'e-mail', 'email address', 'email_address', 'mail'] as const;
 const SEPARATORS = [',', ';', '\t'] as const;
 
-export class CsvInputError extends Error {}
+/** The unit of work between two yields to the event loop. */
+export const CSV_SLICE_BYTES = 16 * 1024;
+/** Excel's column limit: no real export has more fields in a record. */
+export const MAX_FIELDS = 16_384;
+/** A record longer than this is a runaway quoted field, not an address row. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+/**
+ * Ten times the rows a job may have: an address list of at most 10 MB and 100,000 addresses never
+ * comes near it (it would need 900,000 lines without an address, 10 bytes a line on average).
+ */
+export const MAX_LINES = 1_000_000;
 
-export function detectSeparator(text: string): string {
-  const counts = new Map<string, number>(SEPARATORS.map((s) => [s, 0]));
+export type CsvProblem = 'encoding' | 'malformed' | 'too_many_rows';
+
+/** The one error the CSV reader throws, whatever the bytes: the caller maps it to a 400. */
+export class CsvInputError extends Error {
+  constructor(
+    readonly problem: CsvProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CsvInputError';
+  }
+}
+
+export interface CsvProgress {
+  /** Bytes of (decompressed) CSV read so far. */
+  bytes: number;
+  /** Records parsed so far, header and rows without an address included. */
+  records: number;
+}
+
+// csv-parse's own front-ends (the stream Parser, csv-parse/sync and csv-parse/stream) all drive
+// one parsing engine, `parse(buf, end, push, close)`, which the stream Parser exposes as `api`. We
+// drive it directly so that one slice is one synchronous unit of work and the yields are ours.
+// Its state is read only to enforce the record limits and to name lines in error messages.
+interface CsvEngine {
+  parse(
+    buf: Buffer | undefined,
+    end: boolean,
+    push: (record: string[]) => void,
+    close: () => void,
+  ): (Error & { code?: string }) | undefined;
+  state: {
+    record: string[];
+    record_length: number;
+    field: { length: number; toString(encoding: 'utf8'): string };
+    previousBuf?: Buffer;
+  };
+}
+
+function csvEngine(delimiter: string): CsvEngine {
+  const engine = (
+    new Parser({
+      delimiter,
+      bom: true,
+      // Explicit record delimiters: csv-parse's auto-discovery re-runs at every byte until it has
+      // seen a line break, which made a 10 MB single-line body take seconds.
+      record_delimiter: ['\r\n', '\n', '\r'],
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as unknown as { api?: CsvEngine }
+  ).api;
+  const state = engine?.state;
+  if (
+    typeof engine?.parse !== 'function' ||
+    !Array.isArray(state?.record) ||
+    typeof state.record_length !== 'number' ||
+    typeof state.field?.toString !== 'function'
+  ) {
+    throw new Error('csv-parse no longer exposes its parsing engine as Parser#api (see csv-input.ts)');
+  }
+  return engine;
+}
+
+/** Line breaks in `text` (CRLF, LF or a lone CR each count once). */
+function lineBreaks(text: string | Uint8Array): number {
+  const at = typeof text === 'string' ? (i: number) => text.charCodeAt(i) : (i: number) => text[i]!;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = at(i);
+    if (c === 0x0a || (c === 0x0d && at(i + 1) !== 0x0a)) n++;
+  }
+  return n;
+}
+
+export function detectSeparator(head: string | Uint8Array): string {
+  const bytes = typeof head === 'string' ? Buffer.from(head) : head;
+  const counts = new Map<number, number>(SEPARATORS.map((s) => [s.charCodeAt(0), 0]));
   let quoted = false;
-  for (const ch of text) {
-    if (ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === '\n' || ch === '\r')) break;
-    else if (!quoted && counts.has(ch)) counts.set(ch, counts.get(ch)! + 1);
+  for (const b of bytes) {
+    if (b === 0x22) quoted = !quoted;
+    else if (!quoted && (b === 0x0a || b === 0x0d)) break;
+    else if (!quoted && counts.has(b)) counts.set(b, counts.get(b)! + 1);
   }
   let best = ',';
-  for (const s of SEPARATORS) if (counts.get(s)! > counts.get(best)!) best = s;
+  for (const s of SEPARATORS) {
+    if (counts.get(s.charCodeAt(0))! > counts.get(best.charCodeAt(0))!) best = s;
+  }
   return best;
+}
+
+/** Whether `head` holds a whole first line: a line break outside quotes. */
+function hasFirstLine(head: Uint8Array): boolean {
+  let quoted = false;
+  for (const b of head) {
+    if (b === 0x22) quoted = !quoted;
+    else if (!quoted && (b === 0x0a || b === 0x0d)) return true;
+  }
+  return false;
 }
 
 function looksLikeHeader(cell: string): boolean {
@@ -34,32 +144,199 @@ function looksLikeHeader(cell: string): boolean {
   return t.length > 0 && !t.includes('@') && /^[\p{L}\p{N} _.-]+$/u.test(t);
 }
 
-/** The addresses of a CSV upload, in file order, empty rows skipped. */
-export function emailsFromCsv(input: string): string[] {
-  // The BOM goes before the separator is detected from the first line.
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  let records: string[][];
-  try {
-    records = parse(text, {
-      delimiter: detectSeparator(text),
-      relax_column_count: true,
-      skip_empty_lines: true,
-    }) as string[][];
-  } catch (err) {
-    throw new CsvInputError(`The CSV could not be parsed: ${(err as Error).message}`);
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * Reads the addresses of a CSV pushed to it in pieces of any size (a multi-byte character or a
+ * CRLF may straddle two pieces). Synchronous: the caller decides when to yield between pushes.
+ */
+export class CsvEmailReader {
+  readonly emails: string[] = [];
+  private bytes = 0;
+  private records = 0;
+  private head: Buffer[] | null = [];
+  private headBytes = 0;
+  private engine: CsvEngine | undefined;
+  private readonly utf8 = new TextDecoder('utf-8', { fatal: true });
+  /** Line breaks in the bytes given to the engine; a CR at the end of the last piece is pending. */
+  private breaks = 0;
+  private pendingCr = false;
+  private column = -1;
+
+  constructor(private readonly maxEmails: number) {}
+
+  progress(): CsvProgress {
+    return { bytes: this.bytes, records: this.records };
   }
-  if (records.length === 0) return [];
-  const header = records[0]!.map((c) => c.trim().toLowerCase());
-  let column = header.findIndex((c) => (EMAIL_HEADERS as readonly string[]).includes(c));
-  let first = 1;
-  if (column < 0) {
-    column = 0;
-    first = looksLikeHeader(records[0]![0] ?? '') ? 1 : 0;
+
+  /** Reads more of the CSV; throws CsvInputError for input that breaks a rule or a limit. */
+  push(piece: Uint8Array): void {
+    for (let i = 0; i < piece.length; i += CSV_SLICE_BYTES) {
+      this.pushSlice(
+        Buffer.from(piece.buffer, piece.byteOffset + i, Math.min(CSV_SLICE_BYTES, piece.length - i)),
+      );
+    }
   }
-  const emails: string[] = [];
-  for (let i = first; i < records.length; i++) {
-    const cell = records[i]![column] ?? '';
-    if (cell.trim() !== '') emails.push(cell);
+
+  /** Ends the input and returns the addresses, in file order. */
+  end(): string[] {
+    try {
+      this.utf8.decode();
+    } catch {
+      throw notUtf8();
+    }
+    if (!this.engine) this.start();
+    if (this.pendingCr) this.breaks++;
+    this.pendingCr = false;
+    const engine = this.engine!;
+    const err = this.run(() => engine.parse(undefined, true, (r) => this.onRecord(r), noop));
+    if (err) {
+      if (err.code === 'CSV_QUOTE_NOT_CLOSED') {
+        // The engine read everything: nothing is left unread.
+        const line = this.openLine(engine.state.field.toString('utf8'), Buffer.alloc(0));
+        throw malformed(`the quoted field opened on line ${line} is never closed`);
+      }
+      throw malformed(`${err.message.replace(/ at line \d+/, '')} (near line ${this.breaks + 1})`);
+    }
+    return this.emails;
   }
-  return emails;
+
+  private pushSlice(slice: Buffer): void {
+    try {
+      this.utf8.decode(slice, { stream: true });
+    } catch {
+      throw notUtf8();
+    }
+    this.bytes += slice.length;
+    if (this.head) {
+      this.head.push(slice);
+      this.headBytes += slice.length;
+      const head = Buffer.concat(this.head);
+      // Read ahead for the first line at most one slice: parsing starts within the first slice.
+      if (this.headBytes < CSV_SLICE_BYTES && !hasFirstLine(head)) return;
+      this.start();
+      return;
+    }
+    this.feed(slice);
+  }
+
+  /** Picks the separator from the first line, then parses what was read ahead. */
+  private start(): void {
+    const head = Buffer.concat(this.head ?? []);
+    this.head = null;
+    const bom = UTF8_BOM.every((b, i) => head[i] === b);
+    this.engine = csvEngine(detectSeparator(bom ? head.subarray(3) : head));
+    this.feed(head);
+  }
+
+  private feed(slice: Buffer): void {
+    const engine = this.engine!;
+    if (slice.length > 0) {
+      if (this.pendingCr && slice[0] !== 0x0a) this.breaks++;
+      this.pendingCr = slice[slice.length - 1] === 0x0d;
+      this.breaks += lineBreaks(this.pendingCr ? slice.subarray(0, -1) : slice);
+      if (this.breaks > MAX_LINES) {
+        throw malformed(`more than ${MAX_LINES} lines, which is not an address list of at most 10 MB`);
+      }
+    }
+    const err = this.run(() => engine.parse(slice, false, (r) => this.onRecord(r), noop));
+    if (err) throw malformed(`${err.message.replace(/ at line \d+/, '')} (near line ${this.breaks + 1})`);
+    const { record, record_length, field } = engine.state;
+    if (record.length > MAX_FIELDS) {
+      throw malformed(`the record starting on line ${this.recordLine()} has more than ${MAX_FIELDS} fields`);
+    }
+    if (record_length + field.length > MAX_RECORD_BYTES) {
+      throw malformed(
+        `the record starting on line ${this.recordLine()} is longer than ${MAX_RECORD_BYTES / 1024 / 1024} MB (is a quote left open?)`,
+      );
+    }
+  }
+
+  /** Runs the engine; an exception that is not ours (an engine fault on odd bytes) is malformed input. */
+  private run(parse: () => (Error & { code?: string }) | undefined) {
+    try {
+      return parse();
+    } catch (err) {
+      if (err instanceof CsvInputError) throw err;
+      throw malformed(`unreadable input near line ${this.breaks + 1}`);
+    }
+  }
+
+  private onRecord(record: string[]): void {
+    this.records++;
+    if (this.column < 0) {
+      const header = record.map((c) => c.trim().toLowerCase());
+      this.column = header.findIndex((c) => (EMAIL_HEADERS as readonly string[]).includes(c));
+      if (this.column >= 0) return;
+      this.column = 0;
+      if (looksLikeHeader(record[0] ?? '')) return;
+    }
+    const cell = record[this.column] ?? '';
+    if (cell.trim() === '') return;
+    if (this.emails.length === this.maxEmails) {
+      throw new CsvInputError(
+        'too_many_rows',
+        `A job takes at most ${this.maxEmails} addresses; this list has more.`,
+      );
+    }
+    this.emails.push(cell);
+  }
+
+  /**
+   * The line a field holding `text` (everything after its opening quote) opened on: the lines the
+   * engine consumed, less those inside the field. `unread` is what the engine holds back to look
+   * ahead (at most a record delimiter).
+   */
+  private openLine(text: string, unread = this.engine?.state.previousBuf ?? Buffer.alloc(0)): number {
+    // A CR at the very end of the input read so far is a line break whatever follows it.
+    const read = this.breaks + (this.pendingCr ? 1 : 0);
+    return read - lineBreaks(unread) - lineBreaks(text) + 1;
+  }
+
+  /** The line the record being read started on. */
+  private recordLine(): number {
+    const { record, field } = this.engine!.state;
+    return this.openLine(record.join('') + field.toString('utf8'));
+  }
+}
+
+function noop(): void {}
+
+function malformed(detail: string): CsvInputError {
+  return new CsvInputError('malformed', `The CSV could not be parsed: ${detail}.`);
+}
+
+function notUtf8(): CsvInputError {
+  return new CsvInputError('encoding', 'The CSV must be UTF-8.');
+}
+
+/** Resolves on the next turn of the event loop, after pending I/O callbacks. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The addresses of a CSV arriving as pieces (a body, or a decompression stream), read one slice
+ * at a time with `pause` (a turn of the event loop) after each slice.
+ */
+export async function readCsvEmails(
+  source: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  options: { maxEmails: number; pause?: (progress: CsvProgress) => Promise<void> },
+): Promise<string[]> {
+  const reader = new CsvEmailReader(options.maxEmails);
+  const pause = options.pause ?? yieldToEventLoop;
+  for await (const piece of source) {
+    for (let i = 0; i < piece.length; i += CSV_SLICE_BYTES) {
+      reader.push(piece.subarray(i, i + CSV_SLICE_BYTES));
+      await pause(reader.progress());
+    }
+  }
+  return reader.end();
+}
+
+/** The addresses of a whole CSV held in memory (tests, small inputs); same rules and limits. */
+export function emailsFromCsv(input: string | Uint8Array, maxEmails = Number.POSITIVE_INFINITY): string[] {
+  const reader = new CsvEmailReader(maxEmails);
+  reader.push(typeof input === 'string' ? Buffer.from(input) : input);
+  return reader.end();
 }

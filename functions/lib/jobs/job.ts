@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Meter } from '../../routes.js';
 import { REASON_CODES } from '../email/index.js';
 import type { Counts, Summary } from './summary.js';
 import { summaryFrom } from './summary.js';
@@ -6,8 +7,17 @@ import { summaryFrom } from './summary.js';
 // The email list job (spec: Email list job; States and transitions).
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+/**
+ * States of a record no caller ever sees (job-creation.ts): `pending` while POST /v1/email/jobs
+ * stores it (its credits may be charged, not yet confirmed), `abandoned` once its creation failed
+ * and its charge is being returned. Both read as unknown (404) and are left out of lists.
+ */
+export const HIDDEN_STATUSES = ['pending', 'abandoned'] as const;
+export type RecordStatus = JobStatus | (typeof HIDDEN_STATUSES)[number];
 export const JOB_RETENTION_DAYS = 7;
 export const JOB_MAX_ROWS = 100_000;
+/** The meter list jobs are charged and refunded on (routes.ts, jobs-create). */
+export const JOB_METER: Meter = 'email';
 
 export const SummarySchema = z
   .object({
@@ -37,7 +47,7 @@ export type Job = z.infer<typeof JobSchema>;
 export interface JobRecord {
   id: string;
   accountId: string;
-  status: JobStatus;
+  status: RecordStatus;
   filename: string | null;
   total: number;
   credits: number;
@@ -54,6 +64,14 @@ export interface JobRecord {
   billedMonth: string;
   /** Set once the results file is stored. */
   resultsBytes: number | null;
+  /** A failed job whose unprocessed credits are not yet returned (process-chunk.ts failJob). */
+  refundDue?: boolean;
+  /** Where the upload is stored (set by the store). */
+  uploadKey?: string;
+}
+
+export function isVisible(status: RecordStatus): status is JobStatus {
+  return !(HIDDEN_STATUSES as readonly string[]).includes(status);
 }
 
 export function isExpired(record: Pick<JobRecord, 'expiresAt'>, now: Date): boolean {
@@ -62,6 +80,7 @@ export function isExpired(record: Pick<JobRecord, 'expiresAt'>, now: Date): bool
 
 /** The status callers see: a job past expiresAt reads as expired even before the sweep. */
 export function statusAt(record: Pick<JobRecord, 'expiresAt' | 'status'>, now: Date): JobStatus {
+  if (!isVisible(record.status)) throw new Error(`a ${record.status} job has no public status`);
   return isExpired(record, now) ? 'expired' : record.status;
 }
 

@@ -1,11 +1,13 @@
 import type { EmailChecker } from '../email/index.js';
 import type { ChunkRow } from './chunking.js';
-import { isExpired, type JobRecord, unprocessedCredits } from './job.js';
+import { isExpired, JOB_METER, type JobRecord, unprocessedCredits } from './job.js';
+import type { JobLedger } from './job-charges.js';
 import { resultLine } from './results-csv.js';
 import { type Counts, countResults } from './summary.js';
+import type { SweepEntries } from './sweep-entry.js';
 
 /** The job storage the processing steps need (DynamoDB + S3 in AWS and locally). */
-export interface JobRepository {
+export interface JobRepository extends Pick<SweepEntries, 'putSweepEntry' | 'deleteSweepEntry'> {
   get(id: string): Promise<JobRecord | undefined>;
   chunkRows(id: string, chunk: number): Promise<ChunkRow[]>;
   completeChunk(
@@ -17,10 +19,8 @@ export interface JobRepository {
   finalize(record: JobRecord, now: Date): Promise<void>;
   /** queued/processing -> failed, with a refund due; false when the job was already final or absent. */
   markFailed(id: string): Promise<boolean>;
-  /** Takes the refund due of a failed job (one caller wins): the record, or undefined when none is due. */
-  claimRefund(id: string): Promise<JobRecord | undefined>;
-  /** Puts a claimed refund back as due (the refund could not be made). */
-  releaseRefund(id: string): Promise<void>;
+  /** The refund of a failed job was made: it is no longer due (repeatable). */
+  settleRefund(id: string): Promise<void>;
 }
 
 export type ChunkOutcome = 'counted' | 'completed' | 'duplicate' | 'ignored';
@@ -62,14 +62,16 @@ export async function processChunk(
  * A chunk that exhausted its retries (DLQ). When every chunk was counted, only the assembly of the
  * results failed: the job is finalised instead (a failure throws, so the DLQ delivers again).
  * Otherwise the job fails, once, and the credits of the distinct addresses in chunks never
- * processed go to `refund`, exactly once: the refund is due from the failing write, taken by one
- * caller, and put back when `refund` throws (which rethrows, so the DLQ delivers again).
- * Returns the units refunded by this call.
+ * processed are returned, once: the counter is credited first, in a write that leaves the job's
+ * refund marker (a repeat finds it and credits nothing), and only then is the refund no longer due
+ * on the job. A process that dies between the two leaves the refund due, and the next delivery or
+ * the sweep (its entry is written before the job fails) finishes it. Returns the units this call
+ * credited.
  */
 export async function failJob(
   repo: JobRepository,
+  ledger: Pick<JobLedger, 'refundOnce'>,
   jobId: string,
-  refund: (job: JobRecord, units: number) => Promise<void>,
   now: Date,
 ): Promise<number> {
   const job = await repo.get(jobId);
@@ -78,15 +80,31 @@ export async function failJob(
     await repo.finalize(job, now);
     return 0;
   }
+  const entry = { kind: 'refund', jobId } as const;
+  await repo.putSweepEntry({ ...entry, dueAt: now.toISOString() });
   await repo.markFailed(jobId);
-  const claimed = await repo.claimRefund(jobId);
-  if (!claimed) return 0;
-  const units = unprocessedCredits(claimed);
-  try {
-    if (units > 0) await refund(claimed, units);
-  } catch (err) {
-    await repo.releaseRefund(jobId);
-    throw err;
-  }
+  const failed = await repo.get(jobId);
+  const units = failed?.refundDue ? await settleRefund(repo, ledger, failed) : 0;
+  await repo.deleteSweepEntry(entry);
   return units;
+}
+
+/** Returns a failed job's unprocessed credits (once) and clears its refund. Units credited by this call. */
+export async function settleRefund(
+  repo: Pick<JobRepository, 'settleRefund'>,
+  ledger: Pick<JobLedger, 'refundOnce'>,
+  job: JobRecord,
+): Promise<number> {
+  const units = unprocessedCredits(job);
+  const credited =
+    units > 0 &&
+    (await ledger.refundOnce({
+      accountId: job.accountId,
+      month: job.billedMonth,
+      jobId: job.id,
+      units,
+      meter: JOB_METER,
+    }));
+  await repo.settleRefund(job.id);
+  return credited ? units : 0;
 }

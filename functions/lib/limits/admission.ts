@@ -14,6 +14,8 @@ export interface AdmissionRequest {
   units: number;
   meter: Meter | null;
   now: Date;
+  /** Names the charge on the counter, in the same write (a list job's id: jobs/job-charges.ts). */
+  hold?: string;
 }
 
 /** What one conditional write is asked to count. */
@@ -26,6 +28,8 @@ export interface CountRequest {
   monthlyCap: number;
   units: number;
   meter: Meter | null;
+  /** Marks the charge with this hold, in the same write (AdmissionRequest.hold). */
+  hold?: string;
 }
 
 /** The month total around a counted call. */
@@ -93,6 +97,7 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
     monthlyCap: req.monthlyCap,
     units: req.units,
     meter: req.meter,
+    ...(req.hold ? { hold: req.hold } : {}),
   };
   const admitted = (c: Counted): Admitted => ({ month, ...c });
   // The usual call: the minute is open and both counters have room. One write.

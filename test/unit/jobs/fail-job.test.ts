@@ -1,12 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
 import type { JobRecord } from '../../../functions/lib/jobs/job.js';
-import { failJob, type JobRepository } from '../../../functions/lib/jobs/process-chunk.js';
+import { sweepJobs } from '../../../functions/lib/jobs/job-sweep.js';
+import { failJob } from '../../../functions/lib/jobs/process-chunk.js';
+import { MemoryJobs, MemoryLedger } from './support/memory-jobs.js';
 
-// The DLQ's settlement of a job (spec: unprocessed credits are returned), over an in-memory repository
-// with the same conditions as the DynamoDB one: refunds are made exactly once even when the refund
-// write fails or two dead-lettered chunks of one job are settled at the same time.
+// The DLQ's settlement of a job (spec: unprocessed credits are returned), over in-memory stand-ins
+// with the conditions of the DynamoDB ones: the counter is credited first, in a write that leaves
+// the job's refund marker, and only then is the refund no longer due, so a failure or a crash
+// between the two is finished later (by the next delivery or the sweep) and never credits twice.
 
 const NOW = new Date('2026-11-22T10:00:00Z');
+const LATER = new Date('2026-11-22T10:10:00Z');
 
 function record(overrides: Partial<JobRecord> = {}): JobRecord {
   return {
@@ -30,88 +34,87 @@ function record(overrides: Partial<JobRecord> = {}): JobRecord {
   };
 }
 
-class MemoryRepo implements JobRepository {
-  refundDue = false;
-  finalized = 0;
-  constructor(public job: JobRecord | undefined) {}
-  async get() {
-    return this.job && { ...this.job };
-  }
-  async chunkRows(): Promise<never> {
-    throw new Error('not used');
-  }
-  async completeChunk(): Promise<never> {
-    throw new Error('not used');
-  }
-  async finalize(r: JobRecord) {
-    this.finalized++;
-    if (this.job && r.status === 'processing') this.job = { ...this.job, status: 'completed' };
-  }
-  async markFailed() {
-    if (!this.job || (this.job.status !== 'queued' && this.job.status !== 'processing')) return false;
-    this.job = { ...this.job, status: 'failed' };
-    this.refundDue = true;
-    return true;
-  }
-  async claimRefund() {
-    if (!this.refundDue) return undefined;
-    this.refundDue = false;
-    return this.job && { ...this.job };
-  }
-  async releaseRefund() {
-    this.refundDue = true;
-  }
+function setUp(job: JobRecord | null = record()) {
+  const jobs = new MemoryJobs();
+  const ledger = new MemoryLedger();
+  if (job) jobs.records.set(job.id, job);
+  return { jobs, ledger, credited: () => 0 - ledger.charged('acct_1', '2026-11') };
 }
 
 describe('failJob', () => {
   test('fails the job and refunds the distinct addresses of the chunks never processed', async () => {
-    const repo = new MemoryRepo(record());
-    const refunds: number[] = [];
-    expect(await failJob(repo, 'job-1', async (_, units) => void refunds.push(units), NOW)).toBe(6);
-    expect(repo.job?.status).toBe('failed');
-    expect(refunds).toEqual([6]);
+    const { jobs, ledger, credited } = setUp();
+    expect(await failJob(jobs, ledger, 'job-1', NOW)).toBe(6);
+    expect(jobs.records.get('job-1')).toMatchObject({ status: 'failed' });
+    expect(jobs.records.get('job-1')?.refundDue).toBeUndefined();
+    expect(credited()).toBe(6);
+    expect(jobs.entries.size).toBe(0);
   });
 
-  test('a refund that fails is put back and made by the next delivery, once', async () => {
-    const repo = new MemoryRepo(record());
-    const refunds: number[] = [];
-    let attempts = 0;
-    const flaky = async (_: JobRecord, units: number) => {
-      if (attempts++ === 0) throw new Error('ProvisionedThroughputExceededException');
-      refunds.push(units);
-    };
-    await expect(failJob(repo, 'job-1', flaky, NOW)).rejects.toThrow('ProvisionedThroughput');
-    expect(await failJob(repo, 'job-1', flaky, NOW)).toBe(6);
-    expect(await failJob(repo, 'job-1', flaky, NOW)).toBe(0);
-    expect(refunds).toEqual([6]);
+  test('a refund that fails stays due and is made by the next delivery, once', async () => {
+    const { jobs, ledger, credited } = setUp();
+    ledger.failing.add('refundOnce');
+    await expect(failJob(jobs, ledger, 'job-1', NOW)).rejects.toThrow('refundOnce failed');
+    expect(jobs.records.get('job-1')?.refundDue).toBe(true);
+    ledger.failing.clear();
+    expect(await failJob(jobs, ledger, 'job-1', NOW)).toBe(6);
+    expect(await failJob(jobs, ledger, 'job-1', NOW)).toBe(0);
+    expect(credited()).toBe(6);
+  });
+
+  test('a crash between crediting the counter and clearing the refund is finished by the sweep without crediting twice', async () => {
+    const { jobs, ledger, credited } = setUp();
+    // The process dies right after the counter write: the refund is still due on the job, and
+    // locally the DLQ message is gone with the process (its emulator keeps messages in memory).
+    jobs.failing.add('settleRefund');
+    await expect(failJob(jobs, ledger, 'job-1', NOW)).rejects.toThrow();
+    jobs.failing.clear();
+    expect(credited()).toBe(6);
+    expect(jobs.records.get('job-1')?.refundDue).toBe(true);
+    const report = await sweepJobs({ store: jobs, ledger, graceMs: 120_000 }, LATER);
+    expect(report.refunded).toBe(0);
+    expect(jobs.records.get('job-1')?.refundDue).toBeUndefined();
+    expect(credited()).toBe(6);
+    expect(jobs.entries.size).toBe(0);
+  });
+
+  test('a crash before the counter is credited is refunded by the sweep, once', async () => {
+    const { jobs, ledger, credited } = setUp();
+    ledger.failing.add('refundOnce');
+    await expect(failJob(jobs, ledger, 'job-1', NOW)).rejects.toThrow();
+    ledger.failing.clear();
+    // Within the grace period the sweep leaves it (the delivery may still be running).
+    expect((await sweepJobs({ store: jobs, ledger, graceMs: 120_000 }, NOW)).refunded).toBe(0);
+    expect((await sweepJobs({ store: jobs, ledger, graceMs: 120_000 }, LATER)).refunded).toBe(6);
+    expect((await sweepJobs({ store: jobs, ledger, graceMs: 120_000 }, LATER)).refunded).toBe(0);
+    expect(credited()).toBe(6);
   });
 
   test('two dead-lettered chunks of one job settled at once refund once', async () => {
-    const repo = new MemoryRepo(record());
-    const refunds: number[] = [];
-    const refund = async (_: JobRecord, units: number) => void refunds.push(units);
+    const { jobs, ledger, credited } = setUp();
     const settled = await Promise.all([
-      failJob(repo, 'job-1', refund, NOW),
-      failJob(repo, 'job-1', refund, NOW),
+      failJob(jobs, ledger, 'job-1', NOW),
+      failJob(jobs, ledger, 'job-1', NOW),
     ]);
     expect(settled.sort()).toEqual([0, 6]);
-    expect(refunds).toEqual([6]);
+    expect(credited()).toBe(6);
   });
 
   test('every chunk counted, only the assembly failed: the job is finished, not failed, and nothing is refunded', async () => {
-    const repo = new MemoryRepo(record({ doneChunks: [0, 1, 2], processed: 9 }));
-    const refunds: number[] = [];
-    expect(await failJob(repo, 'job-1', async (_, u) => void refunds.push(u), NOW)).toBe(0);
-    expect(repo.finalized).toBe(1);
-    expect(repo.job?.status).toBe('completed');
-    expect(refunds).toEqual([]);
+    const { jobs, ledger, credited } = setUp(record({ doneChunks: [0, 1, 2], processed: 9 }));
+    expect(await failJob(jobs, ledger, 'job-1', NOW)).toBe(0);
+    expect(jobs.finalized).toBe(1);
+    expect(jobs.records.get('job-1')?.status).toBe('completed');
+    expect(credited()).toBe(0);
   });
 
   test('a finished, failed or unknown job is left as it is', async () => {
     for (const job of [record({ status: 'completed' }), record({ status: 'failed' }), undefined]) {
-      const repo = new MemoryRepo(job);
-      expect(await failJob(repo, 'job-1', async () => undefined, NOW)).toBe(0);
-      expect(repo.job?.status).toBe(job?.status);
+      const { jobs, ledger, credited } = setUp(job ?? null);
+      expect(await failJob(jobs, ledger, 'job-1', NOW)).toBe(0);
+      expect(jobs.records.get('job-1')?.status).toBe(job?.status);
+      expect(credited()).toBe(0);
+      expect(jobs.entries.size).toBe(0);
     }
   });
 });

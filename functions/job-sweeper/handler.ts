@@ -1,0 +1,22 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { jobSweep, now } from '../lib/aws/services.js';
+import { sweepJobs } from '../lib/jobs/job-sweep.js';
+import { logger } from '../lib/observability.js';
+
+// Scheduled (infra/constructs/job-pipeline.ts): settles list-job creations a dead request left
+// pending (confirmed when charged and fully stored, otherwise abandoned, refunded and deleted) and
+// refunds a dead DLQ delivery left due. Entries it could not settle stay for the next run; a run
+// that leaves some fails, so the function's error metric shows it.
+async function sweep(): Promise<void> {
+  const report = await sweepJobs(jobSweep(), now());
+  const { failures, ...counts } = report;
+  if (counts.confirmed + counts.abandoned + counts.refunded > 0) logger.info('job sweep', counts);
+  if (failures.length > 0) {
+    for (const { entry, error } of failures)
+      logger.error('sweep entry not settled', { ...entry, error: error as Error });
+    throw new Error(`${failures.length} sweep entries not settled`);
+  }
+}
+
+export const handler = middy(sweep).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -1,0 +1,230 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { BUCKET, tableName } from '../../functions/lib/aws/resources.js';
+import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
+import type { CrashPoint } from '../../functions/lib/jobs/job-creation.js';
+import { monthKey } from '../../functions/lib/limits/windows.js';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { type Endpoints, LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
+import type { DevAccount } from '../../scripts/local/seed.js';
+import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
+
+// Billing survives a crash: the local server runs as a child process (as `npm start` runs it) on
+// one data directory, and kills itself with SIGKILL at a chosen point of POST /v1/email/jobs
+// (NETINTEL_CRASH_AT, scripts/local/stack.ts). Each restart sweeps what the kill left, at once
+// (JOB_SWEEP_GRACE_SECONDS=0), before it serves; then the month charged must equal the credits of
+// the jobs GET /v1/email/jobs lists, no file may be left without its job, and a retry with the same
+// Idempotency-Key must be charged once. Each server is started with the crash point of the next
+// test, which only fires when a creation reaches it, so every restart is also the next test's server.
+
+const ADDRESSES = 2_000;
+const POINTS: CrashPoint[] = ['after_record', 'after_charge', 'after_chunks', 'after_queued'];
+/** The kills that leave a job behind: the creation got far enough to be completed by the sweep. */
+const KEPT: readonly CrashPoint[] = ['after_chunks', 'after_queued'];
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<string | number | null>;
+  dev: DevAccount;
+  endpoints: Endpoints & { api: string };
+}
+
+interface JobBody {
+  id: string;
+  status: string;
+  credits: number;
+}
+
+let dataDir: string;
+let dns: DnsServer;
+let server: Server;
+
+/** `npm start` (scripts/start.ts) in a child process of its own, on a free port. */
+async function startServer(crashAt?: CrashPoint): Promise<Server> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('AWS_ENDPOINT_URL')) delete env[name];
+  delete env.NODE_OPTIONS;
+  delete env.NETINTEL_CRASH_AT;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DNS_SERVERS: dns.address,
+      JOB_SWEEP_GRACE_SECONDS: '0',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...(crashAt ? { NETINTEL_CRASH_AT: crashAt } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<string | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const banner = /running at (http:\/\/\S+)/.exec(output);
+      if (banner) resolve(banner[1]!);
+    });
+    void exited.then((how) => reject(new Error(`the server stopped (${how}) before it served:\n${output}`)));
+  });
+  const read = async <T>(file: string) => JSON.parse(await readFile(join(dataDir, file), 'utf8')) as T;
+  return {
+    url,
+    child,
+    exited,
+    dev: await read<DevAccount>('dev-account.json'),
+    endpoints: await read<Endpoints & { api: string }>('endpoints.json'),
+  };
+}
+
+function createJob(s: Server, point: CrashPoint): Promise<Response> {
+  // A list and a key of its own per kill point: the same key always carries the same body.
+  const emails = Array.from({ length: ADDRESSES }, (_, i) => `u${i}.${point}@crash.example`);
+  return fetch(`${s.url}/v1/email/jobs`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${s.dev.secretKey}`,
+      'Content-Type': 'application/json',
+      'Idempotency-Key': `order-${point}`,
+    },
+    body: JSON.stringify({ emails, filename: `${point}.csv` }),
+  });
+}
+
+async function listJobs(s: Server): Promise<JobBody[]> {
+  const res = await fetch(`${s.url}/v1/email/jobs?limit=100`, {
+    headers: { Authorization: `Bearer ${s.dev.secretKey}` },
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { jobs: JobBody[] }).jobs;
+}
+
+/** The month's charge, read from the usage counter over the emulator endpoint of DATA_DIR/endpoints.json. */
+async function monthCharged(s: Server): Promise<number> {
+  const db = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: s.endpoints.dynamodb,
+      region: s.endpoints.region,
+      credentials: LOCAL_CREDENTIALS,
+    }),
+  );
+  const counter = new DynamoUsageCounter(db, tableName('Usage', {}));
+  const charged = (await counter.read(s.dev.accountId, monthKey(new Date()))).monthCount;
+  const entries = await db.send(
+    new QueryCommand({
+      TableName: tableName('Jobs', {}),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': 'SWEEP' },
+      ConsistentRead: true,
+    }),
+  );
+  // Nothing is left for a later sweep: what the kill left was settled before the server served.
+  expect(entries.Items ?? []).toEqual([]);
+  db.destroy();
+  return charged;
+}
+
+/** Files under uploads/ and chunks/ whose job does not exist (landed uploads are not a job's). */
+async function orphanFiles(s: Server, jobs: readonly JobBody[]): Promise<string[]> {
+  const s3 = new S3Client({
+    endpoint: s.endpoints.s3,
+    region: s.endpoints.region,
+    forcePathStyle: true,
+    credentials: LOCAL_CREDENTIALS,
+  });
+  const ids = new Set(jobs.map((j) => j.id));
+  const orphans: string[] = [];
+  for (const prefix of [BUCKET.prefixes.uploads, BUCKET.prefixes.chunks]) {
+    const list = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName, Prefix: prefix }));
+    for (const { Key } of list.Contents ?? []) {
+      const id = /^(?:uploads\/|chunks\/)([0-9a-f-]{36})[./]/.exec(Key!)?.[1];
+      if (id && !ids.has(id)) orphans.push(Key!);
+    }
+  }
+  s3.destroy();
+  return orphans;
+}
+
+/** The rule: what the month holds is what the jobs that exist cost, and no file outlives its job. */
+async function expectBalanced(s: Server): Promise<JobBody[]> {
+  const jobs = await listJobs(s);
+  expect(await monthCharged(s)).toBe(jobs.reduce((sum, j) => sum + j.credits, 0));
+  expect(await orphanFiles(s, jobs)).toEqual([]);
+  return jobs;
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'netintel-crash-'));
+  dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
+  server = await startServer(POINTS[0]);
+}, 120_000);
+
+afterAll(async () => {
+  server?.child.kill('SIGKILL');
+  await server?.exited;
+  await dns?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('a server killed during POST /v1/email/jobs', () => {
+  const kept = new Map<CrashPoint, string>();
+
+  for (const [n, point] of POINTS.entries()) {
+    const outcome = {
+      after_record: 'drops the job (nothing was charged yet)',
+      after_charge: 'refunds the charge and deletes the files stored',
+      after_chunks: 'completes the job, charged once',
+      after_queued: 'queues the job, charged once',
+    }[point];
+    test(`killed ${point}: the restart ${outcome}; the month charged equals the credits of the jobs that exist`, async () => {
+      const before = await listJobs(server);
+      const request = createJob(server, point);
+      // The connection drops: the server died mid-request, before any answer.
+      await expect(request).rejects.toThrow();
+      expect(await server.exited).toBe('SIGKILL');
+
+      server = await startServer(POINTS[n + 1]);
+      const jobs = await expectBalanced(server);
+      const added = jobs.filter((j) => !before.some((b) => b.id === j.id));
+      if (KEPT.includes(point)) {
+        expect(added).toEqual([expect.objectContaining({ credits: ADDRESSES })]);
+        kept.set(point, added[0]!.id);
+      } else {
+        expect(added).toEqual([]);
+      }
+    }, 120_000);
+  }
+
+  test('a retry with the same Idempotency-Key after each kill is charged once', async () => {
+    const retried = new Map<CrashPoint, string>();
+    for (const point of POINTS) {
+      const res = await createJob(server, point);
+      expect(res.status).toBe(202);
+      retried.set(point, ((await res.json()) as JobBody).id);
+    }
+    // The jobs the sweep completed are the retries' jobs; the refunded attempts were made anew.
+    for (const point of KEPT) expect(retried.get(point)).toBe(kept.get(point));
+    // Retried again: the same jobs, nothing more charged.
+    for (const point of POINTS) {
+      const again = (await (await createJob(server, point)).json()) as JobBody;
+      expect(again.id).toBe(retried.get(point));
+    }
+    const jobs = await expectBalanced(server);
+    expect(jobs).toHaveLength(POINTS.length);
+    expect(await monthCharged(server)).toBe(POINTS.length * ADDRESSES);
+  }, 120_000);
+});
