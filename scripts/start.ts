@@ -1,3 +1,5 @@
+import { parseDnsCanary } from '../functions/lib/dns/canary.js';
+import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
 import { startLocalStack } from './local/stack.js';
 
@@ -25,6 +27,16 @@ Try:
   curl -s ${stack.url}/v1/lookup/8.8.8.8 -H "Authorization: Bearer ${stack.dev.secretKey}"
 Ctrl-C stops it; stored data is kept in the data dir.
 `);
+
+// A resolver that answers NXDOMAIN for everything (a sandbox, no network) would make every address
+// look undeliverable; the email checks then say dns_unavailable instead, and this says why.
+if (!(await dnsCanary().healthy())) {
+  console.log(`WARNING: DNS here does not resolve the MX records of ${parseDnsCanary(process.env.DNS_CANARY).join(', ')}
+  (DNS_CANARY). Until it does, email checks report mx.status "unknown" with reason dns_unavailable
+  instead of domain_not_found or no_mail_server. Point DNS_SERVERS at a working resolver to check
+  real domains.
+`);
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

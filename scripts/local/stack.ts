@@ -14,6 +14,7 @@ import {
 import { CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
 import { logger } from '../../functions/lib/observability.js';
+import { resetEmailChecker } from '../../functions/lib/runtime/email.js';
 import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
@@ -97,6 +98,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // Stores built for an earlier stack of this process would still talk to its closed emulators.
   resetServices();
   resetSignupRuntime();
+  resetEmailChecker();
   const dev = await seed(dataDir);
   installCrashPoint(process.env.NETINTEL_CRASH_AT);
 

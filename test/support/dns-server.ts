@@ -1,8 +1,11 @@
 import dns2 from 'dns2';
+import { DEFAULT_DNS_CANARY } from '../../functions/lib/dns/canary.js';
 
 // A real DNS server on 127.0.0.1:<random port> (UDP), answering from a function, optionally after
 // a delay, and counting the queries it receives per "TYPE name". Used by the DNS integration
-// tests, the endpoint tests and the benchmarks.
+// tests, the endpoint tests and the benchmarks. Like any working resolver it answers the MX of the
+// DNS canary's names (functions/lib/dns/canary.ts), so negative answers are believed; a test of a
+// lying resolver passes `canary: false`. Canary queries are not in total().
 
 const { Packet } = dns2;
 
@@ -30,7 +33,10 @@ export const TYPE_NAMES: Record<number, string> = {
 export async function startDnsServer(options: {
   answer: (name: string) => Answer;
   delayMs?: number;
+  /** Answer the canary names' MX (default true). */
+  canary?: boolean;
 }): Promise<DnsServer> {
+  const canaryNames = new Set<string>(options.canary === false ? [] : DEFAULT_DNS_CANARY);
   const counts = new Map<string, number>();
   let total = 0;
   const server = dns2.createServer({
@@ -41,8 +47,9 @@ export async function startDnsServer(options: {
       const name = question.name.toLowerCase();
       const key = `${TYPE_NAMES[question.type] ?? question.type} ${name}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
-      total++;
-      const answer = options.answer(name);
+      const isCanary = canaryNames.has(name);
+      if (!isCanary) total++;
+      const answer = isCanary ? [mx(`mx.${name}`)] : options.answer(name);
       if (answer === 'silent') return; // never answers: the client times out
       const response = Packet.createResponseFromRequest(request);
       if (answer === 'servfail') response.header.rcode = Packet.RCODE.SERVFAIL;

@@ -1,4 +1,6 @@
-import { dataRoot } from '../aws/services.js';
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { dataRoot, now } from '../aws/services.js';
+import { DnsCanary, guardedByCanary, parseDnsCanary } from '../dns/canary.js';
 import { createDnsResolver, parseDnsServers } from '../dns/resolver.js';
 import {
   createEmailChecker,
@@ -7,18 +9,25 @@ import {
   emailDataDir,
   loadEmailLists,
 } from '../email/index.js';
-import { logger } from '../observability.js';
+import { logger, metrics } from '../observability.js';
+
+/** Published when the canary's verdict changes: 1 when negative answers stop being believed. */
+export const DNS_CANARY_METRIC = 'DnsCanaryFailed';
 
 // The container's email checker: lists loaded once from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
 // resolvers; DNS_BUDGET_MS the per-check DNS time budget (default 1500 ms). Up to
-// DNS_CONCURRENCY (default 100, a whole batch) distinct domains are resolved at once.
+// DNS_CONCURRENCY (default 100, a whole batch) distinct domains are resolved at once. Negative
+// answers are believed only while the DNS_CANARY names resolve (dns/canary.ts).
 // With DATA_REFRESH_S3=true it follows the email lists the scheduled refresh publishes (the same
 // versions as the security data, runtime/security.ts), swapping a newer one in between requests.
 let checker: Promise<EmailChecker> | undefined;
 
 async function build(env: NodeJS.ProcessEnv): Promise<EmailChecker> {
-  const resolver = createDnsResolver({ servers: parseDnsServers(env.DNS_SERVERS) });
+  const resolver = guardedByCanary(
+    createDnsResolver({ servers: parseDnsServers(env.DNS_SERVERS) }),
+    dnsCanary(env),
+  );
   const make = (lists: EmailLists) =>
     createEmailChecker({
       lists,
@@ -62,6 +71,31 @@ async function build(env: NodeJS.ProcessEnv): Promise<EmailChecker> {
   };
 }
 
+let canary: DnsCanary | undefined;
+
+/**
+ * The container's DNS canary. A change of verdict is logged (a warning when it fails) and counted
+ * as the DnsCanaryFailed metric (1 failing, 0 healthy), which the stack alarms on.
+ */
+export function dnsCanary(env: NodeJS.ProcessEnv = process.env): DnsCanary {
+  canary ??= new DnsCanary(createDnsResolver({ servers: parseDnsServers(env.DNS_SERVERS) }), {
+    names: parseDnsCanary(env.DNS_CANARY),
+    now: () => now().getTime(),
+    onChange: (healthy) => {
+      if (healthy) logger.info('DNS canary resolves again: negative DNS answers are believed');
+      else
+        logger.warn(
+          'DNS canary failed: the resolver does not resolve the MX of any DNS_CANARY name, so negative answers are reported as dns_unavailable',
+          { canary: parseDnsCanary(env.DNS_CANARY) },
+        );
+      const emf = metrics();
+      emf.addMetric(DNS_CANARY_METRIC, MetricUnit.Count, healthy ? 0 : 1);
+      emf.publishStoredMetrics();
+    },
+  });
+  return canary;
+}
+
 export function emailChecker(env: NodeJS.ProcessEnv = process.env): Promise<EmailChecker> {
   checker ??= build(env);
   checker.catch(() => {
@@ -73,4 +107,5 @@ export function emailChecker(env: NodeJS.ProcessEnv = process.env): Promise<Emai
 /** Drops the container's checker so the next call builds one from the current environment (benchmarks). */
 export function resetEmailChecker(): void {
   checker = undefined;
+  canary = undefined;
 }
