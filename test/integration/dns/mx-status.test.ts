@@ -78,13 +78,11 @@ describe('mx.status through the DNS adapter', () => {
   });
 
   test('unknown: a server that never answers, within the DNS time budget', async () => {
-    const checker = await checkerWith({ timeoutMs: 5000, dnsBudgetMs: 300 });
-    const started = performance.now();
+    // The server never answers and the adapter's own timeout is past the test's: an answer at all
+    // means the check's budget ended the wait.
+    const checker = await checkerWith({ timeoutMs: 60_000, dnsBudgetMs: 300 });
     const result = await checker.check('user@silent.example');
-    const elapsed = performance.now() - started;
     expect(result.mx).toEqual({ status: 'unknown', host: null });
-    expect(elapsed).toBeGreaterThanOrEqual(250);
-    expect(elapsed).toBeLessThan(1000);
   });
 
   test('unknown: the adapter timeout alone also gives unknown', async () => {
