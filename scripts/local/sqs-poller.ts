@@ -93,6 +93,11 @@ export interface Pollers {
   /** Stops taking new messages (a processor that is down); resolves once none is in flight. */
   pause(): Promise<void>;
   resume(): void;
+  /**
+   * Resolves once every poller has found its queue empty (no visible message) in a receive that
+   * started after this call, with no batch in flight: what tests wait for instead of sleeping.
+   */
+  drained(): Promise<void>;
 }
 
 export function startPollers(options: PollerOptions): Pollers {
@@ -100,8 +105,13 @@ export function startPollers(options: PollerOptions): Pollers {
   let paused = false;
   let busy = 0;
   const loops: Promise<void>[] = [];
+  /** Bumped by drained(); each loop records the generation its last empty receive started in. */
+  let generation = 0;
+  const emptyIn: number[] = [];
+  /** Batches being handled (busy also counts receives, which long-poll). */
+  let handling = 0;
 
-  async function loop(queueUrl: string, consumer: Consumer): Promise<void> {
+  async function loop(index: number, queueUrl: string, consumer: Consumer): Promise<void> {
     const { name } = consumer;
     const handler = (await loadHandlerModule(options.projectRoot, consumer.entry)).handler as SqsHandler;
     while (running) {
@@ -110,6 +120,7 @@ export function startPollers(options: PollerOptions): Pollers {
         continue;
       }
       let messages: Message[] = [];
+      const startedIn = generation;
       busy++;
       try {
         const res = await options.sqs.send(
@@ -128,9 +139,11 @@ export function startPollers(options: PollerOptions): Pollers {
         continue;
       }
       if (messages.length === 0) {
+        emptyIn[index] = startedIn;
         busy--;
         continue;
       }
+      handling++;
       const event: SQSEvent = {
         Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)),
       };
@@ -162,14 +175,16 @@ export function startPollers(options: PollerOptions): Pollers {
           )
           .catch(() => undefined);
       }
+      handling--;
       busy--;
     }
   }
 
   for (let i = 0; i < options.concurrency; i++) {
-    loops.push(loop(options.queueUrl, CONSUMERS.processor));
+    loops.push(loop(i, options.queueUrl, CONSUMERS.processor));
   }
-  loops.push(loop(options.dlqUrl, CONSUMERS.dlq));
+  loops.push(loop(options.concurrency, options.dlqUrl, CONSUMERS.dlq));
+  for (let i = 0; i < loops.length; i++) emptyIn[i] = -1;
 
   return {
     async stop() {
@@ -182,6 +197,10 @@ export function startPollers(options: PollerOptions): Pollers {
     },
     resume() {
       paused = false;
+    },
+    async drained() {
+      const target = ++generation;
+      while (handling > 0 || emptyIn.some((g) => g < target)) await new Promise((r) => setTimeout(r, 20));
     },
   };
 }

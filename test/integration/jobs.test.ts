@@ -383,7 +383,7 @@ describe('delivery faults', () => {
     }
     const done = await waitFor(id!);
     expect(done).toMatchObject({ status: 'completed', total: 7, processed: 7 });
-    await new Promise((r) => setTimeout(r, 500)); // let the duplicates drain
+    await stack.pollers.drained(); // the duplicate deliveries are handled too
     expect(
       ((await (await stack.call('GET', `/v1/email/jobs/${id!}`, { headers: bearer })).json()) as JobBody)
         .processed,
@@ -451,7 +451,7 @@ describe('delivery faults', () => {
     }
     const failed = await waitFor(id!, ['failed']);
     expect(failed.processed).toBe(3);
-    await new Promise((r) => setTimeout(r, 300));
+    await stack.pollers.drained(); // the dead-lettered chunks are settled
     expect(await usage()).toBe(before + 9 - 6);
     const res = await stack.call('GET', `/v1/email/jobs/${id!}/results`, { headers: bearer });
     expect(res.status).toBe(409);
