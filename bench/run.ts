@@ -19,6 +19,7 @@ const MODULES = [
   'signup',
   'jobs',
   'hostile-bodies',
+  'memory',
 ] as const;
 
 interface Stored {

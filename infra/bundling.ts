@@ -1,3 +1,4 @@
+import { basename, dirname } from 'node:path';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { BuildOptions } from 'esbuild';
@@ -33,15 +34,32 @@ export const LAMBDA_BUNDLE = {
   /**
    * Bundled, the SDK clients on the hot path (DynamoDB, S3, SQS) load in one file: two to four
    * times faster than the runtime's copy spread over hundreds of files (BENCHMARKS.md). Left to
-   * the runtime's SDK: clients used only on rare paths (SES for usage notices, CloudFront for
-   * custom hostnames). The LAYER_MODULES (date-holidays: 1.4 MB, mostly calendar data) ship in the data
-   * layer under nodejs/node_modules and load on the first holiday answer.
+   * the runtime's SDK by default: clients used only on rare paths (SES for usage notices,
+   * CloudFront for custom hostnames); BUNDLED_PER_FUNCTION takes one back where it matters. The
+   * LAYER_MODULES (date-holidays: 1.4 MB, mostly calendar data) ship in the data layer under
+   * nodejs/node_modules and load on the first holiday answer.
    */
   externalModules: ['@aws-sdk/client-sesv2', '@aws-sdk/client-cloudfront', ...LAYER_MODULES],
 } as const;
 
-/** LAMBDA_BUNDLE as NodejsFunction bundling options. */
-export function cdkBundling(): BundlingOptions {
+/**
+ * Modules a function bundles although LAMBDA_BUNDLE leaves them to the runtime. The custom-hostname
+ * verifier calls CloudFront's distribution-tenant commands (CloudFront SaaS Manager, 2025): the
+ * runtime's SDK version floats with the runtime's updates and may predate them, so the verifier
+ * ships the pinned client (package-lock.json). It is the only function that loads it.
+ */
+export const BUNDLED_PER_FUNCTION: Readonly<Record<string, readonly string[]>> = {
+  'domain-verifier': ['@aws-sdk/client-cloudfront'],
+};
+
+/** The modules `functionName` leaves to the Lambda runtime (or the data layer). */
+export function externalModules(functionName: string): string[] {
+  const bundled = BUNDLED_PER_FUNCTION[functionName] ?? [];
+  return LAMBDA_BUNDLE.externalModules.filter((m) => !bundled.includes(m));
+}
+
+/** LAMBDA_BUNDLE as NodejsFunction bundling options for the function in functions/<functionName>/. */
+export function cdkBundling(functionName: string): BundlingOptions {
   return {
     minify: LAMBDA_BUNDLE.minify,
     sourceMap: LAMBDA_BUNDLE.sourceMap,
@@ -50,16 +68,21 @@ export function cdkBundling(): BundlingOptions {
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: LAMBDA_BUNDLE.banner,
     target: LAMBDA_BUNDLE.target,
-    externalModules: [...LAMBDA_BUNDLE.externalModules],
+    externalModules: externalModules(functionName),
   };
 }
 
 /**
  * LAMBDA_BUNDLE as esbuild build options: the same flags NodejsFunction passes to the esbuild CLI
  * (`--bundle --platform=node --target --format --outfile=index.mjs --minify --sourcemap
- * --sources-content=false --external --banner:js --main-fields`).
+ * --sources-content=false --external --banner:js --main-fields`). The function is named by its
+ * entry's folder (functions/<name>/handler.ts) unless given.
  */
-export function esbuildOptions(entry: string, outfile: string): BuildOptions {
+export function esbuildOptions(
+  entry: string,
+  outfile: string,
+  functionName = basename(dirname(entry)),
+): BuildOptions {
   return {
     entryPoints: [entry],
     outfile,
@@ -72,7 +95,7 @@ export function esbuildOptions(entry: string, outfile: string): BuildOptions {
     sourcesContent: LAMBDA_BUNDLE.sourcesContent,
     mainFields: [...LAMBDA_BUNDLE.mainFields],
     banner: { js: LAMBDA_BUNDLE.banner },
-    external: [...LAMBDA_BUNDLE.externalModules],
+    external: externalModules(functionName),
     logLevel: 'warning',
   };
 }

@@ -1,4 +1,4 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
@@ -10,19 +10,52 @@ import { DataLayer } from './constructs/data-layer.js';
 import { DataRefresh } from './constructs/data-refresh.js';
 import { Edge } from './constructs/edge.js';
 import { JobPipeline } from './constructs/job-pipeline.js';
-import { Observability } from './constructs/observability.js';
+import type { NetintelFunction } from './constructs/netintel-function.js';
+import { AlarmActions, Observability } from './constructs/observability.js';
 import { Secrets } from './constructs/secrets.js';
 import { Tables } from './constructs/tables.js';
 import { OUTPUTS } from './outputs.js';
+import {
+  parseReservedConcurrency,
+  type ReservableFunction,
+  type ReservedConcurrency,
+} from './reserved-concurrency.js';
 
-/** Placeholder sender until `-c notifyFrom=` names a verified SES identity (notices then fail, logged). */
-export const DEFAULT_NOTIFY_FROM = 'no-reply@example.invalid';
+/**
+ * Usage notices need a sender the deployer owns and has verified in SES; a placeholder would only
+ * make every notice fail after deploy. So the stack does not synthesize without one.
+ */
+export const NOTIFY_FROM_REQUIRED =
+  'netintel needs the address usage notices are sent from: deploy with -c notifyFrom=usage@your-domain.example ' +
+  '(an SES-verified identity; README: Deploy to AWS)';
+
+/** Configuration the deployer must fix (the CLI entry prints its message alone). */
+export class StackConfigurationError extends Error {}
+
+/** A context value as a string, or undefined when unset or empty. */
+function contextString(scope: Construct, key: string): string | undefined {
+  const value: unknown = scope.node.tryGetContext(key);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A context flag: true or "true" (the CLI's `-c flag=true` is a string). */
+function contextFlag(scope: Construct, key: string): boolean {
+  const value: unknown = scope.node.tryGetContext(key);
+  return value === true || value === 'true';
+}
 
 export interface NetintelStackProps extends StackProps {
   /** Directory zipped as the data layer (its `data/` folder is /opt/data): `layers/` in the app. */
   dataLayerDir: string;
-  /** Verified SES identity usage notices are sent from (NOTIFY_FROM). */
+  /** Verified SES identity usage notices are sent from (NOTIFY_FROM). Required: prop or `-c notifyFrom=`. */
   notifyFrom?: string;
+  /** E-mail address the alarm topic notifies (confirm the subscription mail). Default: `-c alarmEmail=`. */
+  alarmEmail?: string;
+  /**
+   * Set the account's regional API Gateway CloudWatch logging role (shared by every API of the
+   * account in the region). Default: the `apiGatewayCloudWatchRole` context, else off.
+   */
+  apiGatewayCloudWatchRole?: boolean;
   /** Comma-separated resolver IPs for email checks (DNS_SERVERS); default: the VPC-less Lambda resolver. */
   dnsServers?: string;
   /** Custom domain for the distribution, with an ACM certificate in us-east-1. */
@@ -34,6 +67,17 @@ export interface NetintelStackProps extends StackProps {
    * customHostnames=true`), else off.
    */
   customHostnames?: boolean;
+  /**
+   * CloudFront standard logs into the access-log bucket (edge.ts says why they are opt-in).
+   * Default: the `cloudFrontLogs` context (`-c cloudFrontLogs=true`), else off.
+   */
+  cloudFrontLogs?: boolean;
+  /**
+   * Reserved concurrency for the authorizer and the browser routes (infra/reserved-concurrency.ts):
+   * `true` for the defaults, or numbers per function. Default: the `reservedConcurrency` context
+   * (`-c reservedConcurrency=true` or `-c reservedConcurrency=authorizer=150,geo=40`), else none.
+   */
+  reservedConcurrency?: ReservedConcurrency | boolean;
 }
 
 export class NetintelStack extends Stack {
@@ -48,7 +92,13 @@ export class NetintelStack extends Stack {
 
   constructor(scope: Construct, id: string, props: NetintelStackProps) {
     super(scope, id, props);
-    const notifyFrom = props.notifyFrom ?? DEFAULT_NOTIFY_FROM;
+    const notifyFrom = props.notifyFrom ?? contextString(this, 'notifyFrom');
+    if (!notifyFrom) throw new StackConfigurationError(NOTIFY_FROM_REQUIRED);
+    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(notifyFrom)) {
+      throw new StackConfigurationError(
+        `notifyFrom "${notifyFrom}" is not an e-mail address. ${NOTIFY_FROM_REQUIRED}`,
+      );
+    }
 
     const accessLogs = new AccessLogs(this, 'AccessLogs');
     this.tables = new Tables(this, 'Tables');
@@ -73,7 +123,24 @@ export class NetintelStack extends Stack {
       secrets,
       environment: { ...environment, ...this.pipeline.environment() },
       notifyFrom,
+      cloudWatchRole: props.apiGatewayCloudWatchRole ?? contextFlag(this, 'apiGatewayCloudWatchRole'),
     });
+    let reserved: ReservedConcurrency;
+    try {
+      reserved = parseReservedConcurrency(
+        props.reservedConcurrency ?? this.node.tryGetContext('reservedConcurrency'),
+      );
+    } catch (error) {
+      throw new StackConfigurationError((error as Error).message);
+    }
+    const reservable: Record<ReservableFunction, NetintelFunction> = {
+      authorizer: this.api.authorizer,
+      geo: this.api.routeFunctions.geo!,
+      'email-validate': this.api.routeFunctions['email-validate']!,
+    };
+    for (const [name, executions] of Object.entries(reserved) as [ReservableFunction, number][]) {
+      reservable[name].reserveConcurrency(executions);
+    }
     // Every 6 hours: security lists, disposable-email lists and MX hosts, published as versions
     // under data/ of the jobs bucket; the functions with the data layer follow them (hot swap).
     this.refresh = new DataRefresh(this, 'DataRefresh', {
@@ -97,6 +164,7 @@ export class NetintelStack extends Stack {
       accessLogs: accessLogs.bucket,
       domainName: props.domainName,
       certificateArn: props.certificateArn,
+      logs: props.cloudFrontLogs ?? contextFlag(this, 'cloudFrontLogs'),
     });
 
     const context: unknown = this.node.tryGetContext('customHostnames');
@@ -148,9 +216,14 @@ export class NetintelStack extends Stack {
     };
     this.observability = new Observability(this, 'Observability', {
       functions,
+      authorizer: this.api.authorizer.fn,
       restApi: this.api.restApi,
       dlq: this.pipeline.dlq,
+      tables: this.tables.byId,
+      alarmEmail: props.alarmEmail ?? contextString(this, 'alarmEmail'),
     });
+    // Every alarm of the stack notifies the alarm topic when it fires and when it recovers.
+    Aspects.of(this).add(new AlarmActions(this.observability.alarmTopic));
 
     // Outputs are created on the stack itself so their logical ids are exactly these keys.
     new CfnOutput(this, OUTPUTS.apiUrl, {
@@ -180,5 +253,15 @@ export class NetintelStack extends Stack {
       description: 'Dead-letter queue of job chunks (drained by the job-dlq function)',
     });
     new CfnOutput(this, OUTPUTS.dashboard, { value: this.observability.dashboard.dashboardName });
+    new CfnOutput(this, OUTPUTS.alarmTopic, {
+      value: this.observability.alarmTopic.topicArn,
+      description: 'SNS topic every alarm notifies (subscribe more endpoints to it as needed)',
+    });
+    for (const [planId, usagePlan] of Object.entries(this.api.usagePlans)) {
+      new CfnOutput(this, OUTPUTS.usagePlanId(planId), {
+        value: usagePlan.usagePlanId,
+        description: `Usage plan of plan ${planId}: account create puts the account's own API key in it`,
+      });
+    }
   }
 }

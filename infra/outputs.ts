@@ -1,4 +1,5 @@
-import { TABLES } from '../functions/lib/aws/resources.js';
+import { PLANS } from '../functions/lib/accounts/plans.js';
+import { TABLES, usagePlanIdVariable } from '../functions/lib/aws/resources.js';
 
 // The stack's outputs, by name, and what the admin CLI makes of them (`cdk deploy --outputs-file`):
 // one definition for the stack (netintel-stack.ts) and its readers. Free of aws-cdk-lib, so that the
@@ -11,7 +12,10 @@ export const OUTPUTS = {
   jobsQueueUrl: 'JobsQueueUrl',
   jobsDlqUrl: 'JobsDlqUrl',
   dashboard: 'DashboardName',
+  alarmTopic: 'AlarmTopicArn',
   table: (id: string) => `Table${id}Name`,
+  /** The API Gateway usage plan of a plan: `account create` puts the account's own key in it. */
+  usagePlanId: (planId: string) => `UsagePlanId${planId.charAt(0).toUpperCase()}${planId.slice(1)}`,
   /** Only with custom hostnames. */
   customHostnameTarget: 'CustomHostnameTarget',
   customHostnameDistributionId: 'CustomHostnameDistributionId',
@@ -42,6 +46,11 @@ export function environmentFromOutputs(outputs: Record<string, string>): Record<
   if (missing.length > 0) throw new Error(`the stack outputs lack ${missing.join(', ')}`);
   for (const [output, variable] of Object.entries(CUSTOM_HOSTNAME_VARIABLES)) {
     if (outputs[output]) env[variable] = outputs[output];
+  }
+  // Absent from stacks deployed before per-account usage-plan keys; `account create` says so.
+  for (const plan of PLANS) {
+    const value = outputs[OUTPUTS.usagePlanId(plan.id)];
+    if (value) env[usagePlanIdVariable(plan.id)] = value;
   }
   return env;
 }

@@ -5,10 +5,17 @@ import { parseArgs } from 'node:util';
 import { normaliseAllowedOrigin } from '../functions/lib/accounts/origins.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
 import {
+  assignUsagePlanKey,
+  syncUsagePlanKeys,
+  type UsagePlanKeys,
+} from '../functions/lib/accounts/usage-plan-keys.js';
+import {
   UnknownAccountError,
   UnknownKeyError,
   UnknownPlanError,
 } from '../functions/lib/aws/account-store.js';
+import { LocalUsagePlanKeys } from '../functions/lib/aws/local-usage-plan-keys.js';
+import { usagePlanIds } from '../functions/lib/aws/resources.js';
 import { accountStore, domainDeps, now, usageCounter } from '../functions/lib/aws/services.js';
 import {
   addHostname,
@@ -19,7 +26,7 @@ import {
   viewOf,
 } from '../functions/lib/domains/lifecycle.js';
 import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
-import { environmentFromOutputs } from '../infra/outputs.js';
+import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
 
 // `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
@@ -29,11 +36,13 @@ import { type Emulators, startEmulators, useEndpoints } from './local/emulators.
 //          opens the DATA_DIR stores itself.
 //   AWS:   --outputs cdk-outputs.json (from `cdk deploy --outputs-file`) or TABLE_* variables,
 //          with the usual AWS credentials. Custom hostnames also read the CustomHostname* outputs
-//          (or CUSTOM_HOSTNAME_* variables) and BASE_DOMAIN / --base-domain.
+//          (or CUSTOM_HOSTNAME_* variables) and BASE_DOMAIN / --base-domain; accounts' own
+//          usage-plan keys the UsagePlanId* outputs (or USAGE_PLAN_ID_* variables).
 
 const USAGE = `usage: npm run admin -- <command> [options] [--json]
   account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]
                  [--security true|false] [--custom-hostname true|false]
+  account sync-keys      (AWS: an API Gateway usage-plan key for every account without its own)
   key create --account ID --type publishable --origin URL [--origin URL ...]
   key create --account ID --type secret
   key revoke --key-id ID
@@ -173,21 +182,61 @@ async function domain(values: Values, positionals: string[], aws: boolean): Prom
   throw new UsageError(`unknown command "${positionals.join(' ')}"`);
 }
 
+/** A failure after part of the work was done: the message says what stands and what to run. */
+class PartialFailureError extends Error {}
+
+/**
+ * Where accounts get their own usage-plan key: the stack's usage plans in AWS (the ids from the
+ * UsagePlanId* outputs), nowhere locally (the local gateway applies no usage plans).
+ */
+async function usagePlanKeys(aws: boolean): Promise<UsagePlanKeys> {
+  if (!aws) return new LocalUsagePlanKeys();
+  const ids = usagePlanIds(PLANS.map((p) => p.id));
+  const missing = PLANS.filter((p) => !ids[p.id]).map((p) => OUTPUTS.usagePlanId(p.id));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `the stack outputs lack ${missing.join(', ')} (or USAGE_PLAN_ID_* is not set): deploy this version of the stack and pass its new --outputs file`,
+    );
+  }
+  const { ApiGatewayUsagePlanKeys } = await import('../functions/lib/aws/api-gateway-usage-plan-keys.js');
+  return new ApiGatewayUsagePlanKeys(ids);
+}
+
 async function command(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
   const [area, verb] = positionals;
   if (area === 'domain') return domain(values, positionals, aws);
   const store = accountStore();
+  if (area === 'account' && verb === 'sync-keys') {
+    const report = await syncUsagePlanKeys(await usagePlanKeys(aws), store);
+    if (report.failed.length > 0) {
+      throw new PartialFailureError(
+        `${report.failed.length} account(s) got no usage-plan key (they keep their plan's shared key; run again): ${JSON.stringify(report)}`,
+      );
+    }
+    return report;
+  }
   if (area === 'account' && verb === 'create') {
     const plan = required('plan', values.plan);
     if (!PLANS.some((p) => p.id === plan))
       throw new UsageError(`unknown plan "${plan}" (${PLANS.map((p) => p.id).join(', ')})`);
-    const account = await store.createAccount(plan, {
+    const overrides = {
       email: values.email ?? null,
       perMinute: positiveInt('per-minute', values['per-minute']),
       monthlyCap: positiveInt('monthly-cap', values['monthly-cap']),
       includesSecurity: bool('security', values.security),
       customHostname: bool('custom-hostname', values['custom-hostname']),
-    });
+    };
+    // Resolved before the account is made: a stack without usage-plan outputs refuses here.
+    const keys = await usagePlanKeys(aws);
+    const account = await store.createAccount(plan, overrides);
+    let assignment: Awaited<ReturnType<typeof assignUsagePlanKey>>;
+    try {
+      assignment = await assignUsagePlanKey(account, keys, store);
+    } catch (err) {
+      throw new PartialFailureError(
+        `account ${account.accountId} was created, but its usage-plan key was not (${(err as Error).message}); it shares its plan's throttle until \`account sync-keys\` gives it one`,
+      );
+    }
     return {
       accountId: account.accountId,
       plan: account.plan,
@@ -195,6 +244,7 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
       monthlyCap: account.monthlyCap,
       includesSecurity: account.includesSecurity,
       customHostname: account.customHostname,
+      ...(assignment.status === 'assigned' ? { usagePlanKeyId: assignment.key.id } : {}),
     };
   }
   if (area === 'key' && verb === 'create') {

@@ -1,8 +1,10 @@
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { authenticate } from '../lib/accounts/authenticate.js';
+import { usageIdentifierKey } from '../lib/accounts/usage-plan-keys.js';
 import { baseDomain, cachedAccountStore, cachedHostnameStore } from '../lib/aws/services.js';
 import { hostCandidate, requestHost } from '../lib/domains/binding.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
+import { denialContext } from '../lib/http/gateway-responses.js';
 import { headerValues, lastValues, queryValues } from '../lib/http/multi-value.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
@@ -12,9 +14,10 @@ import { ROUTES, type Route } from '../routes.js';
 // the same place). No identity sources are configured because the key may arrive in one of three
 // places; API Gateway therefore does not cache decisions, and key records are cached in memory
 // for KEY_CACHE_SECONDS instead. 401 is signalled by throwing "Unauthorized"; 403 is a Deny whose
-// context feeds the ACCESS_DENIED gateway response.
+// context feeds the ACCESS_DENIED gateway response. The usage-plan key named for an allowed request
+// is the account's own (per-account outer throttle), else its plan's shared key.
 
-/** API Gateway usage-plan key per plan (coarse outer throttle), from the stack: {"free":"…"}. */
+/** The shared usage-plan key of each plan, from the stack: {"free":"…"} (accounts without their own). */
 const usagePlanKeys: Record<string, string> = JSON.parse(process.env.USAGE_PLAN_KEYS ?? '{}');
 
 export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
@@ -45,10 +48,14 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
         Version: '2012-10-17',
         Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: event.methodArn }],
       },
-      context: { error: decision.code, message: decision.message },
+      context: denialContext({
+        errorCode: decision.code,
+        message: decision.message,
+        allowedOrigin: decision.allowedOrigin,
+      }),
     };
   }
-  const usageKey = usagePlanKeys[decision.principal.plan];
+  const usageKey = usageIdentifierKey(decision.usagePlanKey, usagePlanKeys, decision.principal.plan);
   return {
     principalId: decision.principal.accountId,
     policyDocument: {

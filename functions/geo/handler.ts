@@ -1,18 +1,26 @@
 import { defineHandler } from '../lib/http/define-handler.js';
-import { fromOurEdge } from '../lib/http/edge-origin.js';
+import { edgeLocationTrust } from '../lib/http/edge-origin.js';
+import { HttpError } from '../lib/http/errors.js';
 import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { includeHostname } from '../lib/ip/query.js';
 import { hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { routeByName } from '../routes.js';
+
+const GEO_PATH = routeByName('geo').path;
 
 // GET /v1/geo: the caller's own connection. Behind our CloudFront the location comes from its
 // viewer headers (and the visitor's address from CloudFront-Viewer-Address); otherwise, and for
-// any field the edge leaves out, from the MMDB lookup of the connecting address.
+// any field the edge leaves out, from the MMDB lookup of the connecting address. Through our
+// CloudFront on another spelling of the path those headers are not CloudFront's: 404 (edgeLocationTrust).
 export const handler = defineHandler({
   route: 'geo',
   input: (req) => {
-    const trusted = fromOurEdge(req);
-    const edge = trusted ? parseCloudFrontViewerHeaders(req.headers) : null;
+    const trust = edgeLocationTrust(req, GEO_PATH);
+    if (trust === 'other_spelling') {
+      throw new HttpError('not_found', `Call ${GEO_PATH} exactly (no trailing slash or other spelling).`);
+    }
+    const edge = trust === 'trusted' ? parseCloudFrontViewerHeaders(req.headers) : null;
     // Not X-Forwarded-For: behind CloudFront its first entry is whatever the viewer sent.
     const address = edge?.ip ?? req.sourceIp;
     return { ip: parseIp(address), address, edge, hostname: includeHostname(req.query) };

@@ -14,7 +14,13 @@ import {
   releaseJob,
   reserveJob,
 } from '../lib/jobs/job-creation.js';
-import { CSV_LIMIT_BYTES, csvEmails, looksGzipped, readJobSource } from '../lib/jobs/job-input.js';
+import {
+  CSV_LIMIT_BYTES,
+  csvEmails,
+  looksGzipped,
+  readJobSource,
+  sentGzipped,
+} from '../lib/jobs/job-input.js';
 import { landingKey } from '../lib/jobs/landing.js';
 import { logger } from '../lib/observability.js';
 
@@ -52,8 +58,7 @@ function storageUnavailable(err: Error): HttpError {
  * the same body). Validation already bounded it to the 10 MB limit.
  */
 async function decodedBody(req: HttpRequest, body: Buffer): Promise<Buffer> {
-  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (encoding !== 'gzip') return body;
+  if (!sentGzipped(req, body)) return body;
   return promisify(gunzip)(body, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
 }
 

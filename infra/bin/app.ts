@@ -3,13 +3,19 @@ import { join } from 'node:path';
 import { App, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { ensureDataLayer } from '../../layers/build/data-layer.js';
-import { NetintelStack } from '../netintel-stack.js';
+import { NetintelStack, StackConfigurationError } from '../netintel-stack.js';
 import { PROJECT_ROOT } from '../project-root.js';
 
-// `cdk synth|deploy` entry (cdk.json). Context, all optional:
-//   -c notifyFrom=alerts@example.com   verified SES identity usage notices are sent from
+// `cdk synth|deploy` entry (cdk.json). Context:
+//   -c notifyFrom=usage@example.com    required: verified SES identity usage notices are sent from
+//   -c alarmEmail=ops@example.com      where the alarm topic sends e-mail (recommended)
+//   -c apiGatewayCloudWatchRole=true   set the account's regional API Gateway logging role (only
+//                                      where the account has none yet; it is shared by every API)
 //   -c dnsServers=1.1.1.1,8.8.8.8      resolvers for email checks (DNS_SERVERS)
 //   -c domainName=api.example.com -c certificateArn=arn:aws:acm:us-east-1:...   custom domain, TLS 1.2+
+//   -c cloudFrontLogs=true             CloudFront standard logs (not every opt-in region delivers them)
+//   -c reservedConcurrency=true        reserve concurrency for the authorizer, geo and email-validate
+//                                      (or authorizer=150,geo=40,...; infra/reserved-concurrency.ts)
 
 const layerDir = join(PROJECT_ROOT, 'layers');
 
@@ -37,15 +43,22 @@ const context = (key: string): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 
-new NetintelStack(app, 'Netintel', {
-  description: 'netintel: network-intelligence API (IP geolocation, email checks, signup and travel risk)',
-  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
-  dataLayerDir: layerDir,
-  notifyFrom: context('notifyFrom'),
-  dnsServers: context('dnsServers'),
-  domainName: context('domainName'),
-  certificateArn: context('certificateArn'),
-});
+try {
+  new NetintelStack(app, 'Netintel', {
+    description: 'netintel: network-intelligence API (IP geolocation, email checks, signup and travel risk)',
+    env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+    dataLayerDir: layerDir,
+    notifyFrom: context('notifyFrom'),
+    dnsServers: context('dnsServers'),
+    domainName: context('domainName'),
+    certificateArn: context('certificateArn'),
+  });
+} catch (error) {
+  // Configuration the deployer must give (NOTIFY_FROM_REQUIRED, ...): one line, no stack trace.
+  if (!(error instanceof StackConfigurationError)) throw error;
+  console.error(`Cannot synthesize: ${error.message}`);
+  process.exit(1);
+}
 
 // cdk-nag 3 is a validation plugin: unacknowledged errors fail the synth.
 Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

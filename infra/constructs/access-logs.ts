@@ -6,8 +6,9 @@ import { Construct } from 'constructs';
 export const ACCESS_LOG_DAYS = 90;
 
 /**
- * One bucket for the access logs of the jobs bucket, the docs bucket and the distribution
- * (prefixes `s3/jobs/`, `s3/docs/`, `cloudfront/`).
+ * One bucket for the access logs of the jobs bucket, the docs bucket and, when they are on
+ * (`-c cloudFrontLogs=true`, edge.ts), the distribution (prefixes `s3/jobs/`, `s3/docs/`,
+ * `cloudfront/`).
  */
 export class AccessLogs extends Construct {
   readonly bucket: Bucket;
@@ -19,7 +20,7 @@ export class AccessLogs extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
-      // CloudFront standard logging writes with ACLs (awslogsdelivery), so ACLs stay enabled.
+      // CloudFront standard logging, when on, writes with ACLs (awslogsdelivery): ACLs stay enabled.
       objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
       lifecycleRules: [{ expiration: Duration.days(ACCESS_LOG_DAYS) }],
       removalPolicy: RemovalPolicy.RETAIN,

@@ -1,4 +1,4 @@
-import { Duration, Names, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Names, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -17,6 +17,7 @@ import {
   RequestAuthorizer,
   ResponseType,
   RestApi,
+  type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -27,11 +28,15 @@ import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
-import { BINARY_MEDIA_TYPES, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
+import {
+  BINARY_MEDIA_TYPES,
+  MINIMUM_COMPRESSION_SIZE,
+  STAGE_NAME,
+} from '../../functions/lib/http/gateway-settings.js';
 import { landingKey } from '../../functions/lib/jobs/landing.js';
 import { PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../functions/routes.js';
 import type { DataLayer } from './data-layer.js';
-import { acknowledgeBucketGrant, type JobPipeline } from './job-pipeline.js';
+import { acknowledgeBucketGrant, grantGetObjects, type JobPipeline } from './job-pipeline.js';
 import { NetintelFunction } from './netintel-function.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 import type { Secrets } from './secrets.js';
@@ -46,8 +51,9 @@ export const STAGE_THROTTLE = { rateLimit: 500, burstLimit: 1000 } as const;
 /**
  * The usage plan of a plan: a coarse outer throttle in front of the exact per-account minute
  * limit the handlers enforce. rate = twice the plan's per-minute limit spread over a second
- * (free 60/min -> 2 req/s), burst = twice the rate. NOTE: the authorizer returns one API key per
- * plan, so this limit is shared by all accounts on the plan, not applied per account.
+ * (free 60/min -> 2 req/s), burst = twice the rate. API Gateway applies it per API key, and each
+ * account has a key of its own in its plan's usage plan (accounts/usage-plan-keys.ts), so every
+ * account gets its own bucket; only accounts made before per-account keys share the plan's key.
  */
 export function usagePlanThrottle(plan: Plan): { rateLimit: number; burstLimit: number } {
   const rateLimit = Math.ceil((plan.perMinute / 60) * 2);
@@ -115,6 +121,12 @@ export interface ApiProps {
   environment: Record<string, string>;
   /** SES identity usage notices are sent from (NOTIFY_FROM). */
   notifyFrom: string;
+  /**
+   * Let CloudFormation set the account's regional API Gateway logging role (AWS::ApiGateway::Account).
+   * That role is one per account and region, shared by every API there: only where none is set yet
+   * (execution logging needs one). Default false.
+   */
+  cloudWatchRole?: boolean;
 }
 
 /** The REST API generated from the route table, with its authorizer and usage plans. */
@@ -124,7 +136,10 @@ export class Api extends Construct {
   readonly authorizer: NetintelFunction;
   readonly openapi: NetintelFunction;
   readonly accessLogs: LogGroup;
+  /** Each plan's shared key: the usage-plan key of accounts made before per-account keys. */
   readonly usagePlanKeys: Record<string, string> = {};
+  /** Each plan's usage plan: `account create` puts the account's own key in it (stack output). */
+  readonly usagePlans: Record<string, UsagePlan> = {};
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -143,9 +158,14 @@ export class Api extends Construct {
       // Keys are checked by our authorizer, which names the usage-plan key (authorizer/handler.ts).
       apiKeySourceType: ApiKeySourceType.AUTHORIZER,
       binaryMediaTypes: [...BINARY_MEDIA_TYPES],
-      // Execution logs (ERROR) need the account-level CloudWatch role.
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Responses of 1 KB or more are gzip/deflate-compressed for clients that accept it (a 100-IP
+      // batch: 117.7 KB as JSON). Here and not at CloudFront: see MINIMUM_COMPRESSION_SIZE.
+      minCompressionSize: Size.bytes(MINIMUM_COMPRESSION_SIZE),
+      // Execution logs (ERROR) need the account's regional API Gateway CloudWatch role. It is one
+      // per account and region, shared by every API there: the stack sets it only when asked to
+      // (-c apiGatewayCloudWatchRole=true, for an account that has none yet).
+      cloudWatchRole: props.cloudWatchRole ?? false,
+      ...(props.cloudWatchRole ? { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN } : {}),
       deployOptions: {
         stageName: STAGE_NAME,
         accessLogDestination: new LogGroupLogDestination(this.accessLogs),
@@ -183,23 +203,31 @@ export class Api extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
     this.restApi.deploymentStage.node.addDependency(executionLogs);
-    Validations.of(this.restApi).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-      reason: "API Gateway's account-level logging role; AWS's managed policy is the documented one for it.",
-    });
+    if (props.cloudWatchRole) {
+      Validations.of(this.restApi).acknowledge({
+        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
+        reason:
+          "API Gateway's account-level logging role; AWS's managed policy is the documented one for it.",
+      });
+    }
 
-    // API Gateway's own errors as {error, message} (functions/lib/http/gateway-responses.ts).
+    // API Gateway's own errors as {error, message}, with CORS for an allowed origin
+    // (functions/lib/http/gateway-responses.ts). DEFAULT_4XX/5XX carry no status: each type they
+    // stand for keeps its own.
     for (const def of GATEWAY_RESPONSES) {
       this.restApi.addGatewayResponse(`GatewayResponse${def.type}`, {
         type: ResponseType.of(def.type),
-        statusCode: String(def.status),
+        ...(def.status === undefined ? {} : { statusCode: String(def.status) }),
+        responseHeaders: { ...def.headers },
         templates: { 'application/json': def.template },
       });
     }
 
-    // One API key per plan: never given to clients, only returned by the authorizer as
-    // usageIdentifierKey so API Gateway applies that plan's throttle. Values are deterministic
-    // (stable across deploys) and unique per stack; they grant nothing by themselves.
+    // One usage plan per plan. Each account's own API key (made by `account create`, outside the
+    // stack) goes into its plan's usage plan; the one key per plan made here is the fallback of
+    // accounts made before per-account keys. Keys are never given to clients, only returned by the
+    // authorizer as usageIdentifierKey. These values are deterministic (stable across deploys) and
+    // unique per stack; they grant nothing by themselves.
     const uniqueSuffix = Names.uniqueId(this).toLowerCase();
     for (const plan of PLANS) {
       const value = `netintel-plan-${plan.id}-${uniqueSuffix}`;
@@ -212,6 +240,7 @@ export class Api extends Construct {
       });
       usagePlan.addApiKey(key);
       this.usagePlanKeys[plan.id] = value;
+      this.usagePlans[plan.id] = usagePlan;
     }
 
     this.authorizer = new NetintelFunction(this, 'Authorizer', {
@@ -307,8 +336,8 @@ export class Api extends Construct {
     });
     if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
 
-    // Every route admits through the minute/month counters and the notice ledger.
-    tables.byId.Usage.grantReadWriteData(fn.fn);
+    // Every route admits through the minute/month counters; billed ones also claim usage notices.
+    tables.grantUsage(fn.fn, { notices: route.billing.per !== 'none' });
     if (route.billing.per !== 'none') {
       // Billed calls may cross a 75/90/100% threshold: read the account's email, send the notice.
       tables.byId.Accounts.grantReadData(fn.fn);
@@ -469,10 +498,12 @@ function grantBucket(
   pattern: string,
   name: string,
 ) {
-  if (grant === 'read') bucket.grantRead(fn.fn, pattern);
+  // 'read' is GetObject by key: no route lists the bucket (its keys name every account's jobs).
+  if (grant === 'read') grantGetObjects(bucket, fn.fn, pattern);
   else if (grant === 'delete') bucket.grantDelete(fn.fn, pattern);
   else bucket.grantPut(fn.fn, pattern);
-  acknowledgeBucketGrant(fn, bucket, grant, pattern, `${name}: ${grant} ${pattern}`);
+  const acknowledged = grant === 'read' ? 'get' : grant;
+  acknowledgeBucketGrant(fn, bucket, acknowledged, pattern, `${name}: ${grant} ${pattern}`);
 }
 
 function pascal(name: string): string {

@@ -25,19 +25,27 @@ import { routeByName } from '../../functions/routes.js';
 import { NetintelFunction } from './netintel-function.js';
 
 /**
- * Viewer-request code: copies the viewer's Host into X-Forwarded-Host, overwriting whatever the
- * viewer sent there. CloudFront sends API Gateway its own Host (the origin needs it), so this is
- * how the authorizer learns which hostname a request was addressed to (functions/lib/domains/binding.ts).
+ * Viewer-request code of the API's default behaviour (every path but the exact /v1/geo), two jobs:
+ * - copies the viewer's Host into X-Forwarded-Host, overwriting whatever the viewer sent there.
+ *   CloudFront sends API Gateway its own Host (the origin needs it), so this is how the authorizer
+ *   learns which hostname a request was addressed to (functions/lib/domains/binding.ts);
+ * - deletes every CloudFront-Viewer-* header. This behaviour forwards all viewer headers with the
+ *   origin secret, and another spelling of the geo path (/v1/geo/, //v1/geo, ...) reaches the geo
+ *   function through it: a viewer's own CloudFront-Viewer-Country must not arrive there looking
+ *   like CloudFront's (functions/lib/http/edge-origin.ts refuses such requests too). Not used on
+ *   the geo behaviour itself, where CloudFront writes those headers and a viewer-request function
+ *   would see, and delete, the real ones.
+ * Header names in the event are lower case (CloudFront Functions event structure).
  */
 export const FORWARDED_HOST_CODE =
-  "async function handler(event) { var r = event.request; var h = r.headers.host; if (h) { r.headers['x-forwarded-host'] = { value: h.value }; } else { delete r.headers['x-forwarded-host']; } return r; }";
+  "async function handler(event) { var r = event.request; var hs = r.headers; for (var n in hs) { if (n.indexOf('cloudfront-viewer-') === 0) { delete hs[n]; } } var h = hs.host; if (h) { hs['x-forwarded-host'] = { value: h.value }; } else { delete hs['x-forwarded-host']; } return r; }";
 
-/** The CloudFront Function of FORWARDED_HOST_CODE, for the API behaviours of a distribution. */
+/** The CloudFront Function of FORWARDED_HOST_CODE, for the API default behaviour of a distribution. */
 export class ForwardedHostFunction extends CloudFrontFunction {
   constructor(scope: Construct, id: string) {
     super(scope, id, {
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'netintel: Host -> X-Forwarded-Host (custom hostnames)',
+      comment: 'netintel: Host -> X-Forwarded-Host; drop viewer-sent CloudFront-Viewer-*',
       code: FunctionCode.fromInline(FORWARDED_HOST_CODE),
     });
   }
@@ -97,7 +105,8 @@ export class CustomHostnames extends Construct {
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-      compress: true,
+      // API Gateway compresses; CloudFront cannot without caching (edge.ts).
+      compress: false,
     };
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'netintel custom hostnames (multi-tenant: one tenant per hostname)',

@@ -9,7 +9,7 @@ import { DATA_PREFIX } from '../../functions/lib/aws/s3-data-source.js';
 import { REFRESH_METRICS, REFRESH_METRICS_NAMESPACE } from '../../functions/lib/refresh/metrics.js';
 import { MX_LEARN_DEFAULTS } from '../../functions/lib/refresh/mx-learn.js';
 import type { DataLayer } from './data-layer.js';
-import { acknowledgeBucketGrant } from './job-pipeline.js';
+import { acknowledgeBucketGrant, grantGetObjects } from './job-pipeline.js';
 import { NetintelFunction } from './netintel-function.js';
 
 export interface DataRefreshProps {
@@ -101,10 +101,14 @@ export class DataRefresh extends Construct {
     return { DATA_BUCKET: this.bucket.bucketName, DATA_REFRESH_S3: 'true' };
   }
 
-  /** Read access to the published versions for a consuming function. */
+  /**
+   * Read access to the published versions for a consuming function: s3:GetObject under `data/`,
+   * which is all the hot swap does (the pointer data/current.json, then the files it names). No
+   * listing: versions are found through the pointer, never by listing the bucket.
+   */
   grantReadData(fn: LambdaFn, scope: Construct = fn): void {
     const objects = `${DATA_PREFIX}*`;
-    this.bucket.grantRead(fn, objects);
-    acknowledgeBucketGrant(scope, this.bucket, 'read', objects, 'read the published data versions');
+    grantGetObjects(this.bucket, fn, objects);
+    acknowledgeBucketGrant(scope, this.bucket, 'get', objects, 'read the published data versions');
   }
 }

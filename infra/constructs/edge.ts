@@ -63,6 +63,9 @@ export const GEO_VIEWER_HEADERS = [
 /** Headers the geo route's key and origin checks read (authenticate.ts): key, Origin, Referer. */
 export const GEO_REQUEST_HEADERS = ['X-Api-Key', 'Origin', 'Referer'] as const;
 
+/** Where standard logs go in the access-log bucket when they are on (`-c cloudFrontLogs=true`). */
+export const CLOUDFRONT_LOG_PREFIX = 'cloudfront/';
+
 /** CloudFront's default quota of headers in one origin request policy. */
 export const ORIGIN_REQUEST_POLICY_HEADER_QUOTA = 10;
 
@@ -74,6 +77,13 @@ export interface EdgeProps {
   /** Optional custom domain: with an ACM certificate (us-east-1) viewers get TLS 1.2 at least. */
   domainName?: string;
   certificateArn?: string;
+  /**
+   * CloudFront standard (legacy) access logs into the access-log bucket. Off by default: that
+   * delivery writes to S3 with ACLs and does not deliver to buckets in every opt-in region (the
+   * CloudFront standard logging documentation lists the regions), so it would break `cdk deploy`
+   * there. Every API request is also in the API Gateway stage's access log.
+   */
+  logs?: boolean;
 }
 
 /**
@@ -118,7 +128,9 @@ export class Edge extends Construct {
     this.apiOrigin = apiOrigin;
     // The managed AllViewerExceptHostHeader policy forwards every header of the viewer request as
     // the viewer-request function leaves it, X-Forwarded-Host included: no policy change needed.
-    // Here it only overwrites a viewer-sent X-Forwarded-Host with the real Host (the base domain).
+    // Here it overwrites a viewer-sent X-Forwarded-Host with the real Host (the base domain), and
+    // deletes viewer-sent CloudFront-Viewer-* headers: other spellings of /v1/geo land on this
+    // behaviour with the origin secret (custom-hostnames.ts FORWARDED_HOST_CODE).
     this.forwardedHost = new ForwardedHostFunction(this, 'ForwardedHost');
 
     const geoHeaders = [...GEO_REQUEST_HEADERS, ...GEO_VIEWER_HEADERS];
@@ -168,16 +180,21 @@ export class Edge extends Construct {
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
-      compress: true,
+      // CloudFront compresses only under a cache policy with its Gzip/Brotli settings on, which it
+      // refuses on a policy whose TTLs are all 0; a policy that may cache lets it collapse
+      // simultaneous requests (see above). So API Gateway compresses (MINIMUM_COMPRESSION_SIZE in
+      // functions/lib/http/gateway-settings.ts): with CachingDisabled CloudFront forwards
+      // Accept-Encoding like any viewer header and passes the encoded answer through.
+      compress: false,
     };
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'netintel API and docs',
       httpVersion: HttpVersion.HTTP2_AND_3,
       priceClass: PriceClass.PRICE_CLASS_ALL,
-      enableLogging: true,
-      logBucket: props.accessLogs,
-      logFilePrefix: 'cloudfront/',
+      ...(props.logs
+        ? { enableLogging: true, logBucket: props.accessLogs, logFilePrefix: CLOUDFRONT_LOG_PREFIX }
+        : {}),
       ...customDomain,
       defaultBehavior: {
         ...apiBehaviour,
@@ -205,6 +222,13 @@ export class Edge extends Construct {
       reason:
         'No WAF by default (a web ACL costs from $5/month plus per-request fees); keys, usage plans and per-account limits throttle abuse.',
     });
+    if (!props.logs) {
+      Validations.of(this.distribution).acknowledge({
+        id: 'AwsSolutions-CFR3',
+        reason:
+          'Standard (legacy) logging is opt-in (-c cloudFrontLogs=true): its S3 delivery does not reach buckets in every opt-in region and would fail the deploy there. Every API request is logged by the API Gateway stage access log (with account, status and latency); /docs is static.',
+      });
+    }
     this.url = `https://${hasCustomDomain ? props.domainName : this.distribution.distributionDomainName}`;
     if (!hasCustomDomain) {
       Validations.of(this.distribution).acknowledge({

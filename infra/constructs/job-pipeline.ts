@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import {
   BlockPublicAccess,
@@ -23,9 +24,6 @@ export interface JobPipelineProps {
   /** Variables every function gets (table names, NOTIFY_FROM, ...). */
   environment: Record<string, string>;
 }
-
-/** Days the DLQ keeps a chunk the DLQ consumer could not settle (the SQS maximum). */
-const DLQ_RETENTION_DAYS = 14;
 
 /**
  * Email list jobs: the bucket holding uploads, chunks and results (spec: deleted 7 days after
@@ -65,7 +63,8 @@ export class JobPipeline extends Construct {
     this.dlq = new Queue(this, 'Dlq', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
+      // As long as the chunk queue: a chunk the DLQ consumer could not settle waits for a redrive.
+      retentionPeriod: Duration.seconds(JOB_QUEUE.retentionSeconds),
       visibilityTimeout: Duration.seconds(JOB_QUEUE.dlqVisibilityTimeoutSeconds),
     });
 
@@ -73,6 +72,8 @@ export class JobPipeline extends Construct {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: Duration.seconds(JOB_QUEUE.visibilityTimeoutSeconds),
+      // Explicit, not SQS's 4-day default: a chunk must reach the DLQ, never expire on the way.
+      retentionPeriod: Duration.seconds(JOB_QUEUE.retentionSeconds),
       deadLetterQueue: { queue: this.dlq, maxReceiveCount: JOB_QUEUE.maxReceiveCount },
     });
 
@@ -89,14 +90,22 @@ export class JobPipeline extends Construct {
     });
     props.dataLayer.attachTo(this.processor.fn);
     this.processor.fn.addEventSource(
-      new SqsEventSource(this.queue, { batchSize: JOB_QUEUE.batchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(this.queue, {
+        batchSize: JOB_QUEUE.batchSize,
+        reportBatchItemFailures: true,
+        // Isolation: a big job runs at most this many processors (resources.ts explains the number).
+        maxConcurrency: JOB_QUEUE.maxConcurrency,
+      }),
     );
     tables.grant('Jobs', this.processor.fn, 'readWrite', this.processor);
-    // Reads chunk rows and writes chunk results (chunks/), then the assembled results file (results/).
+    // Reads chunk rows and writes chunk results (chunks/), then the assembled results file (results/):
+    // GetObject and PutObject by key, nothing listed or deleted.
     const chunkObjects = `${BUCKET.prefixes.chunks}*`;
     const resultObjects = `${BUCKET.prefixes.results}*`;
-    this.bucket.grantReadWrite(this.processor.fn, chunkObjects);
-    acknowledgeBucketGrant(this.processor, this.bucket, 'readWrite', chunkObjects, 'chunk rows and results');
+    grantGetObjects(this.bucket, this.processor.fn, chunkObjects);
+    acknowledgeBucketGrant(this.processor, this.bucket, 'get', chunkObjects, 'chunk rows and results');
+    this.bucket.grantPut(this.processor.fn, chunkObjects);
+    acknowledgeBucketGrant(this.processor, this.bucket, 'put', chunkObjects, 'chunk results');
     this.bucket.grantPut(this.processor.fn, resultObjects);
     acknowledgeBucketGrant(this.processor, this.bucket, 'put', resultObjects, 'the results file');
 
@@ -113,7 +122,7 @@ export class JobPipeline extends Construct {
       new SqsEventSource(this.dlq, { batchSize: JOB_QUEUE.dlqBatchSize, reportBatchItemFailures: true }),
     );
     tables.grant('Jobs', this.dlqConsumer.fn, 'readWrite', this.dlqConsumer);
-    tables.byId.Usage.grantReadWriteData(this.dlqConsumer.fn);
+    tables.grantUsage(this.dlqConsumer.fn, { notices: false });
 
     // Settles what a dead process left half done (functions/job-sweeper): a job creation still
     // pending is confirmed (its chunks queued) when its charge is held and its files all stored,
@@ -128,7 +137,7 @@ export class JobPipeline extends Construct {
       environment,
     });
     tables.grant('Jobs', this.sweeper.fn, 'readWrite', this.sweeper);
-    tables.byId.Usage.grantReadWriteData(this.sweeper.fn);
+    tables.grantUsage(this.sweeper.fn, { notices: false });
     this.queue.grantSendMessages(this.sweeper.fn);
     for (const objects of [`${BUCKET.prefixes.uploads}*`, chunkObjects]) {
       this.bucket.grantRead(this.sweeper.fn, objects);
@@ -150,6 +159,7 @@ export class JobPipeline extends Construct {
 }
 
 const GRANT_ACTIONS = {
+  get: [],
   read: ['s3:GetObject*', 's3:GetBucket*', 's3:List*'],
   put: ['s3:Abort*'],
   delete: ['s3:DeleteObject*'],
@@ -157,9 +167,23 @@ const GRANT_ACTIONS = {
 } as const;
 
 /**
+ * s3:GetObject on the objects under a prefix, and nothing on the bucket itself: unlike CDK's
+ * grantRead, no s3:List* (listing shows every account's keys under every prefix) and no
+ * s3:GetBucket*. Without s3:ListBucket S3 answers a missing key with 403 AccessDenied instead of
+ * 404 NoSuchKey; the readers that ask about keys that may be absent say so (s3-data-source.ts,
+ * job-store.ts landing()).
+ */
+export function grantGetObjects(bucket: IBucket, grantee: IGrantable, objectsPattern: string): void {
+  grantee.grantPrincipal.addToPrincipalPolicy(
+    new PolicyStatement({ actions: ['s3:GetObject'], resources: [bucket.arnForObjects(objectsPattern)] }),
+  );
+}
+
+/**
  * `bucket.grantRead/grantPut/grantReadWrite` emit the wildcard actions CDK always uses for S3
- * object access (s3:GetObject*, s3:List*, ...) and object ARNs under a prefix: acknowledge exactly
- * those findings, on the function that received the grant.
+ * object access (s3:GetObject*, s3:List*, ...) and object ARNs under a prefix; `grantGetObjects`
+ * ('get') only the object ARNs. Acknowledge exactly those findings, on the function that received
+ * the grant.
  */
 export function acknowledgeBucketGrant(
   target: Construct,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { LoggingFormat, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { type CfnFunction, LoggingFormat, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -57,7 +57,7 @@ export class NetintelFunction extends Construct {
       logGroup: this.logGroup,
       loggingFormat: LoggingFormat.JSON,
       tracing: Tracing.ACTIVE,
-      bundling: cdkBundling(),
+      bundling: cdkBundling(props.handler),
       environment: {
         POWERTOOLS_SERVICE_NAME: 'netintel',
         POWERTOOLS_METRICS_NAMESPACE: 'netintel',
@@ -72,5 +72,16 @@ export class NetintelFunction extends Construct {
       reason:
         'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',
     });
+  }
+
+  /**
+   * Reserves `executions` of the account's concurrency for this function: no other function can
+   * take them, and this one never runs more (infra/reserved-concurrency.ts).
+   */
+  reserveConcurrency(executions: number): void {
+    if (!Number.isInteger(executions) || executions < 1) {
+      throw new Error(`reserved concurrency must be a positive integer, got ${executions}`);
+    }
+    (this.fn.node.defaultChild as CfnFunction).reservedConcurrentExecutions = executions;
   }
 }

@@ -1,19 +1,27 @@
-import { Duration } from 'aws-cdk-lib';
+import { Annotations, ArnFormat, Duration, type IAspect, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
   ComparisonOperator,
   Dashboard,
   GraphWidget,
+  type IMetric,
   MathExpression,
-  type Metric,
+  Metric,
   TextWidget,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
+import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.js';
 import { METERS } from '../../functions/routes.js';
 
 /** Retention of every function's log group and the API access log (NetintelFunction, Api). */
@@ -23,11 +31,28 @@ export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 export const USAGE_NAMESPACE = 'netintel';
 
 export interface ObservabilityProps {
-  /** Functions graphed one line each, by label. */
+  /** Functions graphed one line each, by label, and alarmed one alarm each. */
   functions: Record<string, IFunction>;
+  /** The key authorizer (one of `functions`): its failures are every caller's 500. */
+  authorizer: IFunction;
   restApi: RestApi;
   dlq: IQueue;
+  /** Tables alarmed on throttled reads and writes, by id. */
+  tables: Record<string, ITable>;
+  /** Where the alarm topic sends e-mail (`-c alarmEmail=`); without it the topic has no subscriber. */
+  alarmEmail?: string;
 }
+
+/**
+ * When the alarms fire, per 5-minute period. Lambda errors count only what the handlers did not
+ * answer themselves (timeouts, out of memory, crashes): any is worth a look.
+ */
+export const ALARM_THRESHOLDS = {
+  /** API Gateway 5XXError responses (sum) above which the API alarms. */
+  api5xx: 5,
+  /** Seconds the oldest chunk may wait in the DLQ (its consumer settles chunks as they arrive). */
+  dlqAgeSeconds: 30 * 60,
+} as const;
 
 const PERIOD = Duration.minutes(5);
 
@@ -39,10 +64,15 @@ export function usageSearch(meter: string): string {
   return `SEARCH('{${USAGE_NAMESPACE},account,service} MetricName="${meter}Events"', 'Sum', ${PERIOD.toSeconds()})`;
 }
 
-/** The operations dashboard and the alarm on chunks that reached the DLQ. */
+/**
+ * The operations dashboard, the alarms and the topic they notify. Every alarm of the stack, these
+ * and those of other constructs, notifies the topic on ALARM and on OK (AlarmActions, below).
+ */
 export class Observability extends Construct {
   readonly dashboard: Dashboard;
   readonly dlqAlarm: Alarm;
+  readonly alarmTopic: Topic;
+  readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
@@ -145,5 +175,152 @@ export class Observability extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    this.alarms.push(this.dlqAlarm);
+
+    this.alarmTopic = this.topic(props.alarmEmail);
+
+    const alarm = (id: string, description: string, metric: IMetric, threshold = 0) => {
+      const created = new Alarm(this, id, {
+        alarmDescription: `netintel: ${description}`,
+        metric,
+        threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      this.alarms.push(created);
+      return created;
+    };
+    // FILL(..., 0): a metric with no datapoint in a period (DynamoDB publishes throttle events only
+    // when there are some) would otherwise leave the sum empty and hide the other one.
+    const failures = (fn: IFunction) =>
+      new MathExpression({
+        expression: 'FILL(errors, 0) + FILL(throttles, 0)',
+        usingMetrics: {
+          errors: fn.metricErrors({ statistic: 'Sum', period: PERIOD }),
+          throttles: fn.metricThrottles({ statistic: 'Sum', period: PERIOD }),
+        },
+        period: PERIOD,
+      });
+
+    alarm(
+      'ApiServerErrors',
+      `API Gateway answered more than ${ALARM_THRESHOLDS.api5xx} 5xx in 5 minutes (handler failures, timeouts, authorizer failures).`,
+      props.restApi.metricServerError({ statistic: 'Sum', period: PERIOD }),
+      ALARM_THRESHOLDS.api5xx,
+    );
+    alarm(
+      'AuthorizerErrors',
+      'the key authorizer failed or was throttled: each such request was answered 500.',
+      failures(props.authorizer),
+    );
+    for (const [label, fn] of Object.entries(props.functions)) {
+      if (fn === props.authorizer) continue;
+      alarm(
+        `FunctionFailures-${label}`,
+        `function ${label} failed (timeout, out of memory, crash) or was throttled.`,
+        failures(fn),
+      );
+    }
+    for (const [id, table] of Object.entries(props.tables)) {
+      alarm(
+        `DynamoThrottles-${id}`,
+        `DynamoDB throttled reads or writes on the ${id} table.`,
+        new MathExpression({
+          expression: 'FILL(reads, 0) + FILL(writes, 0)',
+          usingMetrics: {
+            reads: table.metric('ReadThrottleEvents', { statistic: 'Sum', period: PERIOD }),
+            writes: table.metric('WriteThrottleEvents', { statistic: 'Sum', period: PERIOD }),
+          },
+          period: PERIOD,
+        }),
+      );
+    }
+    alarm(
+      'DlqOldestMessageAge',
+      `a job chunk has waited in the DLQ for over ${ALARM_THRESHOLDS.dlqAgeSeconds / 60} minutes (its consumer is failing).`,
+      props.dlq.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: PERIOD }),
+      ALARM_THRESHOLDS.dlqAgeSeconds,
+    );
+    alarm(
+      'UsageNoticesFailed',
+      'a usage notice (75/90/100% of a monthly cap) could not be sent; it is retried on the next billed call. Check SES (sandbox, verified NOTIFY_FROM).',
+      new Metric({
+        namespace: USAGE_NAMESPACE,
+        metricName: USAGE_NOTICE_FAILED_METRIC,
+        // Powertools adds the service dimension to every metric it emits.
+        dimensionsMap: { service: 'netintel' },
+        statistic: 'Sum',
+        period: PERIOD,
+      }),
+    );
+  }
+
+  /**
+   * The SNS topic every alarm notifies, encrypted with a key of its own (cdk-nag SNS2): CloudWatch
+   * cannot publish to a topic under the AWS-managed SNS key, so this key lets CloudWatch use it.
+   */
+  private topic(alarmEmail: string | undefined): Topic {
+    const stack = Stack.of(this);
+    const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
+    const key = new Key(this, 'AlarmTopicKey', {
+      description: 'netintel: encrypts the alarm topic',
+      enableKeyRotation: true,
+      pendingWindow: Duration.days(7),
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    key.grant(cloudWatch, 'kms:Decrypt', 'kms:GenerateDataKey*');
+    const topic = new Topic(this, 'AlarmTopic', {
+      displayName: 'netintel alarms',
+      masterKey: key,
+      enforceSSL: true,
+    });
+    topic.addToResourcePolicy(
+      new PolicyStatement({
+        sid: 'CloudWatchAlarmsPublish',
+        principals: [cloudWatch],
+        actions: ['sns:Publish'],
+        resources: [topic.topicArn],
+        conditions: {
+          StringEquals: { 'aws:SourceAccount': stack.account },
+          ArnLike: {
+            'aws:SourceArn': stack.formatArn({
+              service: 'cloudwatch',
+              resource: 'alarm',
+              resourceName: '*',
+              arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+            }),
+          },
+        },
+      }),
+    );
+    if (alarmEmail) topic.addSubscription(new EmailSubscription(alarmEmail));
+    else {
+      Annotations.of(this).addWarningV2(
+        'netintel:noAlarmEmail',
+        'No alarm e-mail: the alarms notify a topic nobody is subscribed to. Deploy with -c alarmEmail=you@example.com.',
+      );
+    }
+    return topic;
+  }
+}
+
+/**
+ * Every alarm in the scope notifies the topic when it fires and when it recovers: an aspect, so
+ * alarms added by any construct (data refresh, custom hostnames, ...) are covered too.
+ */
+export class AlarmActions implements IAspect {
+  private readonly done = new WeakSet<Alarm>();
+  private readonly action: SnsAction;
+
+  constructor(topic: Topic) {
+    this.action = new SnsAction(topic);
+  }
+
+  visit(node: IConstruct): void {
+    if (!(node instanceof Alarm) || this.done.has(node)) return;
+    this.done.add(node);
+    node.addAlarmAction(this.action);
+    node.addOkAction(this.action);
   }
 }

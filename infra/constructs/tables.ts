@@ -75,6 +75,19 @@ export class Tables extends Construct {
     });
   }
 
+  /**
+   * The Usage table as the request path uses it, and nothing more: the minute/month counters are
+   * one GetItem and conditional UpdateItems (functions/lib/aws/usage-counter.ts: admission, refunds,
+   * job holds), and a billed call that crosses a 75/90/100% threshold claims its notice with one
+   * conditional PutItem (notice-ledger.ts). No Scan, Query, BatchWrite or Delete: a function can
+   * move counters, not read or erase other accounts' usage in bulk.
+   */
+  grantUsage(grantee: IGrantable, options: { notices: boolean }): void {
+    const actions = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
+    if (options.notices) actions.push('dynamodb:PutItem');
+    this.byId.Usage.grant(grantee, ...actions);
+  }
+
   /** TABLE_* variables every function gets (names are not secrets; permissions are per function). */
   environment(): Record<string, string> {
     return Object.fromEntries(TABLES.map((def) => [def.envVar, this.byId[def.id].tableName]));

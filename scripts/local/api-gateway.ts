@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deflateSync, gzipSync } from 'node:zlib';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -13,8 +14,18 @@ import { checkHostHeader } from '../../functions/lib/domains/host-header.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
-import { gatewayResponse, renderGatewayBody } from '../../functions/lib/http/gateway-responses.js';
-import { isBinaryMediaType, STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
+import {
+  type GatewayRequestFacts,
+  gatewayResponse,
+  renderGatewayBody,
+  renderGatewayHeaders,
+} from '../../functions/lib/http/gateway-responses.js';
+import {
+  isBinaryMediaType,
+  MINIMUM_COMPRESSION_SIZE,
+  responseEncoding,
+  STAGE_NAME,
+} from '../../functions/lib/http/gateway-settings.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { loadHandlerModule } from './load-handler.js';
@@ -68,8 +79,35 @@ function send(
   headers: Record<string, string>,
   body: string | Buffer,
 ): void {
-  res.writeHead(status, { 'Content-Length': String(Buffer.byteLength(body)), ...headers });
-  res.end(body);
+  const encoded = compress(res.req.headers['accept-encoding'], headers, body);
+  res.writeHead(status, { ...encoded.headers, 'Content-Length': String(Buffer.byteLength(encoded.body)) });
+  res.end(encoded.body);
+}
+
+/**
+ * API Gateway's payload compression (the REST API's minimumCompressionSize, infra/constructs/api.ts):
+ * a body of at least MINIMUM_COMPRESSION_SIZE bytes that the handler did not encode is sent with
+ * the request's preferred coding when that is gzip or deflate (responseEncoding). Such a body's
+ * representation depends on Accept-Encoding, so it carries `Vary: Accept-Encoding` either way.
+ */
+function compress(
+  acceptEncoding: string | undefined,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): { headers: Record<string, string>; body: string | Buffer } {
+  const names = Object.keys(headers).map((h) => h.toLowerCase());
+  if (Buffer.byteLength(body) < MINIMUM_COMPRESSION_SIZE || names.includes('content-encoding')) {
+    return { headers, body };
+  }
+  const varyName = Object.keys(headers).find((h) => h.toLowerCase() === 'vary');
+  const vary = varyName ? headers[varyName]! : '';
+  const out: Record<string, string> = { ...headers };
+  if (varyName) delete out[varyName];
+  out.Vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
+  const coding = responseEncoding(acceptEncoding);
+  if (coding === null) return { headers: out, body };
+  out['Content-Encoding'] = coding;
+  return { headers: out, body: coding === 'gzip' ? gzipSync(body) : deflateSync(body) };
 }
 
 /** Answers with one of our error codes as `{error, message}`; returns the status. */
@@ -79,9 +117,18 @@ function sendError(res: ServerResponse, code: ErrorCode, message: string): numbe
   return status;
 }
 
-function sendGateway(res: ServerResponse, type: string, authorizer?: Record<string, string>): number {
+/**
+ * Answers as API Gateway's gateway response of `type`: its status (our override or the type's own),
+ * body and header mappings, evaluated against the authorizer context and the request's headers.
+ */
+function sendGateway(res: ServerResponse, type: string, facts: GatewayRequestFacts = {}): number {
   const def = gatewayResponse(type);
-  send(res, def.status, { 'Content-Type': 'application/json' }, renderGatewayBody(def, authorizer));
+  send(
+    res,
+    def.status,
+    { 'Content-Type': 'application/json', ...renderGatewayHeaders(def, facts) },
+    renderGatewayBody(def, facts.authorizer),
+  );
   return def.status;
 }
 
@@ -256,6 +303,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     let name: string;
     let timeoutSeconds = 10;
+    let allowed: GatewayRequestFacts = {};
     if (publicRoute) {
       if (method !== publicRoute.method) return sendJson405(res);
       name = publicRoute.name;
@@ -273,12 +321,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         const decision = await authorize(route, event);
         const statement = decision.policyDocument.Statement[0] as { Effect?: string } | undefined;
         const context = (decision.context ?? {}) as Record<string, string>;
-        if (statement?.Effect !== 'Allow') return sendGateway(res, 'ACCESS_DENIED', context);
+        if (statement?.Effect !== 'Allow') {
+          return sendGateway(res, 'ACCESS_DENIED', { authorizer: context, requestHeaders: headers });
+        }
         event.requestContext.authorizer = { ...context, principalId: decision.principalId };
+        // From here on API Gateway's own answers see the authorizer's context (CORS for its origin).
+        allowed = { authorizer: context, requestHeaders: headers };
       } catch (err) {
-        if ((err as Error).message === 'Unauthorized') return sendGateway(res, 'UNAUTHORIZED');
+        if ((err as Error).message === 'Unauthorized') {
+          return sendGateway(res, 'UNAUTHORIZED', { requestHeaders: headers });
+        }
         log(`authorizer failed: ${(err as Error).stack ?? err}`);
-        return sendGateway(res, 'DEFAULT_5XX');
+        return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
       }
       name = route.name;
       timeoutSeconds = route.timeoutSeconds;
@@ -286,19 +340,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     if (Buffer.byteLength(JSON.stringify(event)) > INVOKE_PAYLOAD_LIMIT) {
       // AWS: the synchronous invocation is refused (request payload over 6 MB).
-      return sendGateway(res, 'REQUEST_TOO_LARGE');
+      return sendGateway(res, 'REQUEST_TOO_LARGE', allowed);
     }
     let result: APIGatewayProxyResult | 'timeout';
     try {
       result = await invoke(name, timeoutSeconds, event);
     } catch (err) {
       log(`handler ${name} threw: ${(err as Error).stack ?? err}`);
-      return sendGateway(res, 'DEFAULT_5XX');
+      return sendGateway(res, 'DEFAULT_5XX', allowed);
     }
-    if (result === 'timeout') return sendGateway(res, 'INTEGRATION_TIMEOUT');
+    if (result === 'timeout') return sendGateway(res, 'INTEGRATION_TIMEOUT', allowed);
     if (Buffer.byteLength(JSON.stringify(result)) > INVOKE_PAYLOAD_LIMIT) {
       log(`handler ${name} response over the 6 MB invocation limit`);
-      return sendGateway(res, 'DEFAULT_5XX');
+      return sendGateway(res, 'DEFAULT_5XX', allowed);
     }
     const responseHeaders: Record<string, string> = {};
     for (const [k, v] of Object.entries(result.headers ?? {})) responseHeaders[k] = String(v);

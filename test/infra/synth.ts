@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { NetintelStack } from '../../infra/netintel-stack.js';
+import { NetintelStack, type NetintelStackProps } from '../../infra/netintel-stack.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // Stack tests synthesize without bundling (the `aws:cdk:bundling-stacks` context) and without the
@@ -9,19 +9,20 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 // one-file fixture instead of the real databases.
 export const LAYER_FIXTURE = join(PROJECT_ROOT, 'test/fixtures/layer');
 
-export function testApp(outdir?: string): App {
+/** `context`: what `cdk synth -c key=value` would set (values are strings there). */
+export function testApp(outdir?: string, context: Record<string, string> = {}): App {
   return new App({
     builtinCloudFormationValidation: false,
-    context: { 'aws:cdk:bundling-stacks': [] },
+    context: { 'aws:cdk:bundling-stacks': [], ...context },
     ...(outdir ? { outdir } : {}),
   });
 }
 
-export function netintelStack(app: App = testApp()): NetintelStack {
-  return new NetintelStack(app, 'Netintel', {
-    dataLayerDir: LAYER_FIXTURE,
-    notifyFrom: 'notices@example.com',
-  });
+export function netintelStack(
+  app: App = testApp(),
+  props: Partial<NetintelStackProps> = { notifyFrom: 'notices@example.com' },
+): NetintelStack {
+  return new NetintelStack(app, 'Netintel', { dataLayerDir: LAYER_FIXTURE, ...props });
 }
 
 export interface CfnResource {
@@ -37,8 +38,7 @@ export interface SynthesizedStack {
   outputs: Record<string, unknown>;
 }
 
-export function synthesize(): SynthesizedStack {
-  const stack = netintelStack();
+export function synthesize(stack: NetintelStack = netintelStack()): SynthesizedStack {
   const template = Template.fromStack(stack);
   const json = template.toJSON() as {
     Resources: Record<string, CfnResource>;

@@ -9,6 +9,13 @@ export const AccountSchema = z.object({
   monthlyCap: z.number().int().positive(),
   includesSecurity: z.boolean(),
   customHostname: z.boolean(),
+  /**
+   * The account's own API Gateway API key (accounts/usage-plan-keys.ts): the authorizer names it as
+   * usageIdentifierKey so the usage-plan throttle applies per account. Never given to the client;
+   * with API keys taken from the authorizer, sending it grants nothing. Absent locally and on
+   * accounts made before per-account keys (they share their plan's key until `account sync-keys`).
+   */
+  usagePlanKey: z.object({ id: z.string(), value: z.string() }).optional(),
 });
 export type Account = z.infer<typeof AccountSchema>;
 

@@ -8,8 +8,20 @@ import { hashApiKey, isWellFormedKey } from './api-key.js';
 import { isOriginAllowed, originOf } from './origins.js';
 
 export type AuthDecision =
-  | { ok: true; principal: Principal }
-  | { ok: false; status: 401 | 403; code: ErrorCode; message: string };
+  | {
+      ok: true;
+      principal: Principal;
+      /** The account's own API Gateway usage-plan key, when it has one (accounts/usage-plan-keys.ts). */
+      usagePlanKey?: string;
+    }
+  | {
+      ok: false;
+      status: 401 | 403;
+      code: ErrorCode;
+      message: string;
+      /** A refusal after the origin check passed: the page may read it (gateway-responses.ts). */
+      allowedOrigin?: string;
+    };
 
 export interface AuthInput {
   route: Route;
@@ -27,7 +39,7 @@ export interface AuthInput {
   host?: { hostname: string; lookup: HostnameLookup };
 }
 
-const deny = (status: 401 | 403, code: ErrorCode, message: string): AuthDecision => ({
+const deny = (status: 401 | 403, code: ErrorCode, message: string): Extract<AuthDecision, { ok: false }> => ({
   ok: false,
   status,
   code,
@@ -133,7 +145,12 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
   if (input.host) {
     const binding = bindHost(await input.host.lookup.getHostname(input.host.hostname), account);
     if (binding.kind === 'not_yours') {
-      return deny(403, 'hostname_not_yours', `The hostname ${binding.hostname} belongs to another account.`);
+      const refusal = deny(
+        403,
+        'hostname_not_yours',
+        `The hostname ${binding.hostname} belongs to another account.`,
+      );
+      return allowedOrigin ? { ...refusal, allowedOrigin } : refusal;
     }
     if (binding.kind !== 'base') {
       host = { customHostname: binding.hostname, hostStatus: binding.kind };
@@ -153,5 +170,6 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
       allowedOrigin,
       ...host,
     },
+    ...(account.usagePlanKey ? { usagePlanKey: account.usagePlanKey.value } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KeyType } from '../../routes.js';
 import {
   type Account,
@@ -12,9 +12,10 @@ import {
 } from '../accounts/account.js';
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
 import { planById } from '../accounts/plans.js';
+import type { UsagePlanKey, UsagePlanKeyRecords } from '../accounts/usage-plan-keys.js';
 
 // Items of the Accounts table:
-//   ACCOUNT#<id> / PROFILE      the account and its effective limits
+//   ACCOUNT#<id> / PROFILE      the account, its effective limits and its usage-plan key
 //   KEY#<sha256> / KEY          a key, found by the hash of what the caller sends
 //   KEYID#<keyId> / KEYID       key id -> hash, for revocation by id
 
@@ -30,7 +31,7 @@ export class UnknownPlanError extends Error {}
 export class UnknownAccountError extends Error {}
 export class UnknownKeyError extends Error {}
 
-export class DynamoAccountStore implements AccountStore {
+export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -71,6 +72,42 @@ export class DynamoAccountStore implements AccountStore {
       }),
     );
     return account;
+  }
+
+  /** Records the account's own usage-plan key, once: false when it has one already or is gone. */
+  async setUsagePlanKey(accountId: string, key: UsagePlanKey): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `ACCOUNT#${accountId}`, sk: 'PROFILE' },
+          UpdateExpression: 'SET usagePlanKey = :key',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usagePlanKey)',
+          ExpressionAttributeValues: { ':key': { id: key.id, value: key.value } },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  /** Accounts without a usage-plan key of their own (`account sync-keys`; a full scan, admin only). */
+  async *accountsWithoutUsagePlanKey(): AsyncIterable<Account> {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new ScanCommand({
+          TableName: this.table,
+          FilterExpression: 'sk = :profile AND attribute_not_exists(usagePlanKey)',
+          ExpressionAttributeValues: { ':profile': 'PROFILE' },
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      for (const item of page.Items ?? []) yield AccountSchema.parse(item);
+      start = page.LastEvaluatedKey;
+    } while (start);
   }
 
   /** Creates a key; the key itself is returned once and never stored. */

@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type * as CloudFront from '@aws-sdk/client-cloudfront';
+import {
+  CloudFrontClient,
+  CreateDistributionTenantCommand,
+  DeleteDistributionTenantCommand,
+  type DistributionTenant,
+  EntityAlreadyExists,
+  EntityNotFound,
+  GetDistributionTenantByDomainCommand,
+  GetManagedCertificateDetailsCommand,
+  PreconditionFailed,
+  ResourceNotDisabled,
+  UpdateDistributionTenantCommand,
+} from '@aws-sdk/client-cloudfront';
 import type { CertificateProvider, CertificateState } from '../domains/ports.js';
 
 // The AWS CertificateProvider: one CloudFront distribution tenant per custom hostname on the
@@ -9,11 +20,9 @@ import type { CertificateProvider, CertificateState } from '../domains/ports.js'
 // connection group's routing endpoint (ValidationTokenHost "cloudfront"), so it needs no DNS record
 // of its own; `request` is only called once that CNAME (and our TXT challenge) verified.
 // Deliberately thin: it maps the port onto five API calls and is exercised against AWS only.
-// The client comes from the Lambda runtime's SDK, required on first use (like SES in
-// ses-notifier.ts): an `import` of an external module would be hoisted into the bundle's
-// top-level imports and loaded at every cold start.
-
-const load = createRequire(import.meta.url);
+// The client is bundled into the verifier, the one function that loads this module
+// (infra/bundling.ts BUNDLED_PER_FUNCTION): the distribution-tenant commands are recent and the
+// Lambda runtime's SDK version floats. Named imports, so the bundle keeps these commands only.
 
 export interface CloudFrontTenantsConfig {
   /** The multi-tenant distribution (CUSTOM_HOSTNAME_DISTRIBUTION_ID). */
@@ -31,16 +40,15 @@ export function tenantName(hostname: string): string {
 const CERTIFICATE_FAILED = new Set(['failed', 'expired', 'revoked', 'inactive', 'validation-timed-out']);
 
 export class CloudFrontTenantProvider implements CertificateProvider {
-  private readonly sdk = load('@aws-sdk/client-cloudfront') as typeof CloudFront;
   // CloudFront is a global service; its API lives in us-east-1.
-  private readonly client = new this.sdk.CloudFrontClient({ region: 'us-east-1' });
+  private readonly client = new CloudFrontClient({ region: 'us-east-1' });
 
   constructor(private readonly config: CloudFrontTenantsConfig) {}
 
   async request(hostname: string): Promise<void> {
     try {
       await this.client.send(
-        new this.sdk.CreateDistributionTenantCommand({
+        new CreateDistributionTenantCommand({
           DistributionId: this.config.distributionId,
           ConnectionGroupId: this.config.connectionGroupId,
           Name: tenantName(hostname),
@@ -55,7 +63,7 @@ export class CloudFrontTenantProvider implements CertificateProvider {
       );
     } catch (err) {
       // A retry after a partial failure: the tenant is already there.
-      if (!(err instanceof this.sdk.EntityAlreadyExists)) throw err;
+      if (!(err instanceof EntityAlreadyExists)) throw err;
     }
   }
 
@@ -64,7 +72,7 @@ export class CloudFrontTenantProvider implements CertificateProvider {
     if (!tenant?.tenant.Id)
       return { state: 'failed', reason: 'the CloudFront distribution tenant is missing' };
     const res = await this.client.send(
-      new this.sdk.GetManagedCertificateDetailsCommand({ Identifier: tenant.tenant.Id }),
+      new GetManagedCertificateDetailsCommand({ Identifier: tenant.tenant.Id }),
     );
     const status = res.ManagedCertificateDetails?.CertificateStatus;
     if (status === 'issued') return { state: 'issued' };
@@ -79,32 +87,27 @@ export class CloudFrontTenantProvider implements CertificateProvider {
     const { tenant, etag } = found;
     if (tenant.Enabled !== false) {
       await this.client.send(
-        new this.sdk.UpdateDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag, Enabled: false }),
+        new UpdateDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag, Enabled: false }),
       );
       return 'pending';
     }
     if (tenant.Status !== 'Deployed') return 'pending';
     try {
-      await this.client.send(new this.sdk.DeleteDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag }));
+      await this.client.send(new DeleteDistributionTenantCommand({ Id: tenant.Id, IfMatch: etag }));
       return 'released';
     } catch (err) {
-      if (err instanceof this.sdk.EntityNotFound) return 'released';
-      if (err instanceof this.sdk.ResourceNotDisabled || err instanceof this.sdk.PreconditionFailed)
-        return 'pending';
+      if (err instanceof EntityNotFound) return 'released';
+      if (err instanceof ResourceNotDisabled || err instanceof PreconditionFailed) return 'pending';
       throw err;
     }
   }
 
-  private async tenant(
-    hostname: string,
-  ): Promise<{ tenant: CloudFront.DistributionTenant; etag?: string } | undefined> {
+  private async tenant(hostname: string): Promise<{ tenant: DistributionTenant; etag?: string } | undefined> {
     try {
-      const res = await this.client.send(
-        new this.sdk.GetDistributionTenantByDomainCommand({ Domain: hostname }),
-      );
+      const res = await this.client.send(new GetDistributionTenantByDomainCommand({ Domain: hostname }));
       return res.DistributionTenant ? { tenant: res.DistributionTenant, etag: res.ETag } : undefined;
     } catch (err) {
-      if (err instanceof this.sdk.EntityNotFound) return undefined;
+      if (err instanceof EntityNotFound) return undefined;
       throw err;
     }
   }

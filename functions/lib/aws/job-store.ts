@@ -585,7 +585,10 @@ export class JobStore implements JobRepository, SweepStore {
       res = await this.s3.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: objectKey }));
     } catch (err) {
       // Only a missing key means "not uploaded"; a missing bucket (also 404) is a storage failure.
-      if ((err as { name?: string }).name === 'NoSuchKey') return 'absent';
+      // jobs-create may GET landing keys but not list the bucket (infra/constructs/api.ts), so S3
+      // answers a key never uploaded with 403 AccessDenied, not 404 NoSuchKey.
+      const name = (err as { name?: string }).name;
+      if (name === 'NoSuchKey' || name === 'AccessDenied') return 'absent';
       throw new JobStorageError((err as Error).message);
     }
     if ((res.ContentLength ?? 0) > limitBytes) {

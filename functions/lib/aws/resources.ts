@@ -98,10 +98,28 @@ export const JOB_QUEUE = {
    */
   visibilityTimeoutSeconds: 6 * 120,
   processorTimeoutSeconds: 120,
-  /** Deliveries before a chunk moves to the DLQ. */
-  maxReceiveCount: 3,
+  /**
+   * Deliveries before a chunk moves to the DLQ. A delivery the processor never ran (its invocation
+   * throttled because the account's concurrency was used up) also counts, so this leaves room for
+   * a burst of throttling on top of real failures.
+   */
+  maxReceiveCount: 5,
   /** Messages per processor invocation (SQS event source batch size). */
   batchSize: 2,
+  /**
+   * Processor invocations the queue's event source runs at once (SQS maxConcurrency). 5 processors
+   * of 2 chunks hold 10,000 rows, 5 GB and at most 500 DNS lookups (DNS_CONCURRENCY 100 each) in
+   * flight: a 100,000-row job is 50 invocations in 10 waves, and the pipeline never takes more than
+   * 5 of the account's concurrent executions away from the API. Messages over the cap wait in the
+   * queue instead of being received and throttled.
+   */
+  maxConcurrency: 5,
+  /**
+   * Seconds SQS keeps a chunk (the SQS maximum, 14 days): longer than any retry schedule, so a chunk
+   * reaches the DLQ after maxReceiveCount deliveries instead of expiring unseen (SQS deletes expired
+   * messages without dead-lettering them). The DLQ keeps the same.
+   */
+  retentionSeconds: 14 * 24 * 3600,
   /** The DLQ consumer only settles chunks (a few small writes each): up to 10 per invocation. */
   dlqBatchSize: 10,
   dlqConsumerTimeoutSeconds: 30,
@@ -128,4 +146,25 @@ export function tableName(id: TableDef['id'], env: NodeJS.ProcessEnv = process.e
   const def = TABLES.find((t) => t.id === id);
   if (!def) throw new Error(`unknown table ${id}`);
   return env[def.envVar] ?? def.localName;
+}
+
+/**
+ * The variable holding a plan's API Gateway usage plan id (from the stack output
+ * UsagePlanId<Plan>): the admin CLI puts each account's own key in its plan's usage plan.
+ */
+export function usagePlanIdVariable(planId: string): string {
+  return `USAGE_PLAN_ID_${planId.toUpperCase()}`;
+}
+
+/** Plan id -> usage plan id, for the plans whose variable is set. */
+export function usagePlanIds(
+  planIds: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Record<string, string> {
+  const ids: Record<string, string> = {};
+  for (const planId of planIds) {
+    const value = env[usagePlanIdVariable(planId)];
+    if (value) ids[planId] = value;
+  }
+  return ids;
 }

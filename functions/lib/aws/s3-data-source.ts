@@ -48,6 +48,18 @@ function isPointer(value: unknown): value is DataPointer {
   );
 }
 
+/**
+ * A key that is not there. The functions that follow the data hold s3:GetObject on `data/*` and no
+ * s3:ListBucket (infra/constructs/data-refresh.ts), and S3 answers such a caller's GET of a missing
+ * key with 403 AccessDenied rather than 404 NoSuchKey ("If you don't have the s3:ListBucket
+ * permission, Amazon S3 returns an HTTP status code 403", GetObject API reference). Before the
+ * first refresh publishes, data/current.json is such a key: it means "nothing published yet".
+ */
+export function isAbsent(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  return error instanceof NoSuchKey || name === 'NoSuchKey' || name === 'AccessDenied';
+}
+
 export class S3DataStore {
   constructor(
     private readonly client: S3Client,
@@ -64,7 +76,7 @@ export class S3DataStore {
       const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return out.Body ? await out.Body.transformToByteArray() : new Uint8Array();
     } catch (error) {
-      if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
+      if (isAbsent(error)) return null;
       throw error;
     }
   }

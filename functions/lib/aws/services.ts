@@ -57,8 +57,12 @@ export async function usageNotifier(): Promise<UsageNotifier> {
   if (!notifier) {
     if (process.env.NOTIFY_OUTBOX) notifier = new OutboxNotifier(process.env.NOTIFY_OUTBOX);
     else {
+      // The stack refuses to synthesize without a sender (-c notifyFrom=...): no placeholder here,
+      // a notice from an address nobody verified would only fail later.
+      const from = process.env.NOTIFY_FROM;
+      if (!from) throw new Error('NOTIFY_FROM is not set: usage notices have no sender');
       const { SesNotifier } = await import('./ses-notifier.js');
-      notifier = new SesNotifier(process.env.NOTIFY_FROM ?? 'no-reply@example.invalid');
+      notifier = new SesNotifier(from);
     }
   }
   return notifier;

@@ -19,3 +19,27 @@ export function fromOurEdge(
   const b = Buffer.from(secret);
   return a.length === b.length && timingSafeEqual(a, b);
 }
+
+/**
+ * How far GET /v1/geo may believe a request's CloudFront-Viewer-* headers:
+ * - `trusted`: it came through our CloudFront (fromOurEdge) on exactly `geoPath`, the one path the
+ *   distribution's geo behaviour matches (an exact, case-sensitive path pattern) and fills those
+ *   headers for (infra/constructs/edge.ts);
+ * - `other_spelling`: it came through our CloudFront on another spelling that API Gateway still
+ *   routes to the geo resource (`/v1/geo/`, a doubled slash, ...). CloudFront matched the default
+ *   behaviour, which sends every viewer header on with the origin secret: its location headers
+ *   would be the caller's own words. The viewer-request function strips them there; this refuses
+ *   such requests as well, rather than locating the edge server's address;
+ * - `untrusted`: not from our CloudFront (API Gateway called directly, or the local server): the
+ *   headers are ignored and the connecting address is located.
+ */
+export type EdgeLocationTrust = 'trusted' | 'other_spelling' | 'untrusted';
+
+export function edgeLocationTrust(
+  req: { headers: Record<string, string | undefined>; path: string },
+  geoPath: string,
+  secret = process.env.ORIGIN_SECRET,
+): EdgeLocationTrust {
+  if (!fromOurEdge(req, secret)) return 'untrusted';
+  return req.path === geoPath ? 'trusted' : 'other_spelling';
+}

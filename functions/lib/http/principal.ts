@@ -30,7 +30,9 @@ export function toAuthorizerContext(p: Principal): Record<string, string> {
     perMinute: String(p.perMinute),
     monthlyCap: String(p.monthlyCap),
     includesSecurity: String(p.includesSecurity),
-    allowedOrigin: p.allowedOrigin,
+    // Only when there is one: gateway responses map it to Access-Control-Allow-Origin, and an
+    // absent value leaves that header out (gateway-responses.ts).
+    ...(p.allowedOrigin ? { allowedOrigin: p.allowedOrigin } : {}),
     ...(p.customHostname ? { customHostname: p.customHostname } : {}),
     ...(p.hostStatus ? { hostStatus: p.hostStatus } : {}),
   };

@@ -60,6 +60,19 @@ export function looksGzipped(bytes: Buffer): boolean {
   return bytes.length >= 2 && bytes.readUInt16BE(0) === GZIP_MAGIC;
 }
 
+/**
+ * Whether a request body is still gzip: sent with `Content-Encoding: gzip` (anything else but
+ * identity is 415) and starting with the gzip magic bytes. API Gateway decompresses a request body
+ * in a coding it supports before it invokes the function, at least once payload compression is on
+ * (infra/constructs/api.ts; "If the payload size is smaller than [minimumCompressionSize],
+ * compression or decompression are not applied"), and the header still says gzip: a labelled body
+ * without the magic bytes is taken as already decoded. A body that starts like gzip and is broken
+ * further on is still 400 invalid_body.
+ */
+export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
+  return isGzip(req) && looksGzipped(body);
+}
+
 /** A gzip body decompressed as a stream of slices: 413 past CSV_LIMIT_BYTES, 400 if not gzip. */
 async function* gunzipSlices(bytes: Buffer): AsyncGenerator<Buffer> {
   const stream = createGunzip({ chunkSize: CSV_SLICE_BYTES });
@@ -149,7 +162,7 @@ async function gzipCsvEmails(bytes: Buffer): Promise<string[]> {
 
 async function jsonSource(req: HttpRequest): Promise<JobSource> {
   const body = req.body ?? Buffer.alloc(0);
-  const text = isGzip(req) ? await gunzipWhole(body) : body;
+  const text = sentGzipped(req, body) ? await gunzipWhole(body) : body;
   if (text.length > CSV_LIMIT_BYTES) throw new HttpError('body_too_large', 'The body is larger than 10 MB.');
   const verdict = scanJobJson(text, {
     emails: JOB_MAX_ROWS,
@@ -204,7 +217,7 @@ export async function readJobSource(req: HttpRequest): Promise<JobSource> {
     if (filename !== null && filename.length > 255)
       throw new ValidationError('invalid_body', 'filename is too long.');
     const body = req.body ?? Buffer.alloc(0);
-    const emails = await csvEmails(body, isGzip(req));
+    const emails = await csvEmails(body, sentGzipped(req, body));
     return { kind: 'emails', emails, filename, body, contentType: 'text/csv' };
   }
   if (type !== '' && type !== 'application/json') {

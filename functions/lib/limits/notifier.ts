@@ -14,10 +14,34 @@ export interface UsageNotifier {
   send(notice: UsageNotice): Promise<void>;
 }
 
-/** Marks a (account, month, percent) notice as sent; true only for the first claim. */
-export interface NoticeLedger {
-  claim(accountId: string, month: string, percent: NotifyPercent): Promise<boolean>;
+/** One notice: an account's threshold in a month. */
+export interface NoticeId {
+  accountId: string;
+  month: string;
+  percent: NotifyPercent;
 }
+
+export type NoticeClaim =
+  /** This caller may send it; `token` proves the claim to markSent and release. */
+  | { status: 'claimed'; token: string }
+  /** It went out already. */
+  | { status: 'sent' }
+  /** Another caller's claim holds it (until it is marked sent, released or expires). */
+  | { status: 'busy' };
+
+/**
+ * Who sends each notice, and whether it went out: claim -> send -> markSent, or release when the
+ * send failed, so a notice is marked sent only once SES accepted it and a failed one is retried.
+ * A claim expires at `until`, so a sender that died between claim and send does not hold it forever.
+ */
+export interface NoticeLedger {
+  claim(notice: NoticeId, now: Date, until: Date): Promise<NoticeClaim>;
+  markSent(notice: NoticeId, token: string, now: Date): Promise<void>;
+  release(notice: NoticeId, token: string): Promise<void>;
+}
+
+/** The EMF metric (namespace netintel) a failed notice counts in; the stack alarms on it. */
+export const USAGE_NOTICE_FAILED_METRIC = 'usageNoticesFailed';
 
 export function noticeText(n: UsageNotice): { subject: string; body: string } {
   return {

@@ -11,3 +11,12 @@ export function crossedThresholds(before: number, after: number, cap: number): N
     return before < at && after >= at;
   });
 }
+
+/**
+ * The thresholds a month's usage has reached. Every billed call at or over a threshold may send its
+ * notice until one went out (limits/notice-delivery.ts): a notice whose send failed is retried by
+ * the next call instead of being lost with the call that crossed it.
+ */
+export function reachedThresholds(used: number, cap: number): NotifyPercent[] {
+  return crossedThresholds(0, used, cap);
+}

@@ -1,0 +1,80 @@
+// Reserved concurrency for the functions a browser or every request waits on (issue #14): the
+// authorizer (it runs before every keyed request: API Gateway cannot cache its decisions, api.ts)
+// and the two browser routes. A reservation is both a floor and a ceiling: nothing else in the
+// account (a list job, another application) can take those executions, and the function never runs
+// more than it holds.
+//
+// Off by default: Lambda keeps at least 100 executions of an account's quota unreserved, so a
+// reservation fails `cdk deploy` in an account whose quota is at the minimum (new accounts can
+// start at 10). `-c reservedConcurrency=true` reserves RESERVED_CONCURRENCY_DEFAULTS (200 in all:
+// the account's quota must be at least 300); `-c reservedConcurrency=authorizer=150,geo=40` sets
+// the numbers (functions not named get none).
+
+/**
+ * Default reservations. The authorizer: the stage's flood guard admits 500 requests/s (api.ts
+ * STAGE_THROTTLE) and a warm authorizer answers in tens of milliseconds, so 100 leaves room for
+ * cold starts in a burst. The browser routes: 50 each, which at 100-200 ms a call serves 250 to
+ * 500 calls a second each.
+ */
+export const RESERVED_CONCURRENCY_DEFAULTS = {
+  authorizer: 100,
+  geo: 50,
+  'email-validate': 50,
+} as const;
+
+export type ReservableFunction = keyof typeof RESERVED_CONCURRENCY_DEFAULTS;
+export type ReservedConcurrency = Partial<Record<ReservableFunction, number>>;
+
+/** Executions Lambda keeps unreserved in every account (the Lambda quotas page). */
+export const UNRESERVED_MINIMUM = 100;
+
+const NAMES = Object.keys(RESERVED_CONCURRENCY_DEFAULTS) as ReservableFunction[];
+
+function isReservable(name: string): name is ReservableFunction {
+  return (NAMES as string[]).includes(name);
+}
+
+function executions(name: string, value: unknown): number {
+  const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+    throw new Error(`reservedConcurrency: ${name} needs a positive whole number, got ${String(value)}`);
+  }
+  return n;
+}
+
+/**
+ * The `reservedConcurrency` context (or stack prop) as reservations: absent, `false` -> none;
+ * `true` -> the defaults; `name=n,...` or `{name: n}` -> those. An unknown function name or a
+ * number that is not a positive integer is an error, so a typo cannot silently reserve nothing.
+ */
+export function parseReservedConcurrency(value: unknown): ReservedConcurrency {
+  if (value === undefined || value === null || value === false || value === 'false' || value === '') {
+    return {};
+  }
+  if (value === true || value === 'true') return { ...RESERVED_CONCURRENCY_DEFAULTS };
+  const entries: [string, unknown][] =
+    typeof value === 'string'
+      ? value.split(',').map((pair) => {
+          const [name = '', n] = pair.split('=').map((p) => p.trim());
+          return [name, n];
+        })
+      : typeof value === 'object'
+        ? Object.entries(value)
+        : [];
+  if (entries.length === 0) {
+    throw new Error(`reservedConcurrency: expected true or name=n,..., got ${String(value)}`);
+  }
+  const out: ReservedConcurrency = {};
+  for (const [name, n] of entries) {
+    if (!isReservable(name)) {
+      throw new Error(`reservedConcurrency: ${name} is not one of ${NAMES.join(', ')}`);
+    }
+    out[name] = executions(name, n);
+  }
+  return out;
+}
+
+/** The account concurrency quota a deployment with these reservations needs. */
+export function quotaNeeded(reserved: ReservedConcurrency): number {
+  return Object.values(reserved).reduce((sum, n) => sum + n, 0) + UNRESERVED_MINIMUM;
+}
