@@ -1,4 +1,4 @@
-import { Aspects, CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { Annotations, Aspects, CfnOutput, CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
@@ -23,11 +23,15 @@ import {
 
 /**
  * Usage notices need a sender the deployer owns and has verified in SES; a placeholder would only
- * make every notice fail after deploy. So the stack does not synthesize without one.
+ * make every notice fail after deploy. Without `-c notifyFrom=` the template asks for it as the
+ * NotifyFrom parameter, which has no default: `npx cdk synth` works offline, and `cdk deploy`
+ * cannot go on without a sender.
  */
 export const NOTIFY_FROM_REQUIRED =
   'netintel needs the address usage notices are sent from: deploy with -c notifyFrom=usage@your-domain.example ' +
-  '(an SES-verified identity; README: Deploy to AWS)';
+  'or --parameters NotifyFrom=usage@your-domain.example (an SES-verified identity; README: Deploy to AWS)';
+
+const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 
 /** Configuration the deployer must fix (the CLI entry prints its message alone). */
 export class StackConfigurationError extends Error {}
@@ -90,11 +94,24 @@ export class NetintelStack extends Stack {
   readonly refresh: DataRefresh;
   readonly customHostnames?: CustomHostnames;
 
+  /** The sender as a deploy-time parameter with no default, for a synth without `-c notifyFrom=`. */
+  private notifyFromParameter(): string {
+    const parameter = new CfnParameter(this, 'NotifyFrom', {
+      type: 'String',
+      allowedPattern: EMAIL_ADDRESS.source,
+      constraintDescription: 'an e-mail address verified in SES',
+      description:
+        'The SES-verified address usage notices are sent from (or synthesize with -c notifyFrom=).',
+    });
+    Annotations.of(this).addWarningV2('netintel:notifyFrom', NOTIFY_FROM_REQUIRED);
+    return parameter.valueAsString;
+  }
+
   constructor(scope: Construct, id: string, props: NetintelStackProps) {
     super(scope, id, props);
-    const notifyFrom = props.notifyFrom ?? contextString(this, 'notifyFrom');
-    if (!notifyFrom) throw new StackConfigurationError(NOTIFY_FROM_REQUIRED);
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(notifyFrom)) {
+    const given = props.notifyFrom ?? contextString(this, 'notifyFrom');
+    const notifyFrom = given ?? this.notifyFromParameter();
+    if (given !== undefined && !EMAIL_ADDRESS.test(given)) {
       throw new StackConfigurationError(
         `notifyFrom "${notifyFrom}" is not an e-mail address. ${NOTIFY_FROM_REQUIRED}`,
       );

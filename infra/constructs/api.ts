@@ -1,4 +1,4 @@
-import { Duration, Names, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Fn, Names, RemovalPolicy, Size, Stack, Token, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -480,7 +480,11 @@ function addPreflight(resource: IResource, method: string): void {
 /** SES v2 SendEmail from NOTIFY_FROM only: its address identity and its domain identity. */
 function grantSendUsageNotices(fn: NodejsFunction, notifyFrom: string): void {
   const stack = Stack.of(fn);
-  const identities = [notifyFrom, notifyFrom.split('@')[1] ?? notifyFrom];
+  // The NotifyFrom parameter is a token until deploy: CloudFormation splits it there.
+  const domain = Token.isUnresolved(notifyFrom)
+    ? Fn.select(1, Fn.split('@', notifyFrom))
+    : (notifyFrom.split('@')[1] ?? notifyFrom);
+  const identities = [notifyFrom, domain];
   fn.addToRolePolicy(
     new PolicyStatement({
       actions: ['ses:SendEmail'],

@@ -262,8 +262,13 @@ describe('alarms', () => {
 });
 
 describe('usage notice sender', () => {
-  it('the stack does not synthesize without notifyFrom, and says to pass -c notifyFrom=', () => {
-    expect(() => netintelStack(testApp(), {})).toThrow(/-c notifyFrom=/);
+  it('without notifyFrom the sender is a deploy parameter with no default; a malformed one does not synthesize', () => {
+    const bare = synthesize(netintelStack(testApp(), {}));
+    const parameters = (bare.template.toJSON() as { Parameters?: Record<string, object> }).Parameters;
+    expect(parameters?.NotifyFrom).toMatchObject({ Type: 'String' });
+    expect(parameters?.NotifyFrom).not.toHaveProperty('Default');
+    const route = functionIds(bare).get('route:lookup-ip')!;
+    expect(props(bare.resources[route]!).Environment.Variables.NOTIFY_FROM).toEqual({ Ref: 'NotifyFrom' });
     expect(() => netintelStack(testApp(undefined, { notifyFrom: 'not-an-address' }), {})).toThrow(
       /-c notifyFrom=/,
     );
