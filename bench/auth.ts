@@ -10,7 +10,7 @@ import { startLocalStack } from '../scripts/local/stack.js';
 import { median, minMax, percentile, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Issue 3: what authentication + limits add to a request on the local stack, and how many
+// Authentication and limits: what authentication + limits add to a request on the local stack, and how many
 // DynamoDB calls they make. The HTTP figures compare a keyless route with a keyed route of
 // similar (trivial) work; the in-process figures time the two steps alone against dynalite.
 

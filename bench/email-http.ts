@@ -8,7 +8,7 @@ import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { median, minMax, percentile, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Issue 4 over HTTP on the local stack, against a loopback DNS server that answers after 50 ms:
+// Email checks over HTTP on the local stack, against a loopback DNS server that answers after 50 ms:
 // a batch of 100 addresses on 100 distinct domains (resolved concurrently, so about one DNS
 // delay, not a hundred), and a batch of 100 on one domain (one MX query).
 

@@ -5,16 +5,16 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
+import { readJobSource } from '../functions/jobs-create/job-request.js';
 import { accountStore } from '../functions/lib/aws/services.js';
 import { HttpError } from '../functions/lib/http/errors.js';
 import type { HttpRequest } from '../functions/lib/http/request.js';
-import { readJobSource } from '../functions/lib/jobs/job-input.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { median, minMax, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Issue #13, "Bounded work for small hostile bodies": list-job bodies that are small on the wire
+// Hardening, "Bounded work for small hostile bodies": list-job bodies that are small on the wire
 // and huge once read. Input validation alone (readJobSource, in this process): time, peak heap
 // and RSS growth over a forced-GC baseline, and the longest event-loop stall, per body. Then over
 // HTTP on the local stack: the row bomb's refusal time and the event loop's longest stall while

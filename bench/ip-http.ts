@@ -6,7 +6,7 @@ import { startLocalStack } from '../scripts/local/stack.js';
 import { median, minMax, percentile, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Issue 5: POST /v1/lookup with 100 IPs over HTTP on the local stack (auth, limits, 100 enriched
+// IP lookup: POST /v1/lookup with 100 IPs over HTTP on the local stack (auth, limits, 100 enriched
 // lookups with security flags, JSON), and GET /v1/lookup/{ip} for comparison.
 const GROUP = 'IP lookup over HTTP (local stack)';
 const RUNS = 200;

@@ -9,7 +9,7 @@ import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Issue 6: a 100,000-address list job (about 20,000 distinct domains) on the local stack against
+// List jobs: a 100,000-address list job (about 20,000 distinct domains) on the local stack against
 // a loopback DNS server that answers after 10 ms: upload to completed, DNS queries, processor
 // memory (this process hosts the local processor, so its peak RSS bounds the processor's) and
 // rows per second. Local SQS pollers: the processor runs with the deployed batch size.

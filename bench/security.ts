@@ -20,7 +20,7 @@ import { networkDataFromPackages } from '../layers/build/security-data.js';
 import { median, minMax, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Security-list benchmarks (issue #8): the compile of every list from the snapshots in ../shared/data
+// Security-list benchmarks (data refresh): the compile of every list from the snapshots in ../shared/data
 // (parse, ASN expansion, sanctioned rule over the real ASN and DB-IP data, sweep, encode) and the size
 // of the artifact; lookups per second answering all five flags, IPv4 and IPv6; memory held by the
 // loaded artifact. Without the snapshots the compile figures are a note and the lookups run on a

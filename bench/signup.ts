@@ -12,7 +12,7 @@ import { startRdapServer } from '../test/support/rdap-server.js';
 import { median, minMax, percentile, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Issue 7 over HTTP on the local stack. Signup check: a loopback DNS server and a loopback RDAP
+// Signup check over HTTP on the local stack. Signup check: a loopback DNS server and a loopback RDAP
 // server each answer after 50 ms, and every sample uses a new domain so neither the DNS cache nor
 // the domain-age cache hides the delay; the email check (DNS), the IP lookup and the domain age run
 // concurrently, so a check takes about one delay, not two. Risk check: latency and the DynamoDB

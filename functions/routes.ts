@@ -65,7 +65,7 @@ export const ROUTES = [
     keyType: 'secret',
     billing: { per: 'item', meter: 'lookup', field: 'ips' },
     usesDataLayer: true,
-    // 100 full lookups a call peaked at 445 MB RSS with 512 MB (issue #14): 1 GB leaves room, and
+    // 100 full lookups a call peaked at 445 MB RSS with 512 MB (production readiness): 1 GB leaves room, and
     // Lambda's CPU share grows with memory. `npm run bench -- memory` records the peak per function.
     memoryMb: 1024,
     timeoutSeconds: 10,

@@ -66,7 +66,7 @@ export interface NetintelStackProps extends StackProps {
   domainName?: string;
   certificateArn?: string;
   /**
-   * Custom hostnames for pro/business accounts (spec rule 7): the multi-tenant distribution, its
+   * Custom hostnames for pro/business accounts (spec: Authentication, rule 7): the multi-tenant distribution, its
    * connection group and the scheduled verifier. Default: the `customHostnames` context (`-c
    * customHostnames=true`), else off.
    */

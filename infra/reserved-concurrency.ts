@@ -1,4 +1,4 @@
-// Reserved concurrency for the functions a browser or every request waits on (issue #14): the
+// Reserved concurrency for the functions a browser or every request waits on (production readiness): the
 // authorizer (it runs before every keyed request: API Gateway cannot cache its decisions, api.ts)
 // and the two browser routes. A reservation is both a floor and a ceiling: nothing else in the
 // account (a list job, another application) can take those executions, and the function never runs

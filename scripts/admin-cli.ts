@@ -24,7 +24,7 @@ import {
   removeHostname,
   verifyHostname,
   viewOf,
-} from '../functions/lib/domains/lifecycle.js';
+} from '../functions/lib/custom-hostnames/lifecycle.js';
 import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';

@@ -2,7 +2,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } fro
 import { authenticate } from '../lib/accounts/authenticate.js';
 import { usageIdentifierKey } from '../lib/accounts/usage-plan-keys.js';
 import { baseDomain, cachedAccountStore, cachedHostnameStore } from '../lib/aws/services.js';
-import { hostCandidate, requestHost } from '../lib/domains/binding.js';
+import { hostCandidate, requestHost } from '../lib/custom-hostnames/binding.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
 import { denialContext } from '../lib/http/gateway-responses.js';
 import { headerValues, lastValues, queryValues } from '../lib/http/multi-value.js';

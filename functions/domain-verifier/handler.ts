@@ -1,5 +1,5 @@
 import { domainDeps } from '../lib/aws/services.js';
-import { type SweepSummary, verifyUnsettled } from '../lib/domains/lifecycle.js';
+import { type SweepSummary, verifyUnsettled } from '../lib/custom-hostnames/lifecycle.js';
 import { logger } from '../lib/observability.js';
 
 // The scheduled custom-hostname verifier (EventBridge, every 15 minutes;

@@ -10,5 +10,6 @@ export const EmailValidateBody = z.object({
 
 export const contract: RouteContract = {
   body: EmailValidateBody,
+  requestErrors: ['missing_field', 'invalid_field'],
   response: EmailCheckResultSchema.describe('Email check result.'),
 };

@@ -1,35 +1,42 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import type { JobMessage } from '../lib/aws/job-store.js';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { jobStore, now } from '../lib/aws/services.js';
+import type { EmailChecker } from '../lib/email/index.js';
+import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { processChunk } from '../lib/jobs/process-chunk.js';
 import { logger } from '../lib/observability.js';
 import { emailChecker } from '../lib/runtime/email.js';
 
 // SQS event source (partial batch responses): each record is one chunk of a list job. A chunk
-// that throws is reported failed and redelivered; after the queue's maxReceiveCount it goes to
-// the DLQ, whose handler fails the job and returns the unprocessed credits.
-async function processBatch(event: SQSEvent): Promise<SQSBatchResponse> {
-  const failures: { itemIdentifier: string }[] = [];
+// that throws (a body that is not a job message included) is reported failed and redelivered;
+// after the queue's maxReceiveCount it goes to the DLQ, whose handler fails the job and returns
+// the unprocessed credits. The other records of the batch are unaffected.
+const processor = new BatchProcessor(EventType.SQS);
+
+async function processRecord(checker: EmailChecker, record: SQSRecord): Promise<void> {
+  try {
+    const message = parseJobMessage(record.body);
+    const outcome = await processChunk(jobStore(), checker, message, now());
+    logger.info('chunk processed', {
+      ...message,
+      outcome,
+      receiveCount: record.attributes.ApproximateReceiveCount,
+    });
+  } catch (err) {
+    logger.error('chunk failed', { error: err as Error, messageId: record.messageId });
+    throw err;
+  }
+}
+
+async function processBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   const checker = await emailChecker();
-  await Promise.all(
-    event.Records.map(async (record) => {
-      try {
-        const message = JSON.parse(record.body) as JobMessage;
-        const outcome = await processChunk(jobStore(), checker, message, now());
-        logger.info('chunk processed', {
-          ...message,
-          outcome,
-          receiveCount: record.attributes.ApproximateReceiveCount,
-        });
-      } catch (err) {
-        logger.error('chunk failed', { error: err as Error, messageId: record.messageId });
-        failures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures: failures };
+  return processPartialResponse(event, (record: SQSRecord) => processRecord(checker, record), processor, {
+    context,
+    // A batch whose chunks all failed is still a partial response: every record is redelivered.
+    throwOnFullBatchFailure: false,
+  });
 }
 
 export const handler = middy(processBatch).use(injectLambdaContext(logger, { resetKeys: true }));

@@ -14,15 +14,10 @@ import {
   releaseJob,
   reserveJob,
 } from '../lib/jobs/job-creation.js';
-import {
-  CSV_LIMIT_BYTES,
-  csvEmails,
-  looksGzipped,
-  readJobSource,
-  sentGzipped,
-} from '../lib/jobs/job-input.js';
+import { CSV_LIMIT_BYTES, csvEmails, looksGzipped } from '../lib/jobs/job-input.js';
 import { landingKey } from '../lib/jobs/landing.js';
 import { logger } from '../lib/observability.js';
+import { answeringJobInput, readJobSource, sentGzipped } from './job-request.js';
 
 /** The list behind an uploadId: the CSV the caller posted to its upload URL (gzip or plain). */
 async function landedEmails(accountId: string, uploadId: string): Promise<string[]> {
@@ -42,7 +37,7 @@ async function landedEmails(accountId: string, uploadId: string): Promise<string
   }
   // landing() deleted it: an upload over the limit is never kept.
   if (landed === 'too_large') throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
-  return csvEmails(landed, looksGzipped(landed));
+  return answeringJobInput(() => csvEmails(landed, looksGzipped(landed)));
 }
 
 function storageUnavailable(err: Error): HttpError {

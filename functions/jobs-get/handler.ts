@@ -1,5 +1,6 @@
 import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
+import { JobNotFoundError } from '../lib/http/errors.js';
 import { toJob } from '../lib/jobs/job.js';
 import { ownJob } from '../lib/jobs/job-access.js';
 
@@ -9,6 +10,7 @@ export const handler = defineHandler({
   input: (req) => ({ id: req.pathParameters.id }),
   run: async ({ id }, { principal, now }) => {
     const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
+    if (!record) throw new JobNotFoundError();
     return { json: toJob(record, now) };
   },
 });

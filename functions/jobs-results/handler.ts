@@ -1,6 +1,6 @@
 import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { HttpError } from '../lib/http/errors.js';
+import { HttpError, JobNotFoundError } from '../lib/http/errors.js';
 import type { Reply } from '../lib/http/reply.js';
 import { statusAt } from '../lib/jobs/job.js';
 import { ownJob } from '../lib/jobs/job-access.js';
@@ -15,6 +15,7 @@ export const handler = defineHandler({
   input: (req) => ({ id: req.pathParameters.id }),
   run: async ({ id }, { principal, now }): Promise<Reply> => {
     const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
+    if (!record) throw new JobNotFoundError();
     const status = statusAt(record, now);
     if (status === 'expired')
       throw new HttpError('job_expired', 'The job expired; its addresses and results were deleted.');

@@ -1,19 +1,20 @@
 import * as z from 'zod';
+import { batchOf } from '../lib/http/batch-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
+import { IpBatchItemSchema } from '../lib/ip/ip-schema.js';
 import { IpLookupBatchItemSchema } from '../lib/ip/schema.js';
 
 export const LOOKUP_BATCH_MAX = 100;
 
+export const LookupBatchBody = z.object({
+  ips: batchOf(IpBatchItemSchema, LOOKUP_BATCH_MAX).describe(
+    '1 to 100 addresses; the whole batch is validated first, one malformed address fails the call.',
+  ),
+});
+
 export const contract: RouteContract = {
-  body: z.object({
-    ips: z
-      .array(z.string())
-      .min(1)
-      .max(LOOKUP_BATCH_MAX)
-      .describe(
-        '1 to 100 addresses; the whole batch is validated first, one malformed address fails the call.',
-      ),
-  }),
+  body: LookupBatchBody,
+  requestErrors: ['missing_field', 'invalid_field', 'empty_batch', 'batch_too_large', 'invalid_ip'],
   response: z.object({
     results: z.array(IpLookupBatchItemSchema).describe('In submission order, duplicates kept.'),
   }),

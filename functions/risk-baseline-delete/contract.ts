@@ -4,11 +4,9 @@ import { UserIdBody } from '../lib/risk/user-id.js';
 
 export const BaselineDeleteBody = UserIdBody;
 
-/** The body's shape and types alone: missing_field / invalid_field before the userId rules. */
-export const BaselineDeleteShape = z.object({ userId: z.string() });
-
 export const contract: RouteContract = {
   body: BaselineDeleteBody,
+  requestErrors: ['missing_field', 'invalid_field', 'invalid_user_id'],
   response: z.null().describe('No content: the baseline is gone, whether or not one existed.'),
   responseStatus: 204,
 };

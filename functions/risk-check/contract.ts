@@ -1,16 +1,15 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { IpAddressSchema } from '../lib/ip/ip-schema.js';
 import { TravelRiskResultSchema } from '../lib/risk/schema.js';
 import { UserIdSchema } from '../lib/risk/user-id.js';
 
 export const RiskCheckBody = z.object({
   userId: UserIdSchema,
-  ip: z
-    .string()
-    .describe(
-      'IPv4 or IPv6 address of the user now (400 invalid_ip when malformed; 422 location_unavailable when ' +
-        'it has no location, e.g. a private address).',
-    ),
+  ip: IpAddressSchema.describe(
+    'IPv4 or IPv6 address of the user now (400 invalid_ip when malformed; 422 location_unavailable when ' +
+      'it has no location, e.g. a private address).',
+  ),
   commit: z
     .boolean()
     .optional()
@@ -20,14 +19,8 @@ export const RiskCheckBody = z.object({
     ),
 });
 
-/** The body's shape and types alone: missing_field / invalid_field before the userId rules. */
-export const RiskCheckShape = z.object({
-  userId: z.string(),
-  ip: z.string(),
-  commit: z.boolean().optional(),
-});
-
 export const contract: RouteContract = {
   body: RiskCheckBody,
+  requestErrors: ['missing_field', 'invalid_field', 'invalid_user_id', 'invalid_ip'],
   response: TravelRiskResultSchema,
 };

@@ -1,13 +1,13 @@
 import { baselineStore, userIdSecret } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { HttpError, ValidationError } from '../lib/http/errors.js';
+import { HttpError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
 import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
 import { checkTravel, type Location } from '../lib/risk/travel.js';
-import { baselineKey, UserIdBody } from '../lib/risk/user-id.js';
+import { baselineKey } from '../lib/risk/user-id.js';
 import { ipLocator } from '../lib/runtime/ip.js';
-import { RiskCheckShape } from './contract.js';
+import { RiskCheckBody } from './contract.js';
 
 /** The IP's location, or 422: without coordinates there is nothing to compare (spec: endpoint 10). */
 async function locate(ip: ParsedIp): Promise<Location> {
@@ -23,11 +23,9 @@ async function locate(ip: ParsedIp): Promise<Location> {
 export const handler = defineHandler({
   route: 'risk-check',
   input: async (req) => {
-    const body = validate(RiskCheckShape, readJsonBody(req));
-    const { userId } = validate(UserIdBody, { userId: body.userId }, 'invalid_user_id');
-    const ip = parseIp(body.ip);
-    if (!ip) throw new ValidationError('invalid_ip', 'ip must be one IPv4 or IPv6 address.');
-    return { userId, current: await locate(ip), commit: body.commit ?? true };
+    const { userId, ip, commit } = validate(RiskCheckBody, readJsonBody(req));
+    // The contract accepted ip as an address.
+    return { userId, current: await locate(parseIp(ip)!), commit: commit ?? true };
   },
   run: async ({ userId, current, commit }, { principal, now }) => ({
     json: await checkTravel(baselineStore(), {

@@ -1,15 +1,16 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
+import { IpAddressSchema } from '../lib/ip/ip-schema.js';
 import { SignupCheckResultSchema } from '../lib/signup/schema.js';
-
-/** Longest userAgent accepted (as for GET /v1/lookup/{ip}?userAgent=). */
 
 export const SignupCheckBody = z.object({
   email: z
     .string()
     .describe('The address entered at signup, as entered; an invalid one is scored, not refused.'),
-  ip: z.string().describe('IPv4 or IPv6 address of the signing-up client (400 invalid_ip when malformed).'),
+  ip: IpAddressSchema.describe(
+    'IPv4 or IPv6 address of the signing-up client (400 invalid_ip when malformed).',
+  ),
   userAgent: z
     .string()
     .max(USER_AGENT_MAX)
@@ -22,5 +23,6 @@ export const SignupCheckBody = z.object({
 
 export const contract: RouteContract = {
   body: SignupCheckBody,
+  requestErrors: ['missing_field', 'invalid_field', 'invalid_ip'],
   response: SignupCheckResultSchema,
 };

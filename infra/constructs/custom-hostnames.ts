@@ -20,7 +20,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { HOSTNAME_TIMEOUTS } from '../../functions/lib/domains/hostname.js';
+import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
 import { routeByName } from '../../functions/routes.js';
 import { NetintelFunction } from './netintel-function.js';
 
@@ -28,7 +28,7 @@ import { NetintelFunction } from './netintel-function.js';
  * Viewer-request code of the API's default behaviour (every path but the exact /v1/geo), two jobs:
  * - copies the viewer's Host into X-Forwarded-Host, overwriting whatever the viewer sent there.
  *   CloudFront sends API Gateway its own Host (the origin needs it), so this is how the authorizer
- *   learns which hostname a request was addressed to (functions/lib/domains/binding.ts);
+ *   learns which hostname a request was addressed to (functions/lib/custom-hostnames/binding.ts);
  * - deletes every CloudFront-Viewer-* header. This behaviour forwards all viewer headers with the
  *   origin secret, and another spelling of the geo path (/v1/geo/, //v1/geo, ...) reaches the geo
  *   function through it: a viewer's own CloudFront-Viewer-Country must not arrive there looking

@@ -19,7 +19,7 @@ export interface DataRefreshProps {
   dataLayer: DataLayer;
   /** Variables the function gets besides its own (e.g. DNS_SERVERS). */
   environment?: Record<string, string>;
-  /** Default 6 hours (issue #8). */
+  /** Default 6 hours (data refresh). */
   every?: Duration;
   /** MX queries per run for the MX-host table; 0 turns MX learning off. */
   mxDomainsPerRun?: number;

@@ -11,8 +11,10 @@ import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import Holidays from 'date-holidays';
+import * as z from 'zod';
 import { AsnTable } from '../../functions/lib/ip/asn-reader.js';
 import { compileAsnCsv } from '../../functions/lib/ip/compile/asn.js';
 import { forEachMmdbRecord } from '../../functions/lib/ip/compile/mmdb-records.js';
@@ -135,12 +137,39 @@ export function dateHolidayStates(): Record<string, Record<string, string>> {
   return out;
 }
 
+/**
+ * Curated aliases, kept beside this file as data: subdivision names as DB-IP Lite spells them →
+ * ISO 3166-2 suffix, per country, for names that no name list spells the same way: English exonyms
+ * ("Bavaria" for Bayern), transliterations ("Moscow Oblast" for Moskovskaja oblast'), and regions
+ * abolished by a reform that DB-IP still uses (France's 2016 merger: "Rhone-Alpes" now lies in
+ * Auvergne-Rhône-Alpes). The codes are ISO 3166-2 public facts; when iso-codes is available the
+ * compiler drops any alias whose code it does not list. Names are compared normalised (see
+ * functions/lib/ip/compile/subdivisions.ts), so "Moscow Oblast" also covers "Moscow oblast'".
+ * Chosen by traffic: the most frequent unmapped names of the DB-IP Lite city files.
+ */
+export const SUBDIVISION_ALIASES_FILE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  'subdivision-aliases.json',
+);
+
+const SubdivisionAliasesSchema = z.record(z.string(), z.record(z.string(), z.string()));
+
+/** The curated alias table: country → DB-IP name → ISO 3166-2 suffix. */
+export async function readSubdivisionAliases(
+  file: string = SUBDIVISION_ALIASES_FILE,
+): Promise<Record<string, Record<string, string>>> {
+  return SubdivisionAliasesSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+}
+
 async function buildSubdivisions(
   outDir: string,
   pairs: Map<string, Set<string>>,
   shared: string | undefined,
 ): Promise<ManifestEntry> {
-  const sources: SubdivisionSources = { holidays: dateHolidayStates() };
+  const sources: SubdivisionSources = {
+    holidays: dateHolidayStates(),
+    aliases: await readSubdivisionAliases(),
+  };
   const used = [`npm date-holidays@${await packageVersion('date-holidays')} (ISC AND CC-BY-3.0)`];
   const licences = ['ISC AND CC-BY-3.0'];
   const isoPath = shared ? join(shared, SHARED.iso.path) : null;

@@ -10,7 +10,7 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { checkHostHeader } from '../../functions/lib/domains/host-header.js';
+import { checkHostHeader } from '../../functions/lib/custom-hostnames/host-header.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';

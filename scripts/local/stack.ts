@@ -20,6 +20,7 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { type Gateway, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
+import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
 import { type DevAccount, seed } from './seed.js';
 import { type Pollers, startPollers } from './sqs-poller.js';
 
@@ -109,7 +110,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     for (const { entry, error } of report.failures) {
       log(`job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`);
     }
-    return report.confirmed + report.abandoned + (await jobStore().sweepExpired(now()));
+    return report.confirmed + report.abandoned + (await sweepExpired(jobStore(), now()));
   };
   const settled = await sweepJobs();
   if (settled > 0) log(`settled or expired ${settled} jobs`);
@@ -133,7 +134,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     log,
   });
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
-  const requeued = await jobStore().requeueUnfinished();
+  const requeued = await requeueUnfinished(jobStore());
   if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
   const sweeper = setInterval(() => {
     sweepJobs().catch((err: unknown) => log(`job sweep failed: ${(err as Error).message}`));

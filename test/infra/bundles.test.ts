@@ -8,7 +8,7 @@ import { esbuildOptions, LAMBDA_BUNDLE } from '../../infra/bundling.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // What the deployed bundles may contain, checked on the stack's own esbuild options. Sizes are
-// deterministic, so the 1 MB budget of issue #2 is held here; import times are measured by
+// deterministic, so the 1 MB bundle budget is held here; import times are measured by
 // `npm run bench -- bundles` (BENCHMARKS.md).
 
 const SIZE_BUDGET = 1024 * 1024;

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { HOSTNAME_TIMEOUTS } from '../../functions/lib/domains/hostname.js';
+import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
 import { FORWARDED_HOST_CODE, TENANT_ACTIONS } from '../../infra/constructs/custom-hostnames.js';
 import { NetintelStack } from '../../infra/netintel-stack.js';
 import { OUTPUTS } from '../../infra/outputs.js';
 import { type CfnResource, LAYER_FIXTURE, ofType, refId, synthesize, testApp } from './synth.js';
 
-// Custom hostnames (spec rule 7) in the template: opt-in (-c customHostnames=true), a multi-tenant
+// Custom hostnames (spec: Authentication, rule 7) in the template: opt-in (-c customHostnames=true), a multi-tenant
 // distribution with a connection group, the scheduled verifier with least-privilege grants, and the
 // CloudFront Function that carries the viewer's Host to the authorizer.
 

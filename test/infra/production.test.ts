@@ -19,7 +19,7 @@ import {
   testApp,
 } from './synth.js';
 
-// Issue 14, production readiness: per-account usage-plan keys, gateway responses that keep their
+// Production readiness: per-account usage-plan keys, gateway responses that keep their
 // status and speak CORS, alarms that reach someone, a required notice sender, and an API Gateway
 // logging role the stack only sets when asked.
 

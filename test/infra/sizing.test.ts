@@ -19,7 +19,7 @@ import {
 } from '../../infra/reserved-concurrency.js';
 import { type CfnResource, netintelStack, ofType, refId, testApp } from './synth.js';
 
-// Production readiness (issue #14): isolation and sizing of the functions, least privilege on the
+// Production readiness: isolation and sizing of the functions, least privilege on the
 // Usage table and the jobs bucket, the verifier's bundled CloudFront client, compression, the
 // viewer-request function that strips viewer-sent CloudFront-Viewer-* headers, and optional
 // CloudFront standard logs.

@@ -49,7 +49,7 @@ const lookupBody = (n: number) => ({
   ips: Array.from({ length: n }, (_, i) => `8.8.${Math.floor(i / 250)}.${(i % 250) + 1}`),
 });
 
-describe('authentication (spec rules 1-5)', () => {
+describe('authentication (spec: Authentication, rules 1-5)', () => {
   test('a missing key is 401', async () => {
     await expectError(
       await stack.call('DELETE', '/v1/risk/baseline', { body: { userId: 'u1' } }),

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
-import { HOSTNAME_TIMEOUTS } from '../../functions/lib/domains/hostname.js';
+import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
 import { runAdmin } from '../../scripts/admin-cli.js';
 import { cname, type DnsServer, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
@@ -93,7 +93,7 @@ function publish(records: unknown) {
   }
 }
 
-describe('domain add (spec rule 7: eligibility and valid hostnames)', () => {
+describe('domain add (spec: Authentication, rule 7: eligibility and valid hostnames)', () => {
   test('plans without the custom-hostname flag are refused; an account override grants it', async () => {
     for (const plan of ['free', 'starter']) {
       const { accountId } = await account(plan);

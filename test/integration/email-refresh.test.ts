@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from '../../scripts/local/stack.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
-// Issue 8: the disposable lists ride the refresh pipeline. A function started from the layer's
+// Data refresh: the disposable lists ride the refresh pipeline. A function started from the layer's
 // lists picks up a newer published version (S3) between requests, without a restart.
 let stack: TestStack;
 let dns: DnsServer;

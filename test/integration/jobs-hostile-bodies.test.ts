@@ -9,7 +9,7 @@ import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
 
-// Issue #13, "Bounded work for small hostile bodies" and "Inputs that must work": list-job bodies
+// Hardening, "Bounded work for small hostile bodies" and "Inputs that must work": list-job bodies
 // that are small on the wire and huge once read, every encoding the README promises, and the size
 // limit of the upload URL, on the local stack over HTTP.
 

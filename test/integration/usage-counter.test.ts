@@ -37,6 +37,7 @@ describe('DynamoUsageCounter', () => {
     await expect(admit(counter, request('acct_late', 101))).resolves.toMatchObject({ monthAfter: 2 });
     // The slow call of minute 100 arrives now.
     await expect(admit(counter, request('acct_late', 100))).resolves.toEqual({
+      admitted: true,
       month: '2026-11',
       monthBefore: 2,
       monthAfter: 3,
@@ -48,9 +49,10 @@ describe('DynamoUsageCounter', () => {
   test('a late call is refused for the rate when the newer minute is full, until that minute ends', async () => {
     const counter = usageCounter();
     for (let i = 0; i < 5; i++) await admit(counter, request('acct_full', 201));
-    await expect(admit(counter, request('acct_full', 200))).rejects.toMatchObject({
-      code: 'rate_limit_exceeded',
-      headers: { 'Retry-After': '90' },
+    await expect(admit(counter, request('acct_full', 200))).resolves.toEqual({
+      admitted: false,
+      reason: 'rate',
+      retryAfterSeconds: 90,
     });
   });
 
@@ -58,8 +60,9 @@ describe('DynamoUsageCounter', () => {
     const counter = usageCounter();
     const capped = { ...request('acct_cap', 301), monthlyCap: 1 };
     await expect(admit(counter, capped)).resolves.toMatchObject({ monthAfter: 1 });
-    await expect(admit(counter, { ...capped, now: minute(300) })).rejects.toMatchObject({
-      code: 'monthly_limit_exceeded',
+    await expect(admit(counter, { ...capped, now: minute(300) })).resolves.toMatchObject({
+      admitted: false,
+      reason: 'month',
     });
   });
 });

@@ -1,6 +1,6 @@
 import type { Route } from '../../routes.js';
-import { bindHost } from '../domains/binding.js';
-import type { HostnameLookup } from '../domains/hostname.js';
+import { bindHost } from '../custom-hostnames/binding.js';
+import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
 import type { Principal } from '../http/principal.js';
 import type { AccountStore } from './account.js';
@@ -33,7 +33,7 @@ export interface AuthInput {
   /** Every value of every query parameter (http/multi-value.ts queryValues). */
   query: Record<string, readonly string[] | undefined>;
   /**
-   * The request's host when it may be a custom hostname (domains/binding.ts hostCandidate), with
+   * The request's host when it may be a custom hostname (custom-hostnames/binding.ts hostCandidate), with
    * where to look it up. Absent: the base address.
    */
   host?: { hostname: string; lookup: HostnameLookup };

@@ -12,7 +12,7 @@ import {
   ResourceNotDisabled,
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
-import type { CertificateProvider, CertificateState } from '../domains/ports.js';
+import type { CertificateProvider, CertificateState } from '../custom-hostnames/ports.js';
 
 // The AWS CertificateProvider: one CloudFront distribution tenant per custom hostname on the
 // multi-tenant distribution of infra/constructs/custom-hostnames.ts, with a CloudFront-managed ACM

@@ -13,7 +13,7 @@ import {
   type HostnameStatus,
   type HostnameStore,
   UNSETTLED_STATUSES,
-} from '../domains/hostname.js';
+} from '../custom-hostnames/hostname.js';
 
 // Custom hostnames in the Accounts table (see account-store.ts for the other items):
 //   HOST#<hostname> / HOST     one claim; the key makes a hostname claimable by one account only

@@ -11,7 +11,7 @@ import type { ArtifactFile } from '../refresh/refresh.js';
 import { isVersionId } from '../refresh/version.js';
 
 // Versioned data in S3, written by the refresh Lambda and read by every function that hot-swaps
-// data (issue #8). Layout in the bucket (the jobs bucket unless DATA_BUCKET names another):
+// data (data refresh). Layout in the bucket (the jobs bucket unless DATA_BUCKET names another):
 //
 //   data/current.json                    pointer: {"version", "publishedAt", "files": [...]}
 //   data/<version>/security/ranges.bin   compiled range table

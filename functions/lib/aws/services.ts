@@ -1,12 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CachedAccountStore } from '../accounts/cached-store.js';
 import { type Clock, systemClock } from '../clock.js';
+import { CachedHostnameLookup } from '../custom-hostnames/cached-lookup.js';
+import { createDomainResolver } from '../custom-hostnames/dns-resolver.js';
+import type { DomainDeps } from '../custom-hostnames/lifecycle.js';
+import { LocalCertificateProvider } from '../custom-hostnames/local-certificates.js';
+import type { CertificateProvider } from '../custom-hostnames/ports.js';
 import { parseDnsServers } from '../dns/resolver.js';
-import { CachedHostnameLookup } from '../domains/cached-lookup.js';
-import { createDomainResolver } from '../domains/dns-resolver.js';
-import type { DomainDeps } from '../domains/lifecycle.js';
-import { LocalCertificateProvider } from '../domains/local-certificates.js';
-import type { CertificateProvider } from '../domains/ports.js';
 import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
 import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';

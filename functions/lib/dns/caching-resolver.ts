@@ -1,5 +1,5 @@
+import { TtlCache } from '../cache/ttl-cache.js';
 import type { DnsLookup, MxRecord, MxResolver } from './mx-resolver.js';
-import { TtlCache } from './ttl-cache.js';
 
 // Caches answers of another MxResolver and de-duplicates lookups in flight: two concurrent checks
 // of one domain make one query, and a repeated domain within the TTL makes none. Node's resolveMx

@@ -8,7 +8,7 @@ import { registrableDomain } from './public-suffix.js';
 //
 // The table is read-only data, the same for every account: the curated seeds below plus the hosts
 // the data refresh promotes on its own DNS evidence (../refresh/mx-learn.ts). A check never adds
-// to it (issue #13, "Learned data must not cross accounts"): if a check that resolves a listed
+// to it (hardening, "Learned data must not cross accounts"): if a check that resolves a listed
 // domain could teach its mail host, whoever controls one listed domain (a lapsed one, re-registered)
 // could point it at a shared host and make every other account's domains on that host disposable.
 

@@ -1,4 +1,5 @@
 import { domainToASCII } from 'node:url';
+import punycode from 'punycode/punycode.js';
 
 // Address syntax (spec reason `invalid_syntax`): RFC 5321 length limits, an RFC 5322 dot-atom local
 // part, and a real DNS domain. Written as character loops over lookup tables so a batch of
@@ -113,17 +114,40 @@ function isAscii(value: string): boolean {
 }
 
 /**
+ * Whether every `xn--` label of an ASCII domain is well-formed punycode (RFC 3492, RFC 5891 §5.4):
+ * it decodes, to lowercase NFC text with at least one non-ASCII character, that encodes back to
+ * the same label. Checked with the `punycode` package pinned in the lock file rather than Node's
+ * URL parser, whose answer changed between Node versions (`xn--zz` is refused by Node 20 and 22,
+ * accepted by Node 24): a verdict must not depend on the runtime.
+ */
+function hasValidPunycodeLabels(domain: string): boolean {
+  for (const label of domain.split('.')) {
+    if (!label.startsWith('xn--')) continue;
+    let decoded: string;
+    try {
+      decoded = punycode.decode(label.slice(4));
+    } catch {
+      return false;
+    }
+    if (decoded === '' || isAscii(decoded)) return false;
+    if (decoded !== decoded.normalize('NFC') || decoded !== decoded.toLowerCase()) return false;
+    if (punycode.encode(decoded) !== label.slice(4)) return false;
+  }
+  return true;
+}
+
+/**
  * The lowercase ASCII form of a submitted domain, or null when it is not a valid domain.
  * IP literals (`[192.0.2.1]`) are rejected: `[` is not a domain character. Non-ASCII domains go
- * through IDNA (`url.domainToASCII`) and the result is validated again; ASCII domains holding an
- * `xn--` label go through it too so that malformed punycode is rejected.
+ * through IDNA (`url.domainToASCII`) and the result is validated again; every `xn--` label, given
+ * or produced, must be well-formed punycode (hasValidPunycodeLabels).
  */
 export function toAsciiDomain(raw: string): string | null {
   if (raw.length === 0 || raw.length > MAX_INPUT_CHARS) return null;
   if (isAscii(raw)) {
     const lower = raw.toLowerCase();
     if (!isValidAsciiDomain(lower)) return null;
-    if (lower.includes('xn--') && domainToASCII(lower) !== lower) return null;
+    if (lower.includes('xn--') && !hasValidPunycodeLabels(lower)) return null;
     return lower;
   }
   // Reject ASCII characters IDNA would rewrite rather than refuse (domainToASCII percent-decodes,
@@ -136,7 +160,7 @@ export function toAsciiDomain(raw: string): string | null {
   }
   if (INVISIBLE_OR_CONTROL.test(raw)) return null;
   const ascii = domainToASCII(raw);
-  return ascii !== '' && isValidAsciiDomain(ascii) ? ascii : null;
+  return ascii !== '' && isValidAsciiDomain(ascii) && hasValidPunycodeLabels(ascii) ? ascii : null;
 }
 
 /**

@@ -100,3 +100,11 @@ export class MonthlyLimitError extends HttpError {
     this.name = 'MonthlyLimitError';
   }
 }
+
+/** No visible job with this id for this account (jobs/job-access.ts ownJob found none). */
+export class JobNotFoundError extends HttpError {
+  constructor() {
+    super('job_not_found', 'No list job with this id for this account.');
+    this.name = 'JobNotFoundError';
+  }
+}

@@ -8,7 +8,8 @@ export const ATTRIBUTION =
   '(DB-IP, RouteViews, NRO), CC BY 4.0. Postal codes and subdivision names: GeoNames (https://www.geonames.org), ' +
   'licensed CC BY 4.0.';
 
-const ErrorSchema = z.object({
+/** The body of every non-2xx response (README: Errors). */
+export const ErrorSchema = z.object({
   error: z.enum(Object.keys(ERROR_CODES) as [string, ...string[]]).describe('Stable machine-readable code.'),
   message: z.string().describe('Human-readable; may change.'),
 });

@@ -1,21 +1,88 @@
 import type * as z from 'zod';
-import { type ErrorCode, ValidationError } from './errors.js';
+import { ERROR_CODES, type ErrorCode, ValidationError } from './errors.js';
+
+// The one mapping from zod issues to the API's 400 codes (README: Errors). A route's contract
+// schema is its request validator; this decides which problem a refused request is answered with
+// and under which code, so the same input gets the same code on every route.
+
+/** Where a value came from: a present but wrong field is `invalid_field` in a body, `invalid_query` in a query. */
+export type RequestPart = 'body' | 'query' | 'path';
+
+const INVALID: Record<RequestPart, ErrorCode> = {
+  body: 'invalid_field',
+  query: 'invalid_query',
+  path: 'invalid_field',
+};
 
 /**
- * Validates untrusted input with a zod schema and turns the first problem into a stable 400:
- * `missing_field` when a required field is absent, otherwise `fallback` (e.g. `invalid_field`).
+ * The params a refinement carries to name its API code:
+ * `z.string().refine(isIp, { ...apiCode('invalid_ip'), error: '…' })`.
  */
+export function apiCode(code: ErrorCode): { params: { code: ErrorCode } } {
+  return { params: { code } };
+}
+
+/**
+ * Which problem answers a request with several, lowest first: a batch's size (the batch is refused
+ * whole before its items are looked at), then the shape (a missing or mistyped field), then the
+ * fields' built-in rules (lengths), then refinements (IP addresses, userId), each in field order.
+ */
+function precedence(issue: z.core.$ZodIssue): number {
+  switch (issue.code) {
+    case 'too_small':
+    case 'too_big':
+      return issue.origin === 'array' ? 0 : 2;
+    case 'custom':
+      return 3;
+    case 'invalid_format':
+    case 'not_multiple_of':
+      return 2;
+    default:
+      return 1;
+  }
+}
+
+function declaredCode(issue: z.core.$ZodIssue): ErrorCode | undefined {
+  const code = issue.code === 'custom' ? (issue.params as { code?: unknown } | undefined)?.code : undefined;
+  return typeof code === 'string' && code in ERROR_CODES ? (code as ErrorCode) : undefined;
+}
+
+/** `ips[3]`, `userId`; `body` (or the part) for the value itself. */
+function where(path: readonly PropertyKey[], part: RequestPart): string {
+  if (path.length === 0) return part;
+  return path
+    .map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`))
+    .join('');
+}
+
+/** The API code of one issue of a request part. */
+export function issueCode(issue: z.core.$ZodIssue, part: RequestPart): ErrorCode {
+  if (issue.code === 'too_small' && issue.origin === 'array') return 'empty_batch';
+  if (issue.code === 'too_big' && issue.origin === 'array') return 'batch_too_large';
+  if (issue.code === 'invalid_type' && issue.input === undefined && issue.path.length > 0)
+    return 'missing_field';
+  return declaredCode(issue) ?? INVALID[part];
+}
+
+/** The ValidationError answering a failed parse: its first issue by precedence, as its API code. */
+export function toValidationError(error: z.ZodError, part: RequestPart): ValidationError {
+  let first = error.issues[0]!;
+  for (const issue of error.issues) if (precedence(issue) < precedence(first)) first = issue;
+  const code = issueCode(first, part);
+  const at = where(first.path, part);
+  return new ValidationError(
+    code,
+    code === 'missing_field' ? `${at} is required.` : `${at}: ${first.message}`,
+  );
+}
+
+/** Validates one part of a request with its contract schema; throws the API's ValidationError. */
 export function validate<S extends z.ZodType>(
   schema: S,
   value: unknown,
-  fallback: ErrorCode = 'invalid_field',
-): z.infer<S> {
+  part: RequestPart = 'body',
+): z.output<S> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
-  const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
-  if (issue.code === 'invalid_type' && issue.input === undefined && issue.path.length > 0) {
-    throw new ValidationError('missing_field', `${where} is required.`);
-  }
-  throw new ValidationError(fallback, `${where}: ${issue.message}`);
+  throw toValidationError(result.error, part);
 }

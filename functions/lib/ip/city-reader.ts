@@ -4,6 +4,7 @@
 // `::ffff:a.b.c.d` is absent from the IPv6 file, so the family of the parsed lookup address picks the
 // file (parse-ip maps IPv4-mapped IPv6 to IPv4).
 import { Reader, type Response } from 'maxmind';
+import { boundedCache } from '../cache/bounded-cache.js';
 import type { ParsedIp } from './parse-ip.js';
 
 export interface DbipCityRecord {
@@ -20,26 +21,14 @@ export interface DbipCityRecord {
 /** Records decoded per data offset are kept (bounded) so that hot networks skip decoding. */
 const CACHE_ENTRIES = 20_000;
 
-/** maxmind's record cache, emptied when full (cheaper per hit than LRU bookkeeping). */
-export function boundedCache(entries: number = CACHE_ENTRIES) {
-  const map = new Map<string | number, unknown>();
-  return {
-    get: (key: string | number) => map.get(key),
-    set: (key: string | number, value: unknown) => {
-      if (map.size >= entries) map.clear();
-      map.set(key, value);
-    },
-  };
-}
-
 export class CityReader {
   // maxmind's Response type knows only MaxMind's own record layouts; DB-IP's is read as DbipCityRecord.
   private readonly v4: Reader<Response>;
   private readonly v6: Reader<Response>;
 
   constructor(v4File: Buffer, v6File: Buffer) {
-    this.v4 = new Reader<Response>(v4File, { cache: boundedCache() });
-    this.v6 = new Reader<Response>(v6File, { cache: boundedCache() });
+    this.v4 = new Reader<Response>(v4File, { cache: boundedCache(CACHE_ENTRIES) });
+    this.v6 = new Reader<Response>(v6File, { cache: boundedCache(CACHE_ENTRIES) });
   }
 
   /** Build date of each file, for the manifest and logs. */

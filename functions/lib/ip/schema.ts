@@ -217,8 +217,12 @@ export const IpLookupResultSchema = z
       .describe('The userAgent query parameter echoed back; null when not passed.'),
     hostname: z
       .string()
+      .nullable()
       .optional()
-      .describe('Reverse-DNS (PTR) hostname; present only with ?include=hostname (single-IP route).'),
+      .describe(
+        'Reverse-DNS (PTR) hostname; present only with ?include=hostname (single-IP route); null when the ' +
+          'lookup fails.',
+      ),
     security: SecurityFlagsSchema.optional(),
     found: z
       .boolean()

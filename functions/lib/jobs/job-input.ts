@@ -1,23 +1,38 @@
 import { promisify } from 'node:util';
 import { createGunzip, gunzip } from 'node:zlib';
 import * as z from 'zod';
-import { mediaType, parseJsonBytes } from '../http/body.js';
-import { HttpError, ValidationError } from '../http/errors.js';
-import type { HttpRequest } from '../http/request.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
 import { scanJobJson } from './job-json-scan.js';
 
-// POST /v1/email/jobs bodies: JSON {emails, filename?}, JSON {uploadId, filename?} (a CSV posted
-// to an upload URL first, for files too big for a Lambda invocation), or text/csv. Either may be
-// sent with Content-Encoding: gzip. Limits: 10 MB of CSV or JSON (after decompression), 100,000
-// rows.
+// The list of a POST /v1/email/jobs body: JSON {emails, filename?}, JSON {uploadId, filename?} (a
+// CSV posted to an upload URL first, for files too big for a Lambda invocation), or CSV. Either may
+// be gzip-compressed. Limits: 10 MB of CSV or JSON (after decompression), 100,000 rows. Reading the
+// HTTP request (media type, Content-Encoding, ?filename=) is the route's (jobs-create/job-request.ts).
 //
 // Work and memory are bounded by the limits, not by what a body claims to be: a CSV is
 // decompressed and parsed as a stream of slices and refused at its 100,001st address; a JSON body
 // is counted (job-json-scan.ts) before JSON.parse builds anything. What is held is the body as
 // received (stored as the job's upload, never re-serialised), one decompressed copy for JSON, and
 // the addresses.
+
+/** Why a list was refused; the route answers each with the error code of the same name. */
+export type JobInputProblem =
+  | 'body_too_large'
+  | 'invalid_body'
+  | 'invalid_json'
+  | 'empty_job'
+  | 'job_too_large';
+
+export class JobInputError extends Error {
+  readonly problem: JobInputProblem;
+
+  constructor(problem: JobInputProblem, message: string) {
+    super(message);
+    this.name = 'JobInputError';
+    this.problem = problem;
+  }
+}
 
 export const CSV_LIMIT_BYTES = 10 * 1024 * 1024;
 const FILENAME = z.string().max(255).optional();
@@ -42,35 +57,11 @@ export type JobSource =
   | { kind: 'emails'; emails: string[]; filename: string | null; body: Buffer; contentType: string }
   | { kind: 'upload'; uploadId: string; filename: string | null };
 
-const tooLarge = () => new HttpError('body_too_large', 'The decompressed body is larger than 10 MB.');
-const notGzip = () => new ValidationError('invalid_body', 'The gzip body could not be decompressed.');
-
-function isGzip(req: HttpRequest): boolean {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding === 'identity' || encoding === '') return false;
-  if (encoding !== 'gzip')
-    throw new HttpError(
-      'unsupported_media_type',
-      `Content-Encoding ${encoding} is not supported (use gzip).`,
-    );
-  return true;
-}
+const tooLarge = () => new JobInputError('body_too_large', 'The decompressed body is larger than 10 MB.');
+const notGzip = () => new JobInputError('invalid_body', 'The gzip body could not be decompressed.');
 
 export function looksGzipped(bytes: Buffer): boolean {
   return bytes.length >= 2 && bytes.readUInt16BE(0) === GZIP_MAGIC;
-}
-
-/**
- * Whether a request body is still gzip: sent with `Content-Encoding: gzip` (anything else but
- * identity is 415) and starting with the gzip magic bytes. API Gateway decompresses a request body
- * in a coding it supports before it invokes the function, at least once payload compression is on
- * (infra/constructs/api.ts; "If the payload size is smaller than [minimumCompressionSize],
- * compression or decompression are not applied"), and the header still says gzip: a labelled body
- * without the magic bytes is taken as already decoded. A body that starts like gzip and is broken
- * further on is still 400 invalid_body.
- */
-export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
-  return isGzip(req) && looksGzipped(body);
 }
 
 /** A gzip body decompressed as a stream of slices: 413 past CSV_LIMIT_BYTES, 400 if not gzip. */
@@ -85,7 +76,7 @@ async function* gunzipSlices(bytes: Buffer): AsyncGenerator<Buffer> {
       yield chunk;
     }
   } catch (err) {
-    if (err instanceof HttpError) throw err;
+    if (err instanceof JobInputError) throw err;
     throw notGzip();
   } finally {
     // Reached too when the reader stops early (a row bomb): the rest is never inflated.
@@ -104,9 +95,9 @@ async function gunzipWhole(bytes: Buffer): Promise<Buffer> {
 }
 
 export function checkRowCount(emails: readonly unknown[]): void {
-  if (emails.length === 0) throw new ValidationError('empty_job', 'The list has no addresses.');
+  if (emails.length === 0) throw new JobInputError('empty_job', 'The list has no addresses.');
   if (emails.length > JOB_MAX_ROWS) {
-    throw new ValidationError(
+    throw new JobInputError(
       'job_too_large',
       `A job takes at most ${JOB_MAX_ROWS} addresses; got ${emails.length}.`,
     );
@@ -119,17 +110,14 @@ export function checkRowCount(emails: readonly unknown[]): void {
  */
 export async function csvEmails(bytes: Buffer, gzipped: boolean): Promise<string[]> {
   if (!gzipped && bytes.length > CSV_LIMIT_BYTES) {
-    throw new HttpError('body_too_large', 'The CSV is larger than 10 MB.');
+    throw new JobInputError('body_too_large', 'The CSV is larger than 10 MB.');
   }
   let emails: string[];
   try {
     emails = await (gzipped ? gzipCsvEmails(bytes) : readCsvEmails([bytes], { maxEmails: JOB_MAX_ROWS }));
   } catch (err) {
     if (!(err instanceof CsvInputError)) throw err;
-    throw new ValidationError(
-      err.problem === 'too_many_rows' ? 'job_too_large' : 'invalid_body',
-      err.message,
-    );
+    throw new JobInputError(err.problem === 'too_many_rows' ? 'job_too_large' : 'invalid_body', err.message);
   }
   checkRowCount(emails);
   return emails;
@@ -151,7 +139,7 @@ async function gzipCsvEmails(bytes: Buffer): Promise<string[]> {
       try {
         for await (const _ of inflated);
       } catch (sizeErr) {
-        if (sizeErr instanceof HttpError && sizeErr.code === 'body_too_large') throw sizeErr;
+        if (sizeErr instanceof JobInputError && sizeErr.problem === 'body_too_large') throw sizeErr;
       }
     }
     throw err;
@@ -160,34 +148,45 @@ async function gzipCsvEmails(bytes: Buffer): Promise<string[]> {
   }
 }
 
-async function jsonSource(req: HttpRequest): Promise<JobSource> {
-  const body = req.body ?? Buffer.alloc(0);
-  const text = sentGzipped(req, body) ? await gunzipWhole(body) : body;
-  if (text.length > CSV_LIMIT_BYTES) throw new HttpError('body_too_large', 'The body is larger than 10 MB.');
+/** JSON bytes parsed: 400 `invalid_json` when empty or not JSON (as http/body.ts answers). */
+function parseJson(bytes: Buffer): unknown {
+  if (bytes.length === 0) throw new JobInputError('invalid_json', 'A JSON body is required.');
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    throw new JobInputError('invalid_json', 'The body is not valid JSON.');
+  }
+}
+
+/** The list of a JSON body (gzip-compressed when `gzipped`): {emails, filename?} or {uploadId, filename?}. */
+export async function jsonJobSource(body: Buffer, gzipped: boolean): Promise<JobSource> {
+  const text = gzipped ? await gunzipWhole(body) : body;
+  if (text.length > CSV_LIMIT_BYTES)
+    throw new JobInputError('body_too_large', 'The body is larger than 10 MB.');
   const verdict = scanJobJson(text, {
     emails: JOB_MAX_ROWS,
     values: JOB_MAX_ROWS + JSON_OTHER_VALUES,
     depth: JSON_MAX_DEPTH,
   });
   if (verdict === 'too_many_emails') {
-    throw new ValidationError(
+    throw new JobInputError(
       'job_too_large',
       `A job takes at most ${JOB_MAX_ROWS} addresses; this list has more.`,
     );
   }
   if (verdict !== 'ok') {
-    throw new ValidationError(
+    throw new JobInputError(
       'invalid_body',
       verdict === 'too_deep'
         ? `The body nests deeper than ${JSON_MAX_DEPTH} levels.`
         : 'The body holds more values than a list job can.',
     );
   }
-  const json = parseJsonBytes(text, CSV_LIMIT_BYTES);
+  const json = parseJson(text);
   if (json !== null && typeof json === 'object' && 'uploadId' in json) {
     const parsed = JobUploadBody.safeParse(json);
     if (!parsed.success)
-      throw new ValidationError(
+      throw new JobInputError(
         'invalid_body',
         'uploadId must be the id returned by POST /v1/email/jobs/uploads.',
       );
@@ -197,7 +196,7 @@ async function jsonSource(req: HttpRequest): Promise<JobSource> {
   if (!parsed.success) {
     const emails = (json as { emails?: unknown } | null)?.emails;
     if (Array.isArray(emails) && emails.length > JOB_MAX_ROWS) checkRowCount(emails);
-    throw new ValidationError('invalid_body', 'Expected {"emails": string[], "filename"?: string}.');
+    throw new JobInputError('invalid_body', 'Expected {"emails": string[], "filename"?: string}.');
   }
   checkRowCount(parsed.data.emails);
   // The body as received (compressed or not) is the job's upload: no re-serialised copy.
@@ -210,18 +209,12 @@ async function jsonSource(req: HttpRequest): Promise<JobSource> {
   };
 }
 
-export async function readJobSource(req: HttpRequest): Promise<JobSource> {
-  const type = mediaType(req);
-  if (type === 'text/csv') {
-    const filename = req.query.filename ?? null;
-    if (filename !== null && filename.length > 255)
-      throw new ValidationError('invalid_body', 'filename is too long.');
-    const body = req.body ?? Buffer.alloc(0);
-    const emails = await csvEmails(body, sentGzipped(req, body));
-    return { kind: 'emails', emails, filename, body, contentType: 'text/csv' };
-  }
-  if (type !== '' && type !== 'application/json') {
-    throw new HttpError('unsupported_media_type', 'Send application/json or text/csv.');
-  }
-  return jsonSource(req);
+/** The list of a CSV body (gzip-compressed when `gzipped`), named `filename`. */
+export async function csvJobSource(
+  body: Buffer,
+  gzipped: boolean,
+  filename: string | null,
+): Promise<JobSource> {
+  const emails = await csvEmails(body, gzipped);
+  return { kind: 'emails', emails, filename, body, contentType: 'text/csv' };
 }

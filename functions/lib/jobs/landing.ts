@@ -1,4 +1,2 @@
-/** Where a presigned CSV upload lands (under uploads/, so the 7-day lifecycle rule covers it). */
-export function landingKey(accountId: string, uploadId: string): string {
-  return `uploads/landing/${accountId}/${uploadId}.csv`;
-}
+/** Where a presigned CSV upload lands: built by the job key module, with every other job key. */
+export { landingKey } from '../aws/job-keys.js';

@@ -1,5 +1,4 @@
 import type { Meter } from '../../routes.js';
-import { MonthlyLimitError, RateLimitError } from '../http/errors.js';
 import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
 
 // Admission (spec: Limits): the per-minute rate limit and the monthly cap, checked and counted
@@ -75,6 +74,17 @@ export interface Admitted {
 }
 
 /**
+ * What admission decided. A refusal names what the store showed: `month` when the month has no
+ * room for the call's `units` (waiting would not help), `rate` when the minute is full, with the
+ * seconds until it ends. The HTTP layer turns a refusal into the spec's 429
+ * (http/middleware/admission.ts).
+ */
+export type Admission =
+  | ({ admitted: true } & Admitted)
+  | { admitted: false; reason: 'rate'; retryAfterSeconds: number }
+  | { admitted: false; reason: 'month'; units: number };
+
+/**
  * Reads after a failed write before giving up. A write fails only because another call changed the
  * item after the read that chose it (opened the minute, took the last room, refunded), and the next
  * read shows that change, so two or three rounds settle any real race.
@@ -82,12 +92,11 @@ export interface Admitted {
 const MAX_ROUNDS = 5;
 
 /**
- * Admits the call or throws the spec's 429. The refusal names what the store showed: the month
- * full is `monthly_limit_exceeded` (checked first: waiting for the next minute would not help);
- * the minute full is `rate_limit_exceeded` with Retry-After until the end of that minute, which is
- * a newer one than the call's own when the call arrived late.
+ * Admits the call or refuses it. The month full is a `month` refusal (checked first: waiting for
+ * the next minute would not help); the minute full is a `rate` refusal until the end of that
+ * minute, which is a newer one than the call's own when the call arrived late.
  */
-export async function admit(counter: UsageCounter, req: AdmissionRequest): Promise<Admitted> {
+export async function admit(counter: UsageCounter, req: AdmissionRequest): Promise<Admission> {
   const month = monthKey(req.now);
   const count: CountRequest = {
     accountId: req.accountId,
@@ -99,21 +108,21 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
     meter: req.meter,
     ...(req.hold ? { hold: req.hold } : {}),
   };
-  const admitted = (c: Counted): Admitted => ({ month, ...c });
+  const admitted = (c: Counted): Admission => ({ admitted: true, month, ...c });
   // The usual call: the minute is open and both counters have room. One write.
   const counted = await counter.countInWindow(count);
   if (counted) return admitted(counted);
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const state = await counter.read(req.accountId, month);
     if (req.units > 0 && state.monthCount + req.units > req.monthlyCap) {
-      throw new MonthlyLimitError(
-        req.units > 1
-          ? `This request needs ${req.units} requests, more than remain of the monthly cap; nothing was charged.`
-          : undefined,
-      );
+      return { admitted: false, reason: 'month', units: req.units };
     }
     if (state.window >= count.window && state.minuteCount >= req.perMinute) {
-      throw new RateLimitError(secondsToEndOfWindow(state.window, req.now));
+      return {
+        admitted: false,
+        reason: 'rate',
+        retryAfterSeconds: secondsToEndOfWindow(state.window, req.now),
+      };
     }
     // Room as observed: count in the open minute, or open ours. A failed write means another call
     // changed the item since this read; read again and decide from what it shows.
@@ -123,5 +132,5 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
   }
   // The account's own concurrent calls kept changing the counters under every read: that is its
   // request rate, so the caller is asked to retry shortly.
-  throw new RateLimitError(1);
+  return { admitted: false, reason: 'rate', retryAfterSeconds: 1 };
 }

@@ -1,6 +1,6 @@
 import { isNewerVersion } from './version.js';
 
-// Serves the current data version and swaps a newer one in without a cold start (issue #8). A
+// Serves the current data version and swaps a newer one in without a cold start (data refresh). A
 // function starts from the layer's copy; at most once per `checkIntervalMs` a request triggers a
 // background check of the VersionSource (S3's `data/current.json` in AWS, ../aws/s3-data-source.ts).
 // A newer version is loaded completely and validated by `load` before one reference assignment

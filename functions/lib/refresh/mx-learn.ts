@@ -5,7 +5,7 @@ import { registrableDomain } from '../email/public-suffix.js';
 import { isValidAsciiDomain } from '../email/syntax.js';
 
 // The refresh's part of the MX-host table (spec: disposable data "extended with mail servers seen
-// serving listed domains"). Issue #13, "Learned data must not cross accounts": the table is the same
+// serving listed domains"). Hardening, "Learned data must not cross accounts": the table is the same
 // for every account, so nothing a request (or one domain's owner) does may put a host in it. Only
 // this pipeline adds hosts, from DNS answers it asked for itself, and only on strong evidence.
 //

@@ -23,7 +23,7 @@ import { versionId } from './version.js';
 
 export { ARTIFACT_PATHS };
 
-// One data refresh, end to end and free of I/O of its own (issue #8): fetch every source through
+// One data refresh, end to end and free of I/O of its own (data refresh): fetch every source through
 // the fetch port, validate it, compile the security range table and the email lists, and decide.
 // The caller publishes the files (S3 in the refresh Lambda, a directory for `npm run data:refresh`)
 // only when the outcome is accepted; a rejected refresh leaves the current data in service.

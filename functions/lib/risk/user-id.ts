@@ -1,20 +1,34 @@
 import { createHmac } from 'node:crypto';
 import * as z from 'zod';
+import { apiCode } from '../http/validate.js';
 
 // A userId is the customer's own identifier for its end user. We store it only as
 // HMAC-SHA256(deployment secret, accountId NUL userId): the same userId of two accounts never
 // collides, and the table holds no identifiers in clear (we are a processor of this data).
 export const USER_ID_MAX_LENGTH = 256;
 
+const codePoints = (s: string) => [...s].length;
+
+/**
+ * 1 to 256 characters (code points), else `invalid_user_id`: one refinement carrying its API code,
+ * with the same bounds published as minLength/maxLength.
+ */
 export const UserIdSchema = z
   .string()
-  .min(1, 'userId must not be empty')
-  .max(USER_ID_MAX_LENGTH, `userId must be at most ${USER_ID_MAX_LENGTH} characters`)
-  .describe(
-    `Your identifier for the end user (1-${USER_ID_MAX_LENGTH} characters); stored only as a keyed hash.`,
-  );
+  .refine((s) => s.length > 0 && codePoints(s) <= USER_ID_MAX_LENGTH, {
+    ...apiCode('invalid_user_id'),
+    error: (issue) =>
+      issue.input === ''
+        ? 'userId must not be empty'
+        : `userId must be at most ${USER_ID_MAX_LENGTH} characters`,
+  })
+  .meta({
+    minLength: 1,
+    maxLength: USER_ID_MAX_LENGTH,
+    description: `Your identifier for the end user (1-${USER_ID_MAX_LENGTH} characters); stored only as a keyed hash.`,
+  });
 
-/** A body naming a user: its userId's rules are checked apart from the body's shape (invalid_user_id). */
+/** A body naming a user (DELETE /v1/risk/baseline). */
 export const UserIdBody = z.object({ userId: UserIdSchema });
 
 export function baselineKey(secret: string, accountId: string, userId: string): string {

@@ -5,8 +5,8 @@
 // the refresh Lambda reads. Country of an address: the DB-IP city MMDBs of the layer (or any
 // `start,end,country` range CSV, the ip-location-db country layout, which the fixtures use).
 import { Reader, type Response } from 'maxmind';
+import { boundedCache } from '../cache/bounded-cache.js';
 import { AsnTable } from '../ip/asn-reader.js';
-import { boundedCache } from '../ip/city-reader.js';
 import { compileAsnCsv } from '../ip/compile/asn.js';
 import { splitCsvLine } from '../ip/compile/csv-line.js';
 import { addressText, type IpRange, parseAddress } from './ip-range.js';

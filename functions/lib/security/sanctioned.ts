@@ -11,7 +11,7 @@ import { rangeSize } from './ip-range.js';
 //   addresses the MMDB does not place are left out of the count. When that country is one of
 //   SANCTIONED_COUNTRIES, every range of the AS (IPv4 and IPv6) sets isSanctionedNetwork.
 //
-// The countries are the comprehensively sanctioned jurisdictions named by issue #8: Cuba, Iran,
+// The countries are the comprehensively sanctioned jurisdictions named by the data refresh capability: Cuba, Iran,
 // North Korea and Syria (OFAC's country-wide programmes; the US lifted most Syria sanctions in 2025,
 // so review SY against current law before relying on it). Region-level programmes (Crimea, the
 // so-called DNR/LNR) are not covered: IP geolocation does not resolve them reliably. The list is a

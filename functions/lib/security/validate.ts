@@ -1,6 +1,6 @@
 import type { FileReport } from './manifest.js';
 
-// When a refreshed list may replace the current one (issue #8): a list that shrinks by more than
+// When a refreshed list may replace the current one (data refresh): a list that shrinks by more than
 // half against the current version is far more likely a truncated download, an upstream accident
 // or a changed format than a real change, so the whole refresh is refused, the current data stays
 // in service and an alarm fires. Unparseable required sources are refused the same way (their

@@ -22,7 +22,7 @@ import { resetSecurityClassifier, securityClassifier } from '../../../functions/
 import { FIXTURE_SNAPSHOTS, ip, overridingFetcher, ROOT } from '../../unit/security/support/fixtures.js';
 
 // The refresh Lambda's handler against a real S3 protocol server (s3rver, on disk), and a function
-// container following the published versions: issue #8's "writes versioned artifacts to S3;
+// container following the published versions: data refresh's "writes versioned artifacts to S3;
 // functions ... check S3 for a newer version ..., swapping it in without a cold start".
 
 const BUCKET = 'netintel-data-test';

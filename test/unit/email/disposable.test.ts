@@ -6,7 +6,7 @@ import { fixtureLists, ZoneResolver } from './support/zone-resolver.js';
 const resolver = new ZoneResolver({
   // A fresh disposable domain that receives on the seeded service's servers.
   'fresh-temp.example': { mx: [{ exchange: 'in.tempmx.example', priority: 10 }] },
-  // Issue #13: every listed domain pointed at one small shared host (a lapsed domain re-registered
+  // Hardening: every listed domain pointed at one small shared host (a lapsed domain re-registered
   // by someone), and an ordinary company's domain on that host.
   'throwaway.example': { mx: [{ exchange: 'mx.small-host.example', priority: 10 }] },
   'tempbox.example': { mx: [{ exchange: 'mx.small-host.example', priority: 10 }] },
@@ -80,7 +80,7 @@ describe('MX-host table', () => {
   });
 });
 
-describe('learned data does not cross accounts (issue #13)', () => {
+describe('learned data does not cross accounts (hardening)', () => {
   // One checker serves every account of a container (functions/lib/runtime/email.ts), so account A's
   // and account B's requests below are calls on the same checker, as in production.
   test("account A checking listed domains on a shared host leaves account B's domain on it not disposable", async () => {

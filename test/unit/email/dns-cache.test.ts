@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
+import { TtlCache } from '../../../functions/lib/cache/ttl-cache.js';
 import { createCachingResolver } from '../../../functions/lib/dns/caching-resolver.js';
 import { parseDnsServers } from '../../../functions/lib/dns/resolver.js';
-import { TtlCache } from '../../../functions/lib/dns/ttl-cache.js';
 import { ZoneResolver } from './support/zone-resolver.js';
 
 describe('DNS cache', () => {

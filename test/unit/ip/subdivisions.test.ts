@@ -9,9 +9,12 @@ import {
   normalizeName,
 } from '../../../functions/lib/ip/compile/subdivisions.js';
 import { SubdivisionIndex } from '../../../functions/lib/ip/subdivision.js';
-import { dateHolidayStates } from '../../../layers/build/ip-data.js';
+import { dateHolidayStates, readSubdivisionAliases } from '../../../layers/build/ip-data.js';
 import { leftOut } from '../../support/left-out.js';
 import { ROOT } from './support/fixture-data.js';
+
+/** The curated alias table the layer build passes in (layers/build/subdivision-aliases.json). */
+const aliases = await readSubdivisionAliases();
 
 const pairs = (entries: Record<string, string[]>) =>
   new Map(Object.entries(entries).map(([c, names]) => [c, new Set(names)]));
@@ -37,7 +40,7 @@ describe('subdivision table (DB-IP state name → ISO 3166-2 code and canonical 
   });
 
   test('an English exonym maps through the curated aliases', () => {
-    const { table } = compileSubdivisions(pairs({ DE: ['Bavaria'] }), { iso: ISO });
+    const { table } = compileSubdivisions(pairs({ DE: ['Bavaria'] }), { iso: ISO, aliases });
     expect(table.byName.DE?.Bavaria).toBe('BY');
   });
 
@@ -52,13 +55,13 @@ describe('subdivision table (DB-IP state name → ISO 3166-2 code and canonical 
   });
 
   test('generic words do not merge a city with its surrounding region', () => {
-    const { table } = compileSubdivisions(pairs({ RU: ['Moscow', 'Moscow Oblast'] }), { iso: ISO });
+    const { table } = compileSubdivisions(pairs({ RU: ['Moscow', 'Moscow Oblast'] }), { iso: ISO, aliases });
     expect(table.byName.RU).toEqual({ Moscow: 'MOW', 'Moscow Oblast': 'MOS' });
   });
 
   test('a whole-name match beats an alias that only matches loosely', () => {
     // "Mexico City" loses its generic "City" in the loose form; "Mexico" must stay the state.
-    const { table } = compileSubdivisions(pairs({ MX: ['Mexico', 'Mexico City'] }), { iso: ISO });
+    const { table } = compileSubdivisions(pairs({ MX: ['Mexico', 'Mexico City'] }), { iso: ISO, aliases });
     expect(table.byName.MX).toEqual({ Mexico: 'MEX', 'Mexico City': 'CMX' });
   });
 
@@ -88,7 +91,7 @@ describe('subdivision table (DB-IP state name → ISO 3166-2 code and canonical 
   test('without iso-codes (fresh clone) date-holidays state lists and the aliases are the source', () => {
     const result = compileSubdivisions(
       pairs({ US: ['California'], DE: ['Bavaria', 'Hesse'], NL: ['North Holland'], BR: ['Maranhao'] }),
-      { holidays: dateHolidayStates() },
+      { holidays: dateHolidayStates(), aliases },
     );
     expect(result.table.source).toBe('aliases+date-holidays');
     expect(result.table.byName).toEqual({
@@ -104,8 +107,8 @@ describe('subdivision table (DB-IP state name → ISO 3166-2 code and canonical 
   test('the same input always gives the same table', () => {
     const input = pairs({ US: ['California', 'Texas'], DE: ['Hesse', 'Bavaria'] });
     const reversed = pairs({ DE: ['Bavaria', 'Hesse'], US: ['Texas', 'California'] });
-    const a = compileSubdivisions(input, { holidays: dateHolidayStates() });
-    const b = compileSubdivisions(reversed, { holidays: dateHolidayStates() });
+    const a = compileSubdivisions(input, { holidays: dateHolidayStates(), aliases });
+    const b = compileSubdivisions(reversed, { holidays: dateHolidayStates(), aliases });
     expect(JSON.stringify(a.table)).toBe(JSON.stringify(b.table));
   });
 
@@ -163,7 +166,7 @@ describe('subdivision table from ../shared/data (only where that folder exists)'
         GB: ['England', 'Scotland'],
         ES: ['Madrid'],
       }),
-      { iso, geonames, holidays: dateHolidayStates() },
+      { iso, geonames, holidays: dateHolidayStates(), aliases },
     );
     expect(table.byName).toEqual({
       DE: { 'Baden-Wurttemberg': 'BW', 'North Rhine-Westphalia': 'NW' },

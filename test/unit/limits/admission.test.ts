@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { HttpError } from '../../../functions/lib/http/errors.js';
+import { admissionRefusal } from '../../../functions/lib/http/middleware/admission.js';
 import { type AdmissionRequest, admit } from '../../../functions/lib/limits/admission.js';
 import { minuteWindow } from '../../../functions/lib/limits/windows.js';
 import { MemoryUsageCounter } from './support/memory-counter.js';
@@ -21,13 +21,11 @@ const call = (overrides: Partial<AdmissionRequest> = {}): AdmissionRequest => ({
   ...overrides,
 });
 
-/** The refusal admit() threw, as the client sees it. */
+/** The refusal admit() answered, as the client sees it. */
 async function refusal(counter: MemoryUsageCounter, req: AdmissionRequest) {
-  const err = await admit(counter, req).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!(err instanceof HttpError)) throw new Error(`expected a refusal, got ${String(err)}`);
+  const outcome = await admit(counter, req);
+  if (outcome.admitted) throw new Error('expected a refusal, the call was admitted');
+  const err = admissionRefusal(outcome);
   return { status: err.status, error: err.code, retryAfter: err.headers['Retry-After'] };
 }
 
@@ -104,10 +102,7 @@ describe('a refusal names the limit the counters showed (spec: Errors, 429)', ()
 
     const outcomes = await Promise.all(
       Array.from({ length: 30 }, () =>
-        admit(counter, call()).then(
-          () => 'admitted',
-          (e: unknown) => (e as HttpError).code,
-        ),
+        admit(counter, call()).then((o) => (o.admitted ? 'admitted' : admissionRefusal(o).code)),
       ),
     );
 
@@ -141,6 +136,7 @@ describe('admission counts the call once (spec: Limits)', () => {
     );
 
     await expect(admit(counter, call())).resolves.toEqual({
+      admitted: true,
       month: '2026-11',
       monthBefore: 41,
       monthAfter: 42,

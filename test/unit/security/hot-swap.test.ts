@@ -10,7 +10,7 @@ import {
 import { encodeRangeTable } from '../../../functions/lib/security/range-table.js';
 import { ip } from './support/fixtures.js';
 
-// Issue #8: functions "check S3 for a newer version at most every few minutes, swapping it in
+// Data refresh: functions "check S3 for a newer version at most every few minutes, swapping it in
 // without a cold start"; "a request in flight keeps the object it started with".
 
 const OLD = '20261122T000000Z-aaaaaaaaaaaa';

@@ -14,9 +14,9 @@ import {
 } from '../../../functions/lib/refresh/refresh.js';
 import { refreshFixture } from './support/fixtures.js';
 
-// Issue #8: "the refresh resolves the MX of listed domains (bounded count and rate, at most N domains
+// Data refresh: "the refresh resolves the MX of listed domains (bounded count and rate, at most N domains
 // per run with concurrency 16 through the resolver port) and records mail servers that serve them."
-// Issue #13: a mail host becomes disposable evidence only when at least 3 distinct listed disposable
+// Hardening: a mail host becomes disposable evidence only when at least 3 distinct listed disposable
 // domains resolve to it, none allow-listed, and never a host that also serves a free-provider or
 // allow-listed domain; only the refresh's own lookups count.
 

@@ -5,7 +5,7 @@ import type { FileReport } from '../../../functions/lib/security/manifest.js';
 import { SHRINK_RULE_MIN_COUNT, shrinkRejections } from '../../../functions/lib/security/validate.js';
 import { FIXTURE_SNAPSHOTS, overridingFetcher, refreshFixture } from './support/fixtures.js';
 
-// Issue #8: "A refresh that fails validation (unparseable, or a list shrinking by more than half
+// Data refresh: "A refresh that fails validation (unparseable, or a list shrinking by more than half
 // against the current version) keeps the current data and raises an alarm."
 
 const base = snapshotFetcher(FIXTURE_SNAPSHOTS);

@@ -1,7 +1,8 @@
 // Builds the subdivision table (../subdivision.ts) from the (country, state1) pairs found in the
 // DB-IP city files. Sources, best first, each optional:
-//   - a curated alias table (subdivision-aliases.ts): English exonyms and former names DB-IP uses
-//     that no name list spells the same way ("Bavaria" → DE-BY, "Rhone-Alpes" → FR-ARA);
+//   - a curated alias table (data in layers/build/subdivision-aliases.json, passed in by the layer
+//     build): English exonyms and former names DB-IP uses that no name list spells the same way
+//     ("Bavaria" → DE-BY, "Rhone-Alpes" → FR-ARA);
 //   - Debian iso-codes iso_3166-2.json (ISO codes and local names; LGPL-2.1+);
 //   - GeoNames admin1CodesASCII.txt (English names as DB-IP spells them; CC BY 4.0), which bridges a
 //     DB-IP name to the ISO name when the two differ, and supplies the canonical (display) name;
@@ -9,7 +10,6 @@
 // Matching compares normalised names: accents folded, case and punctuation ignored, and generic
 // words ("Province", "Oblast'", "Sheng", "län") dropped. A name that matches two codes is left
 // unmapped rather than guessed.
-import { SUBDIVISION_ALIASES } from './subdivision-aliases.js';
 
 export interface IsoSubdivision {
   code: string;
@@ -30,7 +30,7 @@ export interface SubdivisionSources {
   geonames?: GeonamesAdmin1[];
   /** country → ISO 3166-2 suffix → name (date-holidays `getStates`). */
   holidays?: Record<string, Record<string, string>>;
-  /** Defaults to the built-in table; tests pass their own. */
+  /** Curated aliases: country → DB-IP name → ISO 3166-2 suffix (layers/build/subdivision-aliases.json). */
   aliases?: Record<string, Record<string, string>>;
 }
 
@@ -160,7 +160,7 @@ export function compileSubdivisions(
   pairs: Map<string, Set<string>>,
   sources: SubdivisionSources,
 ): SubdivisionCompileResult {
-  const aliases = sources.aliases ?? SUBDIVISION_ALIASES;
+  const aliases = sources.aliases ?? {};
   const isoNames = new Map<string, string>();
   const isoTop = new Set<string>();
   for (const e of sources.iso ?? []) {

@@ -10,7 +10,7 @@ import { compileAsnCsv } from '../../../../functions/lib/ip/compile/asn.js';
 import { compilePostalCsv } from '../../../../functions/lib/ip/compile/postal.js';
 import { compileSubdivisions } from '../../../../functions/lib/ip/compile/subdivisions.js';
 import { IP_DATA_FILES } from '../../../../functions/lib/ip/manifest.js';
-import { dateHolidayStates } from '../../../../layers/build/ip-data.js';
+import { dateHolidayStates, readSubdivisionAliases } from '../../../../layers/build/ip-data.js';
 
 export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 export const FIXTURES = join(ROOT, 'test/fixtures/ip');
@@ -51,7 +51,10 @@ export async function makeFixtureDataDir(): Promise<{ dir: string; cleanup: () =
     (await compilePostalCsv(fixtureLines('postal-codes.csv'))).file,
   );
   const pairs = new Map(Object.entries(PAIRS).map(([c, names]) => [c, new Set(names)]));
-  const { table } = compileSubdivisions(pairs, { holidays: dateHolidayStates() });
+  const { table } = compileSubdivisions(pairs, {
+    holidays: dateHolidayStates(),
+    aliases: await readSubdivisionAliases(),
+  });
   await writeFile(join(dir, IP_DATA_FILES.subdivisions), JSON.stringify(table));
   await writeFile(
     join(dir, IP_DATA_FILES.manifest),

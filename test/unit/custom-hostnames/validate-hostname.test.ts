@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { getPublicSuffix } from 'tldts';
+import { validateCustomHostname } from '../../../functions/lib/custom-hostnames/validate-hostname.js';
 import { normaliseHostname } from '../../../functions/lib/dns/host-name.js';
-import { validateCustomHostname } from '../../../functions/lib/domains/validate-hostname.js';
 
 const BASE = 'api.netintel.com';
 const check = (raw: string) => validateCustomHostname(raw, BASE);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { checkHostHeader } from '../../../functions/lib/domains/host-header.js';
+import { checkHostHeader } from '../../../functions/lib/custom-hostnames/host-header.js';
 
 describe('the Host header is one host name with an optional port (RFC 9112 section 3.2)', () => {
   test.each([

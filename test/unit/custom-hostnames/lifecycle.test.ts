@@ -6,7 +6,7 @@ import {
   removeHostname,
   verifyHostname,
   verifyUnsettled,
-} from '../../../functions/lib/domains/lifecycle.js';
+} from '../../../functions/lib/custom-hostnames/lifecycle.js';
 import {
   account,
   configuredZone,

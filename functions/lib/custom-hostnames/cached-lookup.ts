@@ -1,4 +1,4 @@
-import { TtlCache } from '../dns/ttl-cache.js';
+import { TtlCache } from '../cache/ttl-cache.js';
 import type { HostnameLookup, HostnameRecord } from './hostname.js';
 
 /**

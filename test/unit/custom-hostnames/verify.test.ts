@@ -1,8 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { HOSTNAME_TIMEOUTS } from '../../../functions/lib/domains/hostname.js';
-import { LocalCertificateProvider } from '../../../functions/lib/domains/local-certificates.js';
-import { recordsFor } from '../../../functions/lib/domains/records.js';
-import { advance, checkDns } from '../../../functions/lib/domains/verify.js';
+import { HOSTNAME_TIMEOUTS } from '../../../functions/lib/custom-hostnames/hostname.js';
+import { LocalCertificateProvider } from '../../../functions/lib/custom-hostnames/local-certificates.js';
+import { recordsFor } from '../../../functions/lib/custom-hostnames/records.js';
+import { advance, checkDns } from '../../../functions/lib/custom-hostnames/verify.js';
 import {
   configuredZone,
   hoursLater,

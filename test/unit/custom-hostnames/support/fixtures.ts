@@ -1,16 +1,16 @@
 import type { Account } from '../../../../functions/lib/accounts/account.js';
-import type { DnsLookup } from '../../../../functions/lib/dns/mx-resolver.js';
 import {
   type HostnameRecord,
   type HostnameStatus,
   type HostnameStore,
   UNSETTLED_STATUSES,
-} from '../../../../functions/lib/domains/hostname.js';
+} from '../../../../functions/lib/custom-hostnames/hostname.js';
 import type {
   CertificateProvider,
   CertificateState,
   DomainResolver,
-} from '../../../../functions/lib/domains/ports.js';
+} from '../../../../functions/lib/custom-hostnames/ports.js';
+import type { DnsLookup } from '../../../../functions/lib/dns/mx-resolver.js';
 
 // Fakes of the two PORTS (not of our code): a DNS zone table, and a certificate authority whose
 // answers the test scripts.

@@ -1,0 +1,72 @@
+import { mediaType } from '../lib/http/body.js';
+import { HttpError, ValidationError } from '../lib/http/errors.js';
+import type { HttpRequest } from '../lib/http/request.js';
+import {
+  csvJobSource,
+  JobInputError,
+  type JobSource,
+  jsonJobSource,
+  looksGzipped,
+} from '../lib/jobs/job-input.js';
+
+// The HTTP side of a POST /v1/email/jobs body: its media type (application/json or text/csv),
+// its Content-Encoding (gzip or none) and ?filename= for a CSV. The list itself is read by
+// lib/jobs/job-input.ts, whose refusals are answered here with the error code of the same name.
+
+/** A refused list as the API answers it: 413 body_too_large, otherwise 400 with its code. */
+export function jobInputHttpError(err: JobInputError): HttpError {
+  if (err.problem === 'body_too_large') return new HttpError('body_too_large', err.message);
+  return new ValidationError(err.problem, err.message);
+}
+
+/** Runs a read of a list, answering a refused list as the API does. */
+export async function answeringJobInput<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof JobInputError) throw jobInputHttpError(err);
+    throw err;
+  }
+}
+
+function isGzip(req: HttpRequest): boolean {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return false;
+  if (encoding !== 'gzip')
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Encoding ${encoding} is not supported (use gzip).`,
+    );
+  return true;
+}
+
+/**
+ * Whether a request body is still gzip: sent with `Content-Encoding: gzip` (anything else but
+ * identity is 415) and starting with the gzip magic bytes. API Gateway decompresses a request body
+ * in a coding it supports before it invokes the function, at least once payload compression is on
+ * (infra/constructs/api.ts; "If the payload size is smaller than [minimumCompressionSize],
+ * compression or decompression are not applied"), and the header still says gzip: a labelled body
+ * without the magic bytes is taken as already decoded. A body that starts like gzip and is broken
+ * further on is still 400 invalid_body.
+ */
+export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
+  return isGzip(req) && looksGzipped(body);
+}
+
+/** The list a POST /v1/email/jobs request sends: 415 for another media type or encoding. */
+export async function readJobSource(req: HttpRequest): Promise<JobSource> {
+  const type = mediaType(req);
+  const body = req.body ?? Buffer.alloc(0);
+  if (type === 'text/csv') {
+    const filename = req.query.filename ?? null;
+    if (filename !== null && filename.length > 255)
+      throw new ValidationError('invalid_body', 'filename is too long.');
+    const gzipped = sentGzipped(req, body);
+    return answeringJobInput(() => csvJobSource(body, gzipped, filename));
+  }
+  if (type !== '' && type !== 'application/json') {
+    throw new HttpError('unsupported_media_type', 'Send application/json or text/csv.');
+  }
+  const gzipped = sentGzipped(req, body);
+  return answeringJobInput(() => jsonJobSource(body, gzipped));
+}

@@ -1,0 +1,29 @@
+import type { Logger } from '@aws-lambda-powertools/logger';
+import type { Meter } from '../../../routes.js';
+import type { Clock } from '../../clock.js';
+import type { UsageCounter } from '../../limits/admission.js';
+import type { NoticeStores } from '../../limits/usage-notices.js';
+
+/** What the pipeline's middlewares log with: the Powertools logger, or a fake in tests. */
+export type PipelineLogger = Pick<Logger, 'error' | 'appendKeys'>;
+
+/** The metrics the pipeline emits (EMF in Lambda). */
+export interface PipelineMetrics {
+  /** Usage events (spec: Events): units billed on `meter` for an account. */
+  usageEvents(accountId: string, meter: Meter, units: number): void;
+  /** A usage notice that failed (the stack alarms on it). */
+  noticeFailed(): void;
+}
+
+/**
+ * Everything the request pipeline reaches outside itself, passed in once: the production
+ * `defineHandler` binds the real services (define-handler.ts), a test passes fakes.
+ */
+export interface PipelineDeps {
+  counter: UsageCounter;
+  clock: Clock;
+  notices: NoticeStores;
+  /** The Powertools logger: the pipeline injects the Lambda context into it. */
+  logger: Logger;
+  metrics: PipelineMetrics;
+}

@@ -1,0 +1,18 @@
+import type { Meter } from '../../../routes.js';
+import type { PipelineMetrics } from './pipeline-deps.js';
+import type { Middleware } from './request-state.js';
+
+/** Usage events (spec: Events): the units a successful call billed, per account, as metrics. */
+export function usageEvents(options: {
+  meter: Meter | null;
+  metrics: Pick<PipelineMetrics, 'usageEvents'>;
+}): Middleware {
+  return {
+    name: 'usageEvents',
+    after: async (request) => {
+      const { admitted, principal } = request.context;
+      if (!admitted || !principal || !options.meter || admitted.units === 0) return;
+      options.metrics.usageEvents(principal.accountId, options.meter, admitted.units);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { HttpError } from '../errors.js';
+import type { HandlerSpec } from '../handler-spec.js';
+import { type Middleware, stateOf } from './request-state.js';
+
+/**
+ * The route's validation: its input on `context.input`. A refusal (4xx) is marked so that
+ * admission.ts still counts the call against the minute.
+ */
+export function validateInput<I, R>(input: HandlerSpec<I, R>['input']): Middleware<I, R> {
+  return {
+    name: 'validateInput',
+    before: async (request) => {
+      const { context } = request;
+      try {
+        context.input = await input(stateOf(context, 'httpRequest'), stateOf(context, 'principal'));
+      } catch (err) {
+        if (err instanceof HttpError && err.status < 500) context.inputRefused = true;
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import * as z from 'zod';
+
+/**
+ * The body of a job queue message: one chunk of a list job. The consumers parse it with this schema
+ * (a body that does not match fails its record, never the batch) and the producer types with it.
+ */
+export const JobMessageSchema = z.object({
+  jobId: z.string().min(1),
+  chunk: z.number().int().nonnegative(),
+});
+export type JobMessage = z.infer<typeof JobMessageSchema>;
+
+/** Parses a message body (JSON text); throws on anything else. */
+export function parseJobMessage(body: string): JobMessage {
+  return JobMessageSchema.parse(JSON.parse(body));
+}

@@ -1,0 +1,51 @@
+import { describe, expect, test } from '@jest/globals';
+import { cors } from '../../../../functions/lib/http/middleware/cors.js';
+import { PRINCIPAL, phase, requestOf } from './support/pipeline.js';
+
+const browser = { ...PRINCIPAL, keyType: 'publishable' as const, allowedOrigin: 'https://shop.example' };
+const json = () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' });
+
+describe("CORS for the key's allowed origin (spec: Authentication, rules 2 and 3)", () => {
+  test('an answer on a publishable route carries the allowed origin', async () => {
+    const request = requestOf({ principal: browser });
+    request.response = json();
+
+    await phase(cors('publishable'), 'after', request);
+
+    expect(request.response.headers).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://shop.example',
+      'Access-Control-Expose-Headers': 'Retry-After',
+      Vary: 'Origin',
+    });
+  });
+
+  test('an error for an allowed origin carries CORS too, and keeps its Retry-After', async () => {
+    const request = requestOf({ principal: browser });
+    request.response = { statusCode: 429, headers: { 'Retry-After': '40' }, body: '{}' };
+
+    await phase(cors('publishable'), 'onError', request);
+
+    expect(request.response.headers).toMatchObject({
+      'Access-Control-Allow-Origin': 'https://shop.example',
+      'Retry-After': '40',
+    });
+  });
+
+  test('a secret route never sends CORS headers', async () => {
+    const request = requestOf({ principal: { ...browser, keyType: 'secret' } });
+    request.response = json();
+
+    await phase(cors('secret'), 'after', request);
+
+    expect(request.response.headers).toEqual({ 'Content-Type': 'application/json' });
+  });
+
+  test('a refused origin (none allowed) gets no CORS header', async () => {
+    const request = requestOf({ principal: { ...browser, allowedOrigin: '' } });
+    request.response = json();
+
+    await phase(cors('publishable'), 'after', request);
+
+    expect(request.response.headers).toEqual({ 'Content-Type': 'application/json' });
+  });
+});
