@@ -4,7 +4,7 @@ import { describe, expect, test } from '@jest/globals';
 import { build, type Metafile } from 'esbuild';
 import { BUNDLED_FUNCTIONS } from '../../bench/bundles.js';
 import { handlerEntry } from '../../functions/routes.js';
-import { esbuildOptions, LAMBDA_BUNDLE } from '../../infra/bundling.js';
+import { esbuildOptions, externalModules, LAMBDA_BUNDLE } from '../../infra/bundling.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // What the deployed bundles may contain, checked on the stack's own esbuild options. Sizes are
@@ -28,35 +28,56 @@ interface Built {
   topLevelImports: string[];
 }
 
-async function bundle(name: string): Promise<Built> {
-  const result = await build({
-    ...esbuildOptions(
-      join(PROJECT_ROOT, handlerEntry(name)),
-      join(PROJECT_ROOT, '.bench-tmp', name, 'index.mjs'),
-    ),
-    write: false,
-    metafile: true,
-  });
-  const meta = result.metafile as Metafile;
-  const [, output] = Object.entries(meta.outputs).find(([file]) => file.endsWith('.mjs')) ?? [];
-  if (!output) throw new Error(`no bundle for ${name}`);
-  return {
-    bytes: output.bytes,
-    inputs: Object.entries(output.inputs)
-      .filter(([, input]) => input.bytesInOutput > 0)
-      .map(([file]) => file),
-    topLevelImports: output.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path),
-  };
+/**
+ * Every function built with its own options, as the stack builds it; functions that leave the same
+ * modules external go through one esbuild call (many entry points, one parse of the shared code).
+ */
+async function bundleAll(): Promise<Map<string, Built>> {
+  const groups = new Map<string, string[]>();
+  for (const name of BUNDLED_FUNCTIONS) {
+    const key = JSON.stringify(externalModules(name));
+    groups.set(key, [...(groups.get(key) ?? []), name]);
+  }
+  const all = new Map<string, Built>();
+  await Promise.all(
+    [...groups.values()].map(async (names) => {
+      const entries = Object.fromEntries(names.map((n) => [n, join(PROJECT_ROOT, handlerEntry(n))]));
+      const {
+        entryPoints: _one,
+        outfile: _file,
+        ...options
+      } = esbuildOptions(entries[names[0]!]!, join(PROJECT_ROOT, '.bench-tmp', 'x.mjs'), names[0]);
+      const result = await build({
+        ...options,
+        entryPoints: entries,
+        outdir: join(PROJECT_ROOT, '.bench-tmp', 'bundles'),
+        outExtension: { '.js': '.mjs' },
+        write: false,
+        metafile: true,
+      });
+      const meta = result.metafile as Metafile;
+      for (const name of names) {
+        const output = meta.outputs[Object.keys(meta.outputs).find((f) => f.endsWith(`/${name}.mjs`))!];
+        if (!output) throw new Error(`no bundle for ${name}`);
+        all.set(name, {
+          bytes: output.bytes,
+          inputs: Object.entries(output.inputs)
+            .filter(([, input]) => input.bytesInOutput > 0)
+            .map(([file]) => file),
+          topLevelImports: output.imports.filter((i) => i.kind === 'import-statement').map((i) => i.path),
+        });
+      }
+    }),
+  );
+  return all;
 }
 
-const built = new Map<string, Promise<Built>>();
-const bundleOf = (name: string): Promise<Built> => {
-  let b = built.get(name);
-  if (!b) {
-    b = bundle(name);
-    built.set(name, b);
-  }
-  return b;
+let bundles: Promise<Map<string, Built>> | undefined;
+const bundleOf = async (name: string): Promise<Built> => {
+  bundles ??= bundleAll();
+  const built = (await bundles).get(name);
+  if (!built) throw new Error(`no bundle for ${name}`);
+  return built;
 };
 
 describe('Lambda bundles', () => {
