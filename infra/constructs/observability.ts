@@ -21,6 +21,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
+import { DNS_CANARY_METRIC } from '../../functions/lib/dns/canary.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.js';
 import { METERS } from '../../functions/routes.js';
 
@@ -251,6 +252,17 @@ export class Observability extends Construct {
         // Powertools adds the service dimension to every metric it emits.
         dimensionsMap: { service: 'netintel' },
         statistic: 'Sum',
+        period: PERIOD,
+      }),
+    );
+    alarm(
+      'DnsCanaryFailed',
+      'a function found that DNS does not resolve the MX of any DNS_CANARY name: email checks answer dns_unavailable instead of domain_not_found/no_mail_server until it does. Check the resolver (DNS_SERVERS).',
+      new Metric({
+        namespace: USAGE_NAMESPACE,
+        metricName: DNS_CANARY_METRIC,
+        dimensionsMap: { service: 'netintel' },
+        statistic: 'Maximum',
         period: PERIOD,
       }),
     );

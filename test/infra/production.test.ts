@@ -6,6 +6,7 @@ import { Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { TABLES, usagePlanIdVariable } from '../../functions/lib/aws/resources.js';
+import { DNS_CANARY_METRIC } from '../../functions/lib/dns/canary.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.js';
 import { environmentFromOutputs, OUTPUTS } from '../../infra/outputs.js';
@@ -217,6 +218,11 @@ describe('alarms', () => {
         Threshold: 0,
         ComparisonOperator: 'GreaterThanThreshold',
       }),
+    ]);
+
+    // The DNS canary (README: Email checks): a resolver that stops resolving known mail domains.
+    expect(all.filter((a) => a.MetricName === DNS_CANARY_METRIC)).toEqual([
+      expect.objectContaining({ Namespace: 'netintel', Statistic: 'Maximum', Threshold: 0 }),
     ]);
   });
 

@@ -13,6 +13,9 @@ export const DEFAULT_DNS_CANARY = ['gmail.com', 'outlook.com', 'yahoo.com'] as c
 /** How long a canary verdict is kept: long when healthy, short when not, so recovery shows soon. */
 export const CANARY_TTL_MS = { healthy: 60_000, unhealthy: 10_000 } as const;
 
+/** Published by the email runtime when a container's verdict changes: 1 failing, 0 healthy. */
+export const DNS_CANARY_METRIC = 'DnsCanaryFailed';
+
 /** The failure code a negative answer becomes while the canary fails. */
 export const CANARY_FAILURE_CODE = 'ECANARY';
 

@@ -1,6 +1,6 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { dataRoot, now } from '../aws/services.js';
-import { DnsCanary, guardedByCanary, parseDnsCanary } from '../dns/canary.js';
+import { DNS_CANARY_METRIC, DnsCanary, guardedByCanary, parseDnsCanary } from '../dns/canary.js';
 import { createDnsResolver, parseDnsServers } from '../dns/resolver.js';
 import {
   createEmailChecker,
@@ -10,9 +10,6 @@ import {
   loadEmailLists,
 } from '../email/index.js';
 import { logger, metrics } from '../observability.js';
-
-/** Published when the canary's verdict changes: 1 when negative answers stop being believed. */
-export const DNS_CANARY_METRIC = 'DnsCanaryFailed';
 
 // The container's email checker: lists loaded once from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
