@@ -41,7 +41,7 @@ async function waitCompleted(id: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     const res = await stack.call('GET', `/v1/email/jobs/${id}`, { headers: stack.secret() });
     if (((await res.json()) as { status: string }).status === 'completed') return;
-    await new Promise((r) => setTimeout(r, 100));
+    await stack.pollers.drained();
   }
   throw new Error(`job ${id} did not complete`);
 }
