@@ -91,7 +91,14 @@ export const handler = defineHandler({
       bodyFingerprint(
         'key' in upload
           ? ['upload', upload.key, source.filename]
-          : [upload.contentType, source.filename, await decodedBody(req, Buffer.from(upload.body))],
+          : [
+              upload.contentType,
+              source.filename,
+              await decodedBody(
+                req,
+                typeof upload.body === 'string' ? Buffer.from(upload.body) : upload.body,
+              ),
+            ],
       );
     const idempotency = key ? { key, fingerprint: await fingerprint() } : undefined;
     const reservation = await stored(() =>

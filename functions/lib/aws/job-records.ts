@@ -71,18 +71,26 @@ export class JobRecords {
     );
   }
 
-  /** One status transition in one conditional write; false when the record is not in `from`. */
-  async transition(id: string, t: Transition): Promise<boolean> {
+  /**
+   * One status transition in one conditional write, setting `also` in the same write; false when
+   * the record is not in `from`.
+   */
+  async transition(id: string, t: Transition, also: Record<string, unknown> = {}): Promise<boolean> {
     const from = statusIn(t.from);
+    const extra = Object.keys(also);
     return conditional(() =>
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: jobItemKey(id),
-          UpdateExpression: 'SET #status = :to',
+          UpdateExpression: ['SET #status = :to', ...extra.map((k) => `${k} = :${k}`)].join(', '),
           ConditionExpression: `attribute_exists(pk) AND ${from.expression}`,
           ExpressionAttributeNames: from.names,
-          ExpressionAttributeValues: { ...from.values, ':to': t.to },
+          ExpressionAttributeValues: {
+            ...from.values,
+            ':to': t.to,
+            ...Object.fromEntries(extra.map((k) => [`:${k}`, also[k]])),
+          },
         }),
       ),
     );
@@ -168,21 +176,8 @@ export class JobRecords {
   }
 
   /** queued/processing -> failed with refundDue set, in one write; false when final or absent. */
-  async markFailed(id: string): Promise<boolean> {
-    const t = TRANSITIONS.fail;
-    const from = statusIn(t.from);
-    return conditional(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: jobItemKey(id),
-          UpdateExpression: 'SET #status = :to, refundDue = :true',
-          ConditionExpression: `attribute_exists(pk) AND ${from.expression}`,
-          ExpressionAttributeNames: from.names,
-          ExpressionAttributeValues: { ...from.values, ':to': t.to, ':true': true },
-        }),
-      ),
-    );
+  markFailed(id: string): Promise<boolean> {
+    return this.transition(id, TRANSITIONS.fail, { refundDue: true });
   }
 
   /** A failed job's refund was made: no longer due. */
