@@ -1,9 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { Validations } from 'aws-cdk-lib';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { TABLES, usagePlanIdVariable } from '../../functions/lib/aws/resources.js';
 import { DNS_CANARY_METRIC } from '../../functions/lib/dns/canary.js';
@@ -12,6 +10,7 @@ import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.
 import { environmentFromOutputs, OUTPUTS } from '../../infra/outputs.js';
 import {
   type CfnResource,
+  nagErrors,
   netintelStack,
   ofType,
   refId,
@@ -318,26 +317,7 @@ describe("the account's API Gateway logging role", () => {
     try {
       const app = testApp(outdir, CONFIGURED_CONTEXT);
       netintelStack(app, {});
-      Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-      let synthError: unknown;
-      try {
-        app.synth();
-      } catch (err) {
-        synthError = err;
-      }
-      const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as {
-        pluginReports: {
-          violations: {
-            ruleName: string;
-            severity: string;
-            violatingConstructs: { constructPath: string }[];
-          }[];
-        }[];
-      };
-      const errors = report.pluginReports
-        .flatMap((p) => p.violations)
-        .filter((v) => v.severity === 'error' || v.severity === 'fatal')
-        .flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`));
+      const { errors, synthError } = nagErrors(app, outdir);
       expect(errors).toEqual([]);
       expect(synthError).toBeUndefined();
     } finally {

@@ -1,10 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { build, type Metafile } from 'esbuild';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { MINIMUM_COMPRESSION_SIZE } from '../../functions/lib/http/gateway-settings.js';
@@ -17,7 +15,7 @@ import {
   quotaNeeded,
   RESERVED_CONCURRENCY_DEFAULTS,
 } from '../../infra/reserved-concurrency.js';
-import { type CfnResource, netintelStack, ofType, refId, testApp } from './synth.js';
+import { type CfnResource, nagErrors, netintelStack, ofType, refId, testApp } from './synth.js';
 
 // Production readiness: isolation and sizing of the functions, least privilege on the
 // Usage table and the jobs bucket, the verifier's bundled CloudFront client, compression, the
@@ -333,26 +331,7 @@ describe('cdk-nag with the opt-in options on', () => {
     app.node.setContext('cloudFrontLogs', 'true');
     app.node.setContext('reservedConcurrency', 'true');
     netintelStack(app);
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    let synthError: unknown;
-    try {
-      app.synth();
-    } catch (err) {
-      synthError = err;
-    }
-    const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as {
-      pluginReports: {
-        violations: {
-          ruleName: string;
-          severity: string;
-          violatingConstructs: { constructPath: string }[];
-        }[];
-      }[];
-    };
-    const errors = report.pluginReports
-      .flatMap((p) => p.violations)
-      .filter((v) => v.severity === 'error' || v.severity === 'fatal')
-      .flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`));
+    const { errors, synthError } = nagErrors(app, outdir);
     expect(errors).toEqual([]);
     expect(synthError).toBeUndefined();
   });

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { App } from 'aws-cdk-lib';
+import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
 import { NetintelStack, type NetintelStackProps } from '../../infra/netintel-stack.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
@@ -58,4 +60,30 @@ export function refId(value: unknown): string | undefined {
     return v.Ref ?? v['Fn::GetAtt']?.[0];
   }
   return undefined;
+}
+
+interface NagReport {
+  pluginReports: {
+    violations: { ruleName: string; severity: string; violatingConstructs: { constructPath: string }[] }[];
+  }[];
+}
+
+/**
+ * Synthesizes `app` (written to `outdir`) with cdk-nag's AwsSolutions checks and answers the
+ * unacknowledged errors as "rule at construct path", and what synth threw (cdk-nag 3 fails it).
+ */
+export function nagErrors(app: App, outdir: string): { errors: string[]; synthError: unknown } {
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+  let synthError: unknown;
+  try {
+    app.synth();
+  } catch (err) {
+    synthError = err;
+  }
+  const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as NagReport;
+  const errors = report.pluginReports
+    .flatMap((p) => p.violations)
+    .filter((v) => v.severity === 'error' || v.severity === 'fatal')
+    .flatMap((v) => v.violatingConstructs.map((c) => `${v.ruleName} at ${c.constructPath}`));
+  return { errors, synthError };
 }
