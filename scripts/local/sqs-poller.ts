@@ -48,8 +48,15 @@ export interface PollerOptions {
   dlqUrl: string;
   concurrency: number;
   retryDelaySeconds: number;
+  /**
+   * Long-poll wait of each receive (default 1 s). Tests use 0: a short poll with a brief pause,
+   * so waiting for an empty queue and stopping the pollers take milliseconds, not a second.
+   */
+  waitSeconds?: number;
   log: (line: string) => void;
 }
+
+const SHORT_POLL_IDLE_MS = 20;
 
 function toRecord(m: Message, queueArn: string) {
   return {
@@ -101,6 +108,7 @@ export interface Pollers {
 }
 
 export function startPollers(options: PollerOptions): Pollers {
+  const waitSeconds = options.waitSeconds ?? 1;
   let running = true;
   let paused = false;
   let busy = 0;
@@ -127,7 +135,7 @@ export function startPollers(options: PollerOptions): Pollers {
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: consumer.batchSize,
-            WaitTimeSeconds: 1,
+            WaitTimeSeconds: waitSeconds,
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
           }),
         );
@@ -141,6 +149,8 @@ export function startPollers(options: PollerOptions): Pollers {
       if (messages.length === 0) {
         emptyIn[index] = startedIn;
         busy--;
+        // A short poll returns at once: pause briefly so an idle poller does not spin.
+        if (waitSeconds === 0) await new Promise((r) => setTimeout(r, SHORT_POLL_IDLE_MS));
         continue;
       }
       handling++;

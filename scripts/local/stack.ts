@@ -33,6 +33,8 @@ export interface LocalStackOptions {
   trustForwardedFor?: boolean;
   /** Seconds a failed job chunk stays invisible before redelivery (default: the visibility timeout). */
   retryDelaySeconds?: number;
+  /** Long-poll wait of the local SQS pollers (see sqs-poller.ts). */
+  pollWaitSeconds?: number;
   pollerConcurrency?: number;
   log?: (line: string) => void;
 }
@@ -131,6 +133,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     retryDelaySeconds:
       options.retryDelaySeconds ??
       Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? JOB_QUEUE.visibilityTimeoutSeconds),
+    waitSeconds: options.pollWaitSeconds,
     log,
   });
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });

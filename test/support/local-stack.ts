@@ -54,7 +54,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-test-'));
   process.env.KEY_CACHE_SECONDS = '1';
   restoreClock ??= setServiceClock(clock);
-  const stack = await startLocalStack({ dataDir, retryDelaySeconds: 1, ...options });
+  const stack = await startLocalStack({ dataDir, retryDelaySeconds: 0, pollWaitSeconds: 0, ...options });
   return {
     ...stack,
     call(method, path, init = {}) {
