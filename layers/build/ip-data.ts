@@ -161,7 +161,7 @@ export async function readSubdivisionAliases(
   return SubdivisionAliasesSchema.parse(JSON.parse(await readFile(file, 'utf8')));
 }
 
-async function buildSubdivisions(
+export async function buildSubdivisions(
   outDir: string,
   pairs: Map<string, Set<string>>,
   shared: string | undefined,
@@ -203,7 +203,7 @@ async function buildSubdivisions(
   };
 }
 
-async function buildPostal(outDir: string, shared: string | undefined): Promise<ManifestEntry> {
+export async function buildPostal(outDir: string, shared: string | undefined): Promise<ManifestEntry> {
   const csv = shared ? join(shared, SHARED.postal.path) : null;
   const present = csv !== null && existsSync(csv);
   const result = await compilePostalCsv(present ? lines(csv, true) : []);
