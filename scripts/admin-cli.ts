@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Account, KeyRecord } from '../functions/lib/accounts/account.js';
 import { normaliseAllowedOrigin } from '../functions/lib/accounts/origins.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
 import {
@@ -39,19 +40,72 @@ import { type Emulators, startEmulators, useEndpoints } from './local/emulators.
 //          (or CUSTOM_HOSTNAME_* variables) and BASE_DOMAIN / --base-domain; accounts' own
 //          usage-plan keys the UsagePlanId* outputs (or USAGE_PLAN_ID_* variables).
 
-const USAGE = `usage: npm run admin -- <command> [options] [--json]
-  account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]
-                 [--security true|false] [--custom-hostname true|false]
-  account sync-keys      (AWS: an API Gateway usage-plan key for every account without its own)
-  key create --account ID --type publishable --origin URL [--origin URL ...]
-  key create --account ID --type secret
-  key revoke --key-id ID
-  usage show --account ID
-  domain add --account ID --hostname HOST [--base-domain D]
-  domain verify --hostname HOST
-  domain list --account ID
-  domain remove --hostname HOST
-options: --data-dir DIR (default ./.data)  --outputs FILE (AWS stack outputs)  --json`;
+/** Every command with its usage lines; `--help` prints one command's, one area's or all. */
+const COMMANDS: Record<string, string[]> = {
+  'account create': [
+    'account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]',
+    '               [--security true|false] [--custom-hostname true|false]',
+  ],
+  'account list': ['account list                 every account, oldest first'],
+  'account show': ['account show --account ID    the account, its limits and its keys'],
+  'account sync-keys': [
+    'account sync-keys            AWS: an API Gateway usage-plan key for every account without its own',
+  ],
+  'key create': [
+    'key create --account ID --type publishable --origin URL [--origin URL ...]',
+    'key create --account ID --type secret',
+    '                             the key is printed once: only its hash is stored',
+  ],
+  'key list': [
+    "key list --account ID        the account's keys: ids, types, origins, revoked (never the keys)",
+  ],
+  'key revoke': ['key revoke --key-id ID'],
+  'usage show': ['usage show --account ID      this minute, this month, per kind'],
+  'domain add': ['domain add --account ID --hostname HOST [--base-domain D]'],
+  'domain verify': ['domain verify --hostname HOST'],
+  'domain list': ['domain list --account ID'],
+  'domain remove': ['domain remove --hostname HOST'],
+};
+
+const OPTIONS_HELP =
+  'options: --data-dir DIR (default ./.data)  --outputs FILE (AWS stack outputs)  --json  --help';
+
+function usageOf(names: string[]): string {
+  return `usage: npm run admin -- <command> [options] [--json]
+${names.flatMap((name) => COMMANDS[name]!.map((line) => `  ${line}`)).join('\n')}
+${OPTIONS_HELP}`;
+}
+
+const USAGE = usageOf(Object.keys(COMMANDS));
+
+/** The command the arguments name ("key create"), or just their area ("key") when that is all. */
+function commandOf(positionals: string[]): string | undefined {
+  const [area, verb] = positionals;
+  if (area && verb && COMMANDS[`${area} ${verb}`]) return `${area} ${verb}`;
+  if (area && Object.keys(COMMANDS).some((name) => name.startsWith(`${area} `))) return area;
+  return undefined;
+}
+
+/** `--help` for what the arguments name: one command, the commands of an area, or all. */
+function helpFor(positionals: string[]): string {
+  const named = commandOf(positionals);
+  if (!named) return USAGE;
+  return usageOf(Object.keys(COMMANDS).filter((name) => name === named || name.startsWith(`${named} `)));
+}
+
+/** The line that says where to look after a refused command. */
+function hintFor(err: unknown, positionals: string[]): string | undefined {
+  if (err instanceof UnknownAccountError) return 'npm run admin -- account list   shows the accounts';
+  if (err instanceof UnknownKeyError)
+    return "npm run admin -- key list --account ID   shows an account's keys";
+  if (!(err instanceof UsageError)) return undefined;
+  const named = commandOf(positionals);
+  return `npm run admin -- ${named ? `${named} ` : ''}--help`;
+}
+
+/** What `key create` says beside the key: it cannot be shown again. */
+export const KEY_SHOWN_ONCE =
+  'This key is shown once: store it now. Only its hash is kept, so it cannot be shown again (revoke it and create another if it is lost).';
 
 class UsageError extends Error {}
 
@@ -191,7 +245,10 @@ class PartialFailureError extends Error {}
  */
 async function usagePlanKeys(aws: boolean): Promise<UsagePlanKeys> {
   if (!aws) return new LocalUsagePlanKeys();
-  const ids = usagePlanIds(PLANS.map((p) => p.id));
+  const ids = usagePlanIds(
+    PLANS.map((p) => p.id),
+    process.env,
+  );
   const missing = PLANS.filter((p) => !ids[p.id]).map((p) => OUTPUTS.usagePlanId(p.id));
   if (missing.length > 0) {
     throw new UsageError(
@@ -200,6 +257,19 @@ async function usagePlanKeys(aws: boolean): Promise<UsagePlanKeys> {
   }
   const { ApiGatewayUsagePlanKeys } = await import('../functions/lib/aws/api-gateway-usage-plan-keys.js');
   return new ApiGatewayUsagePlanKeys(ids);
+}
+
+/** An account as the admin sees it: its usage-plan key by id only (the value is a credential). */
+function accountView(account: Account) {
+  const { usagePlanKey, ...rest } = account;
+  return { ...rest, ...(usagePlanKey ? { usagePlanKeyId: usagePlanKey.id } : {}) };
+}
+
+/** An account's keys, oldest first, without their hashes. */
+async function keysOf(accountId: string): Promise<Omit<KeyRecord, 'keyHash'>[]> {
+  const keys: Omit<KeyRecord, 'keyHash'>[] = [];
+  for await (const { keyHash: _, ...key } of accountStore().keysOf(accountId)) keys.push(key);
+  return keys.sort((x, y) => x.createdAt.localeCompare(y.createdAt));
 }
 
 async function command(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
@@ -263,6 +333,22 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     if (origins.length === 0) throw new UsageError('a publishable key needs at least one --origin');
     return store.createKey(account, 'publishable', origins);
   }
+  if (area === 'account' && verb === 'list') {
+    const accounts: ReturnType<typeof accountView>[] = [];
+    for await (const account of store.accounts()) accounts.push(accountView(account));
+    return { accounts: accounts.sort((x, y) => x.createdAt.localeCompare(y.createdAt)) };
+  }
+  if (area === 'account' && verb === 'show') {
+    const accountId = required('account', values.account);
+    const account = await store.getAccount(accountId);
+    if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
+    return { ...accountView(account), keys: await keysOf(accountId) };
+  }
+  if (area === 'key' && verb === 'list') {
+    const accountId = required('account', values.account);
+    if (!(await store.getAccount(accountId))) throw new UnknownAccountError(`unknown account "${accountId}"`);
+    return { accountId, keys: await keysOf(accountId) };
+  }
   if (area === 'key' && verb === 'revoke') {
     const keyId = required('key-id', values['key-id']);
     await store.revokeKey(keyId);
@@ -293,31 +379,47 @@ const KNOWN_ERRORS = [UsageError, UnknownAccountError, UnknownKeyError, UnknownP
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
 export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
   const json = args.includes('--json');
+  // A refusal is one line and where to look, not the whole usage (`--json`: {"error": ...}).
+  const refuse = (err: unknown, positionals: string[], message = (err as Error).message) => {
+    if (json) return io.err(JSON.stringify({ error: message }));
+    io.err(`error: ${message}`);
+    const hint = hintFor(err, positionals);
+    if (hint) io.err(`hint: ${hint}`);
+  };
   let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true });
   } catch (err) {
     // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
-    const message = (err as Error).message;
-    io.err(json ? JSON.stringify({ error: message }) : `${message}\n${USAGE}`);
+    refuse(
+      new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' ')),
+      args.filter((a) => !a.startsWith('-')),
+    );
     return 2;
   }
   const { values, positionals } = parsed;
-  if (values.help || positionals.length === 0) {
-    io.out(USAGE);
-    return values.help ? 0 : 2;
+  if (values.help) {
+    io.out(helpFor(positionals));
+    return 0;
+  }
+  if (positionals.length === 0) {
+    io.err(USAGE);
+    return 2;
+  }
+  if (!COMMANDS[positionals.slice(0, 2).join(' ')]) {
+    refuse(new UsageError(`unknown command "${positionals.join(' ')}"`), positionals);
+    return 2;
   }
   let connection: Connection | undefined;
   try {
     connection = await connect(values);
     const result = await command(values, positionals, connection.aws);
     io.out(json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+    if (!json && positionals[0] === 'key' && positionals[1] === 'create') io.err(KEY_SHOWN_ONCE);
     return 0;
   } catch (err) {
     const known = KNOWN_ERRORS.some((type) => err instanceof type);
-    const message = known ? (err as Error).message : `failed: ${(err as Error).message}`;
-    if (json) io.err(JSON.stringify({ error: message }));
-    else io.err(`${message}${err instanceof UsageError ? `\n${USAGE}` : ''}`);
+    refuse(err, positionals, known ? (err as Error).message : `failed: ${(err as Error).message}`);
     return known ? 2 : 1;
   } finally {
     await connection?.emulators?.stop();

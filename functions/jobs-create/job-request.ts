@@ -2,16 +2,19 @@ import { mediaType } from '../lib/http/body.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
 import {
+  CSV_LIMIT_BYTES,
   csvJobSource,
   JobInputError,
   type JobSource,
   jsonJobSource,
   looksGzipped,
 } from '../lib/jobs/job-input.js';
+import { type FilePart, MULTIPART_EXAMPLE, readFilePart } from './multipart.js';
 
-// The HTTP side of a POST /v1/email/jobs body: its media type (application/json or text/csv),
-// its Content-Encoding (gzip or none) and ?filename= for a CSV. The list itself is read by
-// lib/jobs/job-input.ts, whose refusals are answered here with the error code of the same name.
+// The HTTP side of a POST /v1/email/jobs body: its media type (application/json, text/csv or
+// multipart/form-data with one file part), its Content-Encoding (gzip or none) and ?filename= for
+// a CSV. The list itself is read by lib/jobs/job-input.ts, whose refusals are answered here with
+// the error code of the same name.
 
 /** A refused list as the API answers it: 413 body_too_large, otherwise 400 with its code. */
 export function jobInputHttpError(err: JobInputError): HttpError {
@@ -53,19 +56,57 @@ export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
   return isGzip(req) && looksGzipped(body);
 }
 
+function checkedFilename(filename: string | null): string | null {
+  if (filename !== null && filename.length > 255)
+    throw new ValidationError('invalid_body', 'filename is too long.');
+  return filename;
+}
+
+function isJsonPart(part: FilePart): boolean {
+  const type = part.mediaType;
+  if (type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))) return true;
+  return /\.json(\.gz)?$/i.test(part.filename ?? '');
+}
+
+/**
+ * The list in the file part of a multipart/form-data body. JSON when the part says so (its type,
+ * or a .json / .json.gz filename), CSV otherwise (curl labels a .csv file
+ * application/octet-stream); gzip when the file is (its magic bytes: neither CSV nor JSON can
+ * start with them). The file, not the form around it, becomes the job's upload.
+ */
+async function multipartJobSource(req: HttpRequest, body: Buffer): Promise<JobSource> {
+  if (sentGzipped(req, body)) {
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Encoding gzip is not supported for multipart/form-data: gzip the file itself (curl -F file=@list.csv.gz).`,
+    );
+  }
+  const part = await readFilePart(req.headers['content-type'] ?? '', body, CSV_LIMIT_BYTES);
+  const gzipped = looksGzipped(part.bytes);
+  const partName = checkedFilename(req.query.filename ?? part.filename);
+  if (isJsonPart(part)) {
+    const source = await answeringJobInput(() => jsonJobSource(part.bytes, gzipped));
+    return { ...source, filename: source.filename ?? partName };
+  }
+  return answeringJobInput(() => csvJobSource(part.bytes, gzipped, partName));
+}
+
 /** The list a POST /v1/email/jobs request sends: 415 for another media type or encoding. */
 export async function readJobSource(req: HttpRequest): Promise<JobSource> {
   const type = mediaType(req);
   const body = req.body ?? Buffer.alloc(0);
   if (type === 'text/csv') {
-    const filename = req.query.filename ?? null;
-    if (filename !== null && filename.length > 255)
-      throw new ValidationError('invalid_body', 'filename is too long.');
+    const filename = checkedFilename(req.query.filename ?? null);
     const gzipped = sentGzipped(req, body);
     return answeringJobInput(() => csvJobSource(body, gzipped, filename));
   }
+  if (type === 'multipart/form-data') return multipartJobSource(req, body);
   if (type !== '' && type !== 'application/json') {
-    throw new HttpError('unsupported_media_type', 'Send application/json or text/csv.');
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Type ${type} is not accepted. Send the list as a file (${MULTIPART_EXAMPLE}), as text/csv ` +
+        `(curl -H 'Content-Type: text/csv' --data-binary @list.csv) or as JSON {"emails": [...]}.`,
+    );
   }
   const gzipped = sentGzipped(req, body);
   return answeringJobInput(() => jsonJobSource(body, gzipped));

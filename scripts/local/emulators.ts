@@ -16,7 +16,7 @@ import {
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-sdk/client-sqs';
 import dynalite from 'dynalite';
-import { startFauxqs } from 'fauxqs';
+import { buildApp } from 'fauxqs';
 import S3rver from 's3rver';
 import { BUCKET, JOB_QUEUE, TABLES, type TableDef } from '../../functions/lib/aws/resources.js';
 import { startS3PostPolicy } from './s3-post-policy.js';
@@ -37,6 +37,8 @@ export interface Endpoints {
 
 export interface Emulators {
   endpoints: Endpoints;
+  /** The emulators' own listening sockets: all on 127.0.0.1, none reachable from the network. */
+  listening: AddressInfo[];
   stop(): Promise<void>;
 }
 
@@ -53,6 +55,7 @@ function listen(server: import('node:http').Server): Promise<number> {
 
 export async function startEmulators(dataDir: string, external: Partial<Endpoints> = {}): Promise<Emulators> {
   const stops: (() => Promise<void>)[] = [];
+  const listening: AddressInfo[] = [];
 
   let dynamodbUrl = external.dynamodb;
   if (!dynamodbUrl) {
@@ -64,6 +67,7 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
       updateTableMs: 0,
     });
     const port = await listen(server);
+    listening.push(server.address() as AddressInfo);
     dynamodbUrl = `http://127.0.0.1:${port}`;
     stops.push(() => new Promise<void>((r) => server.close(() => r())));
   }
@@ -80,6 +84,7 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
       vhostBuckets: false,
     });
     const address = (await s3rver.run()) as AddressInfo;
+    listening.push(address);
     stops.push(() => s3rver.close() as Promise<void>);
     // Clients talk to s3rver through a front that enforces presigned POST policies (s3rver does not).
     const front = await startS3PostPolicy(`http://127.0.0.1:${address.port}`);
@@ -89,9 +94,14 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
 
   let sqsUrl = external.sqs;
   if (!sqsUrl) {
-    const fauxqs = await startFauxqs({ port: 0, logger: false });
-    sqsUrl = fauxqs.address;
-    stops.push(() => fauxqs.stop());
+    // fauxqs's startFauxqs() always listens on 0.0.0.0 (every interface): its app is started here
+    // on loopback instead, like the other emulators, so nothing local is reachable from the network.
+    const fauxqs = buildApp({ logger: false });
+    await fauxqs.listen({ port: 0, host: '127.0.0.1' });
+    const address = fauxqs.server.address() as AddressInfo;
+    listening.push(address);
+    sqsUrl = `http://127.0.0.1:${address.port}`;
+    stops.push(() => fauxqs.close());
   }
 
   const clientConfig = { region: REGION, credentials: LOCAL_CREDENTIALS };
@@ -112,6 +122,7 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
   };
   return {
     endpoints,
+    listening,
     async stop() {
       for (const stop of stops.reverse()) await stop().catch(() => undefined);
     },

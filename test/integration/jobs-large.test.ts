@@ -1,8 +1,3 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import {
   CreateBucketCommand,
@@ -16,27 +11,22 @@ import { BUCKET } from '../../functions/lib/aws/resources.js';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
-import { PROJECT_ROOT } from '../../scripts/local/stack.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Lists near the payload limits: a synchronous invocation carries at most 6 MB, the contract
 // allows 10 MB of CSV and results far larger than 6 MB.
-const run = promisify(execFile);
 let stack: TestStack;
 let dns: DnsServer;
-let dir: string;
 
 beforeAll(async () => {
   dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
   process.env.DNS_SERVERS = dns.address;
   stack = await startTestStack();
-  dir = await mkdtemp(join(tmpdir(), 'netintel-jobs-'));
 });
 afterAll(async () => {
   await stack.close();
   await dns.close();
-  await rm(dir, { recursive: true, force: true });
   delete process.env.DNS_SERVERS;
 });
 
@@ -198,57 +188,5 @@ describe('storage failures on the upload path', () => {
     } finally {
       await s3.send(new CreateBucketCommand({ Bucket: BUCKET.localName }));
     }
-  });
-});
-
-describe('npm run jobs', () => {
-  test('submit --wait --out uploads the file, waits, downloads the results and prints the summary', async () => {
-    const file = join(dir, 'list.csv');
-    await writeFile(file, 'Email\nann@shop.example\nbad@@x\nann@shop.example\n');
-    const out = join(dir, 'out.csv');
-    const { stdout } = await run(
-      'npx',
-      [
-        'tsx',
-        'scripts/jobs.ts',
-        'submit',
-        file,
-        '--wait',
-        '--out',
-        out,
-        '--url',
-        stack.url,
-        '--key',
-        stack.dev.secretKey,
-      ],
-      {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
-      },
-    );
-    expect(JSON.parse(stdout)).toEqual({
-      verdicts: { accept: 2, review: 0, reject: 1 },
-      reasons: { invalid_syntax: 1 },
-    });
-    const csv = await readFile(out, 'utf8');
-    expect(csv.split('\r\n')[0]).toBe(
-      'email,normalized_email,verdict,reasons,syntax_valid,is_disposable,disposable_source,is_free_provider,is_role_account,did_you_mean,mx_status,mx_host',
-    );
-    expect(csv.trim().split('\r\n')).toHaveLength(4);
-  }, 60_000);
-
-  test('a missing file or key is a clear error with exit code 2', async () => {
-    const err = await run(
-      'npx',
-      ['tsx', 'scripts/jobs.ts', 'submit', join(dir, 'nope.csv'), '--url', stack.url, '--key', 'x'],
-      {
-        cwd: PROJECT_ROOT,
-      },
-    ).then(
-      () => undefined,
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(err?.code).toBe(2);
-    expect(err?.stderr).toContain('no such file');
   });
 });

@@ -93,21 +93,47 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
     }
   }
 
-  /** Accounts without a usage-plan key of their own (`account sync-keys`; a full scan, admin only). */
-  async *accountsWithoutUsagePlanKey(): AsyncIterable<Account> {
+  /** Items matching a filter, page by page: admin listings only (a full scan of the table). */
+  private async *scan(
+    filter: string,
+    values: Record<string, string>,
+  ): AsyncIterable<Record<string, unknown>> {
     let start: Record<string, unknown> | undefined;
     do {
       const page = await this.db.send(
         new ScanCommand({
           TableName: this.table,
-          FilterExpression: 'sk = :profile AND attribute_not_exists(usagePlanKey)',
-          ExpressionAttributeValues: { ':profile': 'PROFILE' },
+          FilterExpression: filter,
+          ExpressionAttributeValues: values,
           ...(start ? { ExclusiveStartKey: start } : {}),
         }),
       );
-      for (const item of page.Items ?? []) yield AccountSchema.parse(item);
+      yield* page.Items ?? [];
       start = page.LastEvaluatedKey;
     } while (start);
+  }
+
+  /** Accounts without a usage-plan key of their own (`account sync-keys`; a full scan, admin only). */
+  async *accountsWithoutUsagePlanKey(): AsyncIterable<Account> {
+    for await (const item of this.scan('sk = :profile AND attribute_not_exists(usagePlanKey)', {
+      ':profile': 'PROFILE',
+    }))
+      yield AccountSchema.parse(item);
+  }
+
+  /** Every account (`account list`; a full scan, admin only). */
+  async *accounts(): AsyncIterable<Account> {
+    for await (const item of this.scan('sk = :profile', { ':profile': 'PROFILE' }))
+      yield AccountSchema.parse(item);
+  }
+
+  /** An account's key records, revoked ones included (`key list`; a full scan, admin only). */
+  async *keysOf(accountId: string): AsyncIterable<KeyRecord> {
+    for await (const item of this.scan('sk = :key AND accountId = :account', {
+      ':key': 'KEY',
+      ':account': accountId,
+    }))
+      yield KeyRecordSchema.parse(item);
   }
 
   /** Creates a key; the key itself is returned once and never stored. */

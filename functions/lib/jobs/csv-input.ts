@@ -147,6 +147,13 @@ function looksLikeHeader(cell: string): boolean {
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
+ * What a record of the CSV is to the job: the header, a row with an address, or a row skipped for
+ * an empty email cell. Lets a caller (the CLI's --keep-columns) line records up with the results.
+ */
+export type CsvRecordKind = 'header' | 'address' | 'skipped';
+export type CsvRecordObserver = (record: string[], kind: CsvRecordKind) => void;
+
+/**
  * Reads the addresses of a CSV pushed to it in pieces of any size (a multi-byte character or a
  * CRLF may straddle two pieces). Synchronous: the caller decides when to yield between pushes.
  */
@@ -163,7 +170,10 @@ export class CsvEmailReader {
   private pendingCr = false;
   private column = -1;
 
-  constructor(private readonly maxEmails: number) {}
+  constructor(
+    private readonly maxEmails: number,
+    private readonly observe?: CsvRecordObserver,
+  ) {}
 
   progress(): CsvProgress {
     return { bytes: this.bytes, records: this.records };
@@ -267,12 +277,18 @@ export class CsvEmailReader {
     if (this.column < 0) {
       const header = record.map((c) => c.trim().toLowerCase());
       this.column = header.findIndex((c) => (EMAIL_HEADERS as readonly string[]).includes(c));
-      if (this.column >= 0) return;
-      this.column = 0;
-      if (looksLikeHeader(record[0] ?? '')) return;
+      const isHeader = this.column >= 0 || looksLikeHeader(record[0] ?? '');
+      if (this.column < 0) this.column = 0;
+      if (isHeader) {
+        this.observe?.(record, 'header');
+        return;
+      }
     }
     const cell = record[this.column] ?? '';
-    if (cell.trim() === '') return;
+    if (cell.trim() === '') {
+      this.observe?.(record, 'skipped');
+      return;
+    }
     if (this.emails.length === this.maxEmails) {
       throw new CsvInputError(
         'too_many_rows',
@@ -280,6 +296,7 @@ export class CsvEmailReader {
       );
     }
     this.emails.push(cell);
+    this.observe?.(record, 'address');
   }
 
   /**

@@ -1,0 +1,247 @@
+import { createWriteStream, existsSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse } from 'csv-parse';
+import type { Job } from '../../functions/lib/jobs/job.js';
+import type { JobsApi } from './api-client.js';
+import { type Command, helpHint, type Values } from './args.js';
+import { CliError } from './cli-error.js';
+import { KeepColumnsError, keepColumns } from './keep-columns.js';
+import { listRecords, readList } from './list-file.js';
+import { ProgressReporter } from './progress.js';
+
+// The commands of `npm run jobs` (see args.ts for their --help). Each prints what a script would
+// read on stdout (a job, a summary, a list) and what a person watches on stderr (progress, where
+// the results went, what to run next).
+
+/** Where a command writes and what it runs against; the tests pass their own. */
+export interface JobsIo {
+  /** A line on stdout. */
+  out(text: string): void;
+  /** A line on stderr. */
+  err(text: string): void;
+  /** Redraws the progress line in place (a terminal); without it progress is printed as lines. */
+  status?(line: string): void;
+  env: Record<string, string | undefined>;
+  /** Where relative paths on the command line start (npm's INIT_CWD: where `npm run` was typed). */
+  cwd: string;
+  sleep?(ms: number): Promise<void>;
+  now?(): number;
+}
+
+export interface JobsContext {
+  io: JobsIo;
+  values: Values;
+  api(): Promise<JobsApi>;
+}
+
+/** Between two polls: at most 30 calls a minute, well inside every plan's per-minute limit. */
+export const POLL_INTERVAL_MS = 2_000;
+
+const sleepFor = (io: JobsIo) => io.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+const running = (status: string) => status === 'queued' || status === 'processing';
+const path = (ctx: JobsContext, file: string) => resolve(ctx.io.cwd, file);
+
+function print(ctx: JobsContext, value: unknown): void {
+  ctx.io.out(JSON.stringify(value, null, ctx.values.json ? 0 : 2));
+}
+
+/** Polls a job until it ends, showing progress and time left; 429 waits as the API says. */
+async function follow(ctx: JobsContext, api: JobsApi, start: Job): Promise<Job> {
+  const { io } = ctx;
+  const now = io.now ?? Date.now;
+  const sleep = sleepFor(io);
+  const progress = new ProgressReporter((line) => io.err(line), io.status);
+  let job = start;
+  while (running(job.status)) {
+    progress.update(job, now());
+    await sleep(POLL_INTERVAL_MS);
+    try {
+      job = await api.job(job.id);
+    } catch (err) {
+      if (err instanceof CliError && err.status === 429) {
+        await sleep((err.retryAfterSeconds ?? 10) * 1000);
+        continue;
+      }
+      progress.done();
+      if (err instanceof CliError && err.exitCode === 1) {
+        throw new CliError(err.message, {
+          exitCode: 1,
+          hint: `the job goes on; follow it again with npm run jobs -- wait ${job.id}`,
+        });
+      }
+      throw err;
+    }
+  }
+  progress.update(job, now());
+  progress.done();
+  return job;
+}
+
+/** Why a job has no results to download, and what to run. */
+function noResults(job: Job): CliError {
+  if (running(job.status)) {
+    return new CliError(`job ${job.id} is ${job.status} (${job.processed}/${job.total} rows checked)`, {
+      hint: `npm run jobs -- wait ${job.id}`,
+    });
+  }
+  if (job.status === 'failed') {
+    return new CliError(
+      `job ${job.id} failed: it has no results; the credits of its unchecked part were returned`,
+      { exitCode: 1 },
+    );
+  }
+  return new CliError(
+    `job ${job.id} is ${job.status}: its results were deleted 7 days after it was created`,
+    {
+      exitCode: 1,
+    },
+  );
+}
+
+/**
+ * Writes a completed job's results to `out` (through a .partial file, so a broken download or a
+ * mismatched --keep-columns input never leaves a half file under the real name).
+ */
+async function download(
+  ctx: JobsContext,
+  api: JobsApi,
+  job: Job,
+  out: string,
+  input?: { file: string; width: number },
+) {
+  if (job.status !== 'completed') throw noResults(job);
+  const partial = `${out}.partial`;
+  const results = await api.results(job.id);
+  try {
+    let body: Readable = results;
+    if (input) {
+      const rows = results.pipe(parse());
+      results.once('error', (err) => rows.destroy(err));
+      body = Readable.from(keepColumns(listRecords(input.file), rows, input.width));
+    }
+    await pipeline(body, createWriteStream(partial));
+    await rename(partial, out);
+  } catch (err) {
+    results.destroy();
+    await rm(partial, { force: true });
+    if (err instanceof KeepColumnsError) {
+      throw new CliError(err.message, {
+        hint: `without --keep-columns, npm run jobs -- results ${job.id} writes the results alone`,
+      });
+    }
+    throw err;
+  }
+  ctx.io.err(`results written to ${out}`);
+  print(ctx, ctx.values.json ? job : job.summary);
+}
+
+/** The input to put beside the results (--keep-columns): read, and so checked, first. */
+async function keptInput(ctx: JobsContext): Promise<{ file: string; width: number } | undefined> {
+  if (!ctx.values['keep-columns'] || ctx.values.input === undefined) return undefined;
+  const file = path(ctx, ctx.values.input);
+  if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
+  return { file, width: (await readList(file)).width };
+}
+
+async function submit(ctx: JobsContext, file: string): Promise<void> {
+  const { io, values } = ctx;
+  const input = path(ctx, file);
+  if (!existsSync(input)) throw new CliError(`no such file: ${input}`, { hint: helpHint('submit') });
+  // Checked here as the API will read it: a refused list is never uploaded.
+  const facts = await readList(input);
+  const api = await ctx.api();
+  let job = await api.create(await readFile(input), basename(input), facts.gzipped);
+  io.err(`job ${job.id}: ${job.total} rows, ${job.credits} credits charged`);
+  if (!values.wait && !values.out && !values['keep-columns']) {
+    print(ctx, job);
+    io.err(`follow it with: npm run jobs -- wait ${job.id}`);
+    return;
+  }
+  io.err(`Ctrl-C stops waiting, not the job: npm run jobs -- wait ${job.id} picks it up again`);
+  job = await follow(ctx, api, job);
+  const out = values.out ? path(ctx, values.out) : `${input.replace(/\.csv(\.gz)?$/i, '')}.results.csv`;
+  await download(
+    ctx,
+    api,
+    job,
+    out,
+    values['keep-columns'] ? { file: input, width: facts.width } : undefined,
+  );
+}
+
+async function status(ctx: JobsContext, id: string): Promise<void> {
+  print(ctx, await (await ctx.api()).job(id));
+}
+
+async function wait(ctx: JobsContext, id: string): Promise<void> {
+  const input = await keptInput(ctx);
+  const api = await ctx.api();
+  const job = await follow(ctx, api, await api.job(id));
+  await download(
+    ctx,
+    api,
+    job,
+    ctx.values.out ? path(ctx, ctx.values.out) : path(ctx, `${id}.results.csv`),
+    input,
+  );
+}
+
+async function results(ctx: JobsContext, id: string): Promise<void> {
+  const input = await keptInput(ctx);
+  const api = await ctx.api();
+  const job = await api.job(id);
+  await download(
+    ctx,
+    api,
+    job,
+    ctx.values.out ? path(ctx, ctx.values.out) : path(ctx, `${id}.results.csv`),
+    input,
+  );
+}
+
+function limitOf(raw: string | undefined): number {
+  if (raw === undefined) return 20;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 100) {
+    throw new CliError('--limit must be a whole number from 1 to 100', { hint: helpHint('list') });
+  }
+  return n;
+}
+
+async function list(ctx: JobsContext): Promise<void> {
+  const { io, values } = ctx;
+  const limit = limitOf(values.limit);
+  const page = await (await ctx.api()).jobs(limit, values.cursor);
+  if (values.json) return print(ctx, page);
+  if (page.jobs.length === 0) io.out('no jobs');
+  else {
+    const rows = page.jobs.map((j) => [
+      j.id,
+      j.status,
+      `${j.processed}/${j.total}`,
+      j.createdAt,
+      j.filename ?? '',
+    ]);
+    const head = ['ID', 'STATUS', 'CHECKED', 'CREATED', 'FILENAME'];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    for (const r of [head, ...rows])
+      io.out(
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      );
+  }
+  if (page.nextCursor) io.err(`more: npm run jobs -- list --cursor ${page.nextCursor}`);
+}
+
+export const COMMAND_RUNNERS: Record<Command, (ctx: JobsContext, target: string) => Promise<void>> = {
+  submit,
+  status,
+  wait,
+  results,
+  list: (ctx) => list(ctx),
+};
