@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { dynamo } from '../functions/lib/aws/dynamo-client.js';
 import { tableName } from '../functions/lib/aws/resources.js';
 import { accountStore } from '../functions/lib/aws/services.js';
+import { config } from '../functions/lib/runtime/config.js';
 import { resetEmailChecker } from '../functions/lib/runtime/email.js';
 import { resetDomainAgeLookup } from '../functions/lib/runtime/signup.js';
 import { startLocalStack } from '../scripts/local/stack.js';
@@ -42,8 +43,8 @@ export async function run(): Promise<BenchResult[]> {
   dynamo().middlewareStack.add(
     (next, context) => async (args) => {
       const table = (args.input as { TableName?: string }).TableName;
-      if (table === tableName('Baselines')) calls.baselines++;
-      else if (table === tableName('Cache')) calls.cache++;
+      if (table === tableName('Baselines', config())) calls.baselines++;
+      else if (table === tableName('Cache', config())) calls.cache++;
       else if (context.commandName) calls.other++;
       return next(args);
     },

@@ -4,7 +4,7 @@ import { s3Client } from '../lib/aws/s3-client.js';
 import { S3DataStore } from '../lib/aws/s3-data-source.js';
 import { dataRoot, now } from '../lib/aws/services.js';
 import type { MxResolver } from '../lib/dns/mx-resolver.js';
-import { createNodeMxResolver, parseDnsServers } from '../lib/dns/resolver.js';
+import { createNodeMxResolver } from '../lib/dns/resolver.js';
 import { logger, metrics } from '../lib/observability.js';
 import { carriedEmailFiles, networkDataFromLayer, readCurrentFromDir } from '../lib/refresh/dir-store.js';
 import type { SourceFetcher } from '../lib/refresh/fetch.js';
@@ -12,6 +12,7 @@ import { httpFetcher } from '../lib/refresh/http-fetcher.js';
 import { REFRESH_METRICS } from '../lib/refresh/metrics.js';
 import { MX_LEARN_DEFAULTS } from '../lib/refresh/mx-learn.js';
 import { type CurrentData, readCurrentData, runRefresh } from '../lib/refresh/refresh.js';
+import { config } from '../lib/runtime/config.js';
 
 // The scheduled data refresh (EventBridge, every 6 hours; infra/constructs/data-refresh.ts): fetch
 // every list upstream, validate, compile, and publish a new version to S3 for the functions to swap
@@ -117,7 +118,8 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
 }
 
 function bucketName(): string {
-  const bucket = process.env.DATA_BUCKET || process.env[BUCKET.envVar];
+  const settings = config();
+  const bucket = settings.DATA_BUCKET ?? settings[BUCKET.envVar];
   if (!bucket) throw new Error(`DATA_BUCKET or ${BUCKET.envVar} must name the data bucket`);
   return bucket;
 }
@@ -126,8 +128,8 @@ export const handler = createRefreshHandler({
   store: () => new S3DataStore(s3Client(), bucketName()),
   fetcher: () => httpFetcher({ now }),
   dataRoot,
-  resolver: () =>
-    createNodeMxResolver({ servers: parseDnsServers(process.env.DNS_SERVERS), timeoutMs: 2_000, tries: 2 }),
+  resolver: () => createNodeMxResolver({ servers: config().DNS_SERVERS, timeoutMs: 2_000, tries: 2 }),
   now,
-  mxDomainsPerRun: Number(process.env.MX_DOMAINS_PER_RUN ?? MX_LEARN_DEFAULTS.maxDomains),
+  // Read at the cold start: an invalid variable fails the init, not a refresh hours later.
+  mxDomainsPerRun: config().MX_DOMAINS_PER_RUN,
 });

@@ -1,10 +1,15 @@
 // Plain-data definitions of the stateful resources. The CDK stack (infra/) and the local
 // emulators (scripts/local/) both create tables, bucket and queues from these, so they match.
 
+export type TableId = 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache';
+
+/** The variable holding a table's deployed name (typed, so the configuration schema can list them). */
+export type TableEnvVar = `TABLE_${Uppercase<TableId>}`;
+
 export interface TableDef {
   /** Logical name; the deployed name is chosen by CloudFormation and passed in `envVar`. */
-  id: 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache';
-  envVar: string;
+  id: TableId;
+  envVar: TableEnvVar;
   localName: string;
   partitionKey: string;
   sortKey?: string;
@@ -142,7 +147,11 @@ export const JOB_SWEEP = {
   timeoutSeconds: 60,
 } as const;
 
-export function tableName(id: TableDef['id'], env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * A table's name: its variable's value (the deployed name), else the local emulator's name. The
+ * functions pass their configuration (functions/lib/runtime/config.ts); `{}` gives the local names.
+ */
+export function tableName(id: TableId, env: Readonly<Partial<Record<TableEnvVar, string>>>): string {
   const def = TABLES.find((t) => t.id === id);
   if (!def) throw new Error(`unknown table ${id}`);
   return env[def.envVar] ?? def.localName;
@@ -156,10 +165,13 @@ export function usagePlanIdVariable(planId: string): string {
   return `USAGE_PLAN_ID_${planId.toUpperCase()}`;
 }
 
-/** Plan id -> usage plan id, for the plans whose variable is set. */
+/**
+ * Plan id -> usage plan id, for the plans whose variable is set in `env`. Only the admin CLI reads
+ * these variables (no function does), from its own process environment.
+ */
 export function usagePlanIds(
   planIds: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> {
   const ids: Record<string, string> = {};
   for (const planId of planIds) {

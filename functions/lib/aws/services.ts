@@ -6,11 +6,10 @@ import { createDomainResolver } from '../custom-hostnames/dns-resolver.js';
 import type { DomainDeps } from '../custom-hostnames/lifecycle.js';
 import { LocalCertificateProvider } from '../custom-hostnames/local-certificates.js';
 import type { CertificateProvider } from '../custom-hostnames/ports.js';
-import { parseDnsServers } from '../dns/resolver.js';
-import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
 import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';
 import type { UsageNotifier } from '../limits/notifier.js';
+import { config, resetConfig } from '../runtime/config.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
 import { dynamo, resetDynamoClient } from './dynamo-client.js';
@@ -23,9 +22,6 @@ import { resetS3Client, s3Client } from './s3-client.js';
 import { resetSqsClient, sqsClient } from './sqs-client.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
-/** Seconds a key or account record may be served from a container's memory (revocation delay). */
-export const DEFAULT_KEY_CACHE_SECONDS = 5;
-
 let accounts: CachedAccountStore | undefined;
 let usage: DynamoUsageCounter | undefined;
 let ledger: DynamoNoticeLedger | undefined;
@@ -33,7 +29,7 @@ let notifier: UsageNotifier | undefined;
 let rawAccounts: DynamoAccountStore | undefined;
 
 export function accountStore(): DynamoAccountStore {
-  rawAccounts ??= new DynamoAccountStore(dynamo(), tableName('Accounts'));
+  rawAccounts ??= new DynamoAccountStore(dynamo(), tableName('Accounts', config()));
   return rawAccounts;
 }
 
@@ -43,23 +39,23 @@ export function cachedAccountStore(): CachedAccountStore {
 }
 
 export function usageCounter(): DynamoUsageCounter {
-  usage ??= new DynamoUsageCounter(dynamo(), tableName('Usage'));
+  usage ??= new DynamoUsageCounter(dynamo(), tableName('Usage', config()));
   return usage;
 }
 
 export function noticeLedger(): DynamoNoticeLedger {
-  ledger ??= new DynamoNoticeLedger(dynamo(), tableName('Usage'));
+  ledger ??= new DynamoNoticeLedger(dynamo(), tableName('Usage', config()));
   return ledger;
 }
 
 /** SES is loaded on the first notice only: most invocations never send one. */
 export async function usageNotifier(): Promise<UsageNotifier> {
   if (!notifier) {
-    if (process.env.NOTIFY_OUTBOX) notifier = new OutboxNotifier(process.env.NOTIFY_OUTBOX);
+    const { NOTIFY_OUTBOX: outbox, NOTIFY_FROM: from } = config();
+    if (outbox) notifier = new OutboxNotifier(outbox);
     else {
       // The stack refuses to synthesize without a sender (-c notifyFrom=...): no placeholder here,
       // a notice from an address nobody verified would only fail later.
-      const from = process.env.NOTIFY_FROM;
       if (!from) throw new Error('NOTIFY_FROM is not set: usage notices have no sender');
       const { SesNotifier } = await import('./ses-notifier.js');
       notifier = new SesNotifier(from);
@@ -89,24 +85,24 @@ export function setServiceClock(next: Clock): () => void {
 
 /** How long key, account and hostname records are served from memory (KEY_CACHE_SECONDS). */
 export function keyCacheMs(): number {
-  return Number(process.env.KEY_CACHE_SECONDS ?? DEFAULT_KEY_CACHE_SECONDS) * 1000;
+  return config().KEY_CACHE_SECONDS * 1000;
 }
 
 /** Root of the data files: the layer's /opt/data in Lambda, layers/data locally. */
 export function dataRoot(): string {
-  return process.env.NETINTEL_DATA_PATH ?? '/opt/data';
+  return config().NETINTEL_DATA_PATH;
 }
 
 let baselines: DynamoBaselineStore | undefined;
 
 export function baselineStore(): DynamoBaselineStore {
-  baselines ??= new DynamoBaselineStore(dynamo(), tableName('Baselines'), now);
+  baselines ??= new DynamoBaselineStore(dynamo(), tableName('Baselines', config()), now);
   return baselines;
 }
 
 /** The per-deployment secret that keys user-id hashes (a stack parameter; generated locally). */
 export function userIdSecret(): string {
-  const secret = process.env.USER_ID_HMAC_SECRET;
+  const secret = config().USER_ID_HMAC_SECRET;
   if (!secret) throw new Error('USER_ID_HMAC_SECRET is not set');
   return secret;
 }
@@ -115,11 +111,12 @@ let jobs: JobStore | undefined;
 
 /** Rows per job chunk: JOB_CHUNK_ROWS (default 1,000; tests use small chunks). */
 export function jobStore(): JobStore {
+  const settings = config();
   jobs ??= new JobStore(dynamo(), s3Client(), sqsClient(), {
-    table: tableName('Jobs'),
-    bucket: process.env[BUCKET.envVar] ?? BUCKET.localName,
-    queueUrl: process.env[JOB_QUEUE.envVar] ?? '',
-    chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS),
+    table: tableName('Jobs', settings),
+    bucket: settings[BUCKET.envVar] ?? BUCKET.localName,
+    queueUrl: settings[JOB_QUEUE.envVar] ?? '',
+    chunkRows: settings.JOB_CHUNK_ROWS,
   });
   return jobs;
 }
@@ -129,7 +126,7 @@ export function jobStore(): JobStore {
  * JOB_SWEEP.graceSeconds. Tests of the local stack set 0 to settle everything at a restart.
  */
 export function jobSweepGraceMs(): number {
-  return Number(process.env.JOB_SWEEP_GRACE_SECONDS ?? JOB_SWEEP.graceSeconds) * 1000;
+  return config().JOB_SWEEP_GRACE_SECONDS * 1000;
 }
 
 let checkpoint: Checkpoint = () => undefined;
@@ -149,7 +146,7 @@ export function jobCreation(): CreationDeps {
     ledger: usageCounter(),
     newId: randomUUID,
     checkpoint: (point) => checkpoint(point),
-    chunkRows: Number(process.env.JOB_CHUNK_ROWS ?? DEFAULT_CHUNK_ROWS),
+    chunkRows: config().JOB_CHUNK_ROWS,
     graceMs: jobSweepGraceMs(),
     sweepEveryMs: JOB_SWEEP.everySeconds * 1000,
   };
@@ -167,7 +164,7 @@ let cachedHostnames: CachedHostnameLookup | undefined;
 let certificates: CertificateProvider | undefined;
 
 export function hostnameStore(): DynamoHostnameStore {
-  hostnames ??= new DynamoHostnameStore(dynamo(), tableName('Accounts'));
+  hostnames ??= new DynamoHostnameStore(dynamo(), tableName('Accounts', config()));
   return hostnames;
 }
 
@@ -179,7 +176,7 @@ export function cachedHostnameStore(): CachedHostnameLookup {
 
 /** Our own domain (BASE_DOMAIN): never claimable as a custom hostname. Locally `localhost`. */
 export function baseDomain(): string {
-  return process.env.BASE_DOMAIN || 'localhost';
+  return config().BASE_DOMAIN;
 }
 
 /**
@@ -189,13 +186,11 @@ export function baseDomain(): string {
  */
 export async function certificateProvider(): Promise<CertificateProvider> {
   if (!certificates) {
-    const distributionId = process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID;
+    const { CUSTOM_HOSTNAME_DISTRIBUTION_ID: distributionId, CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: group } =
+      config();
     if (distributionId) {
       const { CloudFrontTenantProvider } = await import('./cloudfront-tenants.js');
-      certificates = new CloudFrontTenantProvider({
-        distributionId,
-        connectionGroupId: process.env.CUSTOM_HOSTNAME_CONNECTION_GROUP_ID ?? '',
-      });
+      certificates = new CloudFrontTenantProvider({ distributionId, connectionGroupId: group ?? '' });
     } else {
       certificates = new LocalCertificateProvider();
     }
@@ -209,24 +204,27 @@ export async function certificateProvider(): Promise<CertificateProvider> {
  */
 export async function domainDeps(options: { baseDomain?: string } = {}): Promise<DomainDeps> {
   const base = options.baseDomain || baseDomain();
+  const settings = config();
   return {
     store: hostnameStore(),
     accounts: accountStore(),
-    resolver: createDomainResolver(parseDnsServers(process.env.DNS_SERVERS)),
+    resolver: createDomainResolver(settings.DNS_SERVERS),
     certificates: await certificateProvider(),
     now,
     baseDomain: base,
-    target: process.env.CUSTOM_HOSTNAME_TARGET || base,
+    target: settings.CUSTOM_HOSTNAME_TARGET ?? base,
     newToken: () => randomBytes(18).toString('base64url'),
   };
 }
 
 /**
- * Forgets every store and client of this process, so the next use builds them from the current
- * environment. Only the local tooling needs it: it may start several local stacks, with new
- * emulator endpoints, in one process (tests, benchmarks); a Lambda container never does.
+ * Forgets every store and client of this process and the configuration they were built from, so
+ * the next use builds them from the current environment. Only the local tooling needs it: it may
+ * start several local stacks, with new emulator endpoints, in one process (tests, benchmarks); a
+ * Lambda container never does.
  */
 export function resetServices(): void {
+  resetConfig();
   accounts = undefined;
   usage = undefined;
   ledger = undefined;

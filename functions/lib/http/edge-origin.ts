@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { config } from '../runtime/config.js';
 
 /** The header CloudFront adds to origin requests (infra/constructs/edge.ts); its value is ORIGIN_SECRET. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
@@ -11,7 +12,7 @@ export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
 export function fromOurEdge(
   /** Lower-cased header names (HttpRequest, and the authorizer's normalised headers). */
   req: { headers: Record<string, string | undefined> },
-  secret = process.env.ORIGIN_SECRET,
+  secret = config().ORIGIN_SECRET,
 ): boolean {
   const sent = req.headers[ORIGIN_VERIFY_HEADER.toLowerCase()];
   if (!secret || !sent) return false;
@@ -38,7 +39,7 @@ export type EdgeLocationTrust = 'trusted' | 'other_spelling' | 'untrusted';
 export function edgeLocationTrust(
   req: { headers: Record<string, string | undefined>; path: string },
   geoPath: string,
-  secret = process.env.ORIGIN_SECRET,
+  secret = config().ORIGIN_SECRET,
 ): EdgeLocationTrust {
   if (!fromOurEdge(req, secret)) return 'untrusted';
   return req.path === geoPath ? 'trusted' : 'other_spelling';

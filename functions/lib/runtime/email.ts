@@ -1,7 +1,7 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { dataRoot, now } from '../aws/services.js';
-import { DNS_CANARY_METRIC, DnsCanary, guardedByCanary, parseDnsCanary } from '../dns/canary.js';
-import { createDnsResolver, parseDnsServers } from '../dns/resolver.js';
+import { DNS_CANARY_METRIC, DnsCanary, guardedByCanary } from '../dns/canary.js';
+import { createDnsResolver } from '../dns/resolver.js';
 import {
   createEmailChecker,
   type EmailChecker,
@@ -10,6 +10,7 @@ import {
   loadEmailLists,
 } from '../email/index.js';
 import { logger, metrics } from '../observability.js';
+import { type Config, config, type DataRefreshSettings, dataRefresh, resetConfig } from './config.js';
 
 // The container's email checker: lists loaded once from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
@@ -20,39 +21,36 @@ import { logger, metrics } from '../observability.js';
 // versions as the security data, runtime/security.ts), swapping a newer one in between requests.
 let checker: Promise<EmailChecker> | undefined;
 
-async function build(env: NodeJS.ProcessEnv): Promise<EmailChecker> {
-  const resolver = guardedByCanary(
-    createDnsResolver({ servers: parseDnsServers(env.DNS_SERVERS) }),
-    dnsCanary(env),
-  );
+/** What the checker is built from (config.ts); tests and benchmarks may pass their own. */
+export type EmailSettings = Pick<Config, 'DNS_SERVERS' | 'DNS_BUDGET_MS' | 'DNS_CONCURRENCY' | 'DNS_CANARY'> &
+  DataRefreshSettings;
+
+async function build(settings: EmailSettings): Promise<EmailChecker> {
+  const resolver = guardedByCanary(createDnsResolver({ servers: settings.DNS_SERVERS }), dnsCanary(settings));
   const make = (lists: EmailLists) =>
     createEmailChecker({
       lists,
       resolver,
-      dnsBudgetMs: env.DNS_BUDGET_MS ? Number(env.DNS_BUDGET_MS) : undefined,
-      concurrency: Number(env.DNS_CONCURRENCY ?? 100),
+      dnsBudgetMs: settings.DNS_BUDGET_MS,
+      concurrency: settings.DNS_CONCURRENCY,
     });
   const initial = make(await loadEmailLists(emailDataDir(dataRoot())));
-  const bucket = env.DATA_REFRESH_S3 === 'true' ? env.DATA_BUCKET || env.JOBS_BUCKET : undefined;
-  if (!bucket) return initial;
+  const refresh = dataRefresh(settings);
+  if (!refresh) return initial;
 
   // Loaded only when S3 refresh is on, like the security data.
-  const [
-    { s3Client },
-    { S3DataStore, s3VersionSource },
-    { emailListsFromVersion },
-    { DEFAULT_CHECK_INTERVAL_MS, HotSwap },
-  ] = await Promise.all([
-    import('../aws/s3-client.js'),
-    import('../aws/s3-data-source.js'),
-    import('../refresh/email-version.js'),
-    import('../refresh/hot-swap.js'),
-  ]);
-  const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(), bucket), async (read) =>
+  const [{ s3Client }, { S3DataStore, s3VersionSource }, { emailListsFromVersion }, { HotSwap }] =
+    await Promise.all([
+      import('../aws/s3-client.js'),
+      import('../aws/s3-data-source.js'),
+      import('../refresh/email-version.js'),
+      import('../refresh/hot-swap.js'),
+    ]);
+  const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(), refresh.bucket), async (read) =>
     make(await emailListsFromVersion(read)),
   );
   const swap = new HotSwap({ version: null, value: initial }, source, {
-    checkIntervalMs: Number(env.DATA_CHECK_INTERVAL_MS ?? DEFAULT_CHECK_INTERVAL_MS),
+    checkIntervalMs: refresh.checkIntervalMs,
     onSwap: (from, to) => logger.info('email lists swapped in', { from, to }),
     onError: (error, version) =>
       logger.warn('email list check failed; keeping the current lists', { version, error: error as Error }),
@@ -74,16 +72,16 @@ let canary: DnsCanary | undefined;
  * The container's DNS canary. A change of verdict is logged (a warning when it fails) and counted
  * as the DnsCanaryFailed metric (1 failing, 0 healthy), which the stack alarms on.
  */
-export function dnsCanary(env: NodeJS.ProcessEnv = process.env): DnsCanary {
-  canary ??= new DnsCanary(createDnsResolver({ servers: parseDnsServers(env.DNS_SERVERS) }), {
-    names: parseDnsCanary(env.DNS_CANARY),
+export function dnsCanary(settings: Pick<Config, 'DNS_SERVERS' | 'DNS_CANARY'> = config()): DnsCanary {
+  canary ??= new DnsCanary(createDnsResolver({ servers: settings.DNS_SERVERS }), {
+    names: settings.DNS_CANARY,
     now: () => now().getTime(),
     onChange: (healthy) => {
       if (healthy) logger.info('DNS canary resolves again: negative DNS answers are believed');
       else
         logger.warn(
           'DNS canary failed: the resolver does not resolve the MX of any DNS_CANARY name, so negative answers are reported as dns_unavailable',
-          { canary: parseDnsCanary(env.DNS_CANARY) },
+          { canary: settings.DNS_CANARY },
         );
       const emf = metrics();
       emf.addMetric(DNS_CANARY_METRIC, MetricUnit.Count, healthy ? 0 : 1);
@@ -93,16 +91,20 @@ export function dnsCanary(env: NodeJS.ProcessEnv = process.env): DnsCanary {
   return canary;
 }
 
-export function emailChecker(env: NodeJS.ProcessEnv = process.env): Promise<EmailChecker> {
-  checker ??= build(env);
+export function emailChecker(settings: EmailSettings = config()): Promise<EmailChecker> {
+  checker ??= build(settings);
   checker.catch(() => {
     checker = undefined; // a failed load is retried by the next request
   });
   return checker;
 }
 
-/** Drops the container's checker so the next call builds one from the current environment (benchmarks). */
+/**
+ * Drops the container's checker and the configuration it was built from, so the next call builds
+ * one from the current environment (the local stack, benchmarks).
+ */
 export function resetEmailChecker(): void {
   checker = undefined;
   canary = undefined;
+  resetConfig();
 }

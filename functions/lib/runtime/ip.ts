@@ -1,9 +1,9 @@
 import { dataRoot, now } from '../aws/services.js';
-import { parseDnsServers } from '../dns/resolver.js';
 import { reverseLookup } from '../dns/reverse.js';
 import { IpData, ipDataDir } from '../ip/ip-data.js';
 import { createIpLocator, type IpLocator } from '../ip/locator.js';
 import { createIpLookup, type IpLookup } from '../ip/lookup.js';
+import { config } from './config.js';
 import { securityClassifier } from './security.js';
 
 // The container's IP lookup (every derived group) and locator (place and network only): one copy of
@@ -39,9 +39,6 @@ export function ipLocator(): Promise<IpLocator> {
 
 /** PTR name for ?include=hostname; REVERSE_DNS_TIMEOUT_MS (default 1000) bounds it. */
 export function hostnameOf(ip: string): Promise<string | null> {
-  return reverseLookup(
-    ip,
-    parseDnsServers(process.env.DNS_SERVERS),
-    Number(process.env.REVERSE_DNS_TIMEOUT_MS ?? 1000),
-  );
+  const { DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS } = config();
+  return reverseLookup(ip, DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS);
 }

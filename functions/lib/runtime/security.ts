@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { BUCKET } from '../aws/resources.js';
 import { dataRoot } from '../aws/services.js';
 import { logger } from '../observability.js';
 import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
-import { DEFAULT_CHECK_INTERVAL_MS, HotSwap } from '../refresh/hot-swap.js';
+import { HotSwap } from '../refresh/hot-swap.js';
 import { openSecurityArtifact, type SecurityArtifact } from '../security/artifact.js';
 import { noMatchClassifier, type SecurityClassifier } from '../security/classifier.js';
 import { delegatingClassifier } from '../security/list-classifier.js';
 import { SECURITY_FILES, securityDataDir } from '../security/manifest.js';
+import { type DataRefresh, dataRefresh, resetConfig } from './config.js';
 
 // The container's security classifier. It starts from the data layer's artifact
 // (`${dataRoot()}/security/ranges.bin` + manifest.json); without one every flag is false
@@ -38,12 +38,7 @@ export async function loadLayerSecurity(root = dataRoot()): Promise<SecurityArti
   return openSecurityArtifact(table, manifest);
 }
 
-function dataBucket(env: NodeJS.ProcessEnv): string | undefined {
-  if (env.DATA_REFRESH_S3 !== 'true') return undefined;
-  return env.DATA_BUCKET || env[BUCKET.envVar] || undefined;
-}
-
-async function build(env: NodeJS.ProcessEnv): Promise<SecurityClassifier> {
+async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
   let layer: SecurityArtifact | null = null;
   try {
     layer = await loadLayerSecurity();
@@ -53,15 +48,14 @@ async function build(env: NodeJS.ProcessEnv): Promise<SecurityClassifier> {
   }
   layerVersion = layer?.version ?? null;
   const initial = { version: layerVersion, value: layer?.classifier ?? noMatchClassifier };
-  const bucket = dataBucket(env);
-  if (bucket === undefined) return initial.value;
+  if (refresh === null) return initial.value;
 
   // Loaded only when S3 refresh is on: the S3 client is not on the lookup path otherwise.
   const [{ s3Client }, { S3DataStore, s3VersionSource }] = await Promise.all([
     import('../aws/s3-client.js'),
     import('../aws/s3-data-source.js'),
   ]);
-  const store = new S3DataStore(s3Client(), bucket);
+  const store = new S3DataStore(s3Client(), refresh.bucket);
   const source = s3VersionSource<SecurityClassifier>(store, async (read) => {
     const [table, manifest] = await Promise.all([
       read(ARTIFACT_PATHS.securityTable),
@@ -70,7 +64,7 @@ async function build(env: NodeJS.ProcessEnv): Promise<SecurityClassifier> {
     return openSecurityArtifact(table, new TextDecoder().decode(manifest)).classifier;
   });
   const swap = new HotSwap(initial, source, {
-    checkIntervalMs: Number(env.DATA_CHECK_INTERVAL_MS ?? DEFAULT_CHECK_INTERVAL_MS),
+    checkIntervalMs: refresh.checkIntervalMs,
     onSwap: (from, to) => logger.info('security data swapped in', { from, to }),
     onError: (error, version) =>
       logger.warn('security data check failed; keeping the current version', {
@@ -82,9 +76,12 @@ async function build(env: NodeJS.ProcessEnv): Promise<SecurityClassifier> {
   return delegatingClassifier(() => swap.current());
 }
 
-/** The container's classifier (built once; a failed build is retried by the next call). */
-export function securityClassifier(env: NodeJS.ProcessEnv = process.env): Promise<SecurityClassifier> {
-  classifier ??= build(env);
+/**
+ * The container's classifier (built once; a failed build is retried by the next call). `refresh`:
+ * the S3 versions it follows (config.ts dataRefresh); null, the layer's data only.
+ */
+export function securityClassifier(refresh: DataRefresh | null = dataRefresh()): Promise<SecurityClassifier> {
+  classifier ??= build(refresh);
   classifier.catch(() => {
     classifier = undefined;
   });
@@ -96,9 +93,13 @@ export function securityDataVersion(): string | null {
   return holder?.version ?? layerVersion;
 }
 
-/** Drops the container's classifier so the next call rebuilds it from the environment (tests, benchmarks). */
+/**
+ * Drops the container's classifier and the configuration it was built from, so the next call
+ * rebuilds it from the current environment (tests, benchmarks).
+ */
 export function resetSecurityClassifier(): void {
   classifier = undefined;
   holder = undefined;
   layerVersion = null;
+  resetConfig();
 }

@@ -8,7 +8,6 @@ import { logger } from '../observability.js';
 import type { SignupCheckDeps } from '../signup/check.js';
 import {
   createDomainAgeLookup,
-  DEFAULT_RDAP_TIMEOUT_MS,
   type DomainAgeLookup,
   EMPTY_RDAP_BOOTSTRAP,
   parseRdapBootstrap,
@@ -16,6 +15,7 @@ import {
   type RdapBootstrap,
   sharedBootstrap,
 } from '../signup/domain-age.js';
+import { type Config, config, resetConfig } from './config.js';
 import { emailChecker } from './email.js';
 import { ipLocator } from './ip.js';
 
@@ -32,12 +32,14 @@ let bootstrap: (() => Promise<RdapBootstrap>) | undefined;
 let lookup: DomainAgeLookup | undefined;
 
 export function domainAgeCache(): DynamoDomainAgeCache {
-  cache ??= new DynamoDomainAgeCache(dynamo(), tableName('Cache'), now);
+  cache ??= new DynamoDomainAgeCache(dynamo(), tableName('Cache', config()), now);
   return cache;
 }
 
-async function loadBootstrap(env: NodeJS.ProcessEnv): Promise<RdapBootstrap> {
-  const source = env.RDAP_BOOTSTRAP_URL;
+/** What the domain-age lookup is built from (config.ts); tests and benchmarks may pass their own. */
+export type DomainAgeSettings = Pick<Config, 'RDAP_BOOTSTRAP_URL' | 'RDAP_TIMEOUT_MS'>;
+
+async function loadBootstrap(source: string | undefined): Promise<RdapBootstrap> {
   if (source && /^https?:\/\//i.test(source)) {
     const res = await fetch(source, { signal: AbortSignal.timeout(BOOTSTRAP_FETCH_TIMEOUT_MS) });
     if (!res.ok) throw new Error(`RDAP bootstrap ${source}: HTTP ${res.status}`);
@@ -59,18 +61,20 @@ async function loadBootstrap(env: NodeJS.ProcessEnv): Promise<RdapBootstrap> {
 }
 
 /** The bootstrap, read once per container; a failed read is tried again a minute later (sharedBootstrap). */
-export function rdapBootstrap(env: NodeJS.ProcessEnv = process.env): Promise<RdapBootstrap> {
-  bootstrap ??= sharedBootstrap(() => loadBootstrap(env), { now });
+export function rdapBootstrap(
+  settings: Pick<DomainAgeSettings, 'RDAP_BOOTSTRAP_URL'> = config(),
+): Promise<RdapBootstrap> {
+  bootstrap ??= sharedBootstrap(() => loadBootstrap(settings.RDAP_BOOTSTRAP_URL), { now });
   return bootstrap();
 }
 
-export function domainAgeLookup(env: NodeJS.ProcessEnv = process.env): DomainAgeLookup {
+export function domainAgeLookup(settings: DomainAgeSettings = config()): DomainAgeLookup {
   lookup ??= createDomainAgeLookup({
-    bootstrap: () => rdapBootstrap(env),
+    bootstrap: () => rdapBootstrap(settings),
     fetch: (url, init) => fetch(url, init),
     cache: domainAgeCache(),
     clock: { now },
-    timeoutMs: Number(env.RDAP_TIMEOUT_MS) || DEFAULT_RDAP_TIMEOUT_MS,
+    timeoutMs: settings.RDAP_TIMEOUT_MS,
     onError: (message, detail) => logger.warn(message, detail),
   });
   return lookup;
@@ -86,10 +90,12 @@ export async function signupDeps(): Promise<SignupCheckDeps> {
 export function resetDomainAgeLookup(): void {
   lookup = undefined;
   bootstrap = undefined;
+  resetConfig();
 }
 
 /** Forgets the cache and lookup (the local stack calls it when it points at new endpoints). */
 export function resetSignupRuntime(): void {
   cache = undefined;
   lookup = undefined;
+  resetConfig();
 }

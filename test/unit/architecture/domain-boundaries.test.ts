@@ -3,13 +3,22 @@ import { join, relative } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 
 // STYLE.md, "a pure core, thin edges": domain code under functions/lib/<area>/ knows neither AWS
-// nor HTTP. Only the adapters (aws/), the runtime wiring (runtime/) and the HTTP layer (http/) may
-// import an AWS SDK package or the API's HTTP errors; the domain returns outcomes or throws its own
-// errors, and the HTTP layer maps them. The files are read as text: the rule is about what they
-// import, whatever they do at run time.
+// nor HTTP nor the process environment. Only the adapters (aws/), the runtime wiring (runtime/) and
+// the HTTP layer (http/) may import an AWS SDK package, the API's HTTP errors or the configuration;
+// the domain returns outcomes or throws its own errors, and takes its settings as arguments. The
+// files are read as text: the rule is about what they import and read, whatever they do at run time.
 
-const ROOT = join(process.cwd(), 'functions/lib');
+const FUNCTIONS = join(process.cwd(), 'functions');
+const ROOT = join(FUNCTIONS, 'lib');
 const EDGES = ['aws/', 'runtime/', 'http/'];
+
+/**
+ * The modules of functions/ that read process.env themselves, relative to functions/. Everything
+ * else takes its settings from config() (configuration read once, typed; docs/architecture.md).
+ */
+const READS_ENVIRONMENT: Record<string, string> = {
+  'lib/runtime/config.ts': 'the configuration: every variable the functions read, parsed once',
+};
 
 /**
  * Violations that predate the rule, each left to the change that owns its file (redesign, docs/architecture.md). Do
@@ -21,6 +30,22 @@ const KNOWN: Record<string, string> = {
   'jobs/list-cursor.ts': 'throws ValidationError for a bad cursor or limit',
   'ip/query.ts': 'throws ValidationError for a bad ?include=',
 };
+
+/**
+ * The text with comments and quoted strings blanked (but `'env'`, for `process['env']`), so that
+ * `'process.env.X'` in a message or a code sample is no read. Template literals stay: their `${}` is code.
+ */
+function code(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"/g, (token) =>
+    /^(['"])env\1$/.test(token) ? "'env'" : "''",
+  );
+}
+
+/** Why a module reads the process environment itself, or nothing. */
+function environmentReads(file: string, text: string): string[] {
+  const read = /\bprocess\s*(?:\.\s*env\b|\[\s*['"`]env['"`]\s*\])|\{[^}]*\benv\b[^}]*\}\s*=\s*process\b/;
+  return read.test(code(text)) ? [`${file} reads process.env`] : [];
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -47,6 +72,8 @@ function violations(file: string, text: string): string[] {
     if (specifier.startsWith('@aws-sdk/')) out.push(`${file} imports the AWS SDK package ${specifier}`);
     if (/(^|\/)http\/errors(\.js)?$/.test(specifier) || /\bHttpError\b/.test(names))
       out.push(`${file} imports HTTP errors (${names.replace(/\s+/g, ' ').trim()}) from ${specifier}`);
+    if (/(^|\/)runtime\/config(\.js)?$/.test(specifier))
+      out.push(`${file} imports the configuration from ${specifier}`);
   }
   if (/\bthrow\s+new\s+HttpError\b/.test(text)) out.push(`${file} throws HttpError`);
   return out;
@@ -56,8 +83,8 @@ const domainFiles = sourceFiles(ROOT)
   .map((path) => relative(ROOT, path).split('\\').join('/'))
   .filter((file) => !EDGES.some((edge) => file.startsWith(edge)));
 
-describe('domain code knows neither AWS nor HTTP (STYLE.md: a pure core, thin edges)', () => {
-  test('no module of functions/lib outside aws/, runtime/ and http/ imports an AWS SDK package or HTTP errors', () => {
+describe('domain code knows neither AWS nor HTTP nor the environment (STYLE.md: a pure core, thin edges)', () => {
+  test('no module of functions/lib outside aws/, runtime/ and http/ imports an AWS SDK package, HTTP errors or the configuration', () => {
     const found = domainFiles
       .filter((file) => !(file in KNOWN))
       .flatMap((file) => violations(file, readFileSync(join(ROOT, file), 'utf8')));
@@ -77,6 +104,47 @@ describe('domain code knows neither AWS nor HTTP (STYLE.md: a pure core, thin ed
       'x/y.ts throws HttpError',
     ]);
     expect(violations('x/z.ts', "import type { ErrorCode } from '../http/errors.js';")).toEqual([]);
+    expect(
+      violations(
+        'x/c.ts',
+        "import { config } from '../runtime/config.js';\nconst ttl = config().KEY_CACHE_SECONDS;",
+      ),
+    ).toEqual(['x/c.ts imports the configuration from ../runtime/config.js']);
+    expect(violations('x/t.ts', 'import type { Config } from "../runtime/config.js";')).toEqual([]);
+  });
+
+  test('no module of functions/ reads process.env but the configuration (domain code included)', () => {
+    const found = sourceFiles(FUNCTIONS)
+      .map((path) => relative(FUNCTIONS, path).split('\\').join('/'))
+      .filter((file) => !(file in READS_ENVIRONMENT))
+      .flatMap((file) => environmentReads(file, readFileSync(join(FUNCTIONS, file), 'utf8')));
+
+    expect(found).toEqual([]);
+  });
+
+  test('the environment rule sees every way of reading it, and not its name in text', () => {
+    for (const read of [
+      'const x = process.env.X;',
+      "const x = process.env['X'];",
+      "const x = process['env'].X;",
+      'const { X } = process.env;',
+      'const { env } = process;',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text under test
+      'const url = `${process.env.URL}/v1`;',
+      'function f(env = process.env) {}',
+    ]) {
+      expect(environmentReads('x.ts', read)).toEqual(['x.ts reads process.env']);
+    }
+    for (const mention of [
+      '// process.env is read by config.ts',
+      '/* not process.env */',
+      "const sample = 'process.env.NETINTEL_URL';",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: source text under test
+      'const header = "Bearer ${process.env.NETINTEL_SECRET_KEY}";',
+      'const n = processes.environment;',
+    ]) {
+      expect(environmentReads('x.ts', mention)).toEqual([]);
+    }
   });
 
   test('the modules this issue moved out of HTTP stay out of it', () => {

@@ -1,0 +1,183 @@
+import * as z from 'zod';
+import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES, type TableEnvVar } from '../aws/resources.js';
+import { DEFAULT_DNS_CANARY, parseDnsCanary } from '../dns/canary.js';
+import { parseDnsServers } from '../dns/resolver.js';
+import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
+import { DEFAULT_CHECK_INTERVAL_MS } from '../refresh/hot-swap.js';
+import { MX_LEARN_DEFAULTS } from '../refresh/mx-learn.js';
+
+// Every environment variable the functions read, with its type and default, in one schema parsed
+// once per container on first use (configuration read once, typed: Powertools commons envUtils).
+// No other module of functions/ reads process.env (test/unit/architecture/domain-boundaries.test.ts):
+// the adapters and runtime wiring take their settings from config(), domain code takes them as
+// arguments. An invalid value throws a ConfigError naming the variable, at that first use.
+//
+// An empty variable counts as unset, so `X=` gives X's default. Logging and metrics variables
+// (POWERTOOLS_*) are read by Powertools itself, the AWS_ENDPOINT_URL* and credentials by the SDK.
+
+/** Seconds a key or account record may be served from a container's memory (revocation delay). */
+export const DEFAULT_KEY_CACHE_SECONDS = 5;
+
+/** Distinct domains one email checker resolves at once: a whole batch (README: Configuration). */
+export const DEFAULT_DNS_CONCURRENCY = 100;
+
+/** Default bound of a `?include=hostname` PTR lookup. */
+export const DEFAULT_REVERSE_DNS_TIMEOUT_MS = 1000;
+
+const text = z.string();
+
+/** A count (rows, lookups): a whole number of at least `min`. */
+function wholeNumber(min: number) {
+  const error = `expected a whole number of at least ${min}`;
+  return z.coerce.number<string>({ error }).int({ error }).min(min, { error });
+}
+
+/** Seconds or milliseconds: any number of at least `min` (read with Number(), as before). */
+function duration(min = 0) {
+  const error = `expected a number of at least ${min}`;
+  return z.coerce.number<string>({ error }).min(min, { error });
+}
+
+/** `true` or `false`, nothing else: a misspelt switch fails instead of reading as off. */
+const flag = z.enum(['true', 'false'], { error: 'expected true or false' }).transform((v) => v === 'true');
+
+/** `{"free":"key",...}`: a JSON object of strings. */
+const stringMap = text
+  .transform((value, ctx) => {
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'expected JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string(), z.string(), { error: 'expected a JSON object of strings' }));
+
+/** The deployed names of the tables, bucket and queue; unset: the local emulators' names (resources.ts). */
+type ResourceVariable = TableEnvVar | typeof BUCKET.envVar | typeof JOB_QUEUE.envVar;
+const RESOURCE_VARIABLES: readonly ResourceVariable[] = [
+  ...TABLES.map((t) => t.envVar),
+  BUCKET.envVar,
+  JOB_QUEUE.envVar,
+];
+const resourceSchema = Object.fromEntries(
+  RESOURCE_VARIABLES.map((name) => [name, text.optional()]),
+) as Record<ResourceVariable, z.ZodOptional<z.ZodString>>;
+
+const ConfigSchema = z.object({
+  ...resourceSchema,
+
+  // Data layer and refreshed data (data refresh).
+  NETINTEL_DATA_PATH: text.default('/opt/data'),
+  DATA_REFRESH_S3: flag.default(false),
+  DATA_BUCKET: text.optional(),
+  DATA_CHECK_INTERVAL_MS: duration().default(DEFAULT_CHECK_INTERVAL_MS),
+  MX_DOMAINS_PER_RUN: wholeNumber(0).default(MX_LEARN_DEFAULTS.maxDomains),
+
+  // DNS: resolvers ("host:port,host:port"; none: the system's), budgets, canary (email checks, IP lookup).
+  DNS_SERVERS: text.transform(parseDnsServers).default([]),
+  /** Unset: the email checker's own default (email/check.ts). */
+  DNS_BUDGET_MS: duration().optional(),
+  DNS_CONCURRENCY: wholeNumber(1).default(DEFAULT_DNS_CONCURRENCY),
+  DNS_CANARY: text.transform(parseDnsCanary).default(DEFAULT_DNS_CANARY),
+  REVERSE_DNS_TIMEOUT_MS: duration().default(DEFAULT_REVERSE_DNS_TIMEOUT_MS),
+
+  // Signup check: RDAP bootstrap (URL or file; unset: the data layer's) and query timeout
+  // (unset: signup/domain-age.ts's default).
+  RDAP_BOOTSTRAP_URL: text.optional(),
+  RDAP_TIMEOUT_MS: duration(1).optional(),
+
+  // Keys, accounts and limits.
+  KEY_CACHE_SECONDS: duration().default(DEFAULT_KEY_CACHE_SECONDS),
+  /** Each plan's shared usage-plan key, for accounts without their own (authorizer). */
+  USAGE_PLAN_KEYS: stringMap.default({}),
+  /** The usage-plan key of calls the authorizer refuses with a 401 it explains (authorizer). */
+  REFUSED_USAGE_PLAN_KEY: text.optional(),
+  /** Required by the risk functions only, so checked where they use it (services.ts userIdSecret). */
+  USER_ID_HMAC_SECRET: text.optional(),
+  /** The CloudFront origin header's value: without it no request counts as coming from our edge. */
+  ORIGIN_SECRET: text.optional(),
+
+  // Usage notices: the outbox file (local) or the SES sender (AWS; required when a notice is sent).
+  NOTIFY_OUTBOX: text.optional(),
+  NOTIFY_FROM: text.optional(),
+
+  // List jobs.
+  JOB_CHUNK_ROWS: wholeNumber(1).default(DEFAULT_CHUNK_ROWS),
+  JOB_SWEEP_GRACE_SECONDS: duration().default(JOB_SWEEP.graceSeconds),
+
+  // Custom hostnames (spec: Authentication, rule 7).
+  BASE_DOMAIN: text.default('localhost'),
+  CUSTOM_HOSTNAME_TARGET: text.optional(),
+  CUSTOM_HOSTNAME_DISTRIBUTION_ID: text.optional(),
+  CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: text.optional(),
+
+  // Emulator endpoints (local stack): S3 then needs path-style addressing (aws/s3-client.ts).
+  AWS_ENDPOINT_URL: text.optional(),
+  AWS_ENDPOINT_URL_S3: text.optional(),
+});
+
+export type Config = Readonly<z.output<typeof ConfigSchema>>;
+
+/** One or more variables hold values the schema refuses; `variables` names them. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variables: readonly string[],
+    problems: readonly string[],
+  ) {
+    super(`invalid environment: ${problems.join('; ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * The configuration in `env` (a process environment). Values are never echoed in the error: some
+ * are secrets (USAGE_PLAN_KEYS holds API keys).
+ */
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = ConfigSchema.safeParse(set);
+  if (result.success) return Object.freeze(result.data);
+  const variables = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
+  const problems = result.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
+  throw new ConfigError(variables, problems);
+}
+
+let cached: Config | undefined;
+
+/** This container's configuration, read from process.env on the first call and kept. */
+export function config(): Config {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/**
+ * Forgets the configuration, so the next config() reads process.env again. A Lambda never calls it:
+ * only local tooling does, after it sets variables in its own process (the local stack before it
+ * serves, tests and benchmarks before they build a checker); the runtime modules' reset functions
+ * call it for them.
+ */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+/** Where a function follows refreshed data versions, and how often it looks; null: it does not. */
+export interface DataRefresh {
+  bucket: string;
+  checkIntervalMs: number;
+}
+
+export type DataRefreshSettings = Pick<
+  Config,
+  'DATA_REFRESH_S3' | 'DATA_BUCKET' | typeof BUCKET.envVar | 'DATA_CHECK_INTERVAL_MS'
+>;
+
+/**
+ * DATA_REFRESH_S3=true follows the versions the refresh Lambda publishes in DATA_BUCKET, else in the
+ * jobs bucket; without a bucket the layer's data is all there is.
+ */
+export function dataRefresh(settings: DataRefreshSettings = config()): DataRefresh | null {
+  if (!settings.DATA_REFRESH_S3) return null;
+  const bucket = settings.DATA_BUCKET ?? settings[BUCKET.envVar];
+  return bucket ? { bucket, checkIntervalMs: settings.DATA_CHECK_INTERVAL_MS } : null;
+}
