@@ -4,6 +4,10 @@
 
 export type KeyType = 'publishable' | 'secret';
 
+/** Sections of the API reference (/docs), in the order it shows them. */
+export const API_TAGS = ['Geolocation', 'IP lookup', 'Email', 'List jobs', 'Risk', 'Account'] as const;
+export type ApiTag = (typeof API_TAGS)[number];
+
 /** What a call costs against the monthly cap (spec: "Billing against the monthly cap"). */
 export type Billing =
   | { per: 'none' }
@@ -31,6 +35,8 @@ export interface Route {
   memoryMb: number;
   timeoutSeconds: number;
   summary: string;
+  /** Its section of the API reference. */
+  tag: ApiTag;
   /** Not in the spec's endpoint table: an addition this service documents in its README. */
   extension?: boolean;
 }
@@ -46,6 +52,7 @@ export const ROUTES = [
     memoryMb: 512,
     timeoutSeconds: 10,
     summary: "Geolocation of the calling connection (the visitor's browser)",
+    tag: 'Geolocation',
   },
   {
     name: 'lookup-ip',
@@ -57,6 +64,7 @@ export const ROUTES = [
     memoryMb: 512,
     timeoutSeconds: 10,
     summary: 'Look up one IPv4 or IPv6 address',
+    tag: 'IP lookup',
   },
   {
     name: 'lookup-batch',
@@ -70,6 +78,7 @@ export const ROUTES = [
     memoryMb: 1024,
     timeoutSeconds: 10,
     summary: 'Look up 1 to 100 IP addresses',
+    tag: 'IP lookup',
   },
   {
     name: 'email-validate',
@@ -81,6 +90,7 @@ export const ROUTES = [
     memoryMb: 512,
     timeoutSeconds: 10,
     summary: 'Check one email address (from a browser)',
+    tag: 'Email',
   },
   {
     name: 'email-batch',
@@ -92,6 +102,7 @@ export const ROUTES = [
     memoryMb: 512,
     timeoutSeconds: 15,
     summary: 'Check 1 to 100 email addresses',
+    tag: 'Email',
   },
   {
     name: 'jobs-create',
@@ -103,6 +114,7 @@ export const ROUTES = [
     memoryMb: 1024,
     timeoutSeconds: 29,
     summary: 'Create a background email list job (JSON or CSV)',
+    tag: 'List jobs',
   },
   {
     name: 'jobs-upload',
@@ -114,6 +126,7 @@ export const ROUTES = [
     memoryMb: 256,
     timeoutSeconds: 10,
     summary: 'Get a presigned POST (URL and form fields) for a CSV of up to 10 MB for a list job (extension)',
+    tag: 'List jobs',
     extension: true,
   },
   {
@@ -126,6 +139,7 @@ export const ROUTES = [
     memoryMb: 256,
     timeoutSeconds: 10,
     summary: "List the account's list jobs, newest first (extension)",
+    tag: 'List jobs',
     extension: true,
   },
   {
@@ -138,6 +152,7 @@ export const ROUTES = [
     memoryMb: 256,
     timeoutSeconds: 10,
     summary: 'Read a list job',
+    tag: 'List jobs',
   },
   {
     name: 'jobs-results',
@@ -149,6 +164,7 @@ export const ROUTES = [
     memoryMb: 256,
     timeoutSeconds: 10,
     summary: "Download a completed list job's results CSV",
+    tag: 'List jobs',
   },
   {
     name: 'signup-check',
@@ -160,6 +176,7 @@ export const ROUTES = [
     memoryMb: 512,
     timeoutSeconds: 10,
     summary: 'Score a signup from email, IP and user agent',
+    tag: 'Email',
   },
   {
     name: 'risk-check',
@@ -171,6 +188,7 @@ export const ROUTES = [
     memoryMb: 512,
     timeoutSeconds: 10,
     summary: "Impossible-travel check against the user's baseline",
+    tag: 'Risk',
   },
   {
     name: 'risk-baseline-delete',
@@ -182,6 +200,7 @@ export const ROUTES = [
     memoryMb: 256,
     timeoutSeconds: 10,
     summary: "Delete a user's travel baseline",
+    tag: 'Risk',
   },
 ] as const satisfies readonly Route[];
 
@@ -189,7 +208,13 @@ export type RouteName = (typeof ROUTES)[number]['name'];
 
 /** Routes served without a key (documentation). */
 export const PUBLIC_ROUTES = [
-  { name: 'openapi', method: 'GET', path: '/v1/openapi.json', summary: 'This API description (OpenAPI 3.1)' },
+  {
+    name: 'openapi',
+    method: 'GET',
+    path: '/v1/openapi.json',
+    summary: 'This API description (OpenAPI 3.1)',
+    tag: 'Account',
+  },
 ] as const;
 
 export function routeByName(name: RouteName): Route {

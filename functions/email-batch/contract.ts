@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { EmailCheckResultSchema } from '../lib/email/index.js';
 import { batchOf } from '../lib/http/batch-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
+import { examples } from './examples.js';
 
 export const EMAIL_BATCH_MAX = 100;
 
@@ -15,4 +16,5 @@ export const contract: RouteContract = {
   body: EmailBatchBody,
   requestErrors: ['missing_field', 'invalid_field', 'empty_batch', 'batch_too_large'],
   response: z.object({ results: z.array(EmailCheckResultSchema).describe('In input order.') }),
+  examples,
 };

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { IncludeSchema } from '../lib/ip/query.js';
 import { GeoResultSchema } from '../lib/ip/schema.js';
+import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   query: z.object({
@@ -9,4 +10,6 @@ export const contract: RouteContract = {
     include: IncludeSchema,
   }),
   response: GeoResultSchema,
+  errors: ['invalid_query', 'not_found'],
+  examples,
 };

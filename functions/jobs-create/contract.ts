@@ -3,16 +3,25 @@ import type { RouteContract } from '../lib/http/contract.js';
 import { IDEMPOTENCY_KEY_MAX } from '../lib/jobs/idempotency.js';
 import { JobSchema } from '../lib/jobs/job.js';
 import { JobJsonBody, JobUploadBody } from '../lib/jobs/job-input.js';
+import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   body: z
     .union([JobJsonBody, JobUploadBody])
     .describe(
       'JSON {emails, filename?}; or {uploadId, filename?} after posting the CSV to an upload URL; or a text/csv ' +
-        'body (?filename= names it). Content-Encoding: gzip is accepted for JSON and CSV. At most 10 MB (after ' +
+        'body (?filename= names it); or a multipart/form-data form with one file part (curl -F file=@list.csv; the ' +
+        "file's name names it). Content-Encoding: gzip is accepted for JSON and CSV. At most 10 MB (after " +
         'decompression) and 100,000 rows; a longer list is refused at its 100,001st row without reading the rest.',
     ),
-  bodyMediaTypes: ['text/csv'],
+  bodyMediaTypes: ['text/csv', 'multipart/form-data'],
+  query: z.object({
+    filename: z
+      .string()
+      .max(255)
+      .optional()
+      .describe('Names a text/csv list (shown back as filename); a JSON body names itself.'),
+  }),
   headers: z.object({
     'Idempotency-Key': z
       .string()
@@ -26,4 +35,14 @@ export const contract: RouteContract = {
   }),
   response: JobSchema.describe('The job, status queued. Credits: one per distinct address, charged now.'),
   responseStatus: 202,
+  errors: [
+    'invalid_body',
+    'empty_job',
+    'job_too_large',
+    'invalid_idempotency_key',
+    'idempotency_key_reused',
+    'idempotency_key_in_progress',
+    'job_storage_unavailable',
+  ],
+  examples,
 };

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { JobSchema } from '../lib/jobs/job.js';
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from '../lib/jobs/list-cursor.js';
+import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   query: z.object({
@@ -19,4 +20,6 @@ export const contract: RouteContract = {
       nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page.'),
     })
     .describe("The account's jobs, newest first. Not billed."),
+  errors: ['invalid_query'],
+  examples,
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   params: z.object({ id: z.string().describe('Job id') }),
@@ -10,4 +11,6 @@ export const contract: RouteContract = {
         'presigned URL valid for 5 minutes that serves the same text/csv file. 409 job_not_completed, 410 job_expired.',
     ),
   responseMediaType: 'text/csv',
+  errors: ['job_not_found', 'job_not_completed', 'job_expired'],
+  examples,
 };

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { examples } from './examples.js';
 
 export const UploadTicketSchema = z.object({
   uploadId: z.string().describe('Pass as {"uploadId"} to POST /v1/email/jobs once the CSV is uploaded.'),
@@ -26,4 +27,5 @@ export const contract: RouteContract = {
       'then create the job with {uploadId}.',
   ),
   responseStatus: 201,
+  examples,
 };

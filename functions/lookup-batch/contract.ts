@@ -3,6 +3,7 @@ import { batchOf } from '../lib/http/batch-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
 import { IpBatchItemSchema } from '../lib/ip/ip-schema.js';
 import { IpLookupBatchItemSchema } from '../lib/ip/schema.js';
+import { examples } from './examples.js';
 
 export const LOOKUP_BATCH_MAX = 100;
 
@@ -18,4 +19,5 @@ export const contract: RouteContract = {
   response: z.object({
     results: z.array(IpLookupBatchItemSchema).describe('In submission order, duplicates kept.'),
   }),
+  examples,
 };

@@ -3,6 +3,7 @@ import type { RouteContract } from '../lib/http/contract.js';
 import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
 import { IncludeSchema } from '../lib/ip/query.js';
 import { IpLookupResultSchema } from '../lib/ip/schema.js';
+import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   params: z.object({
@@ -13,4 +14,6 @@ export const contract: RouteContract = {
     include: IncludeSchema,
   }),
   response: IpLookupResultSchema,
+  errors: ['invalid_ip', 'invalid_query'],
+  examples,
 };

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { UserIdBody } from '../lib/risk/user-id.js';
+import { examples } from './examples.js';
 
 export const BaselineDeleteBody = UserIdBody;
 
@@ -9,4 +10,5 @@ export const contract: RouteContract = {
   requestErrors: ['missing_field', 'invalid_field', 'invalid_user_id'],
   response: z.null().describe('No content: the baseline is gone, whether or not one existed.'),
   responseStatus: 204,
+  examples,
 };

@@ -3,6 +3,7 @@ import type { RouteContract } from '../lib/http/contract.js';
 import { IpAddressSchema } from '../lib/ip/ip-schema.js';
 import { TravelRiskResultSchema } from '../lib/risk/schema.js';
 import { UserIdSchema } from '../lib/risk/user-id.js';
+import { examples } from './examples.js';
 
 export const RiskCheckBody = z.object({
   userId: UserIdSchema,
@@ -23,4 +24,6 @@ export const contract: RouteContract = {
   body: RiskCheckBody,
   requestErrors: ['missing_field', 'invalid_field', 'invalid_user_id', 'invalid_ip'],
   response: TravelRiskResultSchema,
+  errors: ['location_unavailable'],
+  examples,
 };

@@ -3,6 +3,7 @@ import type { RouteContract } from '../lib/http/contract.js';
 import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
 import { IpAddressSchema } from '../lib/ip/ip-schema.js';
 import { SignupCheckResultSchema } from '../lib/signup/schema.js';
+import { examples } from './examples.js';
 
 export const SignupCheckBody = z.object({
   email: z
@@ -25,4 +26,5 @@ export const contract: RouteContract = {
   body: SignupCheckBody,
   requestErrors: ['missing_field', 'invalid_field', 'invalid_ip'],
   response: SignupCheckResultSchema,
+  examples,
 };

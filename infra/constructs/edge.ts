@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { DefaultStackSynthesizer, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -10,6 +9,8 @@ import {
   FunctionCode,
   FunctionEventType,
   FunctionRuntime,
+  HeadersFrameOption,
+  HeadersReferrerPolicy,
   HttpVersion,
   type IOrigin,
   OriginRequestCookieBehavior,
@@ -30,9 +31,16 @@ import {
   type CfnBucket,
   type IBucket,
 } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
+import {
+  DOCS_CSP,
+  DOCS_PATH,
+  SITE_ALIASES,
+  SITE_CACHE_CONTROL,
+  SITE_REDIRECTS,
+  siteFiles,
+} from '../../functions/lib/http/docs-site.js';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/http/edge-origin.js';
 import { routeByName } from '../../functions/routes.js';
 import { ForwardedHostFunction } from './custom-hostnames.js';
@@ -65,6 +73,22 @@ export const GEO_REQUEST_HEADERS = ['X-Api-Key', 'Origin', 'Referer'] as const;
 
 /** Where standard logs go in the access-log bucket when they are on (`-c cloudFrontLogs=true`). */
 export const CLOUDFRONT_LOG_PREFIX = 'cloudfront/';
+
+/**
+ * The docs site's viewer-request function (CloudFront Functions, JS 2.0): `/` answers 302 to /docs,
+ * and /docs, /docs/ and /favicon.ico read the bucket's file of the same table the local server uses
+ * (functions/lib/http/docs-site.ts).
+ */
+export const DOCS_SITE_FUNCTION_CODE =
+  `var REDIRECTS = ${JSON.stringify(SITE_REDIRECTS)}; var ALIASES = ${JSON.stringify(SITE_ALIASES)}; ` +
+  'async function handler(event) { var r = event.request; var to = REDIRECTS[r.uri]; ' +
+  `if (to) { return { statusCode: 302, statusDescription: 'Found', headers: { location: { value: to }, 'cache-control': { value: '${SITE_CACHE_CONTROL}' } } }; } ` +
+  'var file = ALIASES[r.uri]; if (file) { r.uri = file; } return r; }';
+
+/** Paths of the docs site besides DOCS_PATH*: the redirect and the aliases outside it. */
+export const SITE_PATHS = [...Object.keys(SITE_REDIRECTS), ...Object.keys(SITE_ALIASES)].filter(
+  (p) => !p.startsWith(DOCS_PATH),
+);
 
 /** CloudFront's default quota of headers in one origin request policy. */
 export const ORIGIN_REQUEST_POLICY_HEADER_QUOTA = 10;
@@ -156,14 +180,39 @@ export class Edge extends Construct {
       removalPolicy: RemovalPolicy.DESTROY,
     });
 
-    // /docs and /docs/ are the page; S3 only knows docs/index.html.
-    const docsIndex = new CloudFrontFunction(this, 'DocsIndex', {
+    // The docs site: /docs and its files from the bucket, `/` a redirect to it, the favicon.
+    const docsSite = new CloudFrontFunction(this, 'DocsSite', {
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'netintel: /docs -> /docs/index.html',
-      code: FunctionCode.fromInline(
-        "async function handler(event) { var r = event.request; if (r.uri === '/docs' || r.uri === '/docs/') { r.uri = '/docs/index.html'; } return r; }",
-      ),
+      comment: 'netintel: / -> 302 /docs; /docs, /docs/ -> index.html; /favicon.ico -> docs/favicon.svg',
+      code: FunctionCode.fromInline(DOCS_SITE_FUNCTION_CODE),
     });
+    // The page runs no inline script and reaches only this origin (DOCS_CSP); the rest are the
+    // headers of CloudFront's managed SecurityHeadersPolicy, which has no CSP.
+    const docsHeaders = new ResponseHeadersPolicy(this, 'DocsHeaders', {
+      comment: 'netintel docs: Content-Security-Policy and security headers',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: DOCS_CSP, override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: {
+          referrerPolicy: HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN,
+          override: true,
+        },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365),
+          includeSubdomains: true,
+          override: true,
+        },
+      },
+    });
+    const docsBehaviour = {
+      origin: S3BucketOrigin.withOriginAccessControl(this.docsBucket),
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
+      cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      responseHeadersPolicy: docsHeaders,
+      functionAssociations: [{ function: docsSite, eventType: FunctionEventType.VIEWER_REQUEST }],
+    };
 
     const hasCustomDomain = Boolean(props.domainName && props.certificateArn);
     const customDomain =
@@ -203,14 +252,8 @@ export class Edge extends Construct {
       },
       additionalBehaviors: {
         [routeByName('geo').path]: { ...apiBehaviour, originRequestPolicy: this.geoOriginRequestPolicy },
-        '/docs*': {
-          origin: S3BucketOrigin.withOriginAccessControl(this.docsBucket),
-          allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-          cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-          viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-          responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
-          functionAssociations: [{ function: docsIndex, eventType: FunctionEventType.VIEWER_REQUEST }],
-        },
+        [`${DOCS_PATH}*`]: docsBehaviour,
+        ...Object.fromEntries(SITE_PATHS.map((path) => [path, docsBehaviour])),
       },
     });
     Validations.of(this.distribution).acknowledge({
@@ -238,15 +281,13 @@ export class Edge extends Construct {
       });
     }
 
-    // The /docs page: Swagger UI's static files plus an index pointing at /v1/openapi.json.
+    // The docs site's files: Swagger UI's, our index and start script, the favicon.
     const docsDeployment = new BucketDeployment(this, 'DocsDeployment', {
       destinationBucket: this.docsBucket,
-      sources: [
-        Source.data('docs/index.html', docsIndexHtml()),
-        ...DOCS_ASSETS.map((name) => Source.data(`docs/${name}`, readFileSync(docsAssetPath(name), 'utf8'))),
-      ],
+      sources: siteFiles().map((f) => Source.data(f.path.slice(1), f.body().toString())),
+      cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL)],
       distribution: this.distribution,
-      distributionPaths: ['/docs*'],
+      distributionPaths: [`${DOCS_PATH}*`, ...SITE_PATHS],
       retainOnDelete: false,
       memoryLimit: 256,
       logGroup: new LogGroup(this, 'DocsDeploymentLogs', {

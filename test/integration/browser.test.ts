@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type Browser, chromium } from 'playwright-core';
 import { accountStore } from '../../functions/lib/aws/services.js';
+import { API_TAGS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
 import { leftOut } from '../support/left-out.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -110,4 +111,37 @@ maybe('a browser calling the publishable routes', () => {
     expect(result.geo?.blocked).toContain('Failed to fetch');
     expect(result.validate?.blocked).toContain('Failed to fetch');
   });
+
+  test('/ opens the API reference: every section and operation renders, with nothing its CSP blocks', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    page.on('pageerror', (e) => problems.push(e.message));
+    // Playwright's init scripts run whatever the page's CSP says: this one only records what it blocks.
+    await page.addInitScript(
+      "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.sample));",
+    );
+    await page.goto(`${stack.url}/`);
+    expect(new URL(page.url()).pathname).toBe('/docs');
+    await page.waitForSelector('.opblock-tag', { timeout: 20_000 });
+    const tags = await page.$$eval('.opblock-tag', (els) => els.map((e) => e.getAttribute('data-tag')));
+    expect(tags).toEqual([...API_TAGS]);
+    const operations = await page.$$eval('.opblock', (els) => els.length);
+    expect(operations).toBe(ROUTES.length + PUBLIC_ROUTES.length);
+    // An operation opens on its samples and its real example.
+    await page.click('#operations-IP_lookup-lookup-ip .opblock-summary');
+    await page.waitForSelector('#operations-IP_lookup-lookup-ip .response .microlight', { timeout: 10_000 });
+    const text = await page.textContent('#operations-IP_lookup-lookup-ip');
+    expect(text).toContain('curl "$NETINTEL_URL/v1/lookup/8.8.8.8?include=hostname"');
+    expect(text).toContain('Mountain View');
+    const shot = await page.locator('#operations-IP_lookup-lookup-ip').screenshot();
+    expect(shot.byteLength).toBeGreaterThan(20_000);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations),
+    ).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

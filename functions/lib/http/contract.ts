@@ -2,6 +2,26 @@ import type * as z from 'zod';
 import type { ErrorCode } from './errors.js';
 
 /**
+ * One exchange with a route: a request and the answer the service gives it. They are the examples
+ * and code samples of the API reference (/docs), and test/integration/docs.test.ts replays each
+ * against the local stack, so an example cannot drift from what the service answers.
+ */
+export interface RouteExample {
+  summary: string;
+  /** Path parameters, by name. */
+  params?: Readonly<Record<string, string>>;
+  query?: Readonly<Record<string, string>>;
+  /** Request headers besides the key (e.g. Idempotency-Key). */
+  headers?: Readonly<Record<string, string>>;
+  /** The JSON body; for a `contentType` body, its text. */
+  body?: unknown;
+  /** Media type of `body` when it is not application/json (e.g. text/csv). */
+  contentType?: string;
+  /** The response body: JSON, or the text of `responseMediaType`; absent for a 204. */
+  response?: unknown;
+}
+
+/**
  * A route's request and response schemas: handlers validate with them (functions/lib/http/validate.ts,
  * the one mapping from zod issues to error codes), OpenAPI is built from them.
  */
@@ -15,8 +35,16 @@ export interface RouteContract {
   bodyMediaTypes?: string[];
   /** The 400 codes validating `params`, `query` and `body` with these schemas can answer. */
   requestErrors?: readonly ErrorCode[];
+  /**
+   * Codes the route's own input and run answer besides `requestErrors` (job_not_found,
+   * location_unavailable, ...). The codes every route of its kind answers (key, limits, JSON body)
+   * come from the route table: functions/lib/http/operation-errors.ts.
+   */
+  errors?: readonly ErrorCode[];
   response: z.ZodType;
   responseStatus?: number;
   /** Response media type when it is not JSON (the results CSV). */
   responseMediaType?: string;
+  /** Real exchanges, by name; the first is the default one of the reference and its code samples. */
+  examples: Readonly<Record<string, RouteExample>>;
 }

@@ -1,41 +1,114 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PUBLIC_ROUTES } from '../../routes.js';
 
-// The /docs reference page: Swagger UI's static files (swagger-ui-dist) plus an index page that
-// points it at /v1/openapi.json. The local server serves these files; the stack uploads them to
-// the docs bucket behind CloudFront's /docs/* behaviour.
+// The site around the API reference: `/` redirects to /docs, the page (Swagger UI's static files,
+// an index and its start script) and the favicon. The local server serves it from here
+// (scripts/local/api-gateway.ts); the stack uploads SITE_FILES to the docs bucket and CloudFront's
+// viewer-request function applies the same SITE_REDIRECTS and SITE_ALIASES (infra/constructs/edge.ts).
 
-export const DOCS_ASSETS = [
-  'swagger-ui.css',
-  'swagger-ui-bundle.js',
-  'swagger-ui-standalone-preset.js',
-] as const;
+export const DOCS_PATH = '/docs';
 
-export function swaggerUiDir(): string {
+/** Paths answered with a 302 to another path of the site. */
+export const SITE_REDIRECTS: Readonly<Record<string, string>> = { '/': DOCS_PATH };
+
+/** Paths that serve a file of another name: the bucket only holds the files. */
+export const SITE_ALIASES: Readonly<Record<string, string>> = {
+  [DOCS_PATH]: `${DOCS_PATH}/index.html`,
+  [`${DOCS_PATH}/`]: `${DOCS_PATH}/index.html`,
+  '/favicon.ico': `${DOCS_PATH}/favicon.svg`,
+};
+
+/**
+ * The page's Content-Security-Policy: scripts and styles only from files of the site (no inline
+ * script: the start script is a file), images also as data: URIs (Swagger UI's icons), and
+ * requests only to this origin (the API description and "Try it out").
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Browsers may keep a file of the site for an hour; a deploy invalidates CloudFront's copies. */
+export const SITE_CACHE_CONTROL = 'public, max-age=3600';
+
+export interface SiteFile {
+  /** Its path on the site, under DOCS_PATH. */
+  path: string;
+  contentType: string;
+  body(): Buffer | string;
+}
+
+function swaggerUiFile(name: string, contentType: string): SiteFile {
   const require = createRequire(import.meta.url);
-  return dirname(require.resolve('swagger-ui-dist/package.json'));
+  const dir = dirname(require.resolve('swagger-ui-dist/package.json'));
+  return { path: `${DOCS_PATH}/${name}`, contentType, body: () => readFileSync(join(dir, name)) };
 }
 
-export function docsAssetPath(name: (typeof DOCS_ASSETS)[number]): string {
-  return join(swaggerUiDir(), name);
-}
+const FAVICON = fileURLToPath(new URL('../../openapi/favicon.svg', import.meta.url));
 
-export function docsIndexHtml(specUrl = '/v1/openapi.json'): string {
+const SPEC_URL = PUBLIC_ROUTES.find((r) => r.name === 'openapi')!.path;
+
+/** The page: Swagger UI's bundle and styles, then our start script (no inline script). */
+export function docsIndexHtml(): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>netintel API reference</title>
-<link rel="stylesheet" href="/docs/swagger-ui.css">
+<link rel="icon" type="image/svg+xml" href="/favicon.ico">
+<link rel="stylesheet" href="${DOCS_PATH}/swagger-ui.css">
 </head>
 <body>
 <div id="ui"></div>
-<script src="/docs/swagger-ui-bundle.js"></script>
-<script src="/docs/swagger-ui-standalone-preset.js"></script>
-<script>
-window.ui = SwaggerUIBundle({ url: ${JSON.stringify(specUrl)}, dom_id: '#ui', presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'BaseLayout' });
-</script>
+<script src="${DOCS_PATH}/swagger-ui-bundle.js"></script>
+<script src="${DOCS_PATH}/start.js"></script>
 </body>
 </html>
 `;
+}
+
+/**
+ * Starts Swagger UI on the API description. No validator badge (it would load an image from
+ * swagger.io); operations listed, collapsed, linkable; the schemas section folded.
+ */
+export function docsStartScript(): string {
+  const options = {
+    url: SPEC_URL,
+    dom_id: '#ui',
+    deepLinking: true,
+    docExpansion: 'list',
+    defaultModelsExpandDepth: 0,
+    displayRequestDuration: true,
+    filter: true,
+    validatorUrl: null,
+  };
+  return `window.ui = SwaggerUIBundle(Object.assign(${JSON.stringify(options)}, { presets: [SwaggerUIBundle.presets.apis], layout: 'BaseLayout' }));\n`;
+}
+
+/** Every file of the site. */
+export function siteFiles(): SiteFile[] {
+  return [
+    { path: `${DOCS_PATH}/index.html`, contentType: 'text/html; charset=utf-8', body: docsIndexHtml },
+    { path: `${DOCS_PATH}/start.js`, contentType: 'text/javascript; charset=utf-8', body: docsStartScript },
+    swaggerUiFile('swagger-ui.css', 'text/css; charset=utf-8'),
+    swaggerUiFile('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
+    { path: `${DOCS_PATH}/favicon.svg`, contentType: 'image/svg+xml', body: () => readFileSync(FAVICON) },
+  ];
+}
+
+/** The file a request path serves (through SITE_ALIASES), if any. */
+export function siteFile(path: string): SiteFile | undefined {
+  const target = SITE_ALIASES[path] ?? path;
+  return siteFiles().find((f) => f.path === target);
 }

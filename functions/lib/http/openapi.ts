@@ -1,82 +1,270 @@
 import * as z from 'zod';
-import type { Route } from '../../routes.js';
-import type { RouteContract } from './contract.js';
-import { ERROR_CODES } from './errors.js';
-
-export const ATTRIBUTION =
-  'IP geolocation: DB-IP Lite (https://db-ip.com), licensed CC BY 4.0. ASN data: @ip-location-db/asn ' +
-  '(DB-IP, RouteViews, NRO), CC BY 4.0. Postal codes and subdivision names: GeoNames (https://www.geonames.org), ' +
-  'licensed CC BY 4.0.';
+import { PUBLIC_ROUTES, type Route } from '../../routes.js';
+import { apiGuide, apiTags } from './api-guide.js';
+import { type CodeSample, codeSamples } from './code-samples.js';
+import type { RouteContract, RouteExample } from './contract.js';
+import { ERROR_DOCS } from './error-docs.js';
+import { ERROR_CODES, type ErrorCode } from './errors.js';
+import { operationErrors, UNEXPECTED_CODES } from './operation-errors.js';
 
 /** The body of every non-2xx response (README: Errors). */
 export const ErrorSchema = z.object({
   error: z.enum(Object.keys(ERROR_CODES) as [string, ...string[]]).describe('Stable machine-readable code.'),
   message: z.string().describe('Human-readable; may change.'),
+  remaining: z
+    .number()
+    .int()
+    .nonnegative()
+    .optional()
+    .describe('monthly_limit_exceeded only: requests left of the monthly cap when the call was refused.'),
 });
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' });
+type JsonSchema = Record<string, unknown>;
 
-function operation(route: Route, contract: RouteContract) {
-  const parameters: unknown[] = [];
-  for (const [where, schema] of [
-    ['path', contract.params],
-    ['query', contract.query],
-    ['header', contract.headers],
+/**
+ * zod gives every integer the bounds ±(2^53 - 1). They constrain nothing a client can send, and
+ * renderers show them as the example value ("asn": -9007199254740991): they are left out.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out;
+}
+
+/** A schema as the document embeds it (its dialect is the document's: no `$schema` of its own). */
+function json(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...js } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' });
+  return withoutSafeIntegerBounds(js) as JsonSchema;
+}
+
+const ref = (kind: 'headers' | 'schemas', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Response headers (components.headers). */
+const HEADERS = {
+  'X-Request-Id': {
+    description:
+      'Identifies this request in the service logs (every response, errors included). Quote it when reporting a problem.',
+    schema: { type: 'string' },
+    example: 'b7a3e0c2-5d1f-4c8e-9a6b-2f4e8d1c7a90',
+  },
+  'X-RateLimit-Limit': {
+    description:
+      "Calls the account may make per minute (its plan's rate limit). On every answer to a call the rate limit counted: successes and 4xx answers other than 401, 403 and 421.",
+    schema: { type: 'integer' },
+    example: 1200,
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Calls left in the current one-minute window.',
+    schema: { type: 'integer' },
+    example: 1187,
+  },
+  'X-RateLimit-Reset': {
+    description: 'When the current one-minute window ends, in Unix epoch seconds.',
+    schema: { type: 'integer' },
+    example: 1795537860,
+  },
+  'X-Monthly-Remaining': {
+    description: 'monthly_limit_exceeded: requests left of the monthly cap (as `remaining` in the body).',
+    schema: { type: 'integer' },
+    example: 0,
+  },
+  'Retry-After': {
+    description:
+      'Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), or until the first ' +
+      'request with the same Idempotency-Key should be done (idempotency_key_in_progress).',
+    schema: { type: 'integer' },
+    example: 17,
+  },
+} as const;
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+function headers(names: readonly (keyof typeof HEADERS)[]) {
+  return Object.fromEntries(['X-Request-Id' as const, ...names].map((n) => [n, ref('headers', n)]));
+}
+
+function describeBilling(route: Route): string {
+  const b = route.billing;
+  if (b.per === 'none') return 'not billed (counts against the per-minute rate limit only)';
+  if (b.per === 'call') return `1 request (${b.meter})`;
+  if (b.per === 'item') return `1 request per element of \`${b.field}\` (${b.meter}), duplicates included`;
+  return `1 request per distinct element of \`${b.field}\` (${b.meter}), charged at creation`;
+}
+
+function samplesMarkdown(samples: readonly CodeSample[]): string {
+  return samples
+    .map((s) => `**${s.lang}**\n\n\`\`\`${s.lang === 'curl' ? 'bash' : 'js'}\n${s.source}\n\`\`\``)
+    .join('\n\n');
+}
+
+type Examples = Record<string, { summary: string; value: unknown }>;
+
+/** OpenAPI `examples` of the exchanges `pick` finds a value in. */
+function examplesOf(
+  examples: Readonly<Record<string, RouteExample>>,
+  pick: (e: RouteExample) => unknown,
+): Examples {
+  const out: Examples = {};
+  for (const [name, example] of Object.entries(examples)) {
+    const value = pick(example);
+    if (value !== undefined) out[name] = { summary: example.summary, value };
+  }
+  return out;
+}
+
+function parameters(contract: RouteContract) {
+  const out: unknown[] = [];
+  for (const [where, schema, values] of [
+    ['path', contract.params, (e: RouteExample) => e.params],
+    ['query', contract.query, (e: RouteExample) => e.query],
+    ['header', contract.headers, (e: RouteExample) => e.headers],
   ] as const) {
     if (!schema) continue;
-    const js = json(schema) as { properties?: Record<string, unknown>; required?: string[] };
+    const js = json(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
     for (const [name, s] of Object.entries(js.properties ?? {})) {
-      parameters.push({
+      const { description, ...rest } = s;
+      const found = examplesOf(contract.examples, (e) => values(e)?.[name]);
+      const distinct = new Set(Object.values(found).map((f) => f.value));
+      out.push({
         name,
         in: where,
         required: where === 'path' || (js.required ?? []).includes(name),
-        schema: s,
+        ...(description ? { description } : {}),
+        schema: rest,
+        ...(distinct.size > 1
+          ? { examples: found }
+          : distinct.size === 1
+            ? { example: [...distinct][0] }
+            : {}),
       });
     }
   }
-  const security = route.keyType === 'publishable' ? [{ publishableKey: [] }] : [{ secretKey: [] }];
-  const okStatus = String(contract.responseStatus ?? 200);
-  const okContent = contract.responseMediaType
-    ? { [contract.responseMediaType]: { schema: { type: 'string' } } }
-    : { 'application/json': { schema: json(contract.response) } };
-  const requestBody = contract.body
-    ? {
-        required: true,
-        content: Object.fromEntries([
-          ['application/json', { schema: json(contract.body) }],
-          ...(contract.bodyMediaTypes ?? []).map((t) => [t, { schema: { type: 'string' } }]),
-        ]),
-      }
-    : undefined;
+  return out;
+}
+
+/** A body that is not JSON: its text, or a form whose `file` part is (multipart/form-data). */
+function rawBodySchema(type: string): JsonSchema {
+  if (type !== 'multipart/form-data') return { type: 'string' };
   return {
-    operationId: route.name,
-    summary: route.summary,
-    description: `Billing: ${describeBilling(route)}.`,
-    security,
-    parameters,
-    ...(requestBody ? { requestBody } : {}),
-    responses: {
-      [okStatus]:
-        okStatus === '204'
-          ? { description: 'Done.' }
-          : { description: contract.response.description ?? 'OK', content: okContent },
-      default: {
-        description: 'Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    type: 'object',
+    properties: { file: { type: 'string', contentMediaType: 'text/csv', description: 'The CSV file.' } },
+    required: ['file'],
+  };
+}
+
+function requestBody(contract: RouteContract) {
+  if (!contract.body) return undefined;
+  // A form's example is its file part's text.
+  const media = (type?: string) =>
+    examplesOf(contract.examples, (e) =>
+      e.contentType !== type ? undefined : type === 'multipart/form-data' ? { file: e.body } : e.body,
+    );
+  const content: Record<string, unknown> = {
+    'application/json': { schema: json(contract.body), examples: media(undefined) },
+  };
+  for (const type of contract.bodyMediaTypes ?? []) {
+    const examples = media(type);
+    content[type] = { schema: rawBodySchema(type), ...(Object.keys(examples).length ? { examples } : {}) };
+  }
+  return { required: true, content };
+}
+
+function errorResponse(codes: readonly ErrorCode[], extraHeaders: readonly (keyof typeof HEADERS)[]) {
+  return {
+    description: codes.map((c) => `- \`${c}\`: ${ERROR_DOCS[c].when}`).join('\n'),
+    headers: headers(extraHeaders),
+    content: {
+      'application/json': {
+        schema: ref('schemas', 'Error'),
+        examples: Object.fromEntries(
+          codes.map((c) => [
+            c,
+            { summary: c, value: { error: c, message: ERROR_DOCS[c].message, ...ERROR_DOCS[c].details } },
+          ]),
+        ),
       },
     },
   };
 }
 
-function describeBilling(route: Route): string {
-  const b = route.billing;
-  if (b.per === 'none') return 'not billed';
-  if (b.per === 'call') return `1 request (${b.meter})`;
-  if (b.per === 'item') return `1 request per element of ${b.field} (${b.meter}), duplicates included`;
-  return `1 request per distinct element of ${b.field} (${b.meter})`;
+/** Statuses answered before admission counts the call (authorizer, custom hostname): no X-RateLimit-*. */
+const UNCOUNTED = new Set([401, 403, 421]);
+
+function successResponse(contract: RouteContract) {
+  const status = contract.responseStatus ?? 200;
+  const description = contract.response.description ?? 'OK';
+  if (status === 204) return { description, headers: headers(RATE_LIMIT_HEADERS) };
+  const examples = examplesOf(contract.examples, (e) => e.response);
+  const type = contract.responseMediaType ?? 'application/json';
+  const schema = contract.responseMediaType ? { type: 'string' } : json(contract.response);
+  return { description, headers: headers(RATE_LIMIT_HEADERS), content: { [type]: { schema, examples } } };
 }
 
-/** The OpenAPI 3.1 document of the route table, from the routes' zod contracts. */
+function operation(route: Route, contract: RouteContract) {
+  if (Object.keys(contract.examples).length === 0) throw new Error(`route ${route.name} has no example`);
+  // One set of samples per request media type (a list job as JSON, as a form and as CSV).
+  const byType = new Map<string, RouteExample>();
+  for (const e of Object.values(contract.examples))
+    if (!byType.has(e.contentType ?? '')) byType.set(e.contentType ?? '', e);
+  const samples = [...byType.values()]
+    .map((e) => {
+      const code = samplesMarkdown(codeSamples(route, contract, e));
+      return byType.size > 1 ? `#### ${e.summary}\n\n${code}` : code;
+    })
+    .join('\n\n');
+  const keyLine =
+    route.keyType === 'publishable'
+      ? 'publishable (origin-locked), from browsers'
+      : 'secret (`Authorization: Bearer`), from your backend only';
+  const responses: Record<string, unknown> = {
+    [String(contract.responseStatus ?? 200)]: successResponse(contract),
+  };
+  for (const [status, codes] of operationErrors(route, contract)) {
+    const extra: (keyof typeof HEADERS)[] = UNCOUNTED.has(status) ? [] : [...RATE_LIMIT_HEADERS];
+    if (status === 429 || codes.includes('idempotency_key_in_progress')) extra.push('Retry-After');
+    if (codes.includes('monthly_limit_exceeded')) extra.push('X-Monthly-Remaining');
+    responses[String(status)] = errorResponse(codes, extra);
+  }
+  const unexpected = errorResponse(UNEXPECTED_CODES, []);
+  responses.default = { ...unexpected, description: `Unexpected failure:\n${unexpected.description}` };
+  const body = requestBody(contract);
+  return {
+    tags: [route.tag],
+    operationId: route.name,
+    summary: route.summary,
+    description: `**Key:** ${keyLine}. **Billing:** ${describeBilling(route)}.\n\n${samples}`,
+    security: route.keyType === 'publishable' ? [{ publishableKey: [] }] : [{ secretKey: [] }],
+    parameters: parameters(contract),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}
+
+/** GET /v1/openapi.json: served without a key. */
+function publicOperation(route: (typeof PUBLIC_ROUTES)[number]) {
+  return {
+    tags: [route.tag],
+    operationId: route.name,
+    summary: route.summary,
+    description: `**Key:** none. **Billing:** not billed.\n\n**curl**\n\n\`\`\`bash\ncurl "$NETINTEL_URL${route.path}"\n\`\`\``,
+    security: [],
+    responses: {
+      200: {
+        description: 'This document.',
+        headers: headers([]),
+        content: { 'application/json': { schema: { type: 'object' } } },
+      },
+    },
+  };
+}
+
+/** The OpenAPI 3.1 document of the route table, from the routes' zod contracts and examples. */
 export function buildOpenApi(
   routes: readonly Route[],
   contracts: Record<string, RouteContract>,
@@ -89,26 +277,38 @@ export function buildOpenApi(
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = operation(route, contract);
   }
+  for (const route of PUBLIC_ROUTES) {
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = publicOperation(route);
+  }
   return {
     openapi: '3.1.0',
     info: {
       title: 'netintel API',
       version: '1.0.0',
-      description: `Visitor geolocation, IP lookup, email checks, signup scoring and impossible-travel detection.\n\n${ATTRIBUTION}`,
+      description: apiGuide(routes),
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
-    servers: [{ url: serverUrl }],
+    servers: [{ url: serverUrl, description: 'This deployment' }],
+    tags: apiTags(),
     paths,
     components: {
       schemas: { Error: json(ErrorSchema) },
+      headers: HEADERS,
       securitySchemes: {
         publishableKey: {
           type: 'apiKey',
           in: 'header',
           name: 'X-Api-Key',
-          description: 'Origin-locked publishable key',
+          description:
+            'Publishable key (`ni_pub_…`), locked to the origins allowed for it; for browser code. ' +
+            'On GET /v1/geo it may also be sent as `?key=`.',
         },
-        secretKey: { type: 'http', scheme: 'bearer', description: 'Secret key, backend only' },
+        secretKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Secret key (`ni_sec_…`) as `Authorization: Bearer <key>`; for your backend only.',
+        },
       },
     },
   };

@@ -1,0 +1,140 @@
+import { API_TAGS, type ApiTag, type Route } from '../../routes.js';
+import { PLANS } from '../accounts/plans.js';
+
+// The prose of the API reference (OpenAPI `info.description` and the tag descriptions, Markdown that
+// /docs renders above the operations): getting started, authentication, limits and the headers
+// that report them, errors, and the attribution the CC BY data requires. Tables that restate the
+// route table or the plans are generated from them.
+
+/** CC BY 4.0 requires attribution wherever the data is served (spec: What the service does, 2). */
+export const ATTRIBUTION = [
+  'IP geolocation: **DB-IP Lite** by [DB-IP](https://db-ip.com), licensed ' +
+    '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
+  'ASN data: [@ip-location-db/asn](https://github.com/sapics/ip-location-db) (DB-IP, RouteViews, NRO), ' +
+    '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
+  'Postal codes and subdivision names: **[GeoNames](https://www.geonames.org)**, licensed ' +
+    '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
+] as const;
+
+export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
+  Geolocation:
+    "The visitor's own connection, called from the visitor's browser with a publishable key. Behind the " +
+    "deployment's CloudFront the location comes from CloudFront's viewer headers.",
+  'IP lookup':
+    'Addresses you supply, from your backend with a secret key: location from DB-IP Lite, network, derived ' +
+    'context and security flags. Unknown and private addresses are `found: false`, never an error.',
+  Email:
+    'Syntax, DNS (MX), disposable, free-provider, role and typo checks of addresses, and the signup score that ' +
+    'combines an address with an IP address and a user agent. No mailbox is contacted.',
+  'List jobs':
+    'Background checks of up to 100,000 addresses (JSON or CSV), charged at creation per distinct address; ' +
+    'poll the job, then download the results CSV. Jobs and results are deleted 7 days after creation.',
+  Risk: "Impossible-travel detection against one stored baseline location per user, and the baseline's removal.",
+  Account:
+    'What applies to the whole account: the rate limit and monthly cap (see the introduction), and this ' +
+    'description of the API.',
+};
+
+const code = (text: string) => `\`${text}\``;
+const keyRoutes = (routes: readonly Route[], type: Route['keyType']) =>
+  routes
+    .filter((r) => r.keyType === type)
+    .map((r) => code(`${r.method} ${r.path}`))
+    .join(', ');
+
+function plansTable(): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  return [
+    '| Plan | Calls per minute | Billed requests per month | Security flags |',
+    '|---|---|---|---|',
+    ...PLANS.map(
+      (p) => `| ${p.id} | ${n(p.perMinute)} | ${n(p.monthlyCap)} | ${p.includesSecurity ? 'yes' : 'no'} |`,
+    ),
+  ].join('\n');
+}
+
+/** `info.description` of the document. */
+export function apiGuide(routes: readonly Route[]): string {
+  return `Visitor geolocation, IP lookup, email checks, signup scoring and impossible-travel detection, running in
+your own AWS account. Every operation below has a real request and response (replayed against the service
+by its tests) and the same call in curl and JavaScript.
+
+## Getting started
+
+1. **Base URL.** Paths are relative to the address this page is served from: the \`ApiUrl\` output of
+   \`cdk deploy\` (or your \`domainName\`), or \`http://127.0.0.1:8787\` when running \`npm start\`. Every
+   endpoint is under \`/v1\`.
+2. **Keys.** An account has two kinds of key. \`npm start\` prints a development pair; \`npm run admin -- key
+   create\` issues more.
+   - A **publishable** key (\`ni_pub_…\`) for code in your web pages, locked to the origins you allow.
+   - A **secret** key (\`ni_sec_…\`) for your backend only.
+3. **First call.**
+
+   \`\`\`bash
+   export NETINTEL_URL=http://127.0.0.1:8787
+   export NETINTEL_SECRET_KEY=ni_sec_…
+   curl "$NETINTEL_URL/v1/lookup/8.8.8.8" -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+   \`\`\`
+
+   The samples of each operation use these variables; in page code, \`NETINTEL_URL\` and
+   \`NETINTEL_PUBLISHABLE_KEY\` are constants of your script. A JSON body needs
+   \`Content-Type: application/json\` (or no Content-Type at all): \`curl -d\` alone sends a form type, which is
+   \`415 unsupported_media_type\`.
+
+## Authentication
+
+| Key | Send it as | Operations |
+|---|---|---|
+| Publishable \`ni_pub_…\` | \`X-Api-Key: <key>\`; on \`GET /v1/geo\` also \`?key=<key>\` | ${keyRoutes(routes, 'publishable')} |
+| Secret \`ni_sec_…\` | \`Authorization: Bearer <key>\` | ${keyRoutes(routes, 'secret')} |
+
+- A publishable key is not secret: what protects it is its list of allowed origins, checked against the
+  request's \`Origin\` (or \`Referer\`). From any other origin the answer is \`403 origin_not_allowed\` without
+  CORS headers, so the browser blocks it whatever the body says. Allowed origins get CORS headers.
+- A secret key stays on your server: never in a page, an app bundle or any client you do not control. Secret-key
+  operations have no origin check and send no CORS headers.
+- Send exactly one key. A missing, malformed, unknown or revoked key is \`401 invalid_api_key\`; a key of the
+  other type is \`403 wrong_key_type\`. Nothing is billed for either.
+
+## Limits and response headers
+
+Each account has a per-minute rate limit, shared by every operation and counting HTTP calls (a batch of 100 is
+one call; polling a job is one call), and a monthly cap of billed requests; each operation says what it bills.
+Default plans:
+
+${plansTable()}
+
+- Every call past the key check counts against the minute, a call refused by validation included (it is never
+  charged to the month), and its answer carries \`X-RateLimit-Limit\` (calls allowed per minute),
+  \`X-RateLimit-Remaining\` (calls left in the current minute) and \`X-RateLimit-Reset\` (when the minute
+  ends, in Unix epoch seconds).
+- \`429 rate_limit_exceeded\` carries \`Retry-After\` (seconds until the minute ends) and clears on its own.
+  \`429 monthly_limit_exceeded\` lasts until the next calendar month (UTC) or a plan upgrade; its body's
+  \`remaining\` (and \`X-Monthly-Remaining\`) says how many requests are left. A batch or list job that would
+  exceed the cap is refused whole, before any work.
+- Every response, errors included, carries \`X-Request-Id\`. Quote it when you report a problem.
+
+## Errors
+
+Every non-2xx response is JSON: \`{"error": "<code>", "message": "<text>"}\`. Match on \`error\`: codes are
+stable across versions, while \`message\` is for people and may change. Each operation lists the codes it can
+answer, by status, with an example of each. An invalid email address is not an error: it is a result with
+verdict \`reject\`. A DNS failure is not an error either: it is \`mx.status: unknown\` with reason
+\`dns_unavailable\`.
+
+## What the results are
+
+IP-derived locations are estimates about a connection, not device positions or identities. Email checks look at
+the domain and the address only: no mailbox is contacted. Verdicts, scores and flags (EU, compliance, tax, age,
+security) are signals for your own policy, never legal, tax or identity determinations.
+
+## Data and attribution
+
+${ATTRIBUTION.map((line) => `- ${line}`).join('\n')}
+`;
+}
+
+/** The document's `tags`, in display order. */
+export function apiTags() {
+  return API_TAGS.map((name) => ({ name, description: TAG_DESCRIPTIONS[name] }));
+}

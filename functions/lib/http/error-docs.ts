@@ -1,0 +1,159 @@
+import type { ErrorBody, ErrorCode } from './errors.js';
+
+// What the API reference says about each error code: when it is answered, and a message the service
+// gives with it (the text of the code that throws it, or of the gateway response). A record over
+// every code, so a new code cannot reach the reference undocumented. Messages may change; clients
+// match on the code.
+
+export interface ErrorDoc {
+  /** The condition, for a reader choosing what to do about it. */
+  when: string;
+  /** A message the service answers with this code. */
+  message: string;
+  /** Fields the body carries besides error and message (ErrorBody). */
+  details?: Omit<ErrorBody, 'error' | 'message'>;
+}
+
+export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
+  invalid_ip: {
+    when: 'an IP address is malformed; a batch fails whole and names the index',
+    message: 'ips[1]: not an IPv4 or IPv6 address',
+  },
+  empty_batch: {
+    when: 'a batch with no items',
+    message: 'emails: Too small: expected array to have >=1 items',
+  },
+  batch_too_large: {
+    when: 'a batch of more than 100 items',
+    message: 'emails: Too big: expected array to have <=100 items',
+  },
+  invalid_body: {
+    when: 'a list-job body that is neither a list of addresses nor a readable CSV',
+    message: 'Expected {"emails": string[], "filename"?: string}.',
+  },
+  empty_job: { when: 'a list job with no addresses', message: 'The list has no addresses.' },
+  job_too_large: {
+    when: 'a list job of more than 100,000 addresses (refused at the 100,001st row)',
+    message: 'A job takes at most 100000 addresses; got 100001.',
+  },
+  invalid_json: {
+    when: 'the body is not valid JSON (the message says where)',
+    message: 'The body is not valid JSON: expected a value at line 1, column 21.',
+  },
+  missing_field: { when: 'a required field is absent', message: 'emails is required.' },
+  invalid_field: {
+    when: 'a field has the wrong type or form',
+    message: 'email: Invalid input: expected string, received number',
+  },
+  invalid_query: {
+    when: 'a query parameter has a value the route does not take',
+    message: 'include takes the value hostname.',
+  },
+  invalid_user_id: {
+    when: 'userId is empty or longer than 256 characters',
+    message: 'userId: userId must not be empty',
+  },
+  bad_request: {
+    when: 'a request API Gateway itself refuses',
+    message: 'The request was not accepted.',
+  },
+  invalid_host: {
+    when: 'local server only: a Host header that is missing, repeated or not host[:port]',
+    message: 'An HTTP/1.1 request must send a Host header.',
+  },
+  invalid_idempotency_key: {
+    when: 'an Idempotency-Key that is empty, longer than 255 characters or has control characters',
+    message: 'Idempotency-Key must be 1 to 255 characters without control characters.',
+  },
+  invalid_api_key: {
+    when: 'no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer',
+    message:
+      'No API key was sent: send a secret key in the Authorization header as Bearer <key>, a publishable key in the X-Api-Key header.',
+  },
+  wrong_key_type: {
+    when: 'a publishable key on a secret-key route, or the reverse',
+    message: 'This route takes a secret key; a publishable key was sent.',
+  },
+  origin_not_allowed: {
+    when: "the page's Origin (or Referer) is not on the publishable key's list; no CORS header, so a browser blocks it",
+    message: 'The request origin is not allowed for this key.',
+  },
+  hostname_not_yours: {
+    when: "another account's custom hostname",
+    message: 'The hostname api.shop.example belongs to another account.',
+  },
+  not_found: {
+    when: 'no such route',
+    message: 'No such route.',
+  },
+  job_not_found: {
+    when: 'no list job with this id for this account',
+    message: 'No list job with this id for this account.',
+  },
+  method_not_allowed: {
+    when: 'the path exists with other methods',
+    message: 'This method is not allowed on this path.',
+  },
+  request_timeout: {
+    when: "local server only: the request's headers or body did not arrive in time",
+    message: 'The request did not arrive in time.',
+  },
+  job_not_completed: {
+    when: 'the job is queued, processing or failed: results exist once it is completed',
+    message: 'The job is processing; results exist once it is completed.',
+  },
+  idempotency_key_reused: {
+    when: 'the Idempotency-Key was used in the last 24 hours with another body',
+    message:
+      'This Idempotency-Key was used in the last 24 hours with a different body; use a new key for a new list.',
+  },
+  idempotency_key_in_progress: {
+    when: "the Idempotency-Key's first request is still being processed (see Retry-After)",
+    message: 'The first request with this Idempotency-Key is still being processed; retry in 2 s.',
+  },
+  job_expired: {
+    when: 'the job is past its 7 days: its addresses and results are deleted',
+    message: 'The job expired; its addresses and results were deleted.',
+  },
+  body_too_large: {
+    when: 'the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies)',
+    message: 'The body is larger than 1048576 bytes.',
+  },
+  unsupported_media_type: {
+    when: 'a Content-Type the route does not read, or a Content-Encoding other than gzip',
+    message: 'Content-Type must be application/json, not text/plain.',
+  },
+  hostname_not_active: {
+    when: 'a custom hostname that is not (or no longer) active: use the base address',
+    message: 'The custom hostname api.shop.example is not active; use the base address until it is.',
+  },
+  location_unavailable: {
+    when: 'the IP address has no location (e.g. a private address); not charged',
+    message: '10.0.0.1 cannot be resolved to a location.',
+  },
+  rate_limit_exceeded: {
+    when: "the account's per-minute rate limit is reached; Retry-After says when the minute ends",
+    message: 'Per-minute rate limit reached; retry in 17 s.',
+  },
+  monthly_limit_exceeded: {
+    when: 'the monthly request cap is reached, or this request would exceed it (a batch or list is refused whole)',
+    message: 'Monthly request cap reached: no requests remain until it resets at 2026-12-01T00:00:00Z.',
+    details: { remaining: 0 },
+  },
+  headers_too_large: {
+    when: 'local server only: request headers over 16 KB',
+    message: "The request's headers are larger than 16 KB.",
+  },
+  internal_error: {
+    when: 'an unexpected failure; nothing about it is in the body',
+    message: 'An unexpected error occurred.',
+  },
+  job_storage_unavailable: {
+    when: 'the list job could not be stored; nothing is charged for it; retry',
+    message: 'The job could not be stored; nothing is charged for it. Retry.',
+  },
+  gateway_timeout: {
+    when: 'the request took longer than API Gateway allows',
+    message: 'The request took too long.',
+  },
+};
