@@ -1,4 +1,5 @@
 import { parseDnsCanary } from '../functions/lib/dns/canary.js';
+import { logger, setLogFormat } from '../functions/lib/observability.js';
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
 import { startLocalStack } from './local/stack.js';
@@ -6,13 +7,24 @@ import { startLocalStack } from './local/stack.js';
 // `npm start`: the whole API on this machine (see README, "Run it locally").
 const port = Number(process.env.PORT ?? 8787);
 
+// Logs (README: Logs): the functions' Powertools entries and one access-log line per request, at
+// INFO unless POWERTOOLS_LOG_LEVEL says otherwise; readable lines in a terminal or with
+// LOG_FORMAT=pretty, Powertools JSON when piped or with LOG_FORMAT=json.
+process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
+const logFormat = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
+if (logFormat !== 'pretty' && logFormat !== 'json') {
+  console.error(`LOG_FORMAT must be pretty or json, not ${logFormat}`);
+  process.exit(2);
+}
+setLogFormat(logFormat);
+
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
 await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH });
 
 const stack = await startLocalStack({
   port,
   host: process.env.HOST ?? '127.0.0.1',
-  log: (line) => console.log(line),
+  log: (line) => logger.info(line),
 });
 
 console.log(`

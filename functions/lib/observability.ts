@@ -1,9 +1,72 @@
-import { Logger } from '@aws-lambda-powertools/logger';
+import { Logger, type LogItem } from '@aws-lambda-powertools/logger';
+import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 import { Metrics } from '@aws-lambda-powertools/metrics';
+import { scrubKeys } from './log/key-mask.js';
+import { prettyLine } from './log/pretty-line.js';
 
-// One structured JSON logger and one EMF metrics emitter per container (Powertools), wired into
-// every handler by the factory in http/define-handler.ts.
-export const logger = new Logger({ serviceName: 'netintel' });
+// One log format everywhere (README: Logs): Powertools' structured JSON, in Lambda, in the tests and
+// from the local server, with every request's id (`correlation_id`) on its lines; `npm start` in a
+// terminal prints the same entries as readable lines instead. No line ever holds an API key in full.
+
+export type LogFormat = 'json' | 'pretty';
+
+/** How entries are printed: JSON unless `npm start` asks for lines (scripts/start.ts, LOG_FORMAT). */
+let format: LogFormat = 'json';
+
+/** Where printed lines go: stdout, errors and warnings to stderr (as Powertools' own console). */
+type Output = (line: string, level: string) => void;
+const standardOutput: Output = (line, level) =>
+  (level === 'ERROR' || level === 'CRITICAL' || level === 'WARN' ? process.stderr : process.stdout).write(
+    `${line}\n`,
+  );
+let output: Output = standardOutput;
+
+export function setLogFormat(next: LogFormat): void {
+  format = next;
+}
+
+/**
+ * Sends printed lines to `write` instead of stdout/stderr until the returned function is called:
+ * how a test reads exactly what would have been written.
+ */
+export function setLogOutput(write: Output): () => void {
+  output = write;
+  return () => {
+    output = standardOutput;
+  };
+}
+
+/**
+ * Powertools' Logger, printing through one place. A LogFormatter can only reshape the attributes,
+ * which Logger.printLog always prints as JSON; a readable line and the key scrub need printLog
+ * itself, the extension point Powertools documents for its subclasses (with createLogger, so
+ * child loggers print the same way).
+ */
+class NetintelLogger extends Logger {
+  protected override printLog(_logLevel: number, log: LogItem): void {
+    log.prepareForPrint();
+    const attributes = log.getAttributes();
+    const line =
+      format === 'pretty' ? prettyLine(attributes) : JSON.stringify(attributes, this.getJsonReplacer());
+    // The last guard: whatever was logged, a well-formed key is masked (log/key-mask.ts).
+    output(scrubKeys(line), String(attributes.level ?? 'INFO'));
+  }
+
+  protected override createLogger(options?: ConstructorOptions): Logger {
+    return new NetintelLogger(options);
+  }
+}
+
+// One logger and one EMF metrics emitter per container, wired into every handler by the factory in
+// http/define-handler.ts.
+export const logger: Logger = new NetintelLogger({ serviceName: 'netintel' });
+
+/**
+ * The local server's access log and its own failures (scripts/local/api-gateway.ts): a child of
+ * `logger`, printing the same way, with a level of its own, because Powertools puts the shared
+ * logger back to its initial level at every handler invocation.
+ */
+export const accessLogger: Logger = logger.createChild();
 
 // Created on first use: Powertools reads POWERTOOLS_METRICS_DISABLED when the emitter is built,
 // and the local server sets it after this module is loaded.

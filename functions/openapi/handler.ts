@@ -1,4 +1,4 @@
-import type { APIGatewayProxyResult } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CONTRACTS } from '../contracts.js';
 import { buildOpenApi } from '../lib/http/openapi.js';
 import { ROUTES } from '../routes.js';
@@ -6,11 +6,19 @@ import { ROUTES } from '../routes.js';
 // GET /v1/openapi.json, served without a key. Built once per container from the contracts.
 let body: string | undefined;
 
-export async function handler(): Promise<APIGatewayProxyResult> {
+export async function handler(
+  event?: Pick<APIGatewayProxyEvent, 'requestContext'>,
+): Promise<APIGatewayProxyResult> {
   body ??= JSON.stringify(buildOpenApi(ROUTES, CONTRACTS));
+  const requestId = event?.requestContext?.requestId;
   return {
     statusCode: 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Access-Control-Allow-Origin': '*',
+      // API Gateway's id of the request, as on every answer of the API (README: Errors).
+      ...(requestId ? { 'X-Request-Id': requestId, 'Access-Control-Expose-Headers': 'X-Request-Id' } : {}),
+    },
     body,
   };
 }

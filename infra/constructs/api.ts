@@ -60,6 +60,15 @@ export function usagePlanThrottle(plan: Plan): { rateLimit: number; burstLimit: 
   return { rateLimit, burstLimit: rateLimit * 2 };
 }
 
+/**
+ * The usage plan of calls the authorizer refuses with a 401 it explains (a malformed, unknown or
+ * revoked key, a key in the wrong place, two keys): those reach the route's function, which answers
+ * the 401 with the reason (authorizer/handler.ts), so they all share one small bucket and a flood
+ * of bad keys is throttled before it reaches any function. A request with no key at all never gets
+ * this far: API Gateway answers it.
+ */
+export const REFUSED_CALLS_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
+
 /** What a route's function may touch besides Usage (every route admits through the counters). */
 interface RouteAccess {
   cache?: true;
@@ -183,6 +192,8 @@ export class Api extends Construct {
             integrationLatencyMs: AccessLogField.contextIntegrationLatency(),
             accountId: AccessLogField.contextAuthorizerPrincipalId(),
             authorizerError: AccessLogField.contextAuthorizerError(),
+            // A publishable key's refused origin (authorizer's Deny context): the browser cannot read the 403.
+            refusedOrigin: AccessLogField.contextAuthorizer('refusedOrigin'),
             error: AccessLogField.contextErrorMessage(),
             errorType: AccessLogField.contextErrorResponseType(),
             traceId: AccessLogField.contextXrayTraceId(),
@@ -243,12 +254,30 @@ export class Api extends Construct {
       this.usagePlans[plan.id] = usagePlan;
     }
 
+    const refusedKeyValue = `netintel-refused-${uniqueSuffix}`;
+    const refusedKey = new ApiKey(this, 'RefusedCallsKey', {
+      value: refusedKeyValue,
+      description: 'netintel calls refused with a 401 (authorizer)',
+    });
+    this.restApi
+      .addUsagePlan('UsagePlan-refused', {
+        name: `${Stack.of(this).stackName}-refused`,
+        description: 'netintel calls refused with a 401: one small bucket for all of them',
+        throttle: REFUSED_CALLS_THROTTLE,
+        apiStages: [{ api: this.restApi, stage: this.restApi.deploymentStage }],
+      })
+      .addApiKey(refusedKey);
+
     this.authorizer = new NetintelFunction(this, 'Authorizer', {
       handler: 'authorizer',
       description: 'authorizer',
       memoryMb: 256,
       timeoutSeconds: 10,
-      environment: { ...props.environment, USAGE_PLAN_KEYS: JSON.stringify(this.usagePlanKeys) },
+      environment: {
+        ...props.environment,
+        USAGE_PLAN_KEYS: JSON.stringify(this.usagePlanKeys),
+        REFUSED_USAGE_PLAN_KEY: refusedKeyValue,
+      },
     });
     tables.byId.Accounts.grantReadData(this.authorizer.fn);
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
@@ -418,13 +447,24 @@ function addMethodNotAllowed(resource: IResource, allow: string): void {
           statusCode: '405',
           contentHandling: ContentHandling.CONVERT_TO_TEXT,
           responseTemplates: { 'application/json': body },
-          responseParameters: { 'method.response.header.Allow': `'${allow}'` },
+          responseParameters: {
+            'method.response.header.Allow': `'${allow}'`,
+            'method.response.header.X-Request-Id': 'context.requestId',
+          },
         },
       ],
     }),
     {
       authorizationType: AuthorizationType.NONE,
-      methodResponses: [{ statusCode: '405', responseParameters: { 'method.response.header.Allow': true } }],
+      methodResponses: [
+        {
+          statusCode: '405',
+          responseParameters: {
+            'method.response.header.Allow': true,
+            'method.response.header.X-Request-Id': true,
+          },
+        },
+      ],
     },
   );
   Validations.of(method).acknowledge(
@@ -444,10 +484,13 @@ function addMethodNotAllowed(resource: IResource, allow: string): void {
  * and allows any origin; the real call is checked against the key's origins (cors.ts).
  */
 function addPreflight(resource: IResource, method: string): void {
-  // Static values in mapping expressions are single-quoted.
-  const headers = Object.fromEntries(
-    Object.entries(preflightHeaders(method)).map(([name, value]) => [name, `'${value}'`]),
-  );
+  // Static values in mapping expressions are single-quoted; the request id is API Gateway's.
+  const headers: Record<string, string> = {
+    ...Object.fromEntries(
+      Object.entries(preflightHeaders(method)).map(([name, value]) => [name, `'${value}'`]),
+    ),
+    'X-Request-Id': 'context.requestId',
+  };
   const param = (name: string) => `method.response.header.${name}`;
   resource.addMethod(
     'OPTIONS',

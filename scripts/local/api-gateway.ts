@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { deflateSync, gzipSync } from 'node:zlib';
+import type { Logger } from '@aws-lambda-powertools/logger';
 import type {
   APIGatewayAuthorizerResult,
   APIGatewayProxyEvent,
@@ -10,9 +10,15 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
+import { originOf } from '../../functions/lib/accounts/origins.js';
 import { checkHostHeader } from '../../functions/lib/custom-hostnames/host-header.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
-import { DOCS_ASSETS, docsAssetPath, docsIndexHtml } from '../../functions/lib/http/docs-site.js';
+import {
+  DOCS_CSP,
+  SITE_CACHE_CONTROL,
+  SITE_REDIRECTS,
+  siteFile,
+} from '../../functions/lib/http/docs-site.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import {
   type GatewayRequestFacts,
@@ -26,6 +32,8 @@ import {
   responseEncoding,
   STAGE_NAME,
 } from '../../functions/lib/http/gateway-settings.js';
+import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
+import { accessLogger } from '../../functions/lib/observability.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { loadHandlerModule } from './load-handler.js';
@@ -33,6 +41,8 @@ import { loadHandlerModule } from './load-handler.js';
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
 // stack deploys: the v1 event shape, the REQUEST authorizer, gateway responses, binary media
 // types, and the payload limits (10 MB request at the gateway, 6 MB per synchronous invocation).
+// Every request gets an id, as API Gateway's `$context.requestId`: in the event, in X-Request-Id on
+// every answer, and on the one access-log line it writes (README: Logs), where keys are masked.
 
 export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 export const INVOKE_PAYLOAD_LIMIT = 6 * 1024 * 1024;
@@ -46,8 +56,25 @@ export interface GatewayOptions {
   port: number;
   host?: string;
   trustForwardedFor: boolean;
-  log?: (line: string) => void;
+  /** The access log and the gateway's own failures; default Powertools' (observability.ts). */
+  logger?: GatewayLogger;
 }
+
+/** What the gateway logs with: the Powertools logger (observability.ts), or a fake in tests. */
+export type GatewayLogger = Pick<Logger, 'info' | 'error'>;
+
+/** How one request was answered, for its access-log line. */
+interface Answered {
+  status: number;
+  /** The `error` code of a non-2xx answer. */
+  error?: string;
+  route?: string;
+  /** The origin a publishable key was refused for (403): the browser cannot read that body. */
+  refusedOrigin?: string;
+}
+
+/** The id of each request being answered (its X-Request-Id), by response. */
+const requestIds = new WeakMap<ServerResponse, string>();
 
 export interface Gateway {
   url: string;
@@ -79,6 +106,9 @@ function send(
   headers: Record<string, string>,
   body: string | Buffer,
 ): void {
+  const requestId = requestIds.get(res);
+  const hasId = Object.keys(headers).some((h) => h.toLowerCase() === 'x-request-id');
+  if (requestId && !hasId) headers = { ...headers, 'X-Request-Id': requestId };
   const encoded = compress(res.req.headers['accept-encoding'], headers, body);
   res.writeHead(status, { ...encoded.headers, 'Content-Length': String(Buffer.byteLength(encoded.body)) });
   res.end(encoded.body);
@@ -110,26 +140,63 @@ function compress(
   return { headers: out, body: coding === 'gzip' ? gzipSync(body) : deflateSync(body) };
 }
 
-/** Answers with one of our error codes as `{error, message}`; returns the status. */
-function sendError(res: ServerResponse, code: ErrorCode, message: string): number {
+/** Answers with one of our error codes as `{error, message}`. */
+function sendError(
+  res: ServerResponse,
+  code: ErrorCode,
+  message: string,
+  headers: Record<string, string> = {},
+): Answered {
   const status = ERROR_CODES[code];
-  send(res, status, { 'Content-Type': 'application/json' }, JSON.stringify({ error: code, message }));
-  return status;
+  send(
+    res,
+    status,
+    { 'Content-Type': 'application/json', ...headers },
+    JSON.stringify({ error: code, message }),
+  );
+  return { status, error: code };
 }
 
 /**
  * Answers as API Gateway's gateway response of `type`: its status (our override or the type's own),
  * body and header mappings, evaluated against the authorizer context and the request's headers.
  */
-function sendGateway(res: ServerResponse, type: string, facts: GatewayRequestFacts = {}): number {
+function sendGateway(res: ServerResponse, type: string, facts: GatewayRequestFacts = {}): Answered {
   const def = gatewayResponse(type);
-  send(
-    res,
-    def.status,
-    { 'Content-Type': 'application/json', ...renderGatewayHeaders(def, facts) },
-    renderGatewayBody(def, facts.authorizer),
-  );
-  return def.status;
+  const withId = { ...facts, requestId: requestIds.get(res) };
+  const body = renderGatewayBody(def, facts.authorizer);
+  send(res, def.status, { 'Content-Type': 'application/json', ...renderGatewayHeaders(def, withId) }, body);
+  return { status: def.status, error: errorCodeOf(body) };
+}
+
+/** The `error` of an `{error, message}` body, if it is one. */
+function errorCodeOf(body: string | Buffer): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body.toString());
+    const error = (parsed as { error?: unknown } | null)?.error;
+    return typeof error === 'string' ? error : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Allow header of a path (RFC 9110, 405): its routes' methods, and OPTIONS where a browser route
+ * answers preflights, as the stack's 405 mock says it (infra/constructs/api.ts).
+ */
+function allowHeader(routes: readonly { method: string; keyType?: Route['keyType'] }[]): string {
+  const methods: string[] = routes.map((r) => r.method);
+  if (routes.some((r) => r.keyType === 'publishable')) methods.push('OPTIONS');
+  return [...new Set(methods)].join(', ');
+}
+
+/** The key a request presented, masked for the log: Authorization first, then X-Api-Key. */
+function presentedKey(headers: IncomingMessage['headers']): string | undefined {
+  const authorization = headers.authorization;
+  if (authorization) return maskAuthorization(authorization);
+  const apiKey = headers['x-api-key'];
+  const value = Array.isArray(apiKey) ? apiKey.at(-1) : apiKey;
+  return value === undefined ? undefined : maskKey(value);
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
@@ -188,23 +255,25 @@ function decodePathParameters(params: Record<string, string>): Record<string, st
 }
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
-  const log = options.log ?? (() => undefined);
+  const logger = options.logger ?? accessLogger;
 
-  async function serveDocs(path: string, res: ServerResponse): Promise<number> {
-    if (path === '/docs' || path === '/docs/' || path === '/docs/index.html') {
-      send(res, 200, { 'Content-Type': 'text/html; charset=utf-8' }, docsIndexHtml());
-      return 200;
+  /** The docs site (CloudFront and the docs bucket in AWS): `/` redirects; /docs, its files, the favicon. */
+  function serveSite(path: string, res: ServerResponse): Answered | undefined {
+    const to = SITE_REDIRECTS[path];
+    if (to) {
+      send(res, 302, { Location: to, 'Cache-Control': SITE_CACHE_CONTROL }, '');
+      return { status: 302 };
     }
-    const asset = DOCS_ASSETS.find((a) => path === `/docs/${a}`);
-    if (!asset) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
-    const type = asset.endsWith('.css') ? 'text/css' : 'application/javascript';
-    send(
-      res,
-      200,
-      { 'Content-Type': type, 'Cache-Control': 'max-age=3600' },
-      await readFile(docsAssetPath(asset)),
-    );
-    return 200;
+    const file = siteFile(path);
+    if (!file) return undefined;
+    const headers = {
+      'Content-Type': file.contentType,
+      'Cache-Control': SITE_CACHE_CONTROL,
+      'Content-Security-Policy': DOCS_CSP,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    send(res, 200, headers, file.body());
+    return { status: 200 };
   }
 
   async function invoke(
@@ -245,7 +314,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return (mod.handler as AuthorizerHandler)(authorizerEvent);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
+  async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<Answered> {
     const url = new URL(req.url ?? '/', 'http://local');
     const path = url.pathname;
     const method = (req.method ?? 'GET').toUpperCase();
@@ -260,7 +329,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // runs; here it would otherwise fall back to the base address.
     const host = checkHostHeader(req.headersDistinct.host ?? [], req.httpVersion !== '1.0');
     if (!host.ok) return sendError(res, 'invalid_host', host.message);
-    if (path === '/docs' || path.startsWith('/docs/')) return serveDocs(path, res);
+    const site = method === 'GET' || method === 'HEAD' ? serveSite(path, res) : undefined;
+    if (site !== undefined) return site;
 
     const publicRoute = PUBLIC_ROUTES.find((r) => r.path === path);
     const matched = matchPath(path);
@@ -270,7 +340,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const query = queryMaps(url);
     const binary = isBinaryMediaType(req.headers['content-type'] ?? '');
     const sourceIp = clientIp(req, options.trustForwardedFor);
-    const requestId = randomUUID();
     const resource = publicRoute?.path ?? matched!.routes[0]!.path;
 
     const event: APIGatewayProxyEvent = {
@@ -305,7 +374,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let timeoutSeconds = 10;
     let allowed: GatewayRequestFacts = {};
     if (publicRoute) {
-      if (method !== publicRoute.method) return sendJson405(res);
+      if (method !== publicRoute.method) return sendJson405(res, allowHeader([publicRoute]));
       name = publicRoute.name;
     } else {
       const route = matched!.routes.find((r) => r.method === method);
@@ -313,31 +382,57 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         const browserRoute = matched!.routes.find((r) => r.keyType === 'publishable');
         if (method === 'OPTIONS' && browserRoute) {
           send(res, 204, preflightHeaders(browserRoute.method), '');
-          return 204;
+          return { status: 204 };
         }
-        return sendJson405(res);
+        return sendJson405(res, allowHeader(matched!.routes));
       }
       try {
         const decision = await authorize(route, event);
         const statement = decision.policyDocument.Statement[0] as { Effect?: string } | undefined;
         const context = (decision.context ?? {}) as Record<string, string>;
         if (statement?.Effect !== 'Allow') {
-          return sendGateway(res, 'ACCESS_DENIED', { authorizer: context, requestHeaders: headers });
+          const answered = sendGateway(res, 'ACCESS_DENIED', {
+            authorizer: context,
+            requestHeaders: headers,
+          });
+          return { ...answered, route: route.name, refusedOrigin: refusedOriginOf(context, req) };
         }
         event.requestContext.authorizer = { ...context, principalId: decision.principalId };
         // From here on API Gateway's own answers see the authorizer's context (CORS for its origin).
         allowed = { authorizer: context, requestHeaders: headers };
       } catch (err) {
         if ((err as Error).message === 'Unauthorized') {
-          return sendGateway(res, 'UNAUTHORIZED', { requestHeaders: headers });
+          return { ...sendGateway(res, 'UNAUTHORIZED', { requestHeaders: headers }), route: route.name };
         }
-        log(`authorizer failed: ${(err as Error).stack ?? err}`);
+        logger.error('authorizer failed', { correlation_id: requestId, error: err as Error });
         return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
       }
       name = route.name;
       timeoutSeconds = route.timeoutSeconds;
     }
+    const answered = await invokeRoute(res, name, timeoutSeconds, event, allowed, requestId);
+    return { ...answered, route: name };
+  }
 
+  /**
+   * The origin a publishable key was refused for: the authorizer's, else what the request sent
+   * (Origin, or Referer's origin), so the log says what the browser could not read.
+   */
+  function refusedOriginOf(context: Record<string, string>, req: IncomingMessage): string | undefined {
+    if (context.errorCode !== 'origin_not_allowed') return undefined;
+    if (context.refusedOrigin) return context.refusedOrigin;
+    const origin = req.headersDistinct.origin?.at(-1);
+    return origin ?? originOf(req.headersDistinct.referer?.at(-1)) ?? '(none)';
+  }
+
+  async function invokeRoute(
+    res: ServerResponse,
+    name: string,
+    timeoutSeconds: number,
+    event: APIGatewayProxyEvent,
+    allowed: GatewayRequestFacts,
+    requestId: string,
+  ): Promise<Answered> {
     if (Buffer.byteLength(JSON.stringify(event)) > INVOKE_PAYLOAD_LIMIT) {
       // AWS: the synchronous invocation is refused (request payload over 6 MB).
       return sendGateway(res, 'REQUEST_TOO_LARGE', allowed);
@@ -346,12 +441,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     try {
       result = await invoke(name, timeoutSeconds, event);
     } catch (err) {
-      log(`handler ${name} threw: ${(err as Error).stack ?? err}`);
+      logger.error('handler threw', { correlation_id: requestId, route: name, error: err as Error });
       return sendGateway(res, 'DEFAULT_5XX', allowed);
     }
     if (result === 'timeout') return sendGateway(res, 'INTEGRATION_TIMEOUT', allowed);
     if (Buffer.byteLength(JSON.stringify(result)) > INVOKE_PAYLOAD_LIMIT) {
-      log(`handler ${name} response over the 6 MB invocation limit`);
+      logger.error('handler response over the 6 MB invocation limit', {
+        correlation_id: requestId,
+        route: name,
+      });
       return sendGateway(res, 'DEFAULT_5XX', allowed);
     }
     const responseHeaders: Record<string, string> = {};
@@ -360,23 +458,46 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       ? Buffer.from(result.body, 'base64')
       : Buffer.from(result.body ?? '', 'utf8');
     send(res, result.statusCode, responseHeaders, payload);
-    return result.statusCode;
+    const error = result.statusCode >= 400 && payload.length < 64 * 1024 ? errorCodeOf(payload) : undefined;
+    return { status: result.statusCode, ...(error ? { error } : {}) };
   }
 
-  function sendJson405(res: ServerResponse): number {
-    return sendError(res, 'method_not_allowed', 'This method is not allowed on this path.');
+  function sendJson405(res: ServerResponse, allow: string): Answered {
+    return sendError(res, 'method_not_allowed', `This path takes ${allow} only.`, { Allow: allow });
+  }
+
+  /**
+   * One line per request, as Powertools JSON (or readable with `npm start` in a terminal): method,
+   * target with `?key=` masked, status, time, route, the key masked, the error code of a refusal and
+   * the origin a 403 refused, under the request's id.
+   */
+  function accessLog(req: IncomingMessage, requestId: string, answered: Answered, started: number): void {
+    const durationMs = Number((performance.now() - started).toFixed(1));
+    const key = presentedKey(req.headers);
+    const fields = {
+      correlation_id: requestId,
+      status: answered.status,
+      durationMs,
+      ...(answered.route ? { route: answered.route } : {}),
+      ...(key ? { key } : {}),
+      ...(answered.error ? { error: answered.error } : {}),
+      ...(answered.refusedOrigin ? { refusedOrigin: answered.refusedOrigin } : {}),
+    };
+    const line = `${req.method} ${maskKeyParams(req.url ?? '/')} ${answered.status}`;
+    if (answered.status >= 500) logger.error(line, fields);
+    else logger.info(line, fields);
   }
 
   // Host is checked by handle() (checkHostHeader), so a missing one gets our 400, not Node's bare one.
   const server = createServer({ requireHostHeader: false }, (req, res) => {
     const started = performance.now();
-    handle(req, res)
-      .then((status) =>
-        log(`${req.method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`),
-      )
+    const requestId = randomUUID();
+    requestIds.set(res, requestId);
+    handle(req, res, requestId)
+      .then((answered) => accessLog(req, requestId, answered, started))
       .catch((err: unknown) => {
-        log(`gateway error: ${(err as Error).stack ?? err}`);
-        if (!res.headersSent) sendGateway(res, 'DEFAULT_5XX');
+        logger.error('gateway error', { correlation_id: requestId, error: err as Error });
+        if (!res.headersSent) accessLog(req, requestId, sendGateway(res, 'DEFAULT_5XX'), started);
         else res.destroy();
       });
   });

@@ -13,7 +13,7 @@ import {
 } from '../../functions/lib/aws/services.js';
 import { CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
-import { logger } from '../../functions/lib/observability.js';
+import { accessLogger, logger } from '../../functions/lib/observability.js';
 import { resetEmailChecker } from '../../functions/lib/runtime/email.js';
 import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
@@ -90,6 +90,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   process.env.POWERTOOLS_SERVICE_NAME ??= 'netintel';
   process.env.USER_ID_HMAC_SECRET ??= await localSecret(join(dataDir, 'user-id-secret'));
   logger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
+  // The access log too: one INFO line per request, shown by `npm start` (scripts/start.ts).
+  accessLogger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
 
   const external: Partial<Endpoints> = {
     dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? process.env.AWS_ENDPOINT_URL,
@@ -98,7 +100,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   const emulators = await startEmulators(dataDir, external);
   const restoreEnv = useEndpoints(emulators.endpoints);
-  // Stores built for an earlier stack of this process would still talk to its closed emulators.
+  // Stores built for an earlier stack of this process would still talk to its closed emulators, and
+  // the configuration read then (functions/lib/runtime/config.ts, read once) lacks the variables set
+  // above: both are built again from here on.
   resetServices();
   resetSignupRuntime();
   resetEmailChecker();
@@ -122,7 +126,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     port: options.port ?? 0,
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
-    log,
   });
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,

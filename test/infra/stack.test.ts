@@ -2,11 +2,13 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES } from '../../functions/lib/aws/resources.js';
+import { DOCS_CSP, siteFiles } from '../../functions/lib/http/docs-site.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
 import { METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
 import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
-import { usagePlanThrottle } from '../../infra/constructs/api.js';
+import { REFUSED_CALLS_THROTTLE, usagePlanThrottle } from '../../infra/constructs/api.js';
 import {
+  DOCS_SITE_FUNCTION_CODE,
   GEO_REQUEST_HEADERS,
   GEO_VIEWER_HEADERS,
   ORIGIN_REQUEST_POLICY_HEADER_QUOTA,
@@ -266,9 +268,10 @@ describe('REST API', () => {
 
   it('has one usage plan and API key per plan, and hands the key map to the authorizer', () => {
     const plans = ofType(s.resources, 'AWS::ApiGateway::UsagePlan').map(([, p]) => props(p));
-    expect(plans).toHaveLength(PLANS.length);
+    // One per plan, and the one of calls refused with a 401 (below).
+    expect(plans).toHaveLength(PLANS.length + 1);
     const keys = ofType(s.resources, 'AWS::ApiGateway::ApiKey').map(([, k]) => props(k).Value as string);
-    expect(keys).toHaveLength(PLANS.length);
+    expect(keys).toHaveLength(PLANS.length + 1);
     const map = JSON.parse(props(fn('authorizer')[1]).Environment.Variables.USAGE_PLAN_KEYS) as Record<
       string,
       string
@@ -282,6 +285,37 @@ describe('REST API', () => {
         RateLimit: usagePlanThrottle(plan).rateLimit,
         BurstLimit: usagePlanThrottle(plan).burstLimit,
       });
+    }
+  });
+
+  it('puts the calls the authorizer refuses with a 401 in one small usage plan of their own', () => {
+    const env = props(fn('authorizer')[1]).Environment.Variables as Record<string, string>;
+    const keys = ofType(s.resources, 'AWS::ApiGateway::ApiKey').map(([, k]) => props(k).Value as string);
+    expect(keys).toContain(env.REFUSED_USAGE_PLAN_KEY);
+    expect(Object.values(JSON.parse(env.USAGE_PLAN_KEYS!) as Record<string, string>)).not.toContain(
+      env.REFUSED_USAGE_PLAN_KEY,
+    );
+    const refused = ofType(s.resources, 'AWS::ApiGateway::UsagePlan')
+      .map(([, p]) => props(p))
+      .find((p) => (p.UsagePlanName as string).endsWith('-refused'));
+    expect(refused?.Throttle).toEqual({
+      RateLimit: REFUSED_CALLS_THROTTLE.rateLimit,
+      BurstLimit: REFUSED_CALLS_THROTTLE.burstLimit,
+    });
+  });
+
+  it("answers X-Request-Id (API Gateway's request id) from every gateway response, 405 and preflight", () => {
+    for (const r of ofType(s.resources, 'AWS::ApiGateway::GatewayResponse').map(([, g]) => props(g))) {
+      expect(r.ResponseParameters['gatewayresponse.header.X-Request-Id']).toBe('context.requestId');
+    }
+    const mocks = Object.values(s.template.findResources('AWS::ApiGateway::Method')).filter(
+      (m) => (m as Props).Properties.Integration?.Type === 'MOCK',
+    );
+    expect(mocks.length).toBeGreaterThan(0);
+    for (const m of mocks) {
+      for (const r of (m as Props).Properties.Integration.IntegrationResponses as Props[]) {
+        expect(r.ResponseParameters['method.response.header.X-Request-Id']).toBe('context.requestId');
+      }
     }
   });
 
@@ -645,6 +679,44 @@ describe('edge', () => {
     // Standard logs are opt-in (-c cloudFrontLogs=true, test/infra/sizing.test.ts).
     expect(config.Logging).toBeUndefined();
     s.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+  });
+
+  it('serves `/` (a redirect to /docs) and /favicon.ico like /docs: the bucket, the site function, the CSP', () => {
+    const config = distribution();
+    const behaviours = (config.CacheBehaviors as Props[]).filter((b) =>
+      ['/docs*', '/', '/favicon.ico'].includes(b.PathPattern),
+    );
+    expect(behaviours.map((b) => b.PathPattern).sort()).toEqual(['/', '/docs*', '/favicon.ico']);
+    const [docs] = behaviours;
+    for (const b of behaviours) {
+      expect(b.TargetOriginId).toBe(docs!.TargetOriginId);
+      expect(b.FunctionAssociations).toEqual(docs!.FunctionAssociations);
+      expect(b.ResponseHeadersPolicyId).toEqual(docs!.ResponseHeadersPolicyId);
+    }
+    const [, fn] = ofType(s.resources, 'AWS::CloudFront::Function').find(([id]) => id.includes('DocsSite'))!;
+    expect(props(fn).FunctionCode).toBe(DOCS_SITE_FUNCTION_CODE);
+    const policy = s.resources[refId(docs!.ResponseHeadersPolicyId)!]!;
+    const security = props(policy).ResponseHeadersPolicyConfig.SecurityHeadersConfig;
+    expect(security.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: DOCS_CSP, Override: true });
+    expect(security.StrictTransportSecurity.Override).toBe(true);
+  });
+
+  it("the site function answers `/` with a 302 to /docs and maps /docs, /docs/ and /favicon.ico to the bucket's files", async () => {
+    const handler = new Function(`${DOCS_SITE_FUNCTION_CODE}; return handler;`)() as (
+      event: unknown,
+    ) => Promise<Props>;
+    const viewer = (uri: string) => handler({ request: { uri, method: 'GET', headers: {} } });
+    expect(await viewer('/')).toMatchObject({ statusCode: 302, headers: { location: { value: '/docs' } } });
+    const files = siteFiles().map((f) => f.path);
+    for (const [uri, file] of [
+      ['/docs', '/docs/index.html'],
+      ['/docs/', '/docs/index.html'],
+      ['/favicon.ico', '/docs/favicon.svg'],
+      ['/docs/swagger-ui.css', '/docs/swagger-ui.css'],
+    ]) {
+      expect((await viewer(uri!)).uri).toBe(file);
+      expect(files).toContain(file);
+    }
   });
 });
 

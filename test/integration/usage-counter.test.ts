@@ -41,6 +41,9 @@ describe('DynamoUsageCounter', () => {
       month: '2026-11',
       monthBefore: 2,
       monthAfter: 3,
+      // The minute it counted in, as the write returned it (X-RateLimit-*).
+      window: minuteWindow(minute(101)),
+      minuteCount: 2,
     });
     const stored = await counter.read('acct_late', '2026-11');
     expect(stored).toMatchObject({ window: minuteWindow(minute(101)), minuteCount: 2, monthCount: 3 });
@@ -53,6 +56,7 @@ describe('DynamoUsageCounter', () => {
       admitted: false,
       reason: 'rate',
       retryAfterSeconds: 90,
+      window: minuteWindow(minute(201)),
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Route } from '../../routes.js';
+import type { KeyType, Route } from '../../routes.js';
 import { bindHost } from '../custom-hostnames/binding.js';
 import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
@@ -21,6 +21,8 @@ export type AuthDecision =
       message: string;
       /** A refusal after the origin check passed: the page may read it (gateway-responses.ts). */
       allowedOrigin?: string;
+      /** The origin a publishable key was refused for (403 origin_not_allowed), for the logs. */
+      refusedOrigin?: string;
     };
 
 export interface AuthInput {
@@ -45,6 +47,29 @@ const deny = (status: 401 | 403, code: ErrorCode, message: string): Extract<Auth
   code,
   message,
 });
+
+/**
+ * Why a key was refused, one stable message per case (README: Errors), all under the one code
+ * `invalid_api_key` (401) or the 403 codes. Clients match on the code; the message is for the person
+ * debugging, so it says what to change.
+ */
+export const AUTH_MESSAGES = {
+  // No double quotes: API Gateway's 401 for a request without a key is this text in a static template.
+  noKey:
+    'No API key was sent: send a secret key in the Authorization header as Bearer <key>, a publishable key in the X-Api-Key header.',
+  malformedAuthorization: 'The Authorization header must be "Bearer <secret key>".',
+  malformedKey: 'The API key is malformed: keys are ni_pub_ or ni_sec_ followed by 32 characters.',
+  unknownKey: 'The API key is unknown or has been revoked.',
+  twoKeys: 'Send exactly one API key; two different keys were sent.',
+  sentTwice: (where: string, times: number) => `Send exactly one API key; ${where} was sent ${times} times.`,
+  secretOutsideBearer: 'Send secret keys as "Authorization: Bearer <key>", not in X-Api-Key or ?key=.',
+  publishableAsBearer: 'Send publishable keys in the X-Api-Key header, not as a Bearer token.',
+  wrongKeyType: (expected: KeyType, sent: KeyType) =>
+    `This route takes a ${expected} key; a ${sent} key was sent.`,
+  noOrigin:
+    "A publishable key needs the request to carry an Origin or Referer header on the key's allowed origins.",
+  originNotAllowed: (origin: string) => `The origin ${origin} is not on this key's allowed origins.`,
+} as const;
 
 type Channel = 'bearer' | 'header' | 'query';
 
@@ -71,13 +96,13 @@ function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | 
   const found: { key: string; channel: Channel }[] = [];
   for (const [channel, values] of sent) {
     if (values.length > 1) {
-      return `Send exactly one API key; ${CHANNEL_NAMES[channel]} was sent ${values.length} times.`;
+      return AUTH_MESSAGES.sentTwice(CHANNEL_NAMES[channel], values.length);
     }
     const value = values[0];
     if (value === undefined) continue;
     if (channel === 'bearer') {
       const m = /^Bearer (\S+)$/i.exec(value.trim());
-      if (!m) return 'The Authorization header must be "Bearer <secret key>".';
+      if (!m) return AUTH_MESSAGES.malformedAuthorization;
       found.push({ key: m[1]!, channel });
     } else {
       found.push({ key: channel === 'header' ? value.trim() : value, channel });
@@ -99,41 +124,41 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
   const presented = presentedKeys(input);
   if (typeof presented === 'string') return deny(401, 'invalid_api_key', presented);
   const distinct = new Set(presented.map((p) => p.key));
-  if (distinct.size === 0) return deny(401, 'invalid_api_key', 'No API key was sent.');
-  if (distinct.size > 1) return deny(401, 'invalid_api_key', 'Send exactly one API key.');
+  if (distinct.size === 0) return deny(401, 'invalid_api_key', AUTH_MESSAGES.noKey);
+  if (distinct.size > 1) return deny(401, 'invalid_api_key', AUTH_MESSAGES.twoKeys);
   const key = presented[0]!.key;
-  if (!isWellFormedKey(key)) return deny(401, 'invalid_api_key', 'The API key is not valid.');
+  if (!isWellFormedKey(key)) return deny(401, 'invalid_api_key', AUTH_MESSAGES.malformedKey);
 
   const hash = hashApiKey(key);
   const record = await store.getKeyByHash(hash);
-  if (!record || record.revoked) {
-    return deny(401, 'invalid_api_key', 'The API key is not valid.');
-  }
+  if (!record || record.revoked) return deny(401, 'invalid_api_key', AUTH_MESSAGES.unknownKey);
   const expected = input.route.keyType;
   if (record.type !== expected) {
-    return deny(
-      403,
-      'wrong_key_type',
-      `This route takes a ${expected} key; a ${record.type} key was sent (spec rule 4).`,
-    );
+    // Rule 4: the wrong key type is 403.
+    return deny(403, 'wrong_key_type', AUTH_MESSAGES.wrongKeyType(expected, record.type));
   }
   if (record.type === 'secret' && presented.some((p) => p.channel !== 'bearer')) {
-    return deny(401, 'invalid_api_key', 'Send secret keys as "Authorization: Bearer <key>".');
+    return deny(401, 'invalid_api_key', AUTH_MESSAGES.secretOutsideBearer);
   }
   if (record.type === 'publishable' && presented.some((p) => p.channel === 'bearer')) {
-    return deny(401, 'invalid_api_key', 'Send publishable keys in the X-Api-Key header.');
+    return deny(401, 'invalid_api_key', AUTH_MESSAGES.publishableAsBearer);
   }
 
   const account = await store.getAccount(record.accountId);
-  if (!account) return deny(401, 'invalid_api_key', 'The API key is not valid.');
+  if (!account) return deny(401, 'invalid_api_key', AUTH_MESSAGES.unknownKey);
 
   let allowedOrigin = '';
   if (record.type === 'publishable') {
     // Origin when the browser sent one (an opaque "null" origin is never allowed), else Referer.
     const rawOrigin = lastOf(input.headers.origin);
     const origin = rawOrigin !== undefined ? originOf(rawOrigin) : originOf(lastOf(input.headers.referer));
-    if (!origin || !isOriginAllowed(origin, record.origins)) {
-      return deny(403, 'origin_not_allowed', 'The request origin is not allowed for this key.');
+    if (!origin) return deny(403, 'origin_not_allowed', AUTH_MESSAGES.noOrigin);
+    if (!isOriginAllowed(origin, record.origins)) {
+      // The refused origin travels with the refusal for the logs: the browser cannot read this 403.
+      return {
+        ...deny(403, 'origin_not_allowed', AUTH_MESSAGES.originNotAllowed(origin)),
+        refusedOrigin: origin,
+      };
     }
     allowedOrigin = origin;
   }

@@ -169,11 +169,17 @@ export class DynamoUsageCounter implements UsageCounter, JobLedger {
           ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
-          ReturnValues: 'UPDATED_NEW',
+          // The whole item: the minute window and its count (X-RateLimit-*) as well as the month.
+          ReturnValues: 'ALL_NEW',
         }),
       );
       const after = Number(res.Attributes?.monthCount ?? req.units);
-      return { monthBefore: after - req.units, monthAfter: after };
+      return {
+        monthBefore: after - req.units,
+        monthAfter: after,
+        window: Number(res.Attributes?.window ?? req.window),
+        minuteCount: Number(res.Attributes?.minuteCount ?? 1),
+      };
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) return undefined;
       throw err;

@@ -1,3 +1,4 @@
+import { invalidJsonMessage } from '../json/syntax-error.js';
 import { HttpError } from './errors.js';
 import type { HttpRequest } from './request.js';
 
@@ -15,7 +16,8 @@ function isJsonMediaType(type: string): boolean {
 
 /**
  * Reads a JSON request body: 415 for a declared non-JSON type (a missing Content-Type is read as
- * JSON, as curl users expect), 413 over the limit, 400 `invalid_json` when it does not parse.
+ * JSON, as curl users expect), 413 over the limit, 400 `invalid_json` when it does not parse
+ * (naming the line and column where it stops being JSON).
  */
 export function readJsonBody(req: HttpRequest, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   const type = mediaType(req);
@@ -31,9 +33,11 @@ export function parseJsonBytes(bytes: Buffer | null, limitBytes = JSON_BODY_LIMI
   if (bytes.length > limitBytes) {
     throw new HttpError('body_too_large', `The body is larger than ${limitBytes} bytes.`);
   }
+  const text = bytes.toString('utf8');
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
-    throw new HttpError('invalid_json', 'The body is not valid JSON.');
+    // Where the syntax breaks (line and column), never a quote of the body.
+    throw new HttpError('invalid_json', invalidJsonMessage(text));
   }
 }

@@ -5,11 +5,39 @@ import type { KeyType } from '../../routes.js';
 export const CORS_ALLOW_HEADERS = 'Content-Type, X-Api-Key';
 export const CORS_MAX_AGE_SECONDS = 600;
 
+/**
+ * The response headers a page may read besides the CORS-safelisted ones: the request id to quote
+ * when asking for help, and the limits (http/middleware/response-headers.ts, errors.ts).
+ */
+export const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'Retry-After',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'X-Monthly-Remaining',
+].join(', ');
+
 export function corsHeaders(keyType: KeyType, allowedOrigin: string | undefined): Record<string, string> {
   if (keyType !== 'publishable' || !allowedOrigin) return {};
   return {
     'Access-Control-Allow-Origin': allowedOrigin,
-    'Access-Control-Expose-Headers': 'Retry-After',
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+    Vary: 'Origin',
+  };
+}
+
+/**
+ * CORS on a 401 for a refused key, on every route: the request's Origin echoed, as API Gateway's
+ * own 401 does (gateway-responses.ts CORS_FOR_REFUSED_KEY), so a page can read why its key was
+ * refused. The request carried no usable key, so the body tells a page nothing it could not learn
+ * without a browser.
+ */
+export function refusedKeyCorsHeaders(origin: string | undefined): Record<string, string> {
+  if (!origin) return { Vary: 'Origin' };
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
     Vary: 'Origin',
   };
 }

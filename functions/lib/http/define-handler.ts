@@ -19,6 +19,7 @@ import type { PipelineDeps } from './middleware/pipeline-deps.js';
 import { principal } from './middleware/principal.js';
 import { refundOnFailure } from './middleware/refund-on-failure.js';
 import { type RequestContext, stateOf } from './middleware/request-state.js';
+import { responseHeaders } from './middleware/response-headers.js';
 import { usageEvents } from './middleware/usage-events.js';
 import { usageNotices } from './middleware/usage-notices.js';
 import { validateInput } from './middleware/validate-input.js';
@@ -32,10 +33,11 @@ export { billedUnits } from './middleware/billing.js';
  * (before: top to bottom; after and onError: bottom to top):
  *
  *   injectLambdaContext  Lambda context and route/account keys on every log line
+ *   responseHeaders      X-Request-Id (also on every log line) and X-RateLimit-*, on answers and errors
  *   cors                 CORS for the key's allowed browser origin, on answers and errors
  *   errorResponse        any failure -> {error, message}; internals never reach the body
  *   httpRequest          the event, normalised
- *   principal            the authorizer's caller, or 401
+ *   principal            the authorizer's caller, or 401 (with the authorizer's reason)
  *   hostnameBinding      421 on an inactive custom hostname (rule 7), nothing counted
  *   refundOnFailure      units back after a 5xx that followed admission
  *   usageEvents          usage events per billed unit, after success
@@ -69,6 +71,7 @@ export function defineHandlerWith(deps: PipelineDeps) {
 
     const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RequestContext<I, R>>()
       .use(injectLambdaContext(deps.logger, { resetKeys: true }))
+      .use(responseHeaders({ logger: deps.logger }))
       .use(cors(route.keyType))
       .use(errorResponse({ route: route.name, logger: deps.logger }))
       .use(httpRequest())

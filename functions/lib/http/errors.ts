@@ -57,24 +57,39 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export interface ErrorBody {
   error: ErrorCode;
   message: string;
+  /**
+   * `monthly_limit_exceeded` from the counters: requests left of the month's cap (spec: Error
+   * object names `error` and `message`; this field is ours, README: Errors).
+   */
+  remaining?: number;
 }
+
+/** The fields an error body may carry besides `error` and `message`. */
+export type ErrorDetails = Omit<ErrorBody, 'error' | 'message'>;
 
 /** An error that is part of the contract: it carries its stable code and HTTP status. */
 export class HttpError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly headers: Record<string, string>;
+  readonly details: ErrorDetails;
 
-  constructor(code: ErrorCode, message: string, headers: Record<string, string> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    headers: Record<string, string> = {},
+    details: ErrorDetails = {},
+  ) {
     super(message);
     this.name = 'HttpError';
     this.code = code;
     this.status = ERROR_CODES[code];
     this.headers = headers;
+    this.details = details;
   }
 
   toBody(): ErrorBody {
-    return { error: this.code, message: this.message };
+    return { error: this.code, message: this.message, ...this.details };
   }
 }
 
@@ -95,8 +110,20 @@ export class RateLimitError extends HttpError {
 }
 
 export class MonthlyLimitError extends HttpError {
-  constructor(message = 'Monthly request cap reached or would be exceeded by this request.') {
-    super('monthly_limit_exceeded', message);
+  /**
+   * `remaining`: what the counters showed left of the month's cap, in the body and in
+   * X-Monthly-Remaining; unknown when the call was refused before they were read (billing.ts).
+   */
+  constructor(
+    message = 'Monthly request cap reached or would be exceeded by this request.',
+    remaining?: number,
+  ) {
+    super(
+      'monthly_limit_exceeded',
+      message,
+      remaining === undefined ? {} : { 'X-Monthly-Remaining': String(remaining) },
+      remaining === undefined ? {} : { remaining },
+    );
     this.name = 'MonthlyLimitError';
   }
 }

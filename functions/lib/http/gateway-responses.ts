@@ -1,3 +1,6 @@
+import { AUTH_MESSAGES } from '../accounts/authenticate.js';
+import { EXPOSED_HEADERS } from './cors.js';
+
 // API Gateway's own responses (unknown path, authorizer refusals, throttling, timeouts), shaped
 // as {error, message} like ours. The CDK stack installs these; the local server answers with the
 // same bodies and headers, so clients see one contract. `$context.authorizer.*` comes from the
@@ -14,34 +17,47 @@ export interface GatewayResponseDef {
   /** Body template (application/json). */
   template: string;
   /**
-   * Response headers as API Gateway mapping expressions: `'static'`, `context.authorizer.<key>`
-   * or `method.request.header.<name>` (the only sources a gateway response can map from).
+   * Response headers as API Gateway mapping expressions: `'static'`, `context.authorizer.<key>`,
+   * `context.requestId` or `method.request.header.<name>` (what a gateway response can map from).
    */
   headers: Readonly<Record<string, string>>;
 }
 
 /**
- * What the authorizer puts in the context of a Deny (the ACCESS_DENIED template reads it). The
- * key is `errorCode`, not `error`: `$context.authorizer.error` is API Gateway's own variable (the
- * authorizer's error message) and would shadow ours.
+ * What the authorizer puts in the context of a refusal: of a Deny (the ACCESS_DENIED template reads
+ * it), or of the Allow that hands a 401 to the route's function to answer (authorizer/handler.ts,
+ * http/middleware/principal.ts). The key is `errorCode`, not `error`: `$context.authorizer.error` is
+ * API Gateway's own variable (the authorizer's error message) and would shadow ours.
  */
 export interface DenialContext {
   errorCode: string;
   message: string;
   /** Only when the request's origin was on the key's list: a browser may then read the 403. */
   allowedOrigin?: string;
+  /** The origin a publishable key was refused for: the access logs name it (the body is unreadable). */
+  refusedOrigin?: string;
 }
 
-/** The Deny context as the string map an authorizer context must be. */
+/** The refusal context as the string map an authorizer context must be. */
 export function denialContext(d: DenialContext): Record<string, string> {
   return {
     errorCode: d.errorCode,
     message: d.message,
     ...(d.allowedOrigin ? { allowedOrigin: d.allowedOrigin } : {}),
+    ...(d.refusedOrigin ? { refusedOrigin: d.refusedOrigin } : {}),
   };
 }
 
 const body = (error: string, message: string) => `{"error":"${error}","message":"${message}"}`;
+
+/**
+ * On every gateway response: API Gateway's request id (the one in the access log and in the
+ * functions' log lines), and the headers a page may read once CORS lets it read the response.
+ */
+export const GATEWAY_COMMON_HEADERS = {
+  'X-Request-Id': 'context.requestId',
+  'Access-Control-Expose-Headers': `'${EXPOSED_HEADERS}'`,
+} as const;
 
 /**
  * CORS on a gateway response, for the origin the authorizer allowed. The authorizer puts
@@ -53,6 +69,7 @@ const body = (error: string, message: string) => `{"error":"${error}","message":
 export const CORS_FOR_ALLOWED_ORIGIN = {
   'Access-Control-Allow-Origin': 'context.authorizer.allowedOrigin',
   Vary: "'Origin'",
+  ...GATEWAY_COMMON_HEADERS,
 } as const;
 
 /**
@@ -65,13 +82,16 @@ export const CORS_FOR_ALLOWED_ORIGIN = {
 export const CORS_FOR_REFUSED_KEY = {
   'Access-Control-Allow-Origin': 'method.request.header.Origin',
   Vary: "'Origin'",
+  ...GATEWAY_COMMON_HEADERS,
 } as const;
 
 export const GATEWAY_RESPONSES: readonly GatewayResponseDef[] = [
+  // Only a request that sent no key at all: the authorizer hands every other 401 to the route's
+  // function with its own message (authorizer/handler.ts), which a static template could not say.
   {
     type: 'UNAUTHORIZED',
     status: 401,
-    template: body('invalid_api_key', 'Missing or invalid API key.'),
+    template: body('invalid_api_key', AUTH_MESSAGES.noKey),
     headers: CORS_FOR_REFUSED_KEY,
   },
   {
@@ -202,14 +222,16 @@ export function renderGatewayBody(
 /** What a gateway response's header mappings read: the authorizer context and the request headers. */
 export interface GatewayRequestFacts {
   authorizer?: Record<string, string>;
+  /** API Gateway's id of the request (`context.requestId`). */
+  requestId?: string;
   /** Request headers by name (any case; the last value of a repeated header). */
   requestHeaders?: Record<string, string | undefined>;
 }
 
 /**
  * Evaluates the header mappings the way API Gateway does (for the local server): a quoted static
- * value, `context.authorizer.<key>` or `method.request.header.<name>`; a header whose source is
- * absent or empty is left out.
+ * value, `context.authorizer.<key>`, `context.requestId` or `method.request.header.<name>`; a
+ * header whose source is absent or empty is left out.
  */
 export function renderGatewayHeaders(
   def: Pick<GatewayResponseDef, 'headers'>,
@@ -226,11 +248,13 @@ export function renderGatewayHeaders(
   for (const [name, expression] of Object.entries(def.headers)) {
     const value =
       /^'(.*)'$/.exec(expression)?.[1] ??
-      (expression.startsWith('context.authorizer.')
-        ? facts.authorizer?.[expression.slice('context.authorizer.'.length)]
-        : expression.startsWith('method.request.header.')
-          ? requestHeader(expression.slice('method.request.header.'.length))
-          : undefined);
+      (expression === 'context.requestId'
+        ? facts.requestId
+        : expression.startsWith('context.authorizer.')
+          ? facts.authorizer?.[expression.slice('context.authorizer.'.length)]
+          : expression.startsWith('method.request.header.')
+            ? requestHeader(expression.slice('method.request.header.'.length))
+            : undefined);
     if (value) out[name] = value;
   }
   return out;

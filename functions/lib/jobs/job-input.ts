@@ -1,6 +1,7 @@
 import { promisify } from 'node:util';
 import { createGunzip, gunzip } from 'node:zlib';
 import * as z from 'zod';
+import { invalidJsonMessage } from '../json/syntax-error.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
 import { scanJobJson } from './job-json-scan.js';
@@ -151,10 +152,11 @@ async function gzipCsvEmails(bytes: Buffer): Promise<string[]> {
 /** JSON bytes parsed: 400 `invalid_json` when empty or not JSON (as http/body.ts answers). */
 function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) throw new JobInputError('invalid_json', 'A JSON body is required.');
+  const text = bytes.toString('utf8');
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
-    throw new JobInputError('invalid_json', 'The body is not valid JSON.');
+    throw new JobInputError('invalid_json', invalidJsonMessage(text));
   }
 }
 

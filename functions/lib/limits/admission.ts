@@ -31,10 +31,14 @@ export interface CountRequest {
   hold?: string;
 }
 
-/** The month total around a counted call. */
+/** The month total around a counted call, and the minute it was counted in. */
 export interface Counted {
   monthBefore: number;
   monthAfter: number;
+  /** The minute window the call counted in (its own, or a newer one another call opened). */
+  window: number;
+  /** Calls counted in that window, this one included. */
+  minuteCount: number;
 }
 
 /** An account's counters for one month, as stored. */
@@ -71,6 +75,8 @@ export interface Admitted {
   month: string;
   monthBefore: number;
   monthAfter: number;
+  window: number;
+  minuteCount: number;
 }
 
 /**
@@ -81,8 +87,22 @@ export interface Admitted {
  */
 export type Admission =
   | ({ admitted: true } & Admitted)
-  | { admitted: false; reason: 'rate'; retryAfterSeconds: number }
-  | { admitted: false; reason: 'month'; units: number };
+  | {
+      admitted: false;
+      reason: 'rate';
+      retryAfterSeconds: number;
+      /** The full minute window: it ends at `(window + 1) * 60` s since the epoch. */
+      window: number;
+    }
+  | {
+      admitted: false;
+      reason: 'month';
+      units: number;
+      /** The month refused ("2026-11"); its cap resets when the next one starts. */
+      month: string;
+      /** Units of the month's cap not yet used, as the counter showed (0 when it is used up). */
+      remaining: number;
+    };
 
 /**
  * Reads after a failed write before giving up. A write fails only because another call changed the
@@ -115,13 +135,15 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const state = await counter.read(req.accountId, month);
     if (req.units > 0 && state.monthCount + req.units > req.monthlyCap) {
-      return { admitted: false, reason: 'month', units: req.units };
+      const remaining = Math.max(0, req.monthlyCap - state.monthCount);
+      return { admitted: false, reason: 'month', units: req.units, month, remaining };
     }
     if (state.window >= count.window && state.minuteCount >= req.perMinute) {
       return {
         admitted: false,
         reason: 'rate',
         retryAfterSeconds: secondsToEndOfWindow(state.window, req.now),
+        window: state.window,
       };
     }
     // Room as observed: count in the open minute, or open ours. A failed write means another call
@@ -132,5 +154,5 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
   }
   // The account's own concurrent calls kept changing the counters under every read: that is its
   // request rate, so the caller is asked to retry shortly.
-  return { admitted: false, reason: 'rate', retryAfterSeconds: 1 };
+  return { admitted: false, reason: 'rate', retryAfterSeconds: 1, window: count.window };
 }

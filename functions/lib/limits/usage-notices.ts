@@ -20,7 +20,7 @@ export interface NoticeStores {
  */
 export async function sendUsageNotices(
   account: { accountId: string; monthlyCap: number },
-  admitted: Admitted,
+  admitted: Pick<Admitted, 'month' | 'monthBefore' | 'monthAfter'>,
   stores: NoticeStores,
   now: Date,
 ): Promise<NoticeOutcome[]> {

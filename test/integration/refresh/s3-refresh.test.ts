@@ -159,11 +159,7 @@ describe('the refresh Lambda and S3 versions', () => {
     // The container's layer has no security data: it starts serving "no match".
     process.env.NETINTEL_DATA_PATH = join(dir, 'empty-layer');
     resetSecurityClassifier();
-    const classifier = await securityClassifier({
-      DATA_REFRESH_S3: 'true',
-      DATA_BUCKET: BUCKET,
-      DATA_CHECK_INTERVAL_MS: '60000',
-    });
+    const classifier = await securityClassifier({ bucket: BUCKET, checkIntervalMs: 60_000 });
     const first = classifier.classify(ip('192.0.2.10'));
     let flags = first;
     for (let i = 0; i < 100 && !flags.isTor; i++) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
-import { authenticate } from '../../../functions/lib/accounts/authenticate.js';
+import { AUTH_MESSAGES, authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import { CachedAccountStore } from '../../../functions/lib/accounts/cached-store.js';
 import { headerValues, queryValues } from '../../../functions/lib/http/multi-value.js';
 import { type Route, routeByName } from '../../../functions/routes.js';
@@ -338,5 +338,93 @@ describe('key cache', () => {
     await cached.getKeyByHash('b');
     await cached.getKeyByHash('busy');
     expect(reads).toEqual(['busy', 'a', 'b']);
+  });
+});
+
+describe('each refusal says what to change (README: Errors)', () => {
+  const otherSecret = generateApiKey('secret');
+  const cases: [string, Route, Record<string, string[]>, Record<string, string[]>, number, string][] = [
+    ['no key', lookup, {}, {}, 401, AUTH_MESSAGES.noKey],
+    ['a malformed key', lookup, { authorization: ['Bearer nope'] }, {}, 401, AUTH_MESSAGES.malformedKey],
+    [
+      'an Authorization header without Bearer',
+      lookup,
+      { authorization: [secretKey] },
+      {},
+      401,
+      AUTH_MESSAGES.malformedAuthorization,
+    ],
+    [
+      'an unknown key',
+      lookup,
+      { authorization: [`Bearer ${otherSecret}`] },
+      {},
+      401,
+      AUTH_MESSAGES.unknownKey,
+    ],
+    [
+      'a secret key outside Bearer',
+      lookup,
+      { 'x-api-key': [secretKey] },
+      {},
+      401,
+      AUTH_MESSAGES.secretOutsideBearer,
+    ],
+    [
+      'a publishable key as Bearer',
+      geo,
+      { authorization: [`Bearer ${publishableKey}`], origin: ['https://app.example'] },
+      {},
+      401,
+      AUTH_MESSAGES.publishableAsBearer,
+    ],
+    [
+      'two different keys',
+      lookup,
+      { authorization: [`Bearer ${secretKey}`], 'x-api-key': [otherSecret] },
+      {},
+      401,
+      AUTH_MESSAGES.twoKeys,
+    ],
+    [
+      'a publishable key on a secret route',
+      lookup,
+      one({ 'x-api-key': publishableKey }),
+      {},
+      403,
+      AUTH_MESSAGES.wrongKeyType('secret', 'publishable'),
+    ],
+    ['no Origin or Referer', geo, one({ 'x-api-key': publishableKey }), {}, 403, AUTH_MESSAGES.noOrigin],
+    [
+      'an origin not on the list',
+      geo,
+      one({ 'x-api-key': publishableKey, origin: 'https://evil.example' }),
+      {},
+      403,
+      AUTH_MESSAGES.originNotAllowed('https://evil.example'),
+    ],
+  ];
+
+  test.each(cases)('%s', async (_name, route, headers, query, status, message) => {
+    const d = await authenticate({ route, headers, query }, fixtureStore());
+    expect(d).toMatchObject({ ok: false, status, message });
+  });
+
+  test('the 401 messages are distinct, and no message uses internal words', () => {
+    const messages = cases.filter((c) => c[4] === 401).map((c) => c[5]);
+    expect(new Set(messages).size).toBe(messages.length);
+    for (const [, , , , , message] of cases) expect(message).not.toMatch(/spec|rule \d|issue/i);
+  });
+
+  test('a refused origin is named on the decision, for the logs', async () => {
+    const d = await authenticate(
+      {
+        route: geo,
+        headers: one({ 'x-api-key': publishableKey, origin: 'https://evil.example' }),
+        query: {},
+      },
+      fixtureStore(),
+    );
+    expect(d).toMatchObject({ code: 'origin_not_allowed', refusedOrigin: 'https://evil.example' });
   });
 });

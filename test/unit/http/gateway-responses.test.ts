@@ -1,8 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
-import { type AuthDecision, authenticate } from '../../../functions/lib/accounts/authenticate.js';
+import {
+  AUTH_MESSAGES,
+  type AuthDecision,
+  authenticate,
+} from '../../../functions/lib/accounts/authenticate.js';
 import type { HostnameRecord } from '../../../functions/lib/custom-hostnames/hostname.js';
+import { EXPOSED_HEADERS } from '../../../functions/lib/http/cors.js';
 import {
   denialContext,
   gatewayResponse,
@@ -14,6 +19,8 @@ import { routeByName } from '../../../functions/routes.js';
 
 // API Gateway's own answers as a browser gets them: the authorizer's context (what authenticate()
 // decided, as the authorizer hands it over) through the gateway responses' header mappings.
+
+const EXPOSE = { 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
 
 const account: Account = {
   accountId: 'acct_1',
@@ -103,7 +110,11 @@ describe('gateway responses in a browser (CORS)', () => {
     const headers = renderGatewayHeaders(gatewayResponse('ACCESS_DENIED'), {
       authorizer: contextOf(decision),
     });
-    expect(headers).toEqual({ 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' });
+    expect(headers).toEqual({
+      'Access-Control-Allow-Origin': 'https://app.example',
+      Vary: 'Origin',
+      ...EXPOSE,
+    });
   });
 
   test('a 429 from the usage plan, a 5xx and a timeout after an allowed origin are readable by it', async () => {
@@ -111,7 +122,7 @@ describe('gateway responses in a browser (CORS)', () => {
     for (const type of ['THROTTLED', 'DEFAULT_5XX', 'INTEGRATION_TIMEOUT', 'INTEGRATION_FAILURE']) {
       expect({ type, headers: renderGatewayHeaders(gatewayResponse(type), { authorizer }) }).toEqual({
         type,
-        headers: { 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' },
+        headers: { 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin', ...EXPOSE },
       });
     }
   });
@@ -132,8 +143,33 @@ describe('gateway responses in a browser (CORS)', () => {
     const headers = renderGatewayHeaders(gatewayResponse('UNAUTHORIZED'), {
       requestHeaders: { origin: 'https://app.example' },
     });
-    expect(headers).toEqual({ 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin' });
-    expect(renderGatewayHeaders(gatewayResponse('UNAUTHORIZED'), {})).toEqual({ Vary: 'Origin' });
+    expect(headers).toEqual({
+      'Access-Control-Allow-Origin': 'https://app.example',
+      Vary: 'Origin',
+      ...EXPOSE,
+    });
+    expect(renderGatewayHeaders(gatewayResponse('UNAUTHORIZED'), {})).toEqual({ Vary: 'Origin', ...EXPOSE });
+  });
+
+  test("every gateway response carries API Gateway's request id as X-Request-Id", () => {
+    for (const type of [
+      'UNAUTHORIZED',
+      'ACCESS_DENIED',
+      'MISSING_AUTHENTICATION_TOKEN',
+      'THROTTLED',
+      'DEFAULT_5XX',
+    ]) {
+      expect(renderGatewayHeaders(gatewayResponse(type), { requestId: 'req-42' })['X-Request-Id']).toBe(
+        'req-42',
+      );
+    }
+  });
+
+  test('the 401 API Gateway answers itself is the one for a request without any key', () => {
+    expect(JSON.parse(renderGatewayBody(gatewayResponse('UNAUTHORIZED')))).toEqual({
+      error: 'invalid_api_key',
+      message: AUTH_MESSAGES.noKey,
+    });
   });
 });
 

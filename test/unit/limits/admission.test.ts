@@ -140,6 +140,8 @@ describe('admission counts the call once (spec: Limits)', () => {
       month: '2026-11',
       monthBefore: 41,
       monthAfter: 42,
+      window: W,
+      minuteCount: 2,
     });
     expect(counter.log).toEqual(['countInWindow', 'read', 'openWindow', 'read', 'countInWindow']);
     expect(counter.state).toMatchObject({ window: W, minuteCount: 2, monthCount: 42 });

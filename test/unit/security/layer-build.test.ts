@@ -41,7 +41,7 @@ describe('the security part of the data layer', () => {
     const manifest = parseSecurityManifest(await readFile(join(root, 'security/manifest.json'), 'utf8'));
     expect(manifest.mode).toBe('none');
     expect(manifest.note).toContain('npm run data:refresh');
-    const classifier = await securityClassifier({});
+    const classifier = await securityClassifier(null);
     expect(classifier.classify(ip('192.0.2.10'))).toEqual(noMatchClassifier.classify(ip('192.0.2.10')));
     expect(securityDataVersion()).toBe(manifest.version);
   });
@@ -53,7 +53,7 @@ describe('the security part of the data layer', () => {
       licence: 'Unlicense',
       count: 2,
     });
-    const classifier = await securityClassifier({});
+    const classifier = await securityClassifier(null);
     expect(classifier.classify(ip('192.0.2.10')).isTor).toBe(true);
     expect(classifier.classify(ip('203.0.113.200')).isSanctionedNetwork).toBe(true);
   });
@@ -66,7 +66,7 @@ describe('the security part of the data layer', () => {
 
   test('a layer without security data serves no-match', async () => {
     expect(await loadLayerSecurity(root)).toBeNull();
-    expect(await securityClassifier({})).toBe(noMatchClassifier);
+    expect(await securityClassifier(null)).toBe(noMatchClassifier);
   });
 
   test('a table that does not match its manifest is refused', async () => {

@@ -5,19 +5,35 @@ import { type HttpError, MonthlyLimitError, RateLimitError } from '../errors.js'
 import type { PipelineLogger } from './pipeline-deps.js';
 import { type Middleware, stateOf } from './request-state.js';
 
-/** The spec's 429 for a refused admission (spec: Errors). */
+/** When the cap of a month ("2026-11") resets: the first instant of the next month, UTC. */
+export function monthResetsAt(month: string): Date {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, m, 1));
+}
+
+const plural = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
+
+/**
+ * The spec's 429 for a refused admission (spec: Errors). A monthly refusal says how much of the
+ * month is left and when it resets (and carries `remaining`, errors.ts).
+ */
 export function admissionRefusal(refusal: Exclude<Admission, { admitted: true }>): HttpError {
   if (refusal.reason === 'rate') return new RateLimitError(refusal.retryAfterSeconds);
-  return new MonthlyLimitError(
-    refusal.units > 1
-      ? `This request needs ${refusal.units} requests, more than remain of the monthly cap; nothing was charged.`
-      : undefined,
-  );
+  const resets = monthResetsAt(refusal.month).toISOString().replace('.000Z', 'Z');
+  const message =
+    refusal.remaining === 0
+      ? `Monthly request cap reached: no requests remain until it resets at ${resets}.`
+      : `This request needs ${plural(refusal.units)}; ${plural(refusal.remaining)} remain of the monthly cap until it resets at ${resets}. Nothing was charged.`;
+  return new MonthlyLimitError(message, refusal.remaining);
 }
+
+/** A minute refused for the rate: nothing remains of it. */
+const fullMinute = (limit: number, window: number) => ({ limit, used: limit, window });
 
 /**
  * Admission (spec: Limits): the rate limit and the monthly cap, checked and counted in one counter
- * write (limits/admission.ts); a refusal is the 429.
+ * write (limits/admission.ts); a refusal is the 429. What the counter showed of the minute goes on
+ * the context for the X-RateLimit-* headers (response-headers.ts).
  *
  * A call refused by validation is still a call (the per-minute limit counts HTTP calls): it takes
  * one unit of the minute and nothing of the month, so a client whose bodies are refused is slowed
@@ -45,9 +61,13 @@ export function admission<I, R>(options: {
         now: charge.at,
         ...(charge.hold ? { hold: charge.hold } : {}),
       });
-      if (!outcome.admitted) throw admissionRefusal(outcome);
+      if (!outcome.admitted) {
+        if (outcome.reason === 'rate') context.minute = fullMinute(principal.perMinute, outcome.window);
+        throw admissionRefusal(outcome);
+      }
       const { month, monthBefore, monthAfter } = outcome;
       context.admitted = { units: charge.units, month, monthBefore, monthAfter };
+      context.minute = { limit: principal.perMinute, used: outcome.minuteCount, window: outcome.window };
     },
     onError: async (request) => {
       const { principal, inputRefused } = request.context;
@@ -61,7 +81,16 @@ export function admission<I, R>(options: {
           meter: null,
           now: options.clock.now(),
         });
-        if (!outcome.admitted && outcome.reason === 'rate') request.error = admissionRefusal(outcome);
+        if (outcome.admitted) {
+          request.context.minute = {
+            limit: principal.perMinute,
+            used: outcome.minuteCount,
+            window: outcome.window,
+          };
+        } else if (outcome.reason === 'rate') {
+          request.context.minute = fullMinute(principal.perMinute, outcome.window);
+          request.error = admissionRefusal(outcome);
+        }
       } catch (err) {
         options.logger.error('counting a refused call failed', { error: err as Error });
       }

@@ -30,9 +30,10 @@ export function billing<I, R>(options: { billing: Billing; clock: Clock }): Midd
     before: async (request) => {
       const { context } = request;
       const units = billedUnits(options.billing, context.input);
-      if (units > stateOf(context, 'principal').monthlyCap) {
+      const cap = stateOf(context, 'principal').monthlyCap;
+      if (units > cap) {
         throw new MonthlyLimitError(
-          `This request needs ${units} requests, more than the monthly cap allows; nothing was charged.`,
+          `This request needs ${units} requests, more than the whole monthly cap of ${cap}; nothing was charged.`,
         );
       }
       context.charge = { units, at: options.clock.now() };

@@ -1,10 +1,18 @@
 import type { KeyType } from '../../../routes.js';
-import { corsHeaders } from '../cors.js';
+import { corsHeaders, refusedKeyCorsHeaders } from '../cors.js';
 import type { Middleware } from './request-state.js';
+
+/** The last Origin header of the event (names in any case), as API Gateway's mapping reads it. */
+function requestOrigin(headers: Record<string, string | undefined> | null | undefined): string | undefined {
+  let origin: string | undefined;
+  for (const [name, value] of Object.entries(headers ?? {}))
+    if (name.toLowerCase() === 'origin') origin = value;
+  return origin;
+}
 
 /**
  * CORS headers for the key's allowed browser origin (spec: Authentication, rules 2 and 3: publishable routes only,
- * none for a refused origin), on answers and on errors alike. It sits outside error-response.ts,
+ * none for a refused origin), on answers and on errors alike; a refused key's 401 echoes the Origin. It sits outside error-response.ts,
  * so it sees the error's answer once that is made.
  */
 export function cors(keyType: KeyType): Middleware {
@@ -18,7 +26,13 @@ export function cors(keyType: KeyType): Middleware {
     },
     onError: async (request) => {
       if (!request.response) return;
-      const cors = headersOf(request.context.principal?.allowedOrigin);
+      const principal = request.context.principal;
+      // A key the authorizer refused with 401 is answered here (principal.ts), CORS as API
+      // Gateway's own 401.
+      const cors =
+        !principal && request.response.statusCode === 401
+          ? refusedKeyCorsHeaders(requestOrigin(request.event.headers))
+          : headersOf(principal?.allowedOrigin);
       // The error's own headers (Retry-After) win.
       request.response.headers = { ...cors, ...request.response.headers };
     },

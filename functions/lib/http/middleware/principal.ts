@@ -1,11 +1,19 @@
+import * as z from 'zod';
 import { HttpError } from '../errors.js';
 import { PrincipalSchema } from '../principal.js';
 import type { PipelineLogger } from './pipeline-deps.js';
 import type { Middleware } from './request-state.js';
 
 /**
+ * A key the authorizer refused with 401 and let through for the function to answer, so that the
+ * caller reads why (authorizer/handler.ts): API Gateway's own 401 can only say one fixed text.
+ */
+const KeyRefusalSchema = z.object({ errorCode: z.literal('invalid_api_key'), message: z.string().min(1) });
+
+/**
  * The caller the authorizer established, from the event's authorizer context; 401 invalid_api_key
- * when there is none (a function invoked around the gateway). Its account goes into every log line.
+ * with the authorizer's reason for a refused key, or when there is no caller at all (a function
+ * invoked around the gateway). Its account goes into every log line.
  */
 export function principal(options: {
   route: string;
@@ -14,7 +22,10 @@ export function principal(options: {
   return {
     name: 'principal',
     before: async (request) => {
-      const parsed = PrincipalSchema.safeParse(request.event.requestContext?.authorizer ?? {});
+      const context = request.event.requestContext?.authorizer ?? {};
+      const refusal = KeyRefusalSchema.safeParse(context);
+      if (refusal.success) throw new HttpError('invalid_api_key', refusal.data.message);
+      const parsed = PrincipalSchema.safeParse(context);
       if (!parsed.success) throw new HttpError('invalid_api_key', 'Missing or invalid API key.');
       request.context.principal = parsed.data;
       options.logger.appendKeys({ route: options.route, accountId: parsed.data.accountId });

@@ -2,6 +2,7 @@ import type middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Reservation } from '../handler-spec.js';
 import type { Principal } from '../principal.js';
+import type { MinuteUsage } from '../rate-limit-headers.js';
 import type { HttpRequest } from '../request.js';
 
 /**
@@ -24,6 +25,11 @@ export interface RequestState<I = unknown, R = unknown> {
   reservation?: Reservation<R>;
   /** What admission charged: units against the month counter of `month` (admission.ts). */
   admitted?: { units: number; month: string; monthBefore: number; monthAfter: number };
+  /**
+   * The account's minute window as the counter showed it once this call was counted (or refused
+   * for the rate): the X-RateLimit-* headers (admission.ts, response-headers.ts).
+   */
+  minute?: MinuteUsage;
 }
 
 export type RequestContext<I = unknown, R = unknown> = Context & RequestState<I, R>;

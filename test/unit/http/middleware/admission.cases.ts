@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { ValidationError } from '../../../../functions/lib/http/errors.js';
+import { type HttpError, ValidationError } from '../../../../functions/lib/http/errors.js';
 import { admission } from '../../../../functions/lib/http/middleware/admission.js';
 import { minuteWindow } from '../../../../functions/lib/limits/windows.js';
 import { MemoryUsageCounter } from '../../limits/support/memory-counter.js';
@@ -24,6 +24,39 @@ describe('admission (spec: Limits)', () => {
     expect(counter.state).toMatchObject({ minuteCount: 4, monthCount: 42 });
   });
 
+  test('what the counter showed of the minute goes on the context for X-RateLimit-*', async () => {
+    const counter = new MemoryUsageCounter({ window: W, minuteCount: 3, monthCount: 40 });
+    const request = requestOf({ principal: PRINCIPAL, charge: { units: 1, at: NOW } });
+
+    await phase(admission(options(counter)), 'before', request);
+
+    expect(request.context.minute).toEqual({ limit: 60, used: 4, window: W });
+  });
+
+  test('a rate refusal leaves a full minute on the context', async () => {
+    const counter = new MemoryUsageCounter({ window: W, minuteCount: 60, monthCount: 0 });
+    const request = requestOf({ principal: PRINCIPAL, charge: { units: 1, at: NOW } });
+
+    await thrownBy(() => phase(admission(options(counter)), 'before', request));
+
+    expect(request.context.minute).toEqual({ limit: 60, used: 60, window: W });
+  });
+
+  test('a monthly refusal says how much remains and when the month resets, in the body and a header', async () => {
+    const counter = new MemoryUsageCounter({ window: W, minuteCount: 1, monthCount: 97 });
+    const request = requestOf({ principal: PRINCIPAL, charge: { units: 5, at: NOW } });
+
+    const err = await thrownBy(() => phase(admission(options(counter)), 'before', request));
+
+    expect(err).toMatchObject({
+      code: 'monthly_limit_exceeded',
+      message:
+        'This request needs 5 requests; 3 requests remain of the monthly cap until it resets at 2026-12-01T00:00:00Z. Nothing was charged.',
+      headers: { 'X-Monthly-Remaining': '3' },
+    });
+    expect((err as HttpError).toBody()).toMatchObject({ error: 'monthly_limit_exceeded', remaining: 3 });
+  });
+
   test('a full minute is 429 rate_limit_exceeded with Retry-After until the minute ends', async () => {
     const counter = new MemoryUsageCounter({ window: W, minuteCount: 60, monthCount: 0 });
     const request = requestOf({ principal: PRINCIPAL, charge: { units: 1, at: NOW } });
@@ -39,7 +72,12 @@ describe('admission (spec: Limits)', () => {
 
     const err = await thrownBy(() => phase(admission(options(counter)), 'before', request));
 
-    expect(err).toMatchObject({ status: 429, code: 'monthly_limit_exceeded' });
+    expect(err).toMatchObject({
+      status: 429,
+      code: 'monthly_limit_exceeded',
+      message: 'Monthly request cap reached: no requests remain until it resets at 2026-12-01T00:00:00Z.',
+    });
+    expect((err as HttpError).toBody()).toMatchObject({ remaining: 0 });
   });
 
   test('a call refused by validation counts against the minute, not the month', async () => {

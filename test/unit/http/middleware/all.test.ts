@@ -19,6 +19,8 @@ import './principal.cases.js';
 import './principal.fuzz.cases.js';
 import './refund-on-failure.cases.js';
 import './refund-on-failure.fuzz.cases.js';
+import './response-headers.cases.js';
+import './response-headers.fuzz.cases.js';
 import './usage-events.cases.js';
 import './usage-events.fuzz.cases.js';
 import './usage-notices.cases.js';

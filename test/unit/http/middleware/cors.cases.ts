@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
+import { EXPOSED_HEADERS } from '../../../../functions/lib/http/cors.js';
 import { cors } from '../../../../functions/lib/http/middleware/cors.js';
-import { PRINCIPAL, phase, requestOf } from './support/pipeline.js';
+import { apiEvent, PRINCIPAL, phase, requestOf } from './support/pipeline.js';
 
 const browser = { ...PRINCIPAL, keyType: 'publishable' as const, allowedOrigin: 'https://shop.example' };
 const json = () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' });
@@ -14,7 +15,7 @@ describe("CORS for the key's allowed origin (spec: Authentication, rules 2 and 3
 
     expect(request.response.headers).toMatchObject({
       'Access-Control-Allow-Origin': 'https://shop.example',
-      'Access-Control-Expose-Headers': 'Retry-After',
+      'Access-Control-Expose-Headers': EXPOSED_HEADERS,
       Vary: 'Origin',
     });
   });
@@ -47,5 +48,20 @@ describe("CORS for the key's allowed origin (spec: Authentication, rules 2 and 3
     await phase(cors('publishable'), 'after', request);
 
     expect(request.response.headers).toEqual({ 'Content-Type': 'application/json' });
+  });
+
+  test("a key the authorizer refused (401, no principal) echoes the request's Origin, on any route", async () => {
+    for (const keyType of ['publishable', 'secret'] as const) {
+      const request = requestOf({}, apiEvent({ headers: { Origin: 'https://elsewhere.example' } }));
+      request.response = { statusCode: 401, headers: { 'Content-Type': 'application/json' }, body: '{}' };
+
+      await phase(cors(keyType), 'onError', request);
+
+      expect(request.response.headers).toMatchObject({
+        'Access-Control-Allow-Origin': 'https://elsewhere.example',
+        'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+        Vary: 'Origin',
+      });
+    }
   });
 });

@@ -27,4 +27,38 @@ describe('the caller is the one the authorizer established', () => {
     expect(err).toBeInstanceOf(HttpError);
     expect(err).toMatchObject({ status: 401, code: 'invalid_api_key' });
   });
+
+  test("a key the authorizer refused is answered 401 with the authorizer's reason, before anything is counted", async () => {
+    const request = requestOf(
+      {},
+      withAuthorizer({
+        errorCode: 'invalid_api_key',
+        message: 'The API key is unknown or has been revoked.',
+      }),
+    );
+
+    const err = await thrownBy(() =>
+      phase(principal({ route: 'geo', logger: new FakeLogger() }), 'before', request),
+    );
+
+    expect(err).toMatchObject({
+      status: 401,
+      code: 'invalid_api_key',
+      message: 'The API key is unknown or has been revoked.',
+    });
+    expect(request.context.principal).toBeUndefined();
+  });
+
+  test('a refusal context never passes for a caller, whatever else it carries', async () => {
+    const request = requestOf(
+      {},
+      withAuthorizer({ ...toAuthorizerContext(PRINCIPAL), errorCode: 'invalid_api_key', message: 'refused' }),
+    );
+
+    const err = await thrownBy(() =>
+      phase(principal({ route: 'geo', logger: new FakeLogger() }), 'before', request),
+    );
+
+    expect(err).toMatchObject({ status: 401, message: 'refused' });
+  });
 });

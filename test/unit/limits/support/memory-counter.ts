@@ -75,6 +75,11 @@ export class MemoryUsageCounter implements UsageCounter {
   private charge(req: CountRequest): Counted {
     const before = this.state.monthCount;
     this.state.monthCount += req.units;
-    return { monthBefore: before, monthAfter: this.state.monthCount };
+    return {
+      monthBefore: before,
+      monthAfter: this.state.monthCount,
+      window: this.state.window,
+      minuteCount: this.state.minuteCount,
+    };
   }
 }

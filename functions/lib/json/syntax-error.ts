@@ -1,0 +1,63 @@
+import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+
+// Where a JSON text stops being JSON, for the `invalid_json` message (README: Errors). V8's own
+// SyntaxError message is no use here: depending on the Node version it may lack the position and it
+// may quote a slice of the input, which must never be echoed back (it can hold anyone's data).
+// jsonc-parser (the scanner VS Code uses) reports the first error as an offset and a code, with
+// comments and trailing commas refused as in strict JSON.
+
+/** What each parse error means, in words that quote nothing of the input. */
+const EXPECTED: Record<ReturnType<typeof printParseErrorCode>, string> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'malformed number',
+  PropertyNameExpected: 'expected a double-quoted property name',
+  ValueExpected: 'expected a value',
+  ColonExpected: "expected ':' after the property name",
+  CommaExpected: "expected ',' or a closing bracket",
+  CloseBraceExpected: "expected ',' or '}'",
+  CloseBracketExpected: "expected ',' or ']'",
+  EndOfFileExpected: 'unexpected content after the JSON value',
+  InvalidCommentToken: 'comments are not allowed in JSON',
+  UnexpectedEndOfComment: 'comments are not allowed in JSON',
+  UnexpectedEndOfString: 'string not closed',
+  UnexpectedEndOfNumber: 'malformed number',
+  InvalidUnicode: 'malformed \\u escape',
+  InvalidEscapeCharacter: 'invalid escape sequence',
+  InvalidCharacter: 'control character inside a string',
+  '<unknown ParseErrorCode>': 'invalid JSON',
+};
+
+export interface JsonSyntaxError {
+  /** 1-based line and column (in UTF-16 code units, as editors count) of the offending token. */
+  line: number;
+  column: number;
+  /** 0-based character offset of that token. */
+  offset: number;
+  reason: string;
+}
+
+/**
+ * The first syntax error of a text JSON.parse refused, or undefined when the scanner sees none
+ * (then the caller says only that the body is not JSON).
+ */
+export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return undefined;
+  const offset = Math.min(first.offset, text.length);
+  const before = text.slice(0, offset);
+  const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
+  const line = (before.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
+  return { line, column: offset - lineStart + 1, offset, reason: EXPECTED[printParseErrorCode(first.error)] };
+}
+
+/** The `invalid_json` message for a text JSON.parse refused: where and what, nothing quoted. */
+export function invalidJsonMessage(text: string): string {
+  const at = jsonSyntaxError(text);
+  if (!at) return 'The body is not valid JSON.';
+  if (at.offset >= text.trimEnd().length && at.reason === 'expected a value') {
+    return `The body is not valid JSON: it ends early (line ${at.line}, column ${at.column}).`;
+  }
+  return `The body is not valid JSON: ${at.reason} at line ${at.line}, column ${at.column}.`;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { invalidJsonMessage, jsonSyntaxError } from '../../../functions/lib/json/syntax-error.js';
+
+describe('invalid_json names where the body stops being JSON', () => {
+  test('the line and column of the offending token', () => {
+    expect(jsonSyntaxError('{\n  "email": "a@b.example",\n  oops\n}')).toMatchObject({
+      line: 3,
+      column: 3,
+      reason: 'unexpected character',
+    });
+    expect(invalidJsonMessage('{"ips": ["8.8.8.8",]}')).toBe(
+      'The body is not valid JSON: expected a value at line 1, column 20.',
+    );
+  });
+
+  test('a body cut short says so', () => {
+    expect(invalidJsonMessage('{"email":')).toBe(
+      'The body is not valid JSON: it ends early (line 1, column 10).',
+    );
+  });
+
+  test('CRLF line ends count as one line each', () => {
+    expect(jsonSyntaxError('{\r\n"a": 1,\r\n}')).toMatchObject({ line: 3, column: 1 });
+  });
+
+  test('comments, single quotes, trailing content and a byte-order mark are not JSON', () => {
+    for (const text of ['{"a": 1 // note\n}', "{'a': 1}", '[1] x', '\ufeff{}', 'NaN', '"tab\there"']) {
+      expect(() => JSON.parse(text)).toThrow();
+      expect(invalidJsonMessage(text)).toMatch(/^The body is not valid JSON: .* at line 1, column \d+\.$/);
+    }
+  });
+
+  test('the message quotes nothing of the body (property)', () => {
+    // Every message is one of a fixed set of sentences once its numbers are taken out.
+    const vocabulary = new Set([
+      'The body is not valid JSON.',
+      'The body is not valid JSON: it ends early (line N, column N).',
+    ]);
+    const allowed = (message: string) => {
+      const shape = message.replace(/\d+/g, 'N');
+      return (
+        vocabulary.has(shape) ||
+        /^The body is not valid JSON: [A-Za-z ',:{}\]\\]+ at line N, column N\.$/.test(shape)
+      );
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.json().map((j) => j.slice(0, Math.max(0, j.length - 1))),
+          fc.tuple(fc.json(), fc.string({ minLength: 1 })).map(([j, s]) => j + s),
+        ),
+        (text) => {
+          let valid = true;
+          try {
+            JSON.parse(text);
+          } catch {
+            valid = false;
+          }
+          if (valid) return;
+          expect(allowed(invalidJsonMessage(text))).toBe(true);
+        },
+      ),
+    );
+  });
+});
