@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadLayerSecurity } from '../../../functions/lib/runtime/security.js';
 import type { SecurityArtifact } from '../../../functions/lib/security/artifact.js';
+import { DATA_LAYER_DIR } from '../../../layers/build/data-layer.js';
 import { buildSecurityData } from '../../../layers/build/security-data.js';
 import { leftOut } from '../../support/left-out.js';
 import { ip, sharedDataDir } from '../../unit/security/support/fixtures.js';
@@ -17,11 +18,18 @@ const shared = sharedDataDir();
 const onSnapshots = shared ? describe : describe.skip;
 if (!shared) leftOut('the security refresh over the real snapshots: ../shared/data is not on this machine');
 
-let dir: string;
+let dir: string | undefined;
 let artifact: SecurityArtifact;
 
 onSnapshots('security data built from the real snapshots', () => {
   beforeAll(async () => {
+    // The tests' global setup has just built the layer, from the snapshots when they are here:
+    // check that build rather than compiling the same lists again.
+    const built = await loadLayerSecurity(DATA_LAYER_DIR);
+    if (built?.manifest.mode === 'snapshot') {
+      artifact = built;
+      return;
+    }
     dir = await mkdtemp(join(tmpdir(), 'netintel-real-'));
     await buildSecurityData(join(dir, 'security'), { fromDir: shared });
     const loaded = await loadLayerSecurity(dir);
@@ -29,7 +37,7 @@ onSnapshots('security data built from the real snapshots', () => {
     artifact = loaded;
   }, 180_000);
   afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   const read = (path: string) => readFileSync(join(shared as string, path), 'utf8');
