@@ -4,12 +4,15 @@ import { IncludeSchema } from '../lib/ip/query.js';
 import { GeoResultSchema } from '../lib/ip/schema.js';
 import { examples } from './examples.js';
 
+export const GeoQuery = z.object({
+  key: z.string().optional().describe('Publishable key, as an alternative to the X-Api-Key header.'),
+  include: IncludeSchema,
+});
+
 export const contract: RouteContract = {
-  query: z.object({
-    key: z.string().optional().describe('Publishable key, as an alternative to the X-Api-Key header.'),
-    include: IncludeSchema,
-  }),
+  query: GeoQuery,
+  requestErrors: ['invalid_query'],
   response: GeoResultSchema,
-  errors: ['invalid_query', 'not_found'],
+  errors: ['not_found'],
   examples,
 };

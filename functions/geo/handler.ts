@@ -1,11 +1,12 @@
 import { defineHandler } from '../lib/http/define-handler.js';
 import { edgeLocationTrust } from '../lib/http/edge-origin.js';
 import { HttpError } from '../lib/http/errors.js';
+import { validate } from '../lib/http/validate.js';
 import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { includeHostname } from '../lib/ip/query.js';
 import { hostnameOf, ipLookup } from '../lib/runtime/ip.js';
 import { routeByName } from '../routes.js';
+import { GeoQuery } from './contract.js';
 
 const GEO_PATH = routeByName('geo').path;
 
@@ -20,10 +21,11 @@ export const handler = defineHandler({
     if (trust === 'other_spelling') {
       throw new HttpError('not_found', `Call ${GEO_PATH} exactly (no trailing slash or other spelling).`);
     }
+    const { include } = validate(GeoQuery, req.query, 'query');
     const edge = trust === 'trusted' ? parseCloudFrontViewerHeaders(req.headers) : null;
     // Not X-Forwarded-For: behind CloudFront its first entry is whatever the viewer sent.
     const address = edge?.ip ?? req.sourceIp;
-    return { ip: parseIp(address), address, edge, hostname: includeHostname(req.query) };
+    return { ip: parseIp(address), address, edge, hostname: include === 'hostname' };
   },
   run: async ({ ip, address, edge, hostname }, { principal }) => {
     const lookup = await ipLookup();

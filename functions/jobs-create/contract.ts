@@ -1,9 +1,49 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import { apiCode } from '../lib/http/validate.js';
 import { IDEMPOTENCY_KEY_MAX } from '../lib/jobs/idempotency.js';
 import { JobSchema } from '../lib/jobs/job.js';
 import { JobJsonBody, JobUploadBody } from '../lib/jobs/job-input.js';
 import { examples } from './examples.js';
+
+/** C0 controls and DEL: what HTTP would not carry intact, and what a log line should not hold. */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+export const FILENAME_MAX = 255;
+
+export const JobsCreateQuery = z.object({
+  // invalid_body, like a too-long filename in a JSON body or a form's file part (job-request.ts).
+  filename: z
+    .string()
+    .refine((name) => name.length <= FILENAME_MAX, {
+      ...apiCode('invalid_body'),
+      error: 'filename is too long.',
+    })
+    .meta({ maxLength: FILENAME_MAX })
+    .optional()
+    .describe('Names a text/csv list (shown back as filename); a JSON body names itself.'),
+});
+
+export const JobsCreateHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .refine((key) => key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX && !hasControl(key), {
+      ...apiCode('invalid_idempotency_key'),
+      error: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters without control characters.`,
+    })
+    .meta({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX })
+    .optional()
+    .describe(
+      'Makes retries safe: the same key and body within 24 h answer with the same job, charged once; ' +
+        'another body is 409 idempotency_key_reused. Per account; no control characters.',
+    ),
+});
 
 export const contract: RouteContract = {
   body: z
@@ -15,24 +55,8 @@ export const contract: RouteContract = {
         'decompression) and 100,000 rows; a longer list is refused at its 100,001st row without reading the rest.',
     ),
   bodyMediaTypes: ['text/csv', 'multipart/form-data'],
-  query: z.object({
-    filename: z
-      .string()
-      .max(255)
-      .optional()
-      .describe('Names a text/csv list (shown back as filename); a JSON body names itself.'),
-  }),
-  headers: z.object({
-    'Idempotency-Key': z
-      .string()
-      .min(1)
-      .max(IDEMPOTENCY_KEY_MAX)
-      .optional()
-      .describe(
-        'Makes retries safe: the same key and body within 24 h answer with the same job, charged once; ' +
-          'another body is 409 idempotency_key_reused. Per account; no control characters.',
-      ),
-  }),
+  query: JobsCreateQuery,
+  headers: JobsCreateHeaders,
   response: JobSchema.describe('The job, status queued. Credits: one per distinct address, charged now.'),
   responseStatus: 202,
   errors: [

@@ -5,7 +5,8 @@ import { jobCreation, jobStore } from '../lib/aws/services.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
-import { bodyFingerprint, idempotencyKey } from '../lib/jobs/idempotency.js';
+import { validate, validateHeaders } from '../lib/http/validate.js';
+import { bodyFingerprint } from '../lib/jobs/idempotency.js';
 import { toJob } from '../lib/jobs/job.js';
 import {
   completeJob,
@@ -17,7 +18,8 @@ import {
 import { CSV_LIMIT_BYTES, csvEmails, looksGzipped } from '../lib/jobs/job-input.js';
 import { landingKey } from '../lib/jobs/landing.js';
 import { logger } from '../lib/observability.js';
-import { answeringJobInput, readJobSource, sentGzipped } from './job-request.js';
+import { JobsCreateHeaders, JobsCreateQuery } from './contract.js';
+import { readJobSource, sentGzipped } from './job-request.js';
 
 /** The list behind an uploadId: the CSV the caller posted to its upload URL (gzip or plain). */
 async function landedEmails(accountId: string, uploadId: string): Promise<string[]> {
@@ -37,7 +39,7 @@ async function landedEmails(accountId: string, uploadId: string): Promise<string
   }
   // landing() deleted it: an upload over the limit is never kept.
   if (landed === 'too_large') throw new HttpError('body_too_large', 'The uploaded CSV is larger than 10 MB.');
-  return answeringJobInput(() => csvEmails(landed, looksGzipped(landed)));
+  return csvEmails(landed, looksGzipped(landed));
 }
 
 function storageUnavailable(err: Error): HttpError {
@@ -76,14 +78,22 @@ async function stored<T>(step: () => Promise<T>): Promise<T> {
 export const handler = defineHandler({
   route: 'jobs-create',
   input: async (req, principal) => {
-    const source = await readJobSource(req);
-    if (source.kind === 'emails') return source;
+    // The headers and query first: they are cheap, the body may be 10 MB.
+    const { 'Idempotency-Key': idempotencyKey } = validateHeaders(JobsCreateHeaders, req.headers);
+    const { filename } = validate(JobsCreateQuery, req.query, 'query');
+    const source = await readJobSource(req, filename ?? null);
+    if (source.kind === 'emails') return { ...source, idempotencyKey };
     // The landed object stays where it is and becomes the job's upload: no second copy.
     const emails = await landedEmails(principal.accountId, source.uploadId);
-    return { ...source, emails, upload: { key: landingKey(principal.accountId, source.uploadId) } };
+    return {
+      ...source,
+      idempotencyKey,
+      emails,
+      upload: { key: landingKey(principal.accountId, source.uploadId) },
+    };
   },
   reserve: async (source, { principal, req, now, units, month }): Promise<Reservation<PendingJob>> => {
-    const key = idempotencyKey(req.headers);
+    const key = source.idempotencyKey;
     const upload: JobUpload =
       'upload' in source ? source.upload : { body: source.body, contentType: source.contentType };
     // The body's identity: the decoded body (or the landed upload it names), its type and filename.

@@ -4,33 +4,18 @@ import type { HttpRequest } from '../lib/http/request.js';
 import {
   CSV_LIMIT_BYTES,
   csvJobSource,
-  JobInputError,
   type JobSource,
   jsonJobSource,
   looksGzipped,
 } from '../lib/jobs/job-input.js';
+import { FILENAME_MAX } from './contract.js';
 import { type FilePart, MULTIPART_EXAMPLE, readFilePart } from './multipart.js';
 
 // The HTTP side of a POST /v1/email/jobs body: its media type (application/json, text/csv or
-// multipart/form-data with one file part), its Content-Encoding (gzip or none) and ?filename= for
-// a CSV. The list itself is read by lib/jobs/job-input.ts, whose refusals are answered here with
-// the error code of the same name.
-
-/** A refused list as the API answers it: 413 body_too_large, otherwise 400 with its code. */
-export function jobInputHttpError(err: JobInputError): HttpError {
-  if (err.problem === 'body_too_large') return new HttpError('body_too_large', err.message);
-  return new ValidationError(err.problem, err.message);
-}
-
-/** Runs a read of a list, answering a refused list as the API does. */
-export async function answeringJobInput<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (err) {
-    if (err instanceof JobInputError) throw jobInputHttpError(err);
-    throw err;
-  }
-}
+// multipart/form-data with one file part) and its Content-Encoding (gzip or none); ?filename= and
+// the Idempotency-Key header are the contract's (contract.ts). The list itself is read by
+// lib/jobs/job-input.ts, whose refusals (JobInputError) the HTTP layer answers with the error code
+// of the same name (lib/http/middleware/domain-errors.ts).
 
 function isGzip(req: HttpRequest): boolean {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
@@ -56,8 +41,9 @@ export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
   return isGzip(req) && looksGzipped(body);
 }
 
+/** The name a form's file part gives itself, held to the same bound as ?filename=. */
 function checkedFilename(filename: string | null): string | null {
-  if (filename !== null && filename.length > 255)
+  if (filename !== null && filename.length > FILENAME_MAX)
     throw new ValidationError('invalid_body', 'filename is too long.');
   return filename;
 }
@@ -74,7 +60,11 @@ function isJsonPart(part: FilePart): boolean {
  * application/octet-stream); gzip when the file is (its magic bytes: neither CSV nor JSON can
  * start with them). The file, not the form around it, becomes the job's upload.
  */
-async function multipartJobSource(req: HttpRequest, body: Buffer): Promise<JobSource> {
+async function multipartJobSource(
+  req: HttpRequest,
+  body: Buffer,
+  filename: string | null,
+): Promise<JobSource> {
   if (sentGzipped(req, body)) {
     throw new HttpError(
       'unsupported_media_type',
@@ -83,24 +73,23 @@ async function multipartJobSource(req: HttpRequest, body: Buffer): Promise<JobSo
   }
   const part = await readFilePart(req.headers['content-type'] ?? '', body, CSV_LIMIT_BYTES);
   const gzipped = looksGzipped(part.bytes);
-  const partName = checkedFilename(req.query.filename ?? part.filename);
+  const partName = filename ?? checkedFilename(part.filename);
   if (isJsonPart(part)) {
-    const source = await answeringJobInput(() => jsonJobSource(part.bytes, gzipped));
+    const source = await jsonJobSource(part.bytes, gzipped);
     return { ...source, filename: source.filename ?? partName };
   }
-  return answeringJobInput(() => csvJobSource(part.bytes, gzipped, partName));
+  return csvJobSource(part.bytes, gzipped, partName);
 }
 
-/** The list a POST /v1/email/jobs request sends: 415 for another media type or encoding. */
-export async function readJobSource(req: HttpRequest): Promise<JobSource> {
+/**
+ * The list a POST /v1/email/jobs request sends: 415 for another media type or encoding. `filename`
+ * is the validated ?filename=, which names a CSV or a form's file.
+ */
+export async function readJobSource(req: HttpRequest, filename: string | null): Promise<JobSource> {
   const type = mediaType(req);
   const body = req.body ?? Buffer.alloc(0);
-  if (type === 'text/csv') {
-    const filename = checkedFilename(req.query.filename ?? null);
-    const gzipped = sentGzipped(req, body);
-    return answeringJobInput(() => csvJobSource(body, gzipped, filename));
-  }
-  if (type === 'multipart/form-data') return multipartJobSource(req, body);
+  if (type === 'text/csv') return csvJobSource(body, sentGzipped(req, body), filename);
+  if (type === 'multipart/form-data') return multipartJobSource(req, body, filename);
   if (type !== '' && type !== 'application/json') {
     throw new HttpError(
       'unsupported_media_type',
@@ -108,6 +97,5 @@ export async function readJobSource(req: HttpRequest): Promise<JobSource> {
         `(curl -H 'Content-Type: text/csv' --data-binary @list.csv) or as JSON {"emails": [...]}.`,
     );
   }
-  const gzipped = sentGzipped(req, body);
-  return answeringJobInput(() => jsonJobSource(body, gzipped));
+  return jsonJobSource(body, sentGzipped(req, body));
 }

@@ -1,16 +1,22 @@
 import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
+import { validate } from '../lib/http/validate.js';
 import { toJob } from '../lib/jobs/job.js';
-import { decodeCursor, encodeCursor, parseLimit } from '../lib/jobs/list-cursor.js';
+import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from '../lib/jobs/list-cursor.js';
+import { JobsListQuery } from './contract.js';
 
 // GET /v1/email/jobs: the account's jobs, newest first, as job objects (like GET /v1/email/jobs/{id});
 // not billed, counted against the minute like polling. Only the caller's account is ever queried.
 export const handler = defineHandler({
   route: 'jobs-list',
-  input: (req) => ({
-    limit: parseLimit(req.query.limit),
-    after: req.query.cursor === undefined ? undefined : decodeCursor(req.query.cursor),
-  }),
+  input: (req) => {
+    const { limit, cursor } = validate(JobsListQuery, req.query, 'query');
+    // The contract accepted the cursor as one encodeCursor made.
+    return {
+      limit: limit ?? LIST_LIMIT_DEFAULT,
+      after: cursor === undefined ? undefined : decodeCursor(cursor)!,
+    };
+  },
   run: async ({ limit, after }, { principal, now }) => {
     const page = await jobStore().listByAccount(principal.accountId, limit, after);
     return {

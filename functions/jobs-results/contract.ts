@@ -2,8 +2,11 @@ import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { examples } from './examples.js';
 
+/** Any string: an id that names none of the caller's jobs, well-formed or not, is 404 job_not_found (jobs/job-access.ts). */
+export const JobsResultsPath = z.object({ id: z.string().describe('Job id') });
+
 export const contract: RouteContract = {
-  params: z.object({ id: z.string().describe('Job id') }),
+  params: JobsResultsPath,
   response: z
     .string()
     .describe(

@@ -2,16 +2,18 @@ import type * as z from 'zod';
 import { ERROR_CODES, type ErrorCode, ValidationError } from './errors.js';
 
 // The one mapping from zod issues to the API's 400 codes (README: Errors). A route's contract
-// schema is its request validator; this decides which problem a refused request is answered with
-// and under which code, so the same input gets the same code on every route.
+// schemas (body, query, path, headers) are its request validator; this decides which problem a
+// refused request is answered with and under which code, so the same input gets the same code on
+// every route.
 
 /** Where a value came from: a present but wrong field is `invalid_field` in a body, `invalid_query` in a query. */
-export type RequestPart = 'body' | 'query' | 'path';
+export type RequestPart = 'body' | 'query' | 'path' | 'header';
 
 const INVALID: Record<RequestPart, ErrorCode> = {
   body: 'invalid_field',
   query: 'invalid_query',
   path: 'invalid_field',
+  header: 'invalid_field',
 };
 
 /**
@@ -25,7 +27,8 @@ export function apiCode(code: ErrorCode): { params: { code: ErrorCode } } {
 /**
  * Which problem answers a request with several, lowest first: a batch's size (the batch is refused
  * whole before its items are looked at), then the shape (a missing or mistyped field), then the
- * fields' built-in rules (lengths), then refinements (IP addresses, userId), each in field order.
+ * fields' built-in rules (lengths, formats, allowed values), then refinements (IP addresses,
+ * userId), each in field order.
  */
 function precedence(issue: z.core.$ZodIssue): number {
   switch (issue.code) {
@@ -35,6 +38,7 @@ function precedence(issue: z.core.$ZodIssue): number {
     case 'custom':
       return 3;
     case 'invalid_format':
+    case 'invalid_value':
     case 'not_multiple_of':
       return 2;
     default:
@@ -64,16 +68,22 @@ export function issueCode(issue: z.core.$ZodIssue, part: RequestPart): ErrorCode
   return declaredCode(issue) ?? INVALID[part];
 }
 
+/**
+ * The message of one issue: `where: problem` (`ips[3]: not an IPv4 or IPv6 address`, zod's own
+ * `email: Invalid input: ...`), or, for a message written as a sentence of its own (ending in a
+ * full stop, naming its field: `limit: an integer from 1 to 100.`), that sentence as it is.
+ */
+function issueMessage(issue: z.core.$ZodIssue, code: ErrorCode, at: string): string {
+  if (code === 'missing_field') return `${at} is required.`;
+  return issue.message.endsWith('.') ? issue.message : `${at}: ${issue.message}`;
+}
+
 /** The ValidationError answering a failed parse: its first issue by precedence, as its API code. */
 export function toValidationError(error: z.ZodError, part: RequestPart): ValidationError {
   let first = error.issues[0]!;
   for (const issue of error.issues) if (precedence(issue) < precedence(first)) first = issue;
   const code = issueCode(first, part);
-  const at = where(first.path, part);
-  return new ValidationError(
-    code,
-    code === 'missing_field' ? `${at} is required.` : `${at}: ${first.message}`,
-  );
+  return new ValidationError(code, issueMessage(first, code, where(first.path, part)));
 }
 
 /** Validates one part of a request with its contract schema; throws the API's ValidationError. */
@@ -85,4 +95,28 @@ export function validate<S extends z.ZodType>(
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw toValidationError(result.error, part);
+}
+
+/**
+ * The headers a header schema names, under its spelling (`Idempotency-Key`, as the API reference
+ * shows it): HTTP header names are case-insensitive and HttpRequest holds them lower-cased.
+ */
+export function headersNamedBy(
+  schema: z.ZodObject,
+  headers: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of Object.keys(schema.shape)) {
+    const lower = name.toLowerCase();
+    if (Object.hasOwn(headers, lower)) out[name] = headers[lower]!;
+  }
+  return out;
+}
+
+/** Validates a request's headers with a contract's header schema (see headersNamedBy). */
+export function validateHeaders<S extends z.ZodObject>(
+  schema: S,
+  headers: Readonly<Record<string, string>>,
+): z.output<S> {
+  return validate(schema, headersNamedBy(schema, headers), 'header');
 }

@@ -1,8 +1,8 @@
-import { HttpError } from '../http/errors.js';
 import { type ChunkPlan, planChunks } from './chunking.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency.js';
 import { isVisible, JOB_RETENTION_DAYS, type JobRecord } from './job.js';
 import { creationCharge, type JobLedger } from './job-charges.js';
+import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError, JobAbandonedError } from './job-errors.js';
 import type { SweepEntries } from './sweep-entry.js';
 
 // Creating a list job (spec: States and transitions, "(none) -> queued"; billing: "charged at
@@ -91,40 +91,12 @@ export interface PendingJob {
 /** A new pending job to charge and complete, or the job an earlier request with this key made. */
 export type Reservation = { pending: PendingJob } | { replay: JobRecord };
 
-export class IdempotencyKeyReusedError extends HttpError {
-  constructor() {
-    super(
-      'idempotency_key_reused',
-      'This Idempotency-Key was used in the last 24 hours with a different body; use a new key for a new list.',
-    );
-    this.name = 'IdempotencyKeyReusedError';
-  }
-}
-
-export class IdempotencyKeyInProgressError extends HttpError {
-  constructor(retryAfterSeconds: number) {
-    super(
-      'idempotency_key_in_progress',
-      `The first request with this Idempotency-Key is still being processed; retry in ${retryAfterSeconds} s.`,
-      { 'Retry-After': String(retryAfterSeconds) },
-    );
-    this.name = 'IdempotencyKeyInProgressError';
-  }
-}
-
-/** The record's creation was abandoned (by a sweep that judged it dead) before it could be confirmed. */
-export class JobAbandonedError extends HttpError {
-  constructor() {
-    super('job_storage_unavailable', 'The job could not be stored; its credits are returned. Retry.');
-    this.name = 'JobAbandonedError';
-  }
-}
-
 /**
  * Before admission: writes the pending record that carries the reservation, and claims the
  * Idempotency-Key. A key already used with the same body answers with its job (`replay`, nothing
- * to charge) once that job exists; while its creation is pending it is 409 in progress; a key
- * whose job was abandoned passes to this request. A key used with another body is 409 reused.
+ * to charge) once that job exists; while its creation is pending it is IdempotencyKeyInProgressError;
+ * a key whose job was abandoned passes to this request. A key used with another body is
+ * IdempotencyKeyReusedError (the API's 409s: job-errors.ts).
  */
 export async function reserveJob(deps: CreationDeps, req: JobRequest): Promise<Reservation> {
   const id = deps.newId();

@@ -1,5 +1,3 @@
-import { ValidationError } from '../http/errors.js';
-
 // GET /v1/email/jobs pagination. A cursor is opaque to callers: base64url of the last listed job's
 // sort key (createdAt, id). It only says where to resume WITHIN the caller's own jobs: the account
 // is never taken from it, so a cursor made from another account's job lists nothing of that account.
@@ -21,28 +19,16 @@ export function encodeCursor(position: ListPosition): string {
   return Buffer.from(JSON.stringify({ c: position.createdAt, i: position.id })).toString('base64url');
 }
 
-/** The position a cursor names; 400 invalid_query for anything this service did not make. */
-export function decodeCursor(cursor: string): ListPosition {
-  const invalid = () =>
-    new ValidationError('invalid_query', 'cursor: use the nextCursor of the previous page.');
-  if (cursor.length === 0 || cursor.length > CURSOR_MAX || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+/** The position a cursor names; undefined for anything encodeCursor did not make. */
+export function decodeCursor(cursor: string): ListPosition | undefined {
+  if (cursor.length === 0 || cursor.length > CURSOR_MAX || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw invalid();
+    return undefined;
   }
   const { c, i } = (value ?? {}) as { c?: unknown; i?: unknown };
-  if (typeof c !== 'string' || typeof i !== 'string' || !ISO.test(c) || !UUID.test(i)) throw invalid();
+  if (typeof c !== 'string' || typeof i !== 'string' || !ISO.test(c) || !UUID.test(i)) return undefined;
   return { createdAt: c, id: i };
-}
-
-/** `limit`: digits only, 1 to 100; absent is the default. */
-export function parseLimit(limit: string | undefined): number {
-  if (limit === undefined) return LIST_LIMIT_DEFAULT;
-  const n = /^\d{1,3}$/.test(limit) ? Number(limit) : Number.NaN;
-  if (!(n >= 1 && n <= LIST_LIMIT_MAX)) {
-    throw new ValidationError('invalid_query', `limit: an integer from 1 to ${LIST_LIMIT_MAX}.`);
-  }
-  return n;
 }

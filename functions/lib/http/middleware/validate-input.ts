@@ -1,10 +1,11 @@
 import { HttpError } from '../errors.js';
 import type { HandlerSpec } from '../handler-spec.js';
+import { answerOf } from './domain-errors.js';
 import { type Middleware, stateOf } from './request-state.js';
 
 /**
- * The route's validation: its input on `context.input`. A refusal (4xx) is marked so that
- * admission.ts still counts the call against the minute.
+ * The route's validation: its input on `context.input`. A refusal (4xx), the contract's or the
+ * domain's (domain-errors.ts), is marked so that admission.ts still counts the call against the minute.
  */
 export function validateInput<I, R>(input: HandlerSpec<I, R>['input']): Middleware<I, R> {
   return {
@@ -14,8 +15,9 @@ export function validateInput<I, R>(input: HandlerSpec<I, R>['input']): Middlewa
       try {
         context.input = await input(stateOf(context, 'httpRequest'), stateOf(context, 'principal'));
       } catch (err) {
-        if (err instanceof HttpError && err.status < 500) context.inputRefused = true;
-        throw err;
+        const answer = answerOf(err);
+        if (answer instanceof HttpError && answer.status < 500) context.inputRefused = true;
+        throw answer;
       }
     },
   };

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { HttpError, ValidationError } from '../../../../functions/lib/http/errors.js';
 import { validateInput } from '../../../../functions/lib/http/middleware/validate-input.js';
+import { JobInputError } from '../../../../functions/lib/jobs/job-errors.js';
 import { HTTP_REQUEST, PRINCIPAL, phase, requestOf, thrownBy } from './support/pipeline.js';
 
 const state = () => ({ httpRequest: HTTP_REQUEST, principal: PRINCIPAL });
@@ -51,5 +52,23 @@ describe("the route's validation", () => {
     );
 
     expect(request.context.inputRefused).toBeUndefined();
+  });
+
+  test("a domain refusal from the input is answered as the API's error and counts against the minute", async () => {
+    const request = requestOf(state());
+
+    const err = await thrownBy(() =>
+      phase(
+        validateInput<unknown, unknown>(() => {
+          throw new JobInputError('empty_job', 'The list has no addresses.');
+        }),
+        'before',
+        request,
+      ),
+    );
+
+    expect(err).toBeInstanceOf(HttpError);
+    expect(err).toMatchObject({ status: 400, code: 'empty_job', message: 'The list has no addresses.' });
+    expect(request.context.inputRefused).toBe(true);
   });
 });

@@ -1,0 +1,86 @@
+import { describe, expect, test } from '@jest/globals';
+import { HttpError, RateLimitError } from '../../../../functions/lib/http/errors.js';
+import { domainErrorAnswer, domainErrors } from '../../../../functions/lib/http/middleware/domain-errors.js';
+import {
+  IdempotencyKeyInProgressError,
+  IdempotencyKeyReusedError,
+  JobAbandonedError,
+  JobInputError,
+} from '../../../../functions/lib/jobs/job-errors.js';
+import { phase, requestOf } from './support/pipeline.js';
+
+const answer = (err: unknown) => {
+  const http = domainErrorAnswer(err);
+  return http && { status: http.status, ...http.toBody(), headers: http.headers };
+};
+
+describe("the domain's own errors, answered in one place (spec: Errors)", () => {
+  test('an Idempotency-Key used with another body is 409 idempotency_key_reused', () => {
+    expect(answer(new IdempotencyKeyReusedError())).toEqual({
+      status: 409,
+      error: 'idempotency_key_reused',
+      message:
+        'This Idempotency-Key was used in the last 24 hours with a different body; use a new key for a new list.',
+      headers: {},
+    });
+  });
+
+  test('a key whose first request is still running is 409 idempotency_key_in_progress with Retry-After', () => {
+    expect(answer(new IdempotencyKeyInProgressError(7))).toEqual({
+      status: 409,
+      error: 'idempotency_key_in_progress',
+      message: 'The first request with this Idempotency-Key is still being processed; retry in 7 s.',
+      headers: { 'Retry-After': '7' },
+    });
+  });
+
+  test('a job abandoned before it was confirmed is 503 job_storage_unavailable', () => {
+    expect(answer(new JobAbandonedError())).toMatchObject({
+      status: 503,
+      error: 'job_storage_unavailable',
+      message: 'The job could not be stored; its credits are returned. Retry.',
+    });
+  });
+
+  test('a refused list is 413 when over 10 MB, otherwise 400 under the code of its problem', () => {
+    expect(answer(new JobInputError('body_too_large', 'too big'))).toMatchObject({
+      status: 413,
+      error: 'body_too_large',
+      message: 'too big',
+    });
+    for (const problem of ['invalid_body', 'invalid_json', 'empty_job', 'job_too_large'] as const) {
+      expect(answer(new JobInputError(problem, 'no'))).toMatchObject({
+        status: 400,
+        error: problem,
+        message: 'no',
+      });
+    }
+  });
+
+  test('anything else is no domain error: left as it is', () => {
+    for (const err of [new Error('x'), new RateLimitError(3), 'text', undefined, null, {}]) {
+      expect(domainErrorAnswer(err)).toBeUndefined();
+    }
+  });
+
+  test('the middleware puts the answer in place of the domain error, before the other steps see it', async () => {
+    const request = requestOf();
+    request.error = new IdempotencyKeyReusedError();
+
+    await phase(domainErrors(), 'onError', request);
+
+    expect(request.error).toBeInstanceOf(HttpError);
+    expect(request.error).toMatchObject({ status: 409, code: 'idempotency_key_reused' });
+  });
+
+  test('the middleware leaves an HTTP error and an unexpected one untouched', async () => {
+    for (const err of [new RateLimitError(3), new Error('boom')]) {
+      const request = requestOf();
+      request.error = err;
+
+      await phase(domainErrors(), 'onError', request);
+
+      expect(request.error).toBe(err);
+    }
+  });
+});
