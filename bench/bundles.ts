@@ -21,12 +21,12 @@ export const about = [
   'of the minified bundle in a fresh `node` with `--enable-source-maps`, as Lambda runs it: the module-loading part',
   'of a cold start (parse, compile and top-level evaluation; data files are opened on the first request). This',
   'machine runs Node 20 on x86; Lambda runs Node 24 on arm64, so absolute times there differ. The same budgets',
-  '(< 1 MB, no external package imported at the top) are asserted by `test/infra/bundles.test.ts`.',
+  '(< 1.125 MB, no external package imported at the top) are asserted by `test/infra/bundles.test.ts`.',
 ].join('\n');
 
 const GROUP = 'Lambda bundles';
 const RUNS = 10;
-const SIZE_TARGET_KB = 1024;
+const SIZE_TARGET_KB = 1152;
 const IMPORT_TARGET_MS = 150;
 
 const execFileAsync = promisify(execFile);
@@ -54,6 +54,8 @@ async function importMs(file: string): Promise<number> {
       PATH: process.env.PATH ?? '',
       // As in Lambda (infra/constructs/netintel-function.ts): source maps are registered at load.
       NODE_OPTIONS: '--enable-source-maps',
+      // As in Lambda, where it is set: the X-Ray tracer is loaded (functions/lib/aws/tracing.ts).
+      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
       AWS_REGION: 'us-east-1',
       POWERTOOLS_SERVICE_NAME: 'netintel',
       POWERTOOLS_METRICS_NAMESPACE: 'netintel',
@@ -81,7 +83,7 @@ export async function run(): Promise<BenchResult[]> {
         median: kb,
         spread: '–',
         unit: 'KB',
-        target: `< 1 MB: ${kb < SIZE_TARGET_KB ? 'met' : 'not met'}`,
+        target: `< 1.125 MB: ${kb < SIZE_TARGET_KB ? 'met' : 'not met'}`,
         samples: 1,
       });
 

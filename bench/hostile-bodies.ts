@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { readJobSource } from '../functions/jobs-create/job-request.js';
 import { accountStore } from '../functions/lib/aws/services.js';
 import { HttpError } from '../functions/lib/http/errors.js';
+import { answerOf } from '../functions/lib/http/middleware/domain-errors.js';
 import type { HttpRequest } from '../functions/lib/http/request.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
@@ -100,10 +101,11 @@ const CASES: Case[] = [
 
 async function outcome(req: HttpRequest): Promise<string> {
   try {
-    await readJobSource(req);
+    await readJobSource(req, null);
     return 'ok';
   } catch (err) {
-    if (err instanceof HttpError) return err.code;
+    const answer = answerOf(err);
+    if (answer instanceof HttpError) return answer.code;
     throw err;
   }
 }

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Account, KeyRecord } from '../functions/lib/accounts/account.js';
 import { normaliseAllowedOrigin } from '../functions/lib/accounts/origins.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
@@ -28,6 +27,8 @@ import {
 } from '../functions/lib/custom-hostnames/lifecycle.js';
 import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
+import { CliError } from './cli/cli-error.js';
+import { type CommandLine, readCommandLine, wholeNumber } from './cli/command-line.js';
 import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
 
 // `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
@@ -98,7 +99,7 @@ function hintFor(err: unknown, positionals: string[]): string | undefined {
   if (err instanceof UnknownAccountError) return 'npm run admin -- account list   shows the accounts';
   if (err instanceof UnknownKeyError)
     return "npm run admin -- key list --account ID   shows an account's keys";
-  if (!(err instanceof UsageError)) return undefined;
+  if (!(err instanceof CliError)) return undefined;
   const named = commandOf(positionals);
   return `npm run admin -- ${named ? `${named} ` : ''}--help`;
 }
@@ -106,8 +107,6 @@ function hintFor(err: unknown, positionals: string[]): string | undefined {
 /** What `key create` says beside the key: it cannot be shown again. */
 export const KEY_SHOWN_ONCE =
   'This key is shown once: store it now. Only its hash is kept, so it cannot be shown again (revoke it and create another if it is lost).';
-
-class UsageError extends Error {}
 
 const OPTIONS = {
   plan: { type: 'string' },
@@ -128,7 +127,7 @@ const OPTIONS = {
   help: { type: 'boolean', default: false },
 } as const;
 
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = CommandLine<typeof OPTIONS>['values'];
 
 /** Where the CLI writes: stdout and stderr in the command, buffers in the tests. */
 export interface AdminIo {
@@ -136,21 +135,14 @@ export interface AdminIo {
   err(text: string): void;
 }
 
-function positiveInt(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer`);
-  return n;
-}
-
 function bool(name: string, raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
-  if (raw !== 'true' && raw !== 'false') throw new UsageError(`--${name} must be true or false`);
+  if (raw !== 'true' && raw !== 'false') throw new CliError(`--${name} must be true or false`);
   return raw === 'true';
 }
 
 function required(name: string, value: string | undefined): string {
-  if (!value) throw new UsageError(`--${name} is required`);
+  if (!value) throw new CliError(`--${name} is required`);
   return value;
 }
 
@@ -170,7 +162,7 @@ async function connect(values: Values): Promise<Connection> {
     try {
       env = environmentFromOutputs(Object.values(outputs)[0] ?? {});
     } catch (error) {
-      throw new UsageError(`--outputs ${values.outputs}: ${(error as Error).message}`);
+      throw new CliError(`--outputs ${values.outputs}: ${(error as Error).message}`);
     }
     for (const [name, value] of Object.entries(env)) process.env[name] = value;
     return { aws: true };
@@ -199,7 +191,7 @@ async function connect(values: Values): Promise<Connection> {
 async function domain(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
   const verb = positionals[1];
   if (aws && !process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID) {
-    throw new UsageError(
+    throw new CliError(
       'this stack was deployed without custom hostnames (deploy with -c customHostnames=true), or CUSTOM_HOSTNAME_* is not set',
     );
   }
@@ -233,7 +225,7 @@ async function domain(values: Values, positionals: string[], aws: boolean): Prom
   } finally {
     (deps.resolver as { close?: () => void }).close?.();
   }
-  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  throw new CliError(`unknown command "${positionals.join(' ')}"`);
 }
 
 /** A failure after part of the work was done: the message says what stands and what to run. */
@@ -251,7 +243,7 @@ async function usagePlanKeys(aws: boolean): Promise<UsagePlanKeys> {
   );
   const missing = PLANS.filter((p) => !ids[p.id]).map((p) => OUTPUTS.usagePlanId(p.id));
   if (missing.length > 0) {
-    throw new UsageError(
+    throw new CliError(
       `the stack outputs lack ${missing.join(', ')} (or USAGE_PLAN_ID_* is not set): deploy this version of the stack and pass its new --outputs file`,
     );
   }
@@ -288,11 +280,11 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
   if (area === 'account' && verb === 'create') {
     const plan = required('plan', values.plan);
     if (!PLANS.some((p) => p.id === plan))
-      throw new UsageError(`unknown plan "${plan}" (${PLANS.map((p) => p.id).join(', ')})`);
+      throw new CliError(`unknown plan "${plan}" (${PLANS.map((p) => p.id).join(', ')})`);
     const overrides = {
       email: values.email ?? null,
-      perMinute: positiveInt('per-minute', values['per-minute']),
-      monthlyCap: positiveInt('monthly-cap', values['monthly-cap']),
+      perMinute: wholeNumber('per-minute', values['per-minute'], { min: 1 }),
+      monthlyCap: wholeNumber('monthly-cap', values['monthly-cap'], { min: 1 }),
       includesSecurity: bool('security', values.security),
       customHostname: bool('custom-hostname', values['custom-hostname']),
     };
@@ -321,16 +313,16 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const account = required('account', values.account);
     const type = required('type', values.type);
     if (type === 'secret') {
-      if (values.origin?.length) throw new UsageError('secret keys have no origins (they are for backends)');
+      if (values.origin?.length) throw new CliError('secret keys have no origins (they are for backends)');
       return store.createKey(account, 'secret', []);
     }
-    if (type !== 'publishable') throw new UsageError('--type must be publishable or secret');
+    if (type !== 'publishable') throw new CliError('--type must be publishable or secret');
     const origins = (values.origin ?? []).map((o) => {
       const n = normaliseAllowedOrigin(o);
-      if (!n) throw new UsageError(`"${o}" is not an origin (scheme://host[:port], or http://localhost:*)`);
+      if (!n) throw new CliError(`"${o}" is not an origin (scheme://host[:port], or http://localhost:*)`);
       return n;
     });
-    if (origins.length === 0) throw new UsageError('a publishable key needs at least one --origin');
+    if (origins.length === 0) throw new CliError('a publishable key needs at least one --origin');
     return store.createKey(account, 'publishable', origins);
   }
   if (area === 'account' && verb === 'list') {
@@ -371,10 +363,10 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
       perKind: usage.meters,
     };
   }
-  throw new UsageError(`unknown command "${positionals.join(' ')}"`);
+  throw new CliError(`unknown command "${positionals.join(' ')}"`);
 }
 
-const KNOWN_ERRORS = [UsageError, UnknownAccountError, UnknownKeyError, UnknownPlanError, DomainRefusedError];
+const KNOWN_ERRORS = [CliError, UnknownAccountError, UnknownKeyError, UnknownPlanError, DomainRefusedError];
 
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
 export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
@@ -386,13 +378,12 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
     const hint = hintFor(err, positionals);
     if (hint) io.err(`hint: ${hint}`);
   };
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  let parsed: CommandLine<typeof OPTIONS>;
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true });
+    parsed = readCommandLine(args, OPTIONS);
   } catch (err) {
-    // Unknown flags and values that look like flags ("--per-minute -3") are usage errors.
     refuse(
-      new UsageError((err as Error).message.replace(/\s*\n\s*/g, ' ')),
+      err,
       args.filter((a) => !a.startsWith('-')),
     );
     return 2;
@@ -407,7 +398,7 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
     return 2;
   }
   if (!COMMANDS[positionals.slice(0, 2).join(' ')]) {
-    refuse(new UsageError(`unknown command "${positionals.join(' ')}"`), positionals);
+    refuse(new CliError(`unknown command "${positionals.join(' ')}"`), positionals);
     return 2;
   }
   let connection: Connection | undefined;

@@ -1,19 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createNodeMxResolver, parseDnsServers } from '../functions/lib/dns/resolver.js';
 import { EMAIL_LIST_FILES } from '../functions/lib/email/lists.js';
 import { readCurrentFromDir, writeArtifacts } from '../functions/lib/refresh/dir-store.js';
 import type { SourceFetcher } from '../functions/lib/refresh/fetch.js';
 import { httpFetcher } from '../functions/lib/refresh/http-fetcher.js';
-import { MX_LEARN_DEFAULTS } from '../functions/lib/refresh/mx-learn.js';
+import { MX_LEARN_DEFAULTS, mxLearning } from '../functions/lib/refresh/mx-learn.js';
 import { runRefresh } from '../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
 import { sharedDataDir } from '../layers/build/build-data.js';
 import { DATA_LAYER_DIR } from '../layers/build/data-layer.js';
 import { buildEmailLists } from '../layers/build/email-lists.js';
 import { resolveNetworkData } from '../layers/build/security-data.js';
+import { CliError } from './cli/cli-error.js';
+import { readCommandLine, wholeNumber } from './cli/command-line.js';
 
 // `npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns HOST[:PORT],...] [--force]`
 //
@@ -32,19 +33,29 @@ import { resolveNetworkData } from '../layers/build/security-data.js';
 const USAGE =
   'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns SERVERS] [--force]';
 
+const OPTIONS = {
+  from: { type: 'string' },
+  upstream: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  'mx-domains': { type: 'string' },
+  dns: { type: 'string' },
+  force: { type: 'boolean', default: false },
+  help: { type: 'boolean', default: false },
+} as const;
+
+/** Runs the refresh; a command line to correct exits 64 (EX_USAGE) with the usage. */
 export async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      from: { type: 'string' },
-      upstream: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      'mx-domains': { type: 'string' },
-      dns: { type: 'string' },
-      force: { type: 'boolean', default: false },
-      help: { type: 'boolean', default: false },
-    },
-  });
+  try {
+    return await refresh(argv);
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    console.error(`${err.message}\n${USAGE}`);
+    return 64;
+  }
+}
+
+async function refresh(argv: string[]): Promise<number> {
+  const { values } = readCommandLine(argv, OPTIONS);
   if (values.help) {
     console.log(USAGE);
     return 0;
@@ -60,11 +71,9 @@ export async function main(argv: string[]): Promise<number> {
     return 64;
   }
   const fetcher: SourceFetcher = fromDir ? snapshotFetcher(fromDir) : httpFetcher();
-  const mxDomains = Number(values['mx-domains'] ?? (fromDir ? 0 : MX_LEARN_DEFAULTS.maxDomains));
-  if (!Number.isInteger(mxDomains) || mxDomains < 0) {
-    console.error(`--mx-domains must be a whole number\n${USAGE}`);
-    return 64;
-  }
+  const mxDomains =
+    wholeNumber('mx-domains', values['mx-domains'], { min: 0 }) ??
+    (fromDir ? 0 : MX_LEARN_DEFAULTS.maxDomains);
   console.log(`data refresh: sources from ${fromDir ?? 'upstream URLs'}, output to ${out}`);
 
   // The free, role and typo lists come from the layer build; a fresh output directory gets them
@@ -92,15 +101,7 @@ export async function main(argv: string[]): Promise<number> {
     fetcher,
     networks,
     current,
-    mx:
-      resolver === null
-        ? null
-        : {
-            resolver,
-            maxDomains: mxDomains,
-            concurrency: MX_LEARN_DEFAULTS.concurrency,
-            ratePerSecond: MX_LEARN_DEFAULTS.ratePerSecond,
-          },
+    mx: mxLearning(resolver, mxDomains),
     now: () => new Date(),
   }).finally(() => resolver?.close());
 

@@ -1,10 +1,13 @@
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
 import { AUTH_MESSAGES, authenticate } from '../lib/accounts/authenticate.js';
 import { usageIdentifierKey } from '../lib/accounts/usage-plan-keys.js';
 import { baseDomain, cachedAccountStore, cachedHostnameStore } from '../lib/aws/services.js';
+import { traceAnnotations, traceInvocation } from '../lib/aws/tracing.js';
 import { hostCandidate, requestHost } from '../lib/custom-hostnames/binding.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
 import { denialContext } from '../lib/http/gateway-responses.js';
+import { TRACE_ANNOTATION } from '../lib/http/middleware/trace-annotations.js';
 import { headerValues, lastValues, queryValues } from '../lib/http/multi-value.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
@@ -29,11 +32,23 @@ const usagePlanKeys = config().USAGE_PLAN_KEYS;
 /** The usage-plan key of calls refused with a 401 (none locally, where there are no usage plans). */
 const refusedCallsKey = config().REFUSED_USAGE_PLAN_KEY;
 
-export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+/** execute-api:Invoke of the called method, allowed or denied: the policy of every answer. */
+function invokePolicy(
+  effect: 'Allow' | 'Deny',
+  resource: string,
+): APIGatewayAuthorizerResult['policyDocument'] {
+  return {
+    Version: '2012-10-17',
+    Statement: [{ Action: 'execute-api:Invoke', Effect: effect, Resource: resource }],
+  };
+}
+
+async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
   const route = (ROUTES as readonly Route[]).find(
     (r) => r.path === event.resource && r.method === event.httpMethod,
   );
   if (!route) throw new Error('Unauthorized');
+  traceAnnotations?.annotate(TRACE_ANNOTATION.route, route.name);
   // Every value, from the multi-value maps: a key sent twice must be seen twice (authenticate.ts).
   const allHeaders = headerValues(event);
   const headers = lastValues(allHeaders);
@@ -49,6 +64,7 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     cachedAccountStore(),
   );
   if (!decision.ok) {
+    traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, decision.code);
     logger.info('request refused by authorizer', {
       route: route.name,
       correlation_id: event.requestContext?.requestId,
@@ -66,31 +82,32 @@ export async function handler(event: APIGatewayRequestAuthorizerEvent): Promise<
     if (decision.status === 401) {
       return {
         principalId: 'refused',
-        policyDocument: {
-          Version: '2012-10-17',
-          Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }],
-        },
+        policyDocument: invokePolicy('Allow', event.methodArn),
         context,
         ...(refusedCallsKey ? { usageIdentifierKey: refusedCallsKey } : {}),
       };
     }
     return {
       principalId: 'anonymous',
-      policyDocument: {
-        Version: '2012-10-17',
-        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: event.methodArn }],
-      },
+      policyDocument: invokePolicy('Deny', event.methodArn),
       context,
     };
   }
+  traceAnnotations?.annotate(TRACE_ANNOTATION.account, decision.principal.accountId);
   const usageKey = usageIdentifierKey(decision.usagePlanKey, usagePlanKeys, decision.principal.plan);
   return {
     principalId: decision.principal.accountId,
-    policyDocument: {
-      Version: '2012-10-17',
-      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: event.methodArn }],
-    },
+    policyDocument: invokePolicy('Allow', event.methodArn),
     context: toAuthorizerContext(decision.principal),
     ...(usageKey ? { usageIdentifierKey: usageKey } : {}),
   };
 }
+
+/**
+ * The Lambda handler: the decision inside the invocation's X-Ray subsegment where tracing is on
+ * (aws/tracing.ts). Middy lets the context be left out, as the local server and benchmarks do.
+ */
+export const handler = middy(authorize).use(traceInvocation()) as (
+  event: APIGatewayRequestAuthorizerEvent,
+  context?: Context,
+) => Promise<APIGatewayAuthorizerResult>;

@@ -1,8 +1,10 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import middy from '@middy/core';
 import { BUCKET } from '../lib/aws/resources.js';
 import { s3Client } from '../lib/aws/s3-client.js';
 import { S3DataStore } from '../lib/aws/s3-data-source.js';
 import { dataRoot, now } from '../lib/aws/services.js';
+import { traceInvocation, tracer } from '../lib/aws/tracing.js';
 import type { MxResolver } from '../lib/dns/mx-resolver.js';
 import { createNodeMxResolver } from '../lib/dns/resolver.js';
 import { logger, metrics } from '../lib/observability.js';
@@ -10,9 +12,10 @@ import { carriedEmailFiles, networkDataFromLayer, readCurrentFromDir } from '../
 import type { SourceFetcher } from '../lib/refresh/fetch.js';
 import { httpFetcher } from '../lib/refresh/http-fetcher.js';
 import { REFRESH_METRICS } from '../lib/refresh/metrics.js';
-import { MX_LEARN_DEFAULTS } from '../lib/refresh/mx-learn.js';
+import { mxLearning } from '../lib/refresh/mx-learn.js';
 import { type CurrentData, readCurrentData, runRefresh } from '../lib/refresh/refresh.js';
 import { config } from '../lib/runtime/config.js';
+import { tracedMxResolver } from '../lib/runtime/dns-tracing.js';
 
 // The scheduled data refresh (EventBridge, every 6 hours; infra/constructs/data-refresh.ts): fetch
 // every list upstream, validate, compile, and publish a new version to S3 for the functions to swap
@@ -69,15 +72,7 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
         fetcher: deps.fetcher(),
         networks,
         current,
-        mx:
-          resolver === null
-            ? null
-            : {
-                resolver,
-                maxDomains: deps.mxDomainsPerRun,
-                concurrency: MX_LEARN_DEFAULTS.concurrency,
-                ratePerSecond: MX_LEARN_DEFAULTS.ratePerSecond,
-              },
+        mx: mxLearning(resolver, deps.mxDomainsPerRun),
         now: deps.now,
       }).finally(() => resolver?.close?.());
 
@@ -124,12 +119,20 @@ function bucketName(): string {
   return bucket;
 }
 
-export const handler = createRefreshHandler({
-  store: () => new S3DataStore(s3Client(), bucketName()),
-  fetcher: () => httpFetcher({ now }),
-  dataRoot,
-  resolver: () => createNodeMxResolver({ servers: config().DNS_SERVERS, timeoutMs: 2_000, tries: 2 }),
-  now,
-  // Read at the cold start: an invalid variable fails the init, not a refresh hours later.
-  mxDomainsPerRun: config().MX_DOMAINS_PER_RUN,
-});
+function mxResolver(): MxResolver & { close(): void } {
+  const resolver = createNodeMxResolver({ servers: config().DNS_SERVERS, timeoutMs: 2_000, tries: 2 });
+  // Each MX-learning query a subsegment where tracing is on (runtime/dns-tracing.ts).
+  return tracer ? tracedMxResolver(resolver, tracer) : resolver;
+}
+
+export const handler = middy(
+  createRefreshHandler({
+    store: () => new S3DataStore(s3Client(), bucketName()),
+    fetcher: () => httpFetcher({ now }),
+    dataRoot,
+    resolver: mxResolver,
+    now,
+    // Read at the cold start: an invalid variable fails the init, not a refresh hours later.
+    mxDomainsPerRun: config().MX_DOMAINS_PER_RUN,
+  }),
+).use(traceInvocation());

@@ -1,4 +1,6 @@
+import middy from '@middy/core';
 import { domainDeps } from '../lib/aws/services.js';
+import { traceInvocation } from '../lib/aws/tracing.js';
 import { type SweepSummary, verifyUnsettled } from '../lib/custom-hostnames/lifecycle.js';
 import { logger } from '../lib/observability.js';
 
@@ -11,7 +13,7 @@ import { logger } from '../lib/observability.js';
 // resolver), BASE_DOMAIN, CUSTOM_HOSTNAME_TARGET, CUSTOM_HOSTNAME_DISTRIBUTION_ID,
 // CUSTOM_HOSTNAME_CONNECTION_GROUP_ID.
 
-export async function handler(): Promise<SweepSummary> {
+async function verify(): Promise<SweepSummary> {
   const deps = await domainDeps();
   try {
     const summary = await verifyUnsettled(deps);
@@ -27,3 +29,5 @@ export async function handler(): Promise<SweepSummary> {
     (deps.resolver as { close?: () => void }).close?.();
   }
 }
+
+export const handler = middy(verify).use(traceInvocation());

@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { jobStore, now, usageCounter } from '../lib/aws/services.js';
+import { traceInvocation } from '../lib/aws/tracing.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { failJob } from '../lib/jobs/process-chunk.js';
 import { logger } from '../lib/observability.js';
@@ -34,4 +35,6 @@ async function failChunks(event: SQSEvent, context: Context): Promise<SQSBatchRe
   });
 }
 
-export const handler = middy(failChunks).use(injectLambdaContext(logger, { resetKeys: true }));
+export const handler = middy(failChunks)
+  .use(traceInvocation())
+  .use(injectLambdaContext(logger, { resetKeys: true }));

@@ -3,6 +3,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { jobStore, now } from '../lib/aws/services.js';
+import { traceInvocation } from '../lib/aws/tracing.js';
 import type { EmailChecker } from '../lib/email/index.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { processChunk } from '../lib/jobs/process-chunk.js';
@@ -39,4 +40,6 @@ async function processBatch(event: SQSEvent, context: Context): Promise<SQSBatch
   });
 }
 
-export const handler = middy(processBatch).use(injectLambdaContext(logger, { resetKeys: true }));
+export const handler = middy(processBatch)
+  .use(traceInvocation())
+  .use(injectLambdaContext(logger, { resetKeys: true }));

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { jobSweep, now } from '../lib/aws/services.js';
+import { traceInvocation } from '../lib/aws/tracing.js';
 import { sweepJobs } from '../lib/jobs/job-sweep.js';
 import { logger } from '../lib/observability.js';
 
@@ -19,4 +20,6 @@ async function sweep(): Promise<void> {
   }
 }
 
-export const handler = middy(sweep).use(injectLambdaContext(logger, { resetKeys: true }));
+export const handler = middy(sweep)
+  .use(traceInvocation())
+  .use(injectLambdaContext(logger, { resetKeys: true }));

@@ -1,6 +1,14 @@
 import type { RouteExample } from '../lib/http/contract.js';
+import { GOOGLE_DNS, PRIVATE_ADDRESS } from '../lookup-ip/examples.js';
 
 // Real exchanges with lookup-batch (see RouteExample): test/integration/docs.test.ts replays each one.
+
+/** A batch result is the single lookup's without the two fields a batch does not offer. */
+function batchResult(single: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { userAgent: _userAgent, hostname: _hostname, ...result } = single;
+  return result;
+}
+
 export const examples: Record<string, RouteExample> = {
   two: {
     summary: 'A public and a private address',
@@ -8,112 +16,7 @@ export const examples: Record<string, RouteExample> = {
       ips: ['8.8.8.8', '10.0.0.1'],
     },
     response: {
-      results: [
-        {
-          ip: '8.8.8.8',
-          country: 'US',
-          region: 'California',
-          regionCode: 'US-CA',
-          city: 'Mountain View',
-          postalCode: '94043',
-          continent: 'NA',
-          latitude: 37.422000885009766,
-          longitude: -122.08499908447266,
-          timezone: 'America/Los_Angeles',
-          isEUCountry: false,
-          asn: 15169,
-          asOrganization: 'Google LLC',
-          currency: {
-            code: 'USD',
-            name: 'US Dollar',
-            symbol: '$',
-          },
-          callingCode: '+1',
-          compliance: {
-            gdpr: false,
-            ukGdpr: false,
-            ccpa: true,
-            lgpd: false,
-            pipeda: false,
-            pipl: false,
-            appi: false,
-            popia: false,
-            dpdp: false,
-            regimes: ['CCPA'],
-          },
-          locale: {
-            suggestedLocale: 'en-US',
-            languages: ['en'],
-            measurementSystem: 'imperial',
-            dateFormat: 'MM/DD/YYYY',
-            timeFormat: '12h',
-            firstDayOfWeek: 7,
-          },
-          sun: {
-            sunrise: '2026-11-24T14:57:21.608Z',
-            sunset: '2026-11-25T00:52:35.960Z',
-            solarNoon: '2026-11-24T19:55:07.614Z',
-            isDaylight: true,
-          },
-          holiday: {
-            localDate: '2026-11-24',
-            isPublicHoliday: false,
-            today: null,
-            next: {
-              date: '2026-11-26',
-              name: 'Thanksgiving Day',
-            },
-          },
-          age: {
-            majority: 18,
-            digitalConsent: 13,
-          },
-          tax: {
-            type: 'sales_tax',
-            standardRate: null,
-            name: 'Sales tax',
-          },
-          found: true,
-          security: {
-            isTor: false,
-            isVpn: false,
-            isDatacenter: true,
-            isThreat: false,
-            isSanctionedNetwork: false,
-          },
-        },
-        {
-          ip: '10.0.0.1',
-          country: null,
-          region: null,
-          regionCode: null,
-          city: null,
-          postalCode: null,
-          latitude: null,
-          longitude: null,
-          timezone: null,
-          continent: null,
-          isEUCountry: false,
-          asn: null,
-          asOrganization: null,
-          currency: null,
-          callingCode: null,
-          compliance: null,
-          locale: null,
-          sun: null,
-          holiday: null,
-          age: null,
-          tax: null,
-          security: {
-            isTor: false,
-            isVpn: false,
-            isDatacenter: false,
-            isThreat: false,
-            isSanctionedNetwork: false,
-          },
-          found: false,
-        },
-      ],
+      results: [batchResult(GOOGLE_DNS), batchResult(PRIVATE_ADDRESS)],
     },
   },
 };

@@ -1,22 +1,22 @@
 import { defineHandler } from '../lib/http/define-handler.js';
-import { ValidationError } from '../lib/http/errors.js';
-import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
+import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { includeHostname } from '../lib/ip/query.js';
 import { hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { LookupIpPath, LookupIpQuery } from './contract.js';
 
 // GET /v1/lookup/{ip}: one IP, billed as one lookup; private, reserved and unknown addresses are
 // found:false, never an error.
 export const handler = defineHandler({
   route: 'lookup-ip',
   input: (req) => {
-    const ip = parseIp(req.pathParameters.ip ?? '');
-    if (!ip) throw new ValidationError('invalid_ip', 'The path must hold one IPv4 or IPv6 address.');
-    const userAgent = req.query.userAgent ?? null;
-    if (userAgent !== null && userAgent.length > USER_AGENT_MAX) {
-      throw new ValidationError('invalid_query', `userAgent is longer than ${USER_AGENT_MAX} characters.`);
-    }
-    return { ip, userAgent, hostname: includeHostname(req.query) };
+    const path = validate(LookupIpPath, req.pathParameters, 'path');
+    const query = validate(LookupIpQuery, req.query, 'query');
+    // The contract accepted the path's ip as an address.
+    return {
+      ip: parseIp(path.ip)!,
+      userAgent: query.userAgent ?? null,
+      hostname: query.include === 'hostname',
+    };
   },
   run: async ({ ip, userAgent, hostname }, { principal }) => {
     const [result, ptr] = await Promise.all([

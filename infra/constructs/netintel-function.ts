@@ -22,9 +22,9 @@ export interface NetintelFunctionProps {
 
 /**
  * Every Lambda of the stack, built one way: ESM bundle (infra/bundling.ts), newest Node runtime on
- * arm64, active tracing, JSON logs into its own log group with the retention Observability sets,
- * and a role that may write to that log group only (no AWSLambdaBasicExecutionRole, whose
- * `logs:*` on `*` cdk-nag IAM4 rightly flags).
+ * arm64, active tracing (Powertools Tracer, functions/lib/aws/tracing.ts), JSON logs into its own
+ * log group with the retention Observability sets, and a role that may write to that log group
+ * only (no AWSLambdaBasicExecutionRole, whose `logs:*` on `*` cdk-nag IAM4 rightly flags).
  */
 export class NetintelFunction extends Construct {
   readonly fn: NodejsFunction;
@@ -61,6 +61,11 @@ export class NetintelFunction extends Construct {
       environment: {
         POWERTOOLS_SERVICE_NAME: 'netintel',
         POWERTOOLS_METRICS_NAMESPACE: 'netintel',
+        // X-Ray (functions/lib/aws/tracing.ts): responses can hold email addresses and error
+        // messages can quote what the caller sent, so neither is recorded; a failure carries its
+        // error code instead.
+        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
         // The bundles ship source maps; without this flag Node ignores them in stack traces.
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import * as z from 'zod';
 import { UploadTicketSchema } from '../../functions/jobs-upload/contract.js';
 import { type Job, JobSchema } from '../../functions/lib/jobs/job.js';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli/cli-error.js';
 
 // The list-job routes as `npm run jobs` calls them: each answer is checked against the route's
 // schema, an error answer becomes a CliError carrying the API's own message, and a server that is

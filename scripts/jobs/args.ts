@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
-import { CliError } from './cli-error.js';
+import { CliError } from '../cli/cli-error.js';
+import { type CommandLine, readCommandLine } from '../cli/command-line.js';
 
 // The command line of `npm run jobs`: its commands, their options and their --help texts.
 
@@ -61,9 +61,7 @@ const OPTIONS = {
   help: { type: 'boolean', default: false },
 } as const;
 
-export type Values = ReturnType<
-  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>
->['values'];
+export type Values = CommandLine<typeof OPTIONS>['values'];
 
 const COMMON = `options of every command:
   --url URL          the API (or NETINTEL_URL; default: the running local stack, http://localhost:8787)
@@ -104,16 +102,12 @@ export type Parsed =
  * goes to stderr, exit code 2), or a command with its argument and options.
  */
 export function parseCommandLine(argv: string[]): Parsed {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   const named = argv.find((a) => !a.startsWith('-'));
-  const command = isCommand(named) ? named : undefined;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  } catch (err) {
-    // Unknown flags and values that look like flags ("--limit -3") are usage errors.
-    throw new CliError((err as Error).message.replace(/\s*\n\s*/g, ' '), { hint: helpHint(command) });
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = readCommandLine(
+    argv,
+    OPTIONS,
+    helpHint(isCommand(named) ? named : undefined),
+  );
   const [name, ...rest] = positionals;
   if (name === undefined) return { help: USAGE, refused: !values.help };
   if (!isCommand(name)) {

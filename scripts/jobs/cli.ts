@@ -1,5 +1,5 @@
+import { CliError } from '../cli/cli-error.js';
 import { parseCommandLine } from './args.js';
-import { CliError } from './cli-error.js';
 import { COMMAND_RUNNERS, type JobsContext, type JobsIo } from './commands.js';
 import { connect } from './connection.js';
 import { ListFileError } from './list-file.js';

@@ -5,9 +5,10 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse } from 'csv-parse';
 import type { Job } from '../../functions/lib/jobs/job.js';
+import { CliError } from '../cli/cli-error.js';
+import { wholeNumber } from '../cli/command-line.js';
 import type { JobsApi } from './api-client.js';
 import { type Command, helpHint, type Values } from './args.js';
-import { CliError } from './cli-error.js';
 import { KeepColumnsError, keepColumns } from './keep-columns.js';
 import { listRecords, readList } from './list-file.js';
 import { ProgressReporter } from './progress.js';
@@ -176,44 +177,18 @@ async function status(ctx: JobsContext, id: string): Promise<void> {
   print(ctx, await (await ctx.api()).job(id));
 }
 
-async function wait(ctx: JobsContext, id: string): Promise<void> {
+/** `results` writes a completed job's results (default ID.results.csv); `wait` follows it to its end first. */
+async function saveResults(ctx: JobsContext, id: string, until: 'now' | 'ended'): Promise<void> {
   const input = await keptInput(ctx);
   const api = await ctx.api();
-  const job = await follow(ctx, api, await api.job(id));
-  await download(
-    ctx,
-    api,
-    job,
-    ctx.values.out ? path(ctx, ctx.values.out) : path(ctx, `${id}.results.csv`),
-    input,
-  );
-}
-
-async function results(ctx: JobsContext, id: string): Promise<void> {
-  const input = await keptInput(ctx);
-  const api = await ctx.api();
-  const job = await api.job(id);
-  await download(
-    ctx,
-    api,
-    job,
-    ctx.values.out ? path(ctx, ctx.values.out) : path(ctx, `${id}.results.csv`),
-    input,
-  );
-}
-
-function limitOf(raw: string | undefined): number {
-  if (raw === undefined) return 20;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 100) {
-    throw new CliError('--limit must be a whole number from 1 to 100', { hint: helpHint('list') });
-  }
-  return n;
+  const job = until === 'ended' ? await follow(ctx, api, await api.job(id)) : await api.job(id);
+  const out = path(ctx, ctx.values.out || `${id}.results.csv`);
+  await download(ctx, api, job, out, input);
 }
 
 async function list(ctx: JobsContext): Promise<void> {
   const { io, values } = ctx;
-  const limit = limitOf(values.limit);
+  const limit = wholeNumber('limit', values.limit, { min: 1, max: 100, hint: helpHint('list') }) ?? 20;
   const page = await (await ctx.api()).jobs(limit, values.cursor);
   if (values.json) return print(ctx, page);
   if (page.jobs.length === 0) io.out('no jobs');
@@ -241,7 +216,7 @@ async function list(ctx: JobsContext): Promise<void> {
 export const COMMAND_RUNNERS: Record<Command, (ctx: JobsContext, target: string) => Promise<void>> = {
   submit,
   status,
-  wait,
-  results,
+  wait: (ctx, id) => saveResults(ctx, id, 'ended'),
+  results: (ctx, id) => saveResults(ctx, id, 'now'),
   list: (ctx) => list(ctx),
 };

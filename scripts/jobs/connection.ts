@@ -2,9 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import { CliError } from '../cli/cli-error.js';
 import { JobsApi } from './api-client.js';
 import type { Values } from './args.js';
-import { CliError } from './cli-error.js';
 
 // Which API `npm run jobs` talks to, and with which key: --url / --key, else NETINTEL_URL /
 // NETINTEL_SECRET_KEY, else the local stack (`npm start` writes its address to

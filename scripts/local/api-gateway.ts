@@ -36,6 +36,7 @@ import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/l
 import { accessLogger } from '../../functions/lib/observability.js';
 import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
+import { lambdaContext } from './lambda-context.js';
 import { loadHandlerModule } from './load-handler.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
@@ -80,24 +81,6 @@ export interface Gateway {
   url: string;
   server: Server;
   close(): Promise<void>;
-}
-
-function lambdaContext(functionName: string, timeoutMs: number): Context {
-  const deadline = Date.now() + timeoutMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '512',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 function send(
@@ -289,7 +272,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
     });
     try {
-      return await Promise.race([handler(event, lambdaContext(`netintel-${name}`, timeoutMs)), timeout]);
+      return await Promise.race([handler(event, lambdaContext(`netintel-${name}`, 512, timeoutMs)), timeout]);
     } finally {
       clearTimeout(timer);
     }

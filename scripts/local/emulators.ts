@@ -8,9 +8,9 @@ import {
   DeleteTableCommand,
   DescribeTableCommand,
   DynamoDBClient,
+  paginateScan,
   ResourceInUseException,
   ResourceNotFoundException,
-  ScanCommand,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
@@ -193,12 +193,8 @@ async function createTable(client: DynamoDBClient, table: TableDef): Promise<voi
  */
 async function rebuildWithIndexes(client: DynamoDBClient, table: TableDef): Promise<void> {
   const items: Record<string, AttributeValue>[] = [];
-  let start: Record<string, AttributeValue> | undefined;
-  do {
-    const page = await client.send(new ScanCommand({ TableName: table.localName, ExclusiveStartKey: start }));
+  for await (const page of paginateScan({ client }, { TableName: table.localName }))
     items.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (start);
   await client.send(new DeleteTableCommand({ TableName: table.localName }));
   for (let i = 0; i < 50; i++) {
     try {

@@ -1,4 +1,4 @@
-import { DeleteCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { jobObjectPrefixes } from '../../functions/lib/aws/job-keys.js';
 import { fromItem, jobItemKey } from '../../functions/lib/aws/job-records.js';
 import type { JobStore } from '../../functions/lib/aws/job-store.js';
@@ -18,20 +18,16 @@ async function* scan(
   values: Record<string, unknown>,
 ): AsyncGenerator<Record<string, unknown>> {
   const { db, table } = store.records;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await db.send(
-      new ScanCommand({
-        TableName: table,
-        FilterExpression: filter,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ExclusiveStartKey: start,
-      }),
-    );
-    yield* page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = paginateScan(
+    { client: db },
+    {
+      TableName: table,
+      FilterExpression: filter,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  );
+  for await (const page of pages) yield* page.Items ?? [];
 }
 
 async function deletePrefix(store: JobStore, prefix: string): Promise<void> {

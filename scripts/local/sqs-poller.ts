@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
@@ -8,6 +7,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+import { lambdaContext } from './lambda-context.js';
 import { loadHandlerModule } from './load-handler.js';
 
 // Emulates the Lambda SQS event sources: receives up to the consumer's batch size, invokes the
@@ -77,24 +77,6 @@ function toRecord(m: Message, queueArn: string) {
   };
 }
 
-function context({ name, timeoutSeconds }: Consumer): Context {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: '1024',
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 export interface Pollers {
   stop(): Promise<void>;
   /** Stops taking new messages (a processor that is down); resolves once none is in flight. */
@@ -159,7 +141,10 @@ export function startPollers(options: PollerOptions): Pollers {
       };
       let failed = new Set<string>();
       try {
-        const result = await handler(event, context(consumer));
+        const result = await handler(
+          event,
+          lambdaContext(consumer.name, 1024, consumer.timeoutSeconds * 1000),
+        );
         failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
       } catch (err) {
         options.log(`poller ${name}: handler threw: ${(err as Error).message}`);

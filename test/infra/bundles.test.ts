@@ -8,10 +8,12 @@ import { esbuildOptions, externalModules, LAMBDA_BUNDLE } from '../../infra/bund
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // What the deployed bundles may contain, checked on the stack's own esbuild options. Sizes are
-// deterministic, so the 1 MB bundle budget is held here; import times are measured by
-// `npm run bench -- bundles` (BENCHMARKS.md).
+// deterministic, so the 1.125 MB bundle budget is held here; import times are measured by
+// `npm run bench -- bundles` (BENCHMARKS.md). The budget was 1 MB until the Powertools Tracer
+// (aws-xray-sdk-core, ~125 KB) joined every function: traces of DynamoDB, S3 and DNS are worth
+// its ~45 ms of cold start, and it is only loaded where tracing is on (functions/lib/aws/tracing.ts).
 
-const SIZE_BUDGET = 1024 * 1024;
+const SIZE_BUDGET = 1.125 * 1024 * 1024;
 /** Packages of the full lookup's derived groups: the signup and risk checks use the slim locator. */
 const DERIVED_GROUP_PACKAGES = [
   'libphonenumber-js',
@@ -82,7 +84,7 @@ const bundleOf = async (name: string): Promise<Built> => {
 
 describe('Lambda bundles', () => {
   test.each(BUNDLED_FUNCTIONS)(
-    '%s is under 1 MB minified',
+    '%s is under 1.125 MB minified',
     async (name) => {
       expect((await bundleOf(name)).bytes).toBeLessThan(SIZE_BUDGET);
     },

@@ -138,6 +138,21 @@ describe('functions', () => {
     }
   });
 
+  it('traces every function with X-Ray, never recording a response or an error body (issue 15)', () => {
+    for (const description of OUR_FUNCTIONS) {
+      const [id, resource] = fn(description);
+      expect(props(resource).TracingConfig).toEqual({ Mode: 'Active' });
+      const vars = props(resource).Environment.Variables as Props;
+      expect(vars.POWERTOOLS_SERVICE_NAME).toBe('netintel');
+      // Responses hold email addresses; errors are marked by their code (aws/tracing.ts).
+      expect(vars.POWERTOOLS_TRACER_CAPTURE_RESPONSE).toBe('false');
+      expect(vars.POWERTOOLS_TRACER_CAPTURE_ERROR).toBe('false');
+      expect(vars.POWERTOOLS_TRACE_ENABLED).toBeUndefined();
+      const actions = statementsOf(id).flatMap((st) => [st.Action].flat());
+      expect(actions).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
+    }
+  });
+
   it('writes each function to its own log group kept one month', () => {
     for (const description of OUR_FUNCTIONS) {
       const logGroupId = refId(props(fn(description)[1]).LoggingConfig.LogGroup)!;

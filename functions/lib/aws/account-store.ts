@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { KeyType } from '../../routes.js';
 import {
   type Account,
@@ -98,19 +98,11 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
     filter: string,
     values: Record<string, string>,
   ): AsyncIterable<Record<string, unknown>> {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new ScanCommand({
-          TableName: this.table,
-          FilterExpression: filter,
-          ExpressionAttributeValues: values,
-          ...(start ? { ExclusiveStartKey: start } : {}),
-        }),
-      );
-      yield* page.Items ?? [];
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = paginateScan(
+      { client: this.db },
+      { TableName: this.table, FilterExpression: filter, ExpressionAttributeValues: values },
+    );
+    for await (const page of pages) yield* page.Items ?? [];
   }
 
   /** Accounts without a usage-plan key of their own (`account sync-keys`; a full scan, admin only). */

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import type { Account } from '../accounts/account.js';
 import type { UsagePlanKey, UsagePlanKeys } from '../accounts/usage-plan-keys.js';
+import { traceClient } from './tracing.js';
 
 // Per-account API keys in the stack's usage plans (accounts/usage-plan-keys.ts). Used by the admin
 // CLI only, with the deployer's credentials (apigateway:POST on /apikeys and /usageplans/*/keys,
@@ -23,7 +24,7 @@ export class ApiGatewayUsagePlanKeys implements UsagePlanKeys {
     private readonly usagePlanIds: Readonly<Record<string, string>>,
     client?: APIGatewayClient,
   ) {
-    this.client = client ?? new APIGatewayClient({});
+    this.client = client ?? traceClient(new APIGatewayClient({}));
   }
 
   async createFor(account: Account): Promise<UsagePlanKey> {

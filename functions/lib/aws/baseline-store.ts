@@ -1,7 +1,8 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Baseline, BaselineStore } from '../risk/baseline.js';
+import { getUnexpired } from './unexpired-item.js';
 
 /** Baselines expire this long after their last observation (DynamoDB TTL; filtered on read). */
 export const BASELINE_TTL_DAYS = 400;
@@ -14,12 +15,9 @@ export class DynamoBaselineStore implements BaselineStore {
   ) {}
 
   async get(key: string): Promise<Baseline | undefined> {
-    const res = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { pk: key }, ConsistentRead: true }),
-    );
-    const item = res.Item;
-    // DynamoDB deletes expired items lazily (and the local emulator never does): filter here.
-    if (!item || Number(item.expiresAt) * 1000 <= this.now().getTime()) return undefined;
+    const input = { TableName: this.table, Key: { pk: key }, ConsistentRead: true };
+    const item = await getUnexpired(this.db, input, this.now());
+    if (!item) return undefined;
     return {
       country: item.country ?? null,
       latitude: item.latitude,

@@ -13,6 +13,7 @@ import {
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
 import type { CertificateProvider, CertificateState } from '../custom-hostnames/ports.js';
+import { traceClient } from './tracing.js';
 
 // The AWS CertificateProvider: one CloudFront distribution tenant per custom hostname on the
 // multi-tenant distribution of infra/constructs/custom-hostnames.ts, with a CloudFront-managed ACM
@@ -41,7 +42,7 @@ const CERTIFICATE_FAILED = new Set(['failed', 'expired', 'revoked', 'inactive', 
 
 export class CloudFrontTenantProvider implements CertificateProvider {
   // CloudFront is a global service; its API lives in us-east-1.
-  private readonly client = new CloudFrontClient({ region: 'us-east-1' });
+  private readonly client = traceClient(new CloudFrontClient({ region: 'us-east-1' }));
 
   constructor(private readonly config: CloudFrontTenantsConfig) {}
 

@@ -1,10 +1,11 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { DomainAgeCache, DomainAgeRecord } from '../signup/domain-age.js';
+import { getUnexpired } from './unexpired-item.js';
 
 // The RDAP domain-age cache in the Cache table (resources.ts: pk, TTL attribute expiresAt in epoch
 // seconds). Keys carry an `rdap#` prefix so that other caches can share the table.
-// DynamoDB deletes expired items lazily and the local emulator never does: expiry is checked on read.
+// Expired items are filtered on read (unexpired-item.ts).
 
 export const DOMAIN_AGE_KEY_PREFIX = 'rdap#';
 
@@ -16,11 +17,9 @@ export class DynamoDomainAgeCache implements DomainAgeCache {
   ) {}
 
   async get(domain: string): Promise<DomainAgeRecord | undefined> {
-    const res = await this.db.send(
-      new GetCommand({ TableName: this.table, Key: { pk: DOMAIN_AGE_KEY_PREFIX + domain } }),
-    );
-    const item = res.Item;
-    if (!item || Number(item.expiresAt) * 1000 <= this.now().getTime()) return undefined;
+    const key = { pk: DOMAIN_AGE_KEY_PREFIX + domain };
+    const item = await getUnexpired(this.db, { TableName: this.table, Key: key }, this.now());
+    if (!item) return undefined;
     return { registeredAt: typeof item.registeredAt === 'string' ? item.registeredAt : null };
   }
 

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { traceClient } from './tracing.js';
 
 // One client per container, created on first use. One module per SDK client, so a function loads
 // only the clients it uses at cold start. Endpoints come from the SDK's standard
@@ -7,7 +8,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 let ddb: DynamoDBDocumentClient | undefined;
 
 export function dynamo(): DynamoDBDocumentClient {
-  ddb ??= DynamoDBDocumentClient.from(new DynamoDBClient({}), {
+  // The document client shares the base client's middleware stack, which carries the tracing.
+  ddb ??= DynamoDBDocumentClient.from(traceClient(new DynamoDBClient({})), {
     marshallOptions: { removeUndefinedValues: true },
   });
   return ddb;

@@ -4,7 +4,7 @@ import {
   type DynamoDBDocumentClient,
   GetCommand,
   PutCommand,
-  ScanCommand,
+  paginateScan,
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import {
@@ -94,14 +94,9 @@ export class DynamoHostnameStore implements HostnameStore {
 
   private async scan(filter: Omit<ScanCommandInput, 'TableName'>): Promise<HostnameRecord[]> {
     const out: HostnameRecord[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const res = await this.db.send(
-        new ScanCommand({ TableName: this.table, ...filter, ExclusiveStartKey: start }),
-      );
-      for (const item of res.Items ?? []) out.push(parse(item));
-      start = res.LastEvaluatedKey;
-    } while (start);
+    for await (const page of paginateScan({ client: this.db }, { TableName: this.table, ...filter })) {
+      for (const item of page.Items ?? []) out.push(parse(item));
+    }
     return out;
   }
 

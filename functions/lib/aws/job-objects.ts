@@ -4,8 +4,8 @@ import {
   GetObjectCommand,
   type GetObjectCommandOutput,
   HeadObjectCommand,
-  ListObjectsV2Command,
   PutObjectCommand,
+  paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -51,14 +51,12 @@ export class JobObjects {
   /** Every key under a prefix. */
   async keys(prefix: string): Promise<string[]> {
     const keys: string[] = [];
-    let token: string | undefined;
-    do {
-      const list = await this.s3.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
-      );
-      for (const o of list.Contents ?? []) keys.push(o.Key!);
-      token = list.IsTruncated ? list.NextContinuationToken : undefined;
-    } while (token);
+    for await (const page of paginateListObjectsV2(
+      { client: this.s3 },
+      { Bucket: this.bucket, Prefix: prefix },
+    )) {
+      for (const o of page.Contents ?? []) keys.push(o.Key!);
+    }
     return keys;
   }
 

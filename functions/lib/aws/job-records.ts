@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { HIDDEN_STATUSES, type JobRecord, type RecordStatus } from '../jobs/job.js';
 import { TRANSITIONS, type Transition } from '../jobs/job-transitions.js';
 import type { ListPosition } from '../jobs/list-cursor.js';
@@ -206,27 +206,25 @@ export class JobRecords {
   ): Promise<{ records: JobRecord[]; next?: ListPosition }> {
     const records: JobRecord[] = [];
     const hidden = statusIn(HIDDEN_STATUSES);
-    let start: Record<string, unknown> | undefined = after
-      ? { accountId, createdAt: after.createdAt, ...jobItemKey(after.id) }
-      : undefined;
-    // One more than asked, to know whether a next page exists.
-    while (records.length <= limit) {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          IndexName: JOBS_BY_ACCOUNT.name,
-          KeyConditionExpression: '#account = :account',
-          FilterExpression: `NOT ${hidden.expression}`,
-          ExpressionAttributeNames: { '#account': JOBS_BY_ACCOUNT.partitionKey, ...hidden.names },
-          ExpressionAttributeValues: { ':account': accountId, ...hidden.values },
-          ScanIndexForward: false,
-          Limit: limit + 1 - records.length,
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = paginateQuery(
+      // One more than asked, to know whether a next page exists.
+      { client: this.db, pageSize: limit + 1 },
+      {
+        TableName: this.table,
+        IndexName: JOBS_BY_ACCOUNT.name,
+        KeyConditionExpression: '#account = :account',
+        FilterExpression: `NOT ${hidden.expression}`,
+        ExpressionAttributeNames: { '#account': JOBS_BY_ACCOUNT.partitionKey, ...hidden.names },
+        ExpressionAttributeValues: { ':account': accountId, ...hidden.values },
+        ScanIndexForward: false,
+        ExclusiveStartKey: after
+          ? { accountId, createdAt: after.createdAt, ...jobItemKey(after.id) }
+          : undefined,
+      },
+    );
+    for await (const page of pages) {
       records.push(...(page.Items ?? []).map(fromItem));
-      start = page.LastEvaluatedKey;
-      if (!start) break;
+      if (records.length > limit) break;
     }
     if (records.length <= limit) return { records };
     const page = records.slice(0, limit);

@@ -1,16 +1,19 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { config } from '../runtime/config.js';
+import { traceClient } from './tracing.js';
 
 let s3: S3Client | undefined;
 
 export function s3Client(): S3Client {
   // An emulator's endpoint (the SDK reads the same variables) takes bucket names in the path.
   const { AWS_ENDPOINT_URL_S3, AWS_ENDPOINT_URL } = config();
-  s3 ??= new S3Client({
-    forcePathStyle: Boolean(AWS_ENDPOINT_URL_S3 ?? AWS_ENDPOINT_URL),
-    // The local S3 emulator would store the SDK's aws-chunked framing of streamed uploads.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-  });
+  s3 ??= traceClient(
+    new S3Client({
+      forcePathStyle: Boolean(AWS_ENDPOINT_URL_S3 ?? AWS_ENDPOINT_URL),
+      // The local S3 emulator would store the SDK's aws-chunked framing of streamed uploads.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+    }),
+  );
   return s3;
 }
 

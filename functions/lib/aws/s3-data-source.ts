@@ -1,9 +1,9 @@
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
-  ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
+  paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { VersionSource } from '../refresh/hot-swap.js';
@@ -130,17 +130,16 @@ export class S3DataStore {
     // Every key is listed rather than CommonPrefixes with a delimiter: a version holds about a dozen
     // objects and a few versions are kept, and the local S3 emulators disagree on delimiters.
     const versions = new Set<string>();
-    let token: string | undefined;
-    do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix, ContinuationToken: token }),
-      );
+    const pages = paginateListObjectsV2(
+      { client: this.client },
+      { Bucket: this.bucket, Prefix: this.prefix },
+    );
+    for await (const page of pages) {
       for (const o of page.Contents ?? []) {
         const id = (o.Key ?? '').slice(this.prefix.length).split('/')[0] ?? '';
         if (isVersionId(id)) versions.add(id);
       }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
+    }
     return [...versions].sort();
   }
 
@@ -149,23 +148,19 @@ export class S3DataStore {
     const versions = await this.listVersions();
     const doomed = versions.slice(0, Math.max(0, versions.length - keep)).filter((v) => v !== current);
     for (const version of doomed) {
-      let token: string | undefined;
-      do {
-        const page = await this.client.send(
-          new ListObjectsV2Command({
-            Bucket: this.bucket,
-            Prefix: `${this.prefix}${version}/`,
-            ContinuationToken: token,
-          }),
-        );
+      const pages = paginateListObjectsV2(
+        { client: this.client },
+        { Bucket: this.bucket, Prefix: `${this.prefix}${version}/` },
+      );
+      // A page holds at most 1,000 keys, as many as one DeleteObjects call takes.
+      for await (const page of pages) {
         const keys = (page.Contents ?? []).map((o) => ({ Key: o.Key as string }));
         if (keys.length > 0) {
           await this.client.send(
             new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys, Quiet: true } }),
           );
         }
-        token = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (token);
+      }
     }
     return doomed;
   }

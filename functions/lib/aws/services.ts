@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { CachedAccountStore } from '../accounts/cached-store.js';
+import type { AccountStore } from '../accounts/account.js';
+import { cachingAccountStore } from '../accounts/cached-store.js';
 import { type Clock, systemClock } from '../clock.js';
-import { CachedHostnameLookup } from '../custom-hostnames/cached-lookup.js';
+import { cachingHostnameLookup } from '../custom-hostnames/cached-lookup.js';
 import { createDomainResolver } from '../custom-hostnames/dns-resolver.js';
+import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { DomainDeps } from '../custom-hostnames/lifecycle.js';
 import { LocalCertificateProvider } from '../custom-hostnames/local-certificates.js';
 import type { CertificateProvider } from '../custom-hostnames/ports.js';
@@ -10,6 +12,7 @@ import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';
 import type { UsageNotifier } from '../limits/notifier.js';
 import { config, resetConfig } from '../runtime/config.js';
+import { tracedDomainResolver } from '../runtime/dns-tracing.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
 import { dynamo, resetDynamoClient } from './dynamo-client.js';
@@ -20,9 +23,10 @@ import { OutboxNotifier } from './outbox-notifier.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, tableName } from './resources.js';
 import { resetS3Client, s3Client } from './s3-client.js';
 import { resetSqsClient, sqsClient } from './sqs-client.js';
+import { tracer } from './tracing.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
-let accounts: CachedAccountStore | undefined;
+let accounts: AccountStore | undefined;
 let usage: DynamoUsageCounter | undefined;
 let ledger: DynamoNoticeLedger | undefined;
 let notifier: UsageNotifier | undefined;
@@ -33,8 +37,8 @@ export function accountStore(): DynamoAccountStore {
   return rawAccounts;
 }
 
-export function cachedAccountStore(): CachedAccountStore {
-  accounts ??= new CachedAccountStore(accountStore(), keyCacheMs(), () => now().getTime());
+export function cachedAccountStore(): AccountStore {
+  accounts ??= cachingAccountStore(accountStore(), { ttlMs: keyCacheMs(), now: () => now().getTime() });
   return accounts;
 }
 
@@ -157,10 +161,10 @@ export function jobSweep(): SweepDeps {
   return { store: jobStore(), ledger: usageCounter(), graceMs: jobSweepGraceMs() };
 }
 
-// Custom hostnames (issue 9; spec: Authentication, rule 7).
+// Custom hostnames (spec: Authentication, rule 7).
 
 let hostnames: DynamoHostnameStore | undefined;
-let cachedHostnames: CachedHostnameLookup | undefined;
+let cachedHostnames: HostnameLookup | undefined;
 let certificates: CertificateProvider | undefined;
 
 export function hostnameStore(): DynamoHostnameStore {
@@ -169,8 +173,11 @@ export function hostnameStore(): DynamoHostnameStore {
 }
 
 /** Hostname records cached per container for as long as keys are (KEY_CACHE_SECONDS). */
-export function cachedHostnameStore(): CachedHostnameLookup {
-  cachedHostnames ??= new CachedHostnameLookup(hostnameStore(), keyCacheMs(), () => now().getTime());
+export function cachedHostnameStore(): HostnameLookup {
+  cachedHostnames ??= cachingHostnameLookup(hostnameStore(), {
+    ttlMs: keyCacheMs(),
+    now: () => now().getTime(),
+  });
   return cachedHostnames;
 }
 
@@ -208,7 +215,10 @@ export async function domainDeps(options: { baseDomain?: string } = {}): Promise
   return {
     store: hostnameStore(),
     accounts: accountStore(),
-    resolver: createDomainResolver(settings.DNS_SERVERS),
+    // Each query a subsegment where tracing is on (runtime/dns-tracing.ts).
+    resolver: tracer
+      ? tracedDomainResolver(createDomainResolver(settings.DNS_SERVERS), tracer)
+      : createDomainResolver(settings.DNS_SERVERS),
     certificates: await certificateProvider(),
     now,
     baseDomain: base,

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Ses from '@aws-sdk/client-sesv2';
 import { noticeText, type UsageNotice, type UsageNotifier } from '../limits/notifier.js';
+import { traceClient } from './tracing.js';
 
 // SES is used for a few notices a month per account: the client comes from the Lambda runtime's
 // SDK, required on the first notice. (A static or dynamic `import` of an external module would be
@@ -16,7 +17,7 @@ export class SesNotifier implements UsageNotifier {
   async send(notice: UsageNotice): Promise<void> {
     if (!notice.email) return;
     this.sdk ??= load('@aws-sdk/client-sesv2') as typeof Ses;
-    this.client ??= new this.sdk.SESv2Client({});
+    this.client ??= traceClient(new this.sdk.SESv2Client({}));
     const { subject, body } = noticeText(notice);
     await this.client.send(
       new this.sdk.SendEmailCommand({

@@ -1,11 +1,12 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
+import { traceClient } from './tracing.js';
 
 let sqs: SQSClient | undefined;
 
 export function sqsClient(): SQSClient {
   // The endpoint (AWS's, or the local emulator's via AWS_ENDPOINT_URL_SQS) is authoritative: a
   // queue URL's host is not followed (the emulator's sqs.<region>.localhost names do not resolve).
-  sqs ??= new SQSClient({ useQueueUrlAsEndpoint: false });
+  sqs ??= traceClient(new SQSClient({ useQueueUrlAsEndpoint: false }));
   return sqs;
 }
 

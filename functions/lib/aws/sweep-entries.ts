@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, paginateQuery } from '@aws-sdk/lib-dynamodb';
 import type { SweepEntry } from '../jobs/sweep-entry.js';
 
 // The job sweep's entries in the Jobs table, SWEEP / <kind>#<jobId> (jobs/sweep-entry.ts).
@@ -35,18 +35,17 @@ export class SweepEntryRecords {
    */
   async due(dueBy: Date): Promise<SweepEntry[]> {
     const entries: SweepEntry[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.table,
-          KeyConditionExpression: 'pk = :pk',
-          FilterExpression: 'dueAt <= :dueBy',
-          ExpressionAttributeValues: { ':pk': SWEEP_PK, ':dueBy': dueBy.toISOString() },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk',
+        FilterExpression: 'dueAt <= :dueBy',
+        ExpressionAttributeValues: { ':pk': SWEEP_PK, ':dueBy': dueBy.toISOString() },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) {
       for (const item of page.Items ?? []) {
         entries.push({
           kind: item.kind as SweepEntry['kind'],
@@ -54,8 +53,7 @@ export class SweepEntryRecords {
           dueAt: item.dueAt as string,
         });
       }
-      start = page.LastEvaluatedKey;
-    } while (start);
+    }
     return entries;
   }
 }

@@ -1,5 +1,5 @@
+import pLimit from 'p-limit';
 import type { Account } from '../accounts/account.js';
-import { forEachConcurrently } from '../concurrency.js';
 import { normaliseHostname } from '../dns/host-name.js';
 import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
@@ -184,7 +184,7 @@ export interface SweepSummary {
 export async function verifyUnsettled(deps: DomainDeps, concurrency = 4): Promise<SweepSummary> {
   const pending = await deps.store.listUnsettled();
   const summary: SweepSummary = { checked: pending.length, changed: [], errors: [] };
-  await forEachConcurrently(pending, concurrency, async (record) => {
+  await pLimit(concurrency).map(pending, async (record) => {
     try {
       const result = await verifyHostname(record.hostname, deps);
       if (result.transitions.length > 0) {

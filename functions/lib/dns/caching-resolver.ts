@@ -1,4 +1,4 @@
-import { TtlCache } from '../cache/ttl-cache.js';
+import { LoadingCache } from '../cache/loading-cache.js';
 import type { DnsLookup, MxRecord, MxResolver } from './mx-resolver.js';
 
 // Caches answers of another MxResolver and de-duplicates lookups in flight: two concurrent checks
@@ -35,44 +35,29 @@ export function createCachingResolver(inner: MxResolver, options: DnsCacheOption
   const negativeTtl = options.negativeTtlMs ?? DNS_CACHE_DEFAULTS.negativeTtlMs;
   const failureTtl = options.failureTtlMs ?? DNS_CACHE_DEFAULTS.failureTtlMs;
   // biome-ignore lint/suspicious/noExplicitAny: one cache holds answers of all three record types.
-  const cache = new TtlCache<DnsLookup<any>>(
-    options.maxEntries ?? DNS_CACHE_DEFAULTS.maxEntries,
-    options.now,
-  );
-  // biome-ignore lint/suspicious/noExplicitAny: as above.
-  const inFlight = new Map<string, Promise<DnsLookup<any>>>();
-
-  function ttlOf(lookup: DnsLookup<unknown>): number {
-    if (lookup.kind === 'records') return positiveTtl;
-    if (lookup.kind === 'failure') return failureTtl;
-    return negativeTtl;
-  }
+  const cache = new LoadingCache<DnsLookup<any>>({
+    maxEntries: options.maxEntries ?? DNS_CACHE_DEFAULTS.maxEntries,
+    ttlMs: (lookup) => {
+      if (lookup.kind === 'records') return positiveTtl;
+      if (lookup.kind === 'failure') return failureTtl;
+      return negativeTtl;
+    },
+    now: options.now,
+  });
 
   function cached<T>(
     type: string,
     domain: string,
     query: () => Promise<DnsLookup<T>>,
   ): Promise<DnsLookup<T>> {
-    const key = type + ' ' + domain.toLowerCase();
-    const hit = cache.get(key) as DnsLookup<T> | undefined;
-    if (hit !== undefined) return Promise.resolve(hit);
-    const pending = inFlight.get(key) as Promise<DnsLookup<T>> | undefined;
-    if (pending !== undefined) return pending;
-    let started: Promise<DnsLookup<T>>;
-    try {
-      started = query();
-    } catch (error) {
-      started = Promise.reject(error);
-    }
-    const lookup = started
-      .catch((): DnsLookup<T> => ({ kind: 'failure', code: 'EADAPTER' }))
-      .then((answer) => {
-        cache.set(key, answer, ttlOf(answer));
-        inFlight.delete(key);
-        return answer;
-      });
-    inFlight.set(key, lookup);
-    return lookup;
+    // A resolver that throws is answered (and cached) as a failure, never an exception.
+    return cache.get(type + ' ' + domain.toLowerCase(), async (): Promise<DnsLookup<T>> => {
+      try {
+        return await query();
+      } catch {
+        return { kind: 'failure', code: 'EADAPTER' };
+      }
+    });
   }
 
   return {

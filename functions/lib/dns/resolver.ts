@@ -70,9 +70,17 @@ export interface DnsResolver extends CachingResolver {
   close(): void;
 }
 
-/** The resolver the email check uses: node:dns with a TTL cache and in-flight de-duplication. */
-export function createDnsResolver(config: DnsResolverConfig = {}, cache: DnsCacheOptions = {}): DnsResolver {
+/**
+ * The resolver the email check uses: node:dns with a TTL cache and in-flight de-duplication.
+ * `around` wraps the uncached queries, those that reach a name server (the runtime wiring traces
+ * them there: runtime/dns-tracing.ts).
+ */
+export function createDnsResolver(
+  config: DnsResolverConfig = {},
+  cache: DnsCacheOptions = {},
+  around: (queries: MxResolver) => MxResolver = (queries) => queries,
+): DnsResolver {
   const node = createNodeMxResolver(config);
-  const caching = createCachingResolver(node, cache);
+  const caching = createCachingResolver(around(node), cache);
   return Object.assign(caching, { close: () => node.close() });
 }

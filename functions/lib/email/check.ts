@@ -1,6 +1,5 @@
-import { forEachConcurrently } from '../concurrency.js';
+import pLimit from 'p-limit';
 import type { MxResolver } from '../dns/mx-resolver.js';
-import { DEFAULT_CONCURRENCY, Semaphore } from './concurrency.js';
 import type { DisposableSource } from './disposable.js';
 import { DEFAULT_DOMAIN_FACTS_ENTRIES, type DomainFacts, DomainFactsCache } from './domain-facts.js';
 import type { EmailLists } from './lists.js';
@@ -30,6 +29,9 @@ export interface EmailCheckerOptions {
   /** Domains whose list-derived facts are memoised. Default 50,000. */
   readonly domainFactsEntries?: number;
 }
+
+/** Default number of distinct domains resolved at once by checkMany. */
+export const DEFAULT_CONCURRENCY = 32;
 
 export interface EmailChecker {
   check(email: string): Promise<EmailCheckResult>;
@@ -118,8 +120,11 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
   const { lists, resolver } = options;
   const budgetMs = options.dnsBudgetMs ?? DEFAULT_DNS_BUDGET_MS;
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  // Shared by every call of this checker: lookups in flight stay within `concurrency` in total.
-  const lookups = new Semaphore(concurrency);
+  // Shared by every call of this checker, so all the checks of a container (several job chunks at
+  // once, say) together keep at most `concurrency` DNS lookups in flight: a burst of hundreds of UDP
+  // queries is dropped by resolvers (AWS's VPC resolver takes 1,024 packets per second per
+  // interface) and would time out as dns_unavailable.
+  const lookups = pLimit(concurrency);
   const mxHosts = options.mxHosts ?? new InMemoryMxHostTable(lists.mxHostSeeds);
   const factsCache = new DomainFactsCache(lists, options.domainFactsEntries ?? DEFAULT_DOMAIN_FACTS_ENTRIES);
   const isFreeProvider = (domain: string) => lists.free.has(domain);
@@ -130,7 +135,7 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
    * checks cannot change another account's results (mx-hosts.ts).
    */
   function mailServerOf(facts: DomainFacts): Promise<MxResult> {
-    return lookups.run(() => mxStatusWithin(resolver, facts.domain, budgetMs));
+    return lookups(() => mxStatusWithin(resolver, facts.domain, budgetMs));
   }
 
   function parse(email: unknown): ParsedAddress | null {
@@ -170,10 +175,13 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
           factsByDomain.set(address.domain, factsCache.get(address.domain));
         }
       }
+      // The shared lookup slots bound what runs at once; a call queues all of its domains.
       const mxByDomain = new Map<string, MxResult>();
-      await forEachConcurrently([...factsByDomain.values()], concurrency, async (facts) => {
-        mxByDomain.set(facts.domain, await mailServerOf(facts));
-      });
+      await Promise.all(
+        [...factsByDomain.values()].map(async (facts) => {
+          mxByDomain.set(facts.domain, await mailServerOf(facts));
+        }),
+      );
       return addresses.map((address, index) => {
         const email = emails[index];
         if (address === null) return invalidSyntaxResult(echo(email));

@@ -1,11 +1,11 @@
 // Public surface of the email-check domain module.
 export {
   createEmailChecker,
+  DEFAULT_CONCURRENCY,
   type EmailChecker,
   type EmailCheckerOptions,
   invalidSyntaxResult,
 } from './check.js';
-export { DEFAULT_CONCURRENCY } from './concurrency.js';
 export { DISPOSABLE_SOURCES, type DisposableSource } from './disposable.js';
 export {
   createEmailLists,

@@ -4,13 +4,16 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type Route, routeByName } from '../../routes.js';
 import { cachedAccountStore, noticeLedger, now, usageCounter, usageNotifier } from '../aws/services.js';
+import { traceAnnotations, traceInvocation } from '../aws/tracing.js';
 import { SentNotices } from '../limits/notice-delivery.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../limits/notifier.js';
 import { logger, metrics } from '../observability.js';
+import { config } from '../runtime/config.js';
 import type { HandlerSpec } from './handler-spec.js';
 import { admission } from './middleware/admission.js';
 import { billing } from './middleware/billing.js';
 import { cors } from './middleware/cors.js';
+import { domainErrors } from './middleware/domain-errors.js';
 import { errorResponse } from './middleware/error-response.js';
 import { hostnameBinding } from './middleware/hostname-binding.js';
 import { httpRequest } from './middleware/http-request.js';
@@ -20,6 +23,7 @@ import { principal } from './middleware/principal.js';
 import { refundOnFailure } from './middleware/refund-on-failure.js';
 import { type RequestContext, stateOf } from './middleware/request-state.js';
 import { responseHeaders } from './middleware/response-headers.js';
+import { traceAnnotations as annotateTrace } from './middleware/trace-annotations.js';
 import { usageEvents } from './middleware/usage-events.js';
 import { usageNotices } from './middleware/usage-notices.js';
 import { validateInput } from './middleware/validate-input.js';
@@ -32,6 +36,8 @@ export { billedUnits } from './middleware/billing.js';
  * Builds route handlers on these dependencies. Each route's Lambda handler is one middy chain
  * (before: top to bottom; after and onError: bottom to top):
  *
+ *   traceInvocation      the invocation's X-Ray subsegment, where tracing is on (aws/tracing.ts)
+ *   traceAnnotations     route, account and error code on that subsegment
  *   injectLambdaContext  Lambda context and route/account keys on every log line
  *   responseHeaders      X-Request-Id (also on every log line) and X-RateLimit-*, on answers and errors
  *   cors                 CORS for the key's allowed browser origin, on answers and errors
@@ -46,6 +52,7 @@ export { billedUnits } from './middleware/billing.js';
  *   jobReservation       the route's reserve/release hook, when it has one
  *   admission            rate limit and monthly cap in one counter write, or 429
  *   usageNotices         75/90/100% notices of the month reached
+ *   domainErrors         the domain's own errors as the API's (its onError runs first)
  *   run                  the route
  */
 export function defineHandlerWith(deps: PipelineDeps) {
@@ -69,7 +76,11 @@ export function defineHandlerWith(deps: PipelineDeps) {
       return toProxyResult(reply);
     };
 
-    const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RequestContext<I, R>>()
+    const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, RequestContext<I, R>>().use(
+      traceInvocation(),
+    );
+    if (deps.annotations) chain.use(annotateTrace({ route: route.name, annotations: deps.annotations }));
+    chain
       .use(injectLambdaContext(deps.logger, { resetKeys: true }))
       .use(responseHeaders({ logger: deps.logger }))
       .use(cors(route.keyType))
@@ -92,9 +103,15 @@ export function defineHandlerWith(deps: PipelineDeps) {
           metrics: deps.metrics,
         }),
       )
+      .use(domainErrors())
       .handler(run);
   };
 }
+
+// The configuration is read when the handler module loads: a bad variable fails every route's
+// cold start (a ConfigError naming it) instead of its first request. The local tooling that sets
+// variables later reads them again through resetServices() (runtime/config.ts resetConfig).
+config();
 
 /** Notices this container knows went out (no ledger write for them on later calls). */
 const sentNotices = new SentNotices();
@@ -117,6 +134,7 @@ const productionDeps: PipelineDeps = {
     sent: sentNotices,
   },
   logger,
+  annotations: traceAnnotations,
   metrics: {
     usageEvents: (accountId, meter, units) => {
       // Usage events (spec: Events): one per billed unit, per account, as EMF metrics.

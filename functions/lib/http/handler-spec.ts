@@ -29,7 +29,10 @@ export type Reservation<R> = { hold: string; state: R; release: () => Promise<vo
 
 export interface HandlerSpec<I, R = undefined> {
   route: RouteName;
-  /** Validates the request into the route's input; throws ValidationError (400/413/415). */
+  /**
+   * Validates the request into the route's input with its contract (validate.ts); throws
+   * ValidationError (400/413/415), or a domain error the HTTP layer answers (domain-errors.ts).
+   */
   input: (req: HttpRequest, principal: Principal) => I | Promise<I>;
   /**
    * For a charge that must survive a crash (jobs-create): runs after validation, before admission,

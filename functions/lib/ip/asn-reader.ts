@@ -10,7 +10,10 @@
 //   orgIndex rangeCount words: index into the organisation table
 //   orgs     orgCount × 3 words: asn, byte offset and byte length of the name in the string blob
 //   strings  UTF-8 names
+
+import { aligned, LITTLE_ENDIAN } from '../compiled-file.js';
 import type { ParsedIp } from './parse-ip.js';
+import { addressWord, addressWords, rangeHoldingV4, rangeHoldingV6 } from './range-search.js';
 
 export const ASN_MAGIC = 'NIASN001';
 export const ASN_FORMAT_VERSION = 1;
@@ -31,17 +34,6 @@ export interface AsnFileRange {
 
 const decoder = new TextDecoder();
 
-/** The typed-array views read the platform's byte order; the file is little-endian. */
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Copies into a fresh, 4-byte-aligned buffer when needed (a pooled Buffer may start anywhere). */
-function aligned(buf: Uint8Array): Uint8Array {
-  if (buf.byteOffset % 4 === 0) return buf;
-  const copy = new Uint8Array(buf.byteLength);
-  copy.set(buf);
-  return copy;
-}
-
 export class AsnTable {
   readonly family: 4 | 6;
   readonly rangeCount: number;
@@ -54,6 +46,8 @@ export class AsnTable {
   /** Decoded records by organisation index, shared by every lookup that hits them. */
   private readonly records: (Readonly<AsnRecord> | undefined)[];
   private byAsn: Map<number, number> | undefined;
+  /** Scratch key of the IPv6 search (a lookup is synchronous, so one per table suffices). */
+  private readonly key = new Uint32Array(4);
 
   constructor(file: Uint8Array) {
     if (!LITTLE_ENDIAN) throw new Error('the ASN range file needs a little-endian platform');
@@ -103,54 +97,11 @@ export class AsnTable {
   lookup(ip: ParsedIp): Readonly<AsnRecord> | null {
     const b = ip.bytes;
     if (b.length !== (this.family === 4 ? 4 : 16)) return null;
-    const found = this.family === 4 ? this.findV4(b) : this.findV6(b);
+    const found =
+      this.family === 4
+        ? rangeHoldingV4(this.starts, this.ends, this.rangeCount, addressWord(b))
+        : rangeHoldingV6(this.starts, this.ends, this.rangeCount, addressWords(b, this.key));
     return found < 0 ? null : this.record(this.orgIndex[found] as number);
-  }
-
-  /** Index of the range holding an IPv4 address, or -1: last start <= key, then key <= its end. */
-  private findV4(b: Uint8Array): number {
-    const key =
-      (((b[0] as number) << 24) | ((b[1] as number) << 16) | ((b[2] as number) << 8) | (b[3] as number)) >>>
-      0;
-    const starts = this.starts;
-    let lo = 0;
-    let hi = this.rangeCount - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((starts[mid] as number) <= key) {
-        found = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return found >= 0 && key <= (this.ends[found] as number) ? found : -1;
-  }
-
-  private findV6(b: Uint8Array): number {
-    const key = new Array<number>(4);
-    for (let w = 0; w < 4; w++) {
-      key[w] =
-        (((b[4 * w] as number) << 24) |
-          ((b[4 * w + 1] as number) << 16) |
-          ((b[4 * w + 2] as number) << 8) |
-          (b[4 * w + 3] as number)) >>>
-        0;
-    }
-    let lo = 0;
-    let hi = this.rangeCount - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(this.starts, mid, key) <= 0) {
-        found = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return found >= 0 && this.compare(this.ends, found, key) >= 0 ? found : -1;
   }
 
   /** Every range in file order (address order), for the security compiler's ASN expansions. */
@@ -183,16 +134,5 @@ export class AsnTable {
     }
     const org = this.byAsn.get(asn);
     return org === undefined ? null : this.record(org).organization;
-  }
-
-  /** Compares the address stored at `index` of `table` with `key`: negative, 0 or positive. */
-  private compare(table: Uint32Array, index: number, key: number[]): number {
-    const base = index * this.words;
-    for (let w = 0; w < this.words; w++) {
-      const a = table[base + w] as number;
-      const k = key[w] as number;
-      if (a !== k) return a < k ? -1 : 1;
-    }
-    return 0;
   }
 }

@@ -13,6 +13,9 @@
 //   codes     codeCount × 2 words: byte offset and length in the string blob
 //   strings   UTF-8 postal codes
 
+import { lastAtOrBelow } from '../binary-search.js';
+import { aligned, LITTLE_ENDIAN } from '../compiled-file.js';
+
 export const POSTAL_MAGIC = 'NIPOST01';
 export const POSTAL_FORMAT_VERSION = 1;
 export const POSTAL_HEADER_BYTES = 32;
@@ -44,7 +47,6 @@ export function packCountry(country: string): number {
 }
 
 const decoder = new TextDecoder();
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 export class PostalIndex {
   readonly pointCount: number;
@@ -57,11 +59,7 @@ export class PostalIndex {
 
   constructor(file: Uint8Array) {
     if (!LITTLE_ENDIAN) throw new Error('the postal index needs a little-endian platform');
-    let buf = file;
-    if (buf.byteOffset % 4 !== 0) {
-      buf = new Uint8Array(file.byteLength);
-      buf.set(file);
-    }
+    const buf = aligned(file);
     if (buf.byteLength < POSTAL_HEADER_BYTES || decoder.decode(buf.subarray(0, 8)) !== POSTAL_MAGIC) {
       throw new Error('not a postal index file');
     }
@@ -161,15 +159,8 @@ export class PostalIndex {
   }
 
   private findCell(first: number, count: number, key: number): number {
-    let lo = first;
-    let hi = first + count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = this.cells[mid * 2] as number;
-      if (k === key) return mid;
-      if (k < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return -1;
+    const cells = this.cells;
+    const at = first + lastAtOrBelow(count, (i) => (cells[(first + i) * 2] as number) <= key);
+    return at >= first && cells[at * 2] === key ? at : -1;
   }
 }

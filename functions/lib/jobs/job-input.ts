@@ -4,6 +4,7 @@ import * as z from 'zod';
 import { invalidJsonMessage } from '../json/syntax-error.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
+import { JobInputError } from './job-errors.js';
 import { scanJobJson } from './job-json-scan.js';
 
 // The list of a POST /v1/email/jobs body: JSON {emails, filename?}, JSON {uploadId, filename?} (a
@@ -16,24 +17,6 @@ import { scanJobJson } from './job-json-scan.js';
 // is counted (job-json-scan.ts) before JSON.parse builds anything. What is held is the body as
 // received (stored as the job's upload, never re-serialised), one decompressed copy for JSON, and
 // the addresses.
-
-/** Why a list was refused; the route answers each with the error code of the same name. */
-export type JobInputProblem =
-  | 'body_too_large'
-  | 'invalid_body'
-  | 'invalid_json'
-  | 'empty_job'
-  | 'job_too_large';
-
-export class JobInputError extends Error {
-  readonly problem: JobInputProblem;
-
-  constructor(problem: JobInputProblem, message: string) {
-    super(message);
-    this.name = 'JobInputError';
-    this.problem = problem;
-  }
-}
 
 export const CSV_LIMIT_BYTES = 10 * 1024 * 1024;
 const FILENAME = z.string().max(255).optional();

@@ -1,4 +1,5 @@
-import { forEachConcurrently } from '../concurrency.js';
+import pLimit from 'p-limit';
+import { lastAtOrBelow } from '../binary-search.js';
 import { normaliseHostname } from '../dns/host-name.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
 import { registrableDomain } from '../email/public-suffix.js';
@@ -110,6 +111,13 @@ export interface MxLearnConfig {
 
 export const MX_LEARN_DEFAULTS = { maxDomains: 1_000, concurrency: 16, ratePerSecond: 50 } as const;
 
+/** MX learning of one run: `maxDomains` queries through `resolver` at the default pace; none without one. */
+export function mxLearning(resolver: MxResolver | null, maxDomains: number): MxLearnConfig | null {
+  if (resolver === null) return null;
+  const { concurrency, ratePerSecond } = MX_LEARN_DEFAULTS;
+  return { resolver, maxDomains, concurrency, ratePerSecond };
+}
+
 /** Lowest-preference MX hosts of each domain, as the refresh last resolved them. */
 export type MxObservations = ReadonlyMap<string, readonly string[]>;
 
@@ -193,17 +201,11 @@ export function parseMxObservations(text: string): Map<string, string[]> {
 /** The slice of `domains` after `cursor`, wrapping to the start, at most `count` long. */
 export function nextSlice(domains: readonly string[], cursor: string | null, count: number): string[] {
   if (domains.length === 0 || count <= 0) return [];
-  let start = 0;
-  if (cursor !== null) {
-    let lo = 0;
-    let hi = domains.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((domains[mid] as string) <= cursor) lo = mid + 1;
-      else hi = mid;
-    }
-    start = lo % domains.length;
-  }
+  // The first domain sorting after the cursor.
+  const start =
+    cursor === null
+      ? 0
+      : (lastAtOrBelow(domains.length, (i) => (domains[i] as string) <= cursor) + 1) % domains.length;
   const out: string[] = [];
   for (let i = 0; i < Math.min(count, domains.length); i++) {
     out.push(domains[(start + i) % domains.length] as string);
@@ -232,7 +234,7 @@ export async function learnMxHosts(
     slice = nextSlice([...named].sort(), input.cursor, config.maxDomains);
     const spacing = config.ratePerSecond > 0 ? 1000 / config.ratePerSecond : 0;
     let nextStart = now();
-    await forEachConcurrently(slice, config.concurrency, async (domain) => {
+    await pLimit(config.concurrency).map(slice, async (domain) => {
       // Rate limit: each query takes the next start slot.
       const slot = nextStart;
       nextStart = Math.max(slot, now()) + spacing;

@@ -1,4 +1,4 @@
-import { forEachConcurrently } from '../concurrency.js';
+import pLimit from 'p-limit';
 import type { FileReport } from '../security/manifest.js';
 import { assertParseable, type SourceFile } from '../security/sources/parse-result.js';
 import type { Rejection } from '../security/validate.js';
@@ -44,9 +44,5 @@ export async function readSources<T>(
   files: readonly SourceFile<T>[],
   limit = 8,
 ): Promise<ReadSource<T>[]> {
-  const out = new Array<ReadSource<T>>(files.length);
-  await forEachConcurrently(files, limit, async (file, i) => {
-    out[i] = await readSource(fetcher, file);
-  });
-  return out;
+  return pLimit(limit).map(files, (file) => readSource(fetcher, file));
 }

@@ -115,6 +115,11 @@ const ConfigSchema = z.object({
   // Emulator endpoints (local stack): S3 then needs path-style addressing (aws/s3-client.ts).
   AWS_ENDPOINT_URL: text.optional(),
   AWS_ENDPOINT_URL_S3: text.optional(),
+
+  // X-Ray tracing (aws/tracing.ts): Lambda sets AWS_EXECUTION_ENV; POWERTOOLS_TRACE_ENABLED=false
+  // turns tracing off there too. Read by tracingEnabled(), on its own.
+  AWS_EXECUTION_ENV: text.optional(),
+  POWERTOOLS_TRACE_ENABLED: flag.optional(),
 });
 
 export type Config = Readonly<z.output<typeof ConfigSchema>>;
@@ -135,9 +140,16 @@ export class ConfigError extends Error {
  * are secrets (USAGE_PLAN_KEYS holds API keys).
  */
 export function parseConfig(env: Readonly<Record<string, string | undefined>>): Config {
+  return Object.freeze(parseWith(ConfigSchema, env));
+}
+
+function parseWith<S extends z.ZodType>(
+  schema: S,
+  env: Readonly<Record<string, string | undefined>>,
+): z.output<S> {
   const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
-  const result = ConfigSchema.safeParse(set);
-  if (result.success) return Object.freeze(result.data);
+  const result = schema.safeParse(set);
+  if (result.success) return result.data;
   const variables = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))];
   const problems = result.error.issues.map((issue) => `${String(issue.path[0])}: ${issue.message}`);
   throw new ConfigError(variables, problems);
@@ -149,6 +161,19 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= parseConfig(process.env);
   return cached;
+}
+
+const TracingSchema = ConfigSchema.pick({ AWS_EXECUTION_ENV: true, POWERTOOLS_TRACE_ENABLED: true });
+
+/**
+ * Whether this process records X-Ray traces (aws/tracing.ts): in Lambda (AWS_EXECUTION_ENV is set)
+ * unless POWERTOOLS_TRACE_ENABLED=false, the rule Powertools Tracer applies itself; never locally or
+ * in tests. Asked once, when aws/tracing.ts is loaded: it reads its two variables without caching
+ * the rest, which the local tooling sets after it has imported the functions.
+ */
+export function tracingEnabled(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
+  const { AWS_EXECUTION_ENV, POWERTOOLS_TRACE_ENABLED } = parseWith(TracingSchema, env);
+  return AWS_EXECUTION_ENV !== undefined && POWERTOOLS_TRACE_ENABLED !== false;
 }
 
 /**

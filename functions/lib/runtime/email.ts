@@ -1,6 +1,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { dataRoot, now } from '../aws/services.js';
+import { tracer } from '../aws/tracing.js';
 import { DNS_CANARY_METRIC, DnsCanary, guardedByCanary } from '../dns/canary.js';
+import type { MxResolver } from '../dns/mx-resolver.js';
 import { createDnsResolver } from '../dns/resolver.js';
 import {
   createEmailChecker,
@@ -11,6 +13,7 @@ import {
 } from '../email/index.js';
 import { logger, metrics } from '../observability.js';
 import { type Config, config, type DataRefreshSettings, dataRefresh, resetConfig } from './config.js';
+import { tracedMxResolver } from './dns-tracing.js';
 
 // The container's email checker: lists loaded once from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
@@ -25,8 +28,15 @@ let checker: Promise<EmailChecker> | undefined;
 export type EmailSettings = Pick<Config, 'DNS_SERVERS' | 'DNS_BUDGET_MS' | 'DNS_CONCURRENCY' | 'DNS_CANARY'> &
   DataRefreshSettings;
 
+/** Each query that reaches a name server is a subsegment where tracing is on (dns-tracing.ts). */
+const traceQueries = (queries: MxResolver): MxResolver =>
+  tracer ? tracedMxResolver(queries, tracer) : queries;
+
 async function build(settings: EmailSettings): Promise<EmailChecker> {
-  const resolver = guardedByCanary(createDnsResolver({ servers: settings.DNS_SERVERS }), dnsCanary(settings));
+  const resolver = guardedByCanary(
+    createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries),
+    dnsCanary(settings),
+  );
   const make = (lists: EmailLists) =>
     createEmailChecker({
       lists,
@@ -73,7 +83,7 @@ let canary: DnsCanary | undefined;
  * as the DnsCanaryFailed metric (1 failing, 0 healthy), which the stack alarms on.
  */
 export function dnsCanary(settings: Pick<Config, 'DNS_SERVERS' | 'DNS_CANARY'> = config()): DnsCanary {
-  canary ??= new DnsCanary(createDnsResolver({ servers: settings.DNS_SERVERS }), {
+  canary ??= new DnsCanary(createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries), {
     names: settings.DNS_CANARY,
     now: () => now().getTime(),
     onChange: (healthy) => {

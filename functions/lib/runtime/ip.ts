@@ -1,9 +1,11 @@
 import { dataRoot, now } from '../aws/services.js';
+import { tracer } from '../aws/tracing.js';
 import { reverseLookup } from '../dns/reverse.js';
 import { IpData, ipDataDir } from '../ip/ip-data.js';
 import { createIpLocator, type IpLocator } from '../ip/locator.js';
 import { createIpLookup, type IpLookup } from '../ip/lookup.js';
 import { config } from './config.js';
+import { tracedReverseLookup } from './dns-tracing.js';
 import { securityClassifier } from './security.js';
 
 // The container's IP lookup (every derived group) and locator (place and network only): one copy of
@@ -37,8 +39,15 @@ export function ipLocator(): Promise<IpLocator> {
   return locator;
 }
 
-/** PTR name for ?include=hostname; REVERSE_DNS_TIMEOUT_MS (default 1000) bounds it. */
-export function hostnameOf(ip: string): Promise<string | null> {
+function lookUpHostname(ip: string): Promise<string | null> {
   const { DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS } = config();
   return reverseLookup(ip, DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS);
 }
+
+/**
+ * PTR name for ?include=hostname; REVERSE_DNS_TIMEOUT_MS (default 1000) bounds it. A subsegment
+ * where tracing is on (dns-tracing.ts).
+ */
+export const hostnameOf: (ip: string) => Promise<string | null> = tracer
+  ? tracedReverseLookup(lookUpHostname, tracer)
+  : lookUpHostname;

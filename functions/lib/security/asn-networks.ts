@@ -5,6 +5,7 @@
 // the refresh Lambda reads. Country of an address: the DB-IP city MMDBs of the layer (or any
 // `start,end,country` range CSV, the ip-location-db country layout, which the fixtures use).
 import { Reader, type Response } from 'maxmind';
+import { lastAtOrBelow } from '../binary-search.js';
 import { boundedCache } from '../cache/bounded-cache.js';
 import { AsnTable } from '../ip/asn-reader.js';
 import { compileAsnCsv } from '../ip/compile/asn.js';
@@ -76,19 +77,7 @@ export function countryLookupFromCsv(lines: Iterable<string>): CountryLookup {
   for (const family of [4, 6] as const) rows[family].sort((a, b) => (a.start < b.start ? -1 : 1));
   return (family, address) => {
     const table = rows[family];
-    let lo = 0;
-    let hi = table.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((table[mid] as { start: bigint }).start <= address) {
-        found = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    const row = table[found];
+    const row = table[lastAtOrBelow(table.length, (i) => (table[i] as { start: bigint }).start <= address)];
     return row !== undefined && address <= row.end ? row.country : null;
   };
 }

@@ -19,7 +19,10 @@
 //   v4Masks   v4Count bytes
 //   v6Masks   v6Count bytes
 // The mask bytes come last so that every word array stays 4-byte aligned.
+
+import { aligned, LITTLE_ENDIAN } from '../compiled-file.js';
 import type { ParsedIp } from '../ip/parse-ip.js';
+import { addressWord, addressWords, rangeHoldingV4, rangeHoldingV6 } from '../ip/range-search.js';
 import { FLAG_BIT_COUNT } from './flags.js';
 
 export const RANGE_TABLE_MAGIC = 'NISEC001';
@@ -45,7 +48,6 @@ export class RangeTableFormatError extends Error {
   override readonly name = 'RangeTableFormatError';
 }
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -83,14 +85,6 @@ export function encodeRangeTable(content: RangeTableContent): Uint8Array {
   for (const r of content.v4) file[at++] = r.mask;
   for (const r of content.v6) file[at++] = r.mask;
   return file;
-}
-
-/** Copies into a fresh, 4-byte-aligned buffer when needed (a pooled Buffer may start anywhere). */
-function aligned(buf: Uint8Array): Uint8Array {
-  if (buf.byteOffset % 4 === 0) return buf;
-  const copy = new Uint8Array(buf.byteLength);
-  copy.set(buf);
-  return copy;
 }
 
 /** Reader of the file. Validates the header, the lengths, the order of the ranges and the masks. */
@@ -174,61 +168,21 @@ export class RangeTable {
   /** The flag mask of an address (0: no list holds it). Uses the lookup family and bytes of parse-ip. */
   lookup(ip: ParsedIp): number {
     const b = ip.bytes;
-    if (b.length === 4) {
-      return this.lookupV4(
-        ((b[0] as number) * 0x100_0000 +
-          ((b[1] as number) << 16) +
-          ((b[2] as number) << 8) +
-          (b[3] as number)) >>>
-          0,
-      );
-    }
+    if (b.length === 4) return this.lookupV4(addressWord(b));
     if (b.length !== 16) return 0;
-    const key = this.key;
-    for (let w = 0; w < 4; w++) {
-      key[w] =
-        (b[4 * w] as number) * 0x100_0000 +
-        ((b[4 * w + 1] as number) << 16) +
-        ((b[4 * w + 2] as number) << 8) +
-        (b[4 * w + 3] as number);
-    }
-    return this.lookupV6(key);
+    return this.lookupV6(addressWords(b, this.key));
   }
 
   /** Mask of an IPv4 address given as an unsigned 32-bit integer. */
   lookupV4(address: number): number {
-    const starts = this.v4Starts;
-    let lo = 0;
-    let hi = this.v4Count - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((starts[mid] as number) <= address) {
-        found = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return found >= 0 && address <= (this.v4Ends[found] as number) ? (this.v4Masks[found] as number) : 0;
+    const found = rangeHoldingV4(this.v4Starts, this.v4Ends, this.v4Count, address);
+    return found >= 0 ? (this.v4Masks[found] as number) : 0;
   }
 
   /** Mask of an IPv6 address given as four 32-bit words, most significant first. */
   lookupV6(key: Uint32Array): number {
-    const starts = this.v6Starts;
-    let lo = 0;
-    let hi = this.v6Count - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareKey(starts, mid, key) <= 0) {
-        found = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
-    return found >= 0 && compareKey(this.v6Ends, found, key) >= 0 ? (this.v6Masks[found] as number) : 0;
+    const found = rangeHoldingV6(this.v6Starts, this.v6Ends, this.v6Count, key);
+    return found >= 0 ? (this.v6Masks[found] as number) : 0;
   }
 
   /** The ranges of one family, decoded (tests, diffs and the manifest's counts). */
@@ -252,16 +206,6 @@ export class RangeTable {
       yield { start: value(this.v6Starts, i), end: value(this.v6Ends, i), mask: this.v6Masks[i] as number };
     }
   }
-}
-
-function compareKey(table: Uint32Array, index: number, key: Uint32Array): number {
-  const base = index * 4;
-  for (let w = 0; w < 4; w++) {
-    const a = table[base + w] as number;
-    const k = key[w] as number;
-    if (a !== k) return a < k ? -1 : 1;
-  }
-  return 0;
 }
 
 function compareAt(a: Uint32Array, i: number, b: Uint32Array, j: number): number {

@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
 import { AUTH_MESSAGES, authenticate } from '../../../functions/lib/accounts/authenticate.js';
-import { CachedAccountStore } from '../../../functions/lib/accounts/cached-store.js';
+import { cachingAccountStore } from '../../../functions/lib/accounts/cached-store.js';
 import { headerValues, queryValues } from '../../../functions/lib/http/multi-value.js';
 import { type Route, routeByName } from '../../../functions/routes.js';
 
@@ -312,7 +312,7 @@ describe('key cache', () => {
       },
       getAccount: async () => undefined,
     };
-    const cached = new CachedAccountStore(inner, 5000, () => t);
+    const cached = cachingAccountStore(inner, { ttlMs: 5000, now: () => t });
     await cached.getKeyByHash('h');
     t = 4999;
     await cached.getKeyByHash('h');
@@ -331,7 +331,7 @@ describe('key cache', () => {
       },
       getAccount: async () => undefined,
     };
-    const cached = new CachedAccountStore(inner, 5000, () => 0, 2);
+    const cached = cachingAccountStore(inner, { ttlMs: 5000, now: () => 0, maxEntries: 2 });
     await cached.getKeyByHash('busy');
     await cached.getKeyByHash('a');
     await cached.getKeyByHash('busy');

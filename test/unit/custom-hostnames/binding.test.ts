@@ -3,7 +3,7 @@ import type { AccountStore, KeyRecord } from '../../../functions/lib/accounts/ac
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
 import { authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import { bindHost, hostCandidate, requestHost } from '../../../functions/lib/custom-hostnames/binding.js';
-import { CachedHostnameLookup } from '../../../functions/lib/custom-hostnames/cached-lookup.js';
+import { cachingHostnameLookup } from '../../../functions/lib/custom-hostnames/cached-lookup.js';
 import { fromOurEdge } from '../../../functions/lib/http/edge-origin.js';
 import { PrincipalSchema, toAuthorizerContext } from '../../../functions/lib/http/principal.js';
 import { routeByName } from '../../../functions/routes.js';
@@ -157,7 +157,7 @@ describe('hostname records are cached per container like keys', () => {
     const store = new MemoryHostnameStore();
     store.items.set('geo.shop.com', pendingRecord());
     let clock = 0;
-    const cached = new CachedHostnameLookup(store, 5_000, () => clock);
+    const cached = cachingHostnameLookup(store, { ttlMs: 5_000, now: () => clock });
     await cached.getHostname('geo.shop.com');
     await cached.getHostname('geo.shop.com');
     await cached.getHostname('nope.shop.com');

@@ -9,7 +9,7 @@ import { codeSamples, jsLiteral } from '../../../functions/lib/http/code-samples
 import type { RouteExample } from '../../../functions/lib/http/contract.js';
 import { ERROR_CODES, type ErrorCode } from '../../../functions/lib/http/errors.js';
 import { buildOpenApi, ErrorSchema } from '../../../functions/lib/http/openapi.js';
-import { validate } from '../../../functions/lib/http/validate.js';
+import { validate, validateHeaders } from '../../../functions/lib/http/validate.js';
 import { JOB_RETENTION_DAYS, type Job } from '../../../functions/lib/jobs/job.js';
 import { encodeCursor } from '../../../functions/lib/jobs/list-cursor.js';
 import { type SignupReason, scoreOf, verdictOfScore } from '../../../functions/lib/signup/score.js';
@@ -130,6 +130,11 @@ describe('examples', () => {
       expect(Object.keys(contract.examples).length).toBeGreaterThan(0);
       for (const example of Object.values(contract.examples)) {
         if (contract.params) validate(contract.params, example.params, 'path');
+        if (contract.query) validate(contract.query, example.query ?? {}, 'query');
+        if (contract.headers) {
+          const sent = Object.entries(example.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]);
+          validateHeaders(contract.headers as z.ZodObject, Object.fromEntries(sent));
+        }
         if (contract.body && !example.contentType) validate(contract.body, example.body);
         if (example.contentType) expect(contract.bodyMediaTypes).toContain(example.contentType);
         if (contract.responseStatus === 204) expect(example.response).toBeUndefined();

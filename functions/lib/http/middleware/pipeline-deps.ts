@@ -1,5 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type { Meter } from '../../../routes.js';
+import type { TraceAnnotations } from '../../aws/tracing.js';
 import type { Clock } from '../../clock.js';
 import type { UsageCounter } from '../../limits/admission.js';
 import type { NoticeStores } from '../../limits/usage-notices.js';
@@ -26,4 +27,6 @@ export interface PipelineDeps {
   /** The Powertools logger: the pipeline injects the Lambda context into it. */
   logger: Logger;
   metrics: PipelineMetrics;
+  /** X-Ray annotations of each invocation (trace-annotations.ts); absent where tracing is off. */
+  annotations?: TraceAnnotations;
 }

@@ -1,7 +1,8 @@
 /**
- * Everything `npm run jobs` reports and stops on: a one-line message, an optional hint (what to
- * run instead), and the exit code, 2 for input to correct (usage, a file or a list the API would
- * refuse, a 4xx answer) and 1 for a failure (no server, a 5xx, a job that failed).
+ * What the command-line tools (`npm run jobs`, `npm run admin`, `npm run data:refresh`) report and
+ * stop on: a one-line message, an optional hint (what to run instead), and the exit code, 2 for
+ * input to correct (usage, a file or a list the API would refuse, a 4xx answer) and 1 for a failure
+ * (no server, a 5xx, a job that failed).
  */
 export class CliError extends Error {
   readonly exitCode: 1 | 2;

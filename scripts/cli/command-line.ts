@@ -1,0 +1,43 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { CliError } from './cli-error.js';
+
+// The command line of every tool in scripts/, read by Node's own parser (util.parseArgs).
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+export type CommandLine<O extends Options> = ReturnType<
+  typeof parseArgs<{ options: O; allowPositionals: true }>
+>;
+
+/**
+ * The options and positionals of `args`. Unknown flags and values that look like flags
+ * ("--limit -3") are input to correct: a CliError of one line, with `hint` when the caller knows
+ * where to look.
+ */
+export function readCommandLine<O extends Options>(
+  args: string[],
+  options: O,
+  hint?: string,
+): CommandLine<O> {
+  try {
+    return parseArgs({ args, options, allowPositionals: true });
+  } catch (err) {
+    throw new CliError((err as Error).message.replace(/\s*\n\s*/g, ' '), { hint });
+  }
+}
+
+/** A whole-number option from `min` (to `max`), or undefined when it was not given. */
+export function wholeNumber(
+  option: string,
+  raw: string | undefined,
+  range: { min: number; max?: number; hint?: string },
+): number | undefined {
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  const { min, max, hint } = range;
+  if (!Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
+    const bounds = max === undefined ? `of ${min} or more` : `from ${min} to ${max}`;
+    throw new CliError(`--${option} must be a whole number ${bounds}`, { hint });
+  }
+  return n;
+}
