@@ -10,6 +10,7 @@ import type { BenchResult } from './types.js';
 
 const MODULES = [
   'bundles',
+  'pipeline',
   'auth',
   'email',
   'email-http',
