@@ -11,6 +11,7 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
+  testSequencer: '<rootDir>/test/support/sequencer.mjs',
   reporters: ['default', '<rootDir>/test/support/left-out-reporter.mjs'],
   testTimeout: 30000,
   maxWorkers: 2,

@@ -1,0 +1,3 @@
+export declare const SLOW_FIRST: readonly string[];
+declare const SlowFirstSequencer: unknown;
+export default SlowFirstSequencer;
