@@ -52,7 +52,7 @@ beforeAll(async () => {
       AWS_REGION: 'us-east-1',
       AWS_ACCESS_KEY_ID: 'test',
       AWS_SECRET_ACCESS_KEY: 'test',
-      // The stack's (infra/constructs/netintel-function.ts, asserted by test/infra/stack.test.ts).
+      // The stack's (infra/constructs/netintel-function.ts, asserted by test/infra/stack.cases.ts).
       POWERTOOLS_SERVICE_NAME: 'netintel',
       POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
       POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',

@@ -12,7 +12,7 @@ export const SLOW_FIRST = [
   'test/integration/accounts.test.ts',
   'test/infra/bundles.test.ts',
   'test/integration/jobs.test.ts',
-  'test/infra/sizing.test.ts',
+  'test/infra/all.test.ts',
   'test/integration/jobs-cli.test.ts',
   'test/integration/foundation.test.ts',
   'test/integration/jobs-list.test.ts',

@@ -691,7 +691,7 @@ describe('edge', () => {
     const docs = (config.CacheBehaviors as Props[]).find((b) => b.PathPattern === '/docs*')!;
     const origin = (config.Origins as Props[]).find((o) => o.Id === docs.TargetOriginId)!;
     expect(origin.OriginAccessControlId).toBeDefined();
-    // Standard logs are opt-in (-c cloudFrontLogs=true, test/infra/sizing.test.ts).
+    // Standard logs are opt-in (-c cloudFrontLogs=true, test/infra/sizing.cases.ts).
     expect(config.Logging).toBeUndefined();
     s.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
   });
