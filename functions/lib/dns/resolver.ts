@@ -59,7 +59,14 @@ export function createNodeMxResolver(config: DnsResolverConfig = {}): NodeMxReso
   });
   if (config.servers !== undefined && config.servers.length > 0) resolver.setServers([...config.servers]);
   return {
-    resolveMx: (domain) => dnsLookup<MxRecord>(resolver.resolveMx(domain)),
+    // Only the two fields: Node 24 adds `type: 'MX'` to each record, which would otherwise reach
+    // answers and caches and make them differ by Node version.
+    resolveMx: (domain) =>
+      dnsLookup<MxRecord>(
+        resolver
+          .resolveMx(domain)
+          .then((records) => records.map(({ exchange, priority }) => ({ exchange, priority }))),
+      ),
     resolveA: (domain) => dnsLookup<string>(resolver.resolve4(domain)),
     resolveAaaa: (domain) => dnsLookup<string>(resolver.resolve6(domain)),
     close: () => resolver.cancel(),
