@@ -2,7 +2,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import { tracingEnabled } from '../runtime/config.js';
 
-// X-Ray traces (issue 15) through Powertools Tracer: one tracer per container; every AWS SDK client
+// X-Ray traces (docs/architecture.md, Tracing) through Powertools Tracer: one tracer per container; every AWS SDK client
 // captured where it is created (traceClient), so its calls are subsegments; each invocation's
 // handler subsegment opened and closed by captureLambdaHandler (traceInvocation); DNS queries as
 // subsegments through the decorators of runtime/dns-tracing.ts.

@@ -1,7 +1,7 @@
 import type { DomainResolver } from '../custom-hostnames/ports.js';
 import type { DnsLookup, MxResolver } from '../dns/mx-resolver.js';
 
-// DNS queries as X-Ray subsegments (issue 15), added where the resolvers are wired: the DNS code
+// DNS queries as X-Ray subsegments (docs/architecture.md, Tracing), added where the resolvers are wired: the DNS code
 // stays free of tracing. One subsegment per query that reaches the network (the decorators wrap
 // the uncached resolver, under the cache), named `DNS <type>` and annotated with the query's type,
 // name and outcome, so a trace shows which lookups a slow email check waited for.
