@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll } from '@jest/globals';
 import { App, Validations } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -11,12 +13,17 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 // one-file fixture instead of the real databases.
 export const LAYER_FIXTURE = join(PROJECT_ROOT, 'test/fixtures/layer');
 
+// Without an outdir CDK writes each app to a fresh os.tmpdir()/cdk.outXXXX and never removes it
+// (~24 MB a synth, hundreds per day of test runs); apps without one of their own write here instead.
+const ownOutdirs = mkdtempSync(join(tmpdir(), 'netintel-synth-'));
+afterAll(() => rmSync(ownOutdirs, { recursive: true, force: true }));
+
 /** `context`: what `cdk synth -c key=value` would set (values are strings there). */
 export function testApp(outdir?: string, context: Record<string, string> = {}): App {
   return new App({
     builtinCloudFormationValidation: false,
     context: { 'aws:cdk:bundling-stacks': [], ...context },
-    ...(outdir ? { outdir } : {}),
+    outdir: outdir ?? mkdtempSync(join(ownOutdirs, 'app-')),
   });
 }
 
