@@ -107,7 +107,7 @@ describe('IP parsing properties', () => {
           expect(parsed === null || typeof parsed.canonical === 'string').toBe(true);
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 
@@ -123,7 +123,7 @@ describe('IP parsing properties', () => {
           expect(ipaddr.isValid(s)).toBe(true);
         }
       }),
-      { numRuns: 5000 },
+      { numRuns: 1000 },
     );
   });
 
@@ -135,7 +135,7 @@ describe('IP parsing properties', () => {
         expect([...(parsed?.bytes ?? [])]).toEqual(ipaddr.IPv4.parse(s).toByteArray());
         expect(parsed?.canonical).toBe(s);
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 
@@ -159,7 +159,7 @@ describe('IP parsing properties', () => {
           expected.toNormalizedString(),
         );
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 
@@ -180,7 +180,7 @@ describe('IP parsing properties', () => {
             : [addr.toString(), addr.toNormalizedString(), (addr as ipaddr.IPv6).toRFC5952String()];
         for (const text of forms) expect([...(parseIp(text)?.bytes ?? [])]).toEqual(expected);
       }),
-      { numRuns: 3000 },
+      { numRuns: 800 },
     );
   });
 
@@ -191,7 +191,7 @@ describe('IP parsing properties', () => {
         fc.pre(!(expected.parts[5] === 0xffff && expected.parts.slice(0, 5).every((g) => g === 0)));
         expect(parseIp(s)?.canonical).toBe(expected.toRFC5952String());
       }),
-      { numRuns: 2000 },
+      { numRuns: 500 },
     );
   });
 });
