@@ -21,6 +21,7 @@ const MODULES = [
   'jobs',
   'hostile-bodies',
   'memory',
+  'dashboard',
 ] as const;
 
 interface Stored {

@@ -13,6 +13,7 @@ import { contract as riskBaselineDelete } from './risk-baseline-delete/contract.
 import { contract as riskCheck } from './risk-check/contract.js';
 import type { RouteName } from './routes.js';
 import { contract as signupCheck } from './signup-check/contract.js';
+import { contract as usage } from './usage/contract.js';
 
 // Every route's contract, keyed by route name: the OpenAPI document is generated from this map,
 // and the type makes a route without a contract a compile error.
@@ -30,4 +31,5 @@ export const CONTRACTS: Record<RouteName, RouteContract> = {
   'signup-check': signupCheck,
   'risk-check': riskCheck,
   'risk-baseline-delete': riskBaselineDelete,
+  usage: usage,
 };

@@ -5,7 +5,15 @@
 export type KeyType = 'publishable' | 'secret';
 
 /** Sections of the API reference (/docs), in the order it shows them. */
-export const API_TAGS = ['Geolocation', 'IP lookup', 'Email', 'List jobs', 'Risk', 'Account'] as const;
+export const API_TAGS = [
+  'Geolocation',
+  'IP lookup',
+  'Email',
+  'List jobs',
+  'Risk',
+  'Account',
+  'Dashboard',
+] as const;
 export type ApiTag = (typeof API_TAGS)[number];
 
 /** What a call costs against the monthly cap (spec: "Billing against the monthly cap"). */
@@ -39,6 +47,11 @@ export interface Route {
   tag: ApiTag;
   /** Not in the spec's endpoint table: an addition this service documents in its README. */
   extension?: boolean;
+  /**
+   * The dashboard's session cookie (with X-CSRF-Token on a POST) may stand in for the secret key:
+   * the dashboard runs list jobs through these routes, billed as any call (README: Dashboard).
+   */
+  dashboardSession?: boolean;
 }
 
 export const ROUTES = [
@@ -115,6 +128,7 @@ export const ROUTES = [
     timeoutSeconds: 29,
     summary: 'Create a background email list job (JSON or CSV)',
     tag: 'List jobs',
+    dashboardSession: true,
   },
   {
     name: 'jobs-upload',
@@ -127,6 +141,7 @@ export const ROUTES = [
     timeoutSeconds: 10,
     summary: 'Get a presigned POST (URL and form fields) for a CSV of up to 10 MB for a list job (extension)',
     tag: 'List jobs',
+    dashboardSession: true,
     extension: true,
   },
   {
@@ -140,6 +155,7 @@ export const ROUTES = [
     timeoutSeconds: 10,
     summary: "List the account's list jobs, newest first (extension)",
     tag: 'List jobs',
+    dashboardSession: true,
     extension: true,
   },
   {
@@ -153,6 +169,7 @@ export const ROUTES = [
     timeoutSeconds: 10,
     summary: 'Read a list job',
     tag: 'List jobs',
+    dashboardSession: true,
   },
   {
     name: 'jobs-results',
@@ -165,6 +182,7 @@ export const ROUTES = [
     timeoutSeconds: 10,
     summary: "Download a completed list job's results CSV",
     tag: 'List jobs',
+    dashboardSession: true,
   },
   {
     name: 'signup-check',
@@ -202,6 +220,19 @@ export const ROUTES = [
     summary: "Delete a user's travel baseline",
     tag: 'Risk',
   },
+  {
+    name: 'usage',
+    method: 'GET',
+    path: '/v1/usage',
+    keyType: 'secret',
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary: "The account's usage: this minute, this month per kind, and up to 90 days (extension)",
+    tag: 'Account',
+    extension: true,
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];
@@ -216,6 +247,63 @@ export const PUBLIC_ROUTES = [
     tag: 'Account',
   },
 ] as const;
+
+/**
+ * The account dashboard's API (README: Dashboard): its own functions behind the session authorizer,
+ * which reads the session cookie instead of a key. Nothing here is billed.
+ */
+export interface DashboardRoute {
+  /** The folder of the handler under functions/ and the Lambda's logical id. */
+  name: string;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  /** `session`: a live session (and X-CSRF-Token on a change); `none`: the two sign-in steps. */
+  auth: 'session' | 'none';
+  memoryMb: number;
+  timeoutSeconds: number;
+  summary: string;
+  tag: 'Dashboard';
+}
+
+const dashboard = (
+  name: string,
+  method: DashboardRoute['method'],
+  path: string,
+  summary: string,
+  auth: DashboardRoute['auth'] = 'session',
+): DashboardRoute => ({
+  name,
+  method,
+  path: `/v1/dashboard${path}`,
+  auth,
+  memoryMb: 256,
+  timeoutSeconds: 10,
+  summary,
+  tag: 'Dashboard',
+});
+
+export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
+  dashboard('dashboard-sign-in', 'POST', '/sign-in', "E-mail a sign-in link to a member's address", 'none'),
+  dashboard(
+    'dashboard-session-open',
+    'POST',
+    '/sessions',
+    "Open a session with a sign-in link's token",
+    'none',
+  ),
+  dashboard('dashboard-session', 'GET', '/session', 'The current session and its CSRF token'),
+  dashboard('dashboard-sign-out', 'DELETE', '/session', 'End the current session'),
+  dashboard('dashboard-overview', 'GET', '/overview', 'Plan, limits, usage and its 90-day history'),
+  dashboard('dashboard-keys-list', 'GET', '/keys', "The account's keys (never the keys themselves)"),
+  dashboard('dashboard-keys-create', 'POST', '/keys', 'Create a publishable or secret key (shown once)'),
+  dashboard('dashboard-keys-update', 'PUT', '/keys/{keyId}', "Replace a publishable key's allowed origins"),
+  dashboard('dashboard-keys-revoke', 'DELETE', '/keys/{keyId}', 'Revoke a key'),
+  dashboard('dashboard-hostnames-list', 'GET', '/hostnames', "The account's custom hostnames"),
+  dashboard('dashboard-hostnames-add', 'POST', '/hostnames', 'Claim a custom hostname'),
+  dashboard('dashboard-hostnames-check', 'POST', '/hostnames/{hostname}/check', "Check a hostname's DNS now"),
+  dashboard('dashboard-hostnames-remove', 'DELETE', '/hostnames/{hostname}', 'Remove a custom hostname'),
+  dashboard('dashboard-notices', 'GET', '/notices', 'Usage notices sent this month'),
+];
 
 export function routeByName(name: RouteName): Route {
   const route = ROUTES.find((r) => r.name === name);
@@ -237,8 +325,22 @@ const PARAM = /\{(\w+)\}/g;
 export function matchPath(
   path: string,
 ): { routes: Route[]; pathParameters: Record<string, string> } | undefined {
+  return matchIn(ROUTES, path);
+}
+
+/** matchPath over the dashboard's routes. */
+export function matchDashboardPath(
+  path: string,
+): { routes: DashboardRoute[]; pathParameters: Record<string, string> } | undefined {
+  return matchIn(DASHBOARD_ROUTES, path);
+}
+
+function matchIn<R extends { path: string }>(
+  table: readonly R[],
+  path: string,
+): { routes: R[]; pathParameters: Record<string, string> } | undefined {
   let best: { template: string; params: Record<string, string>; count: number } | undefined;
-  for (const route of ROUTES as readonly Route[]) {
+  for (const route of table) {
     const names: string[] = [];
     const pattern = route.path.replace(PARAM, (_m, n: string) => {
       names.push(n);
@@ -254,8 +356,5 @@ export function matchPath(
   }
   if (!best) return undefined;
   const template = best.template;
-  return {
-    routes: (ROUTES as readonly Route[]).filter((r) => r.path === template),
-    pathParameters: best.params,
-  };
+  return { routes: table.filter((r) => r.path === template), pathParameters: best.params };
 }

@@ -179,10 +179,13 @@ export class NetintelStack extends Stack {
       restApi: this.api.restApi,
       originVerifyValue: secrets.originVerifyValue(),
       accessLogs: accessLogs.bucket,
+      jobsBucket: this.pipeline.bucket,
       domainName: props.domainName,
       certificateArn: props.certificateArn,
       logs: props.cloudFrontLogs ?? contextFlag(this, 'cloudFrontLogs'),
     });
+    // The dashboard posts list files to the jobs bucket from the browser.
+    this.pipeline.allowBrowserUploads(this.edge.dashboardOrigins);
 
     const context: unknown = this.node.tryGetContext('customHostnames');
     if (props.customHostnames ?? (context === true || context === 'true')) {
@@ -201,6 +204,13 @@ export class NetintelStack extends Stack {
       // is skipped by name, so no reference to the distribution, which depends on the API).
       this.api.authorizer.fn.addEnvironment('ORIGIN_SECRET', secrets.originVerifyValue());
       if (props.domainName) this.api.authorizer.fn.addEnvironment('BASE_DOMAIN', props.domainName);
+      for (const name of [
+        'dashboard-hostnames-add',
+        'dashboard-hostnames-check',
+        'dashboard-hostnames-remove',
+      ]) {
+        this.customHostnames.allowDashboard(this.api.routeFunctions[name]!);
+      }
       const outputs: [string, string, string][] = [
         [
           OUTPUTS.customHostnameTarget,
@@ -224,6 +234,7 @@ export class NetintelStack extends Stack {
 
     const functions: Record<string, IFunction> = {
       authorizer: this.api.authorizer.fn,
+      'session-authorizer': this.api.sessionAuthorizer.fn,
       ...Object.fromEntries(Object.entries(this.api.routeFunctions).map(([name, f]) => [name, f.fn])),
       openapi: this.api.openapi.fn,
       'job-processor': this.pipeline.processor.fn,

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Account, KeyRecord } from '../functions/lib/accounts/account.js';
-import { normaliseAllowedOrigin } from '../functions/lib/accounts/origins.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
 import {
   assignUsagePlanKey,
@@ -15,8 +14,9 @@ import {
   UnknownPlanError,
 } from '../functions/lib/aws/account-store.js';
 import { LocalUsagePlanKeys } from '../functions/lib/aws/local-usage-plan-keys.js';
+import { MemberOfAnotherAccountError, UnknownMemberError } from '../functions/lib/aws/member-store.js';
 import { usagePlanIds } from '../functions/lib/aws/resources.js';
-import { accountStore, domainDeps, now, usageCounter } from '../functions/lib/aws/services.js';
+import { accountStore, domainDeps, memberStore, now, usageCounter } from '../functions/lib/aws/services.js';
 import {
   addHostname,
   DomainRefusedError,
@@ -25,7 +25,10 @@ import {
   verifyHostname,
   viewOf,
 } from '../functions/lib/custom-hostnames/lifecycle.js';
-import { minuteWindow, monthKey } from '../functions/lib/limits/windows.js';
+import { DashboardInputError } from '../functions/lib/dashboard/dashboard-errors.js';
+import { allowedOrigins } from '../functions/lib/dashboard/key-rules.js';
+import { memberEmail } from '../functions/lib/dashboard/member-email.js';
+import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-report.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { CliError } from './cli/cli-error.js';
 import { type CommandLine, readCommandLine, wholeNumber } from './cli/command-line.js';
@@ -61,7 +64,13 @@ const COMMANDS: Record<string, string[]> = {
     "key list --account ID        the account's keys: ids, types, origins, revoked (never the keys)",
   ],
   'key revoke': ['key revoke --key-id ID'],
-  'usage show': ['usage show --account ID      this minute, this month, per kind'],
+  'usage show': [
+    'usage show --account ID [--days N]',
+    `                             this minute, this month, per kind; with --days the last N days (1-${USAGE_DAYS_MAX})`,
+  ],
+  'member add': ["member add --account ID --email E    E may sign in to the account's dashboard"],
+  'member list': ['member list --account ID'],
+  'member remove': ['member remove --account ID --email E   ends their sessions at once'],
   'domain add': ['domain add --account ID --hostname HOST [--base-domain D]'],
   'domain verify': ['domain verify --hostname HOST'],
   'domain list': ['domain list --account ID'],
@@ -121,6 +130,7 @@ const OPTIONS = {
   'key-id': { type: 'string' },
   hostname: { type: 'string' },
   'base-domain': { type: 'string' },
+  days: { type: 'string' },
   'data-dir': { type: 'string' },
   outputs: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -228,6 +238,29 @@ async function domain(values: Values, positionals: string[], aws: boolean): Prom
   throw new CliError(`unknown command "${positionals.join(' ')}"`);
 }
 
+/** `--email` as a member's address (memberEmail), or the refusal that says why not. */
+function memberEmailOrRefuse(raw: string): string {
+  const email = memberEmail(raw);
+  if (!email) throw new CliError(`"${raw}" is not an e-mail address`);
+  return email;
+}
+
+/** `member add|list|remove`: who may sign in to an account's dashboard. */
+async function member(values: Values, verb: string | undefined): Promise<unknown> {
+  const accountId = required('account', values.account);
+  if (!(await accountStore().getAccount(accountId)))
+    throw new UnknownAccountError(`unknown account "${accountId}"`);
+  const members = memberStore();
+  if (verb === 'list') return { accountId, members: await members.membersOf(accountId) };
+  const email = memberEmailOrRefuse(required('email', values.email));
+  if (verb === 'add') return members.addMember(accountId, email, now());
+  if (verb === 'remove') {
+    await members.removeMember(accountId, email);
+    return { accountId, email, removed: true };
+  }
+  throw new CliError(`unknown command "member ${verb ?? ''}"`);
+}
+
 /** A failure after part of the work was done: the message says what stands and what to run. */
 class PartialFailureError extends Error {}
 
@@ -290,7 +323,9 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     };
     // Resolved before the account is made: a stack without usage-plan outputs refuses here.
     const keys = await usagePlanKeys(aws);
+    const firstMember = values.email === undefined ? undefined : memberEmailOrRefuse(values.email);
     const account = await store.createAccount(plan, overrides);
+    if (firstMember) await memberStore().addMember(account.accountId, firstMember, now());
     let assignment: Awaited<ReturnType<typeof assignUsagePlanKey>>;
     try {
       assignment = await assignUsagePlanKey(account, keys, store);
@@ -314,17 +349,16 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const type = required('type', values.type);
     if (type === 'secret') {
       if (values.origin?.length) throw new CliError('secret keys have no origins (they are for backends)');
-      return store.createKey(account, 'secret', []);
+      const { key, keyId } = await store.createKey(account, 'secret', []);
+      return { key, keyId };
     }
     if (type !== 'publishable') throw new CliError('--type must be publishable or secret');
-    const origins = (values.origin ?? []).map((o) => {
-      const n = normaliseAllowedOrigin(o);
-      if (!n) throw new CliError(`"${o}" is not an origin (scheme://host[:port], or http://localhost:*)`);
-      return n;
-    });
-    if (origins.length === 0) throw new CliError('a publishable key needs at least one --origin');
-    return store.createKey(account, 'publishable', origins);
+    // The dashboard's rules (dashboard/key-rules.ts): one implementation for both.
+    const origins = allowedOrigins(values.origin ?? []);
+    const { key, keyId } = await store.createKey(account, 'publishable', origins);
+    return { key, keyId };
   }
+  if (area === 'member') return member(values, verb);
   if (area === 'account' && verb === 'list') {
     const accounts: ReturnType<typeof accountView>[] = [];
     for await (const account of store.accounts()) accounts.push(accountView(account));
@@ -348,25 +382,25 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
   }
   if (area === 'usage' && verb === 'show') {
     const accountId = required('account', values.account);
+    const days = wholeNumber('days', values.days, { min: 1, max: USAGE_DAYS_MAX });
     const account = await store.getAccount(accountId);
     if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
-    const at = now();
-    const month = monthKey(at);
-    const usage = await usageCounter().read(accountId, month);
-    return {
-      accountId,
-      month,
-      thisMinute: usage.window === minuteWindow(at) ? usage.minuteCount : 0,
-      perMinuteLimit: account.perMinute,
-      thisMonth: usage.monthCount,
-      monthlyCap: account.monthlyCap,
-      perKind: usage.meters,
-    };
+    // The figures GET /v1/usage answers the account itself (limits/usage-report.ts).
+    return usageReport(usageCounter(), account, now(), { days });
   }
   throw new CliError(`unknown command "${positionals.join(' ')}"`);
 }
 
-const KNOWN_ERRORS = [CliError, UnknownAccountError, UnknownKeyError, UnknownPlanError, DomainRefusedError];
+const KNOWN_ERRORS = [
+  CliError,
+  UnknownAccountError,
+  UnknownKeyError,
+  UnknownPlanError,
+  DomainRefusedError,
+  MemberOfAnotherAccountError,
+  UnknownMemberError,
+  DashboardInputError,
+];
 
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
 export async function runAdmin(args: string[], io: AdminIo): Promise<number> {

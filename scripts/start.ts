@@ -2,6 +2,7 @@ import { parseDnsCanary } from '../functions/lib/dns/canary.js';
 import { logger, setLogFormat } from '../functions/lib/observability.js';
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
+import { DEV_MEMBER } from './local/seed.js';
 import { startLocalStack } from './local/stack.js';
 
 // `npm start`: the whole API on this machine (see README, "Run it locally").
@@ -34,6 +35,7 @@ netintel is running at ${stack.url}
   publishable key: ${stack.dev.publishableKey}   (origins http://localhost:*, http://127.0.0.1:*)
   secret key:      ${stack.dev.secretKey}
   API reference:   ${stack.url}/docs
+  dashboard:       ${stack.url}/dashboard/   (sign in as ${DEV_MEMBER}: the link is printed here)
 
 Try:
   curl -s ${stack.url}/v1/lookup/8.8.8.8 -H "Authorization: Bearer ${stack.dev.secretKey}"

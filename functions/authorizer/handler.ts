@@ -1,10 +1,19 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
-import { AUTH_MESSAGES, authenticate } from '../lib/accounts/authenticate.js';
+import { AUTH_MESSAGES, type AuthDecision, authenticate } from '../lib/accounts/authenticate.js';
 import { usageIdentifierKey } from '../lib/accounts/usage-plan-keys.js';
-import { baseDomain, cachedAccountStore, cachedHostnameStore } from '../lib/aws/services.js';
+import {
+  accountStore,
+  baseDomain,
+  cachedAccountStore,
+  cachedHostnameStore,
+  now,
+  signInDeps,
+} from '../lib/aws/services.js';
 import { traceAnnotations, traceInvocation } from '../lib/aws/tracing.js';
 import { hostCandidate, requestHost } from '../lib/custom-hostnames/binding.js';
+import { decideSession } from '../lib/dashboard/session-auth.js';
+import { SESSION_COOKIE } from '../lib/dashboard/session-cookie.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
 import { denialContext } from '../lib/http/gateway-responses.js';
 import { TRACE_ANNOTATION } from '../lib/http/middleware/trace-annotations.js';
@@ -54,7 +63,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   const headers = lastValues(allHeaders);
   // Rule 7: the hostname the request was addressed to (X-Forwarded-Host only from our CloudFront).
   const hostname = hostCandidate(requestHost(headers, fromOurEdge({ headers })), baseDomain());
-  const decision = await authenticate(
+  let decision = await authenticate(
     {
       route,
       headers: allHeaders,
@@ -63,6 +72,15 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     },
     cachedAccountStore(),
   );
+  const cookies = (allHeaders.cookie ?? []).join('; ');
+  if (
+    !decision.ok &&
+    decision.message === AUTH_MESSAGES.noKey &&
+    route.dashboardSession &&
+    cookies.includes(`${SESSION_COOKIE}=`)
+  ) {
+    decision = await dashboardSession(event.httpMethod, { ...headers, cookie: cookies });
+  }
   if (!decision.ok) {
     traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, decision.code);
     logger.info('request refused by authorizer', {
@@ -94,12 +112,65 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     };
   }
   traceAnnotations?.annotate(TRACE_ANNOTATION.account, decision.principal.accountId);
+  if (decision.key) await markUsed(decision.key.keyHash, decision.key.lastUsedDay);
   const usageKey = usageIdentifierKey(decision.usagePlanKey, usagePlanKeys, decision.principal.plan);
   return {
     principalId: decision.principal.accountId,
     policyDocument: invokePolicy('Allow', event.methodArn),
     context: toAuthorizerContext(decision.principal),
     ...(usageKey ? { usageIdentifierKey: usageKey } : {}),
+  };
+}
+
+/** Keys this container marked used today (key hash -> day): one write per key, day and container. */
+const markedToday = new Map<string, string>();
+
+/**
+ * Notes the day a key was used (the dashboard's "last used"): at most one conditional write per key
+ * and day in each container, never a reason to refuse the call.
+ */
+async function markUsed(keyHash: string, recorded: string | undefined): Promise<void> {
+  const day = now().toISOString().slice(0, 10);
+  if (recorded === day || markedToday.get(keyHash) === day) return;
+  markedToday.set(keyHash, day);
+  if (markedToday.size > 10_000) markedToday.clear();
+  try {
+    await accountStore().markUsed(keyHash, day);
+  } catch (err) {
+    logger.warn('could not note the day a key was used', { error: err as Error });
+  }
+}
+
+/**
+ * A list-job call from the dashboard: its session (and CSRF token on a POST) in place of a secret
+ * key, as the account's backend would call with one (README: Dashboard). Billed like any call.
+ */
+async function dashboardSession(method: string, headers: Record<string, string>): Promise<AuthDecision> {
+  const session = await decideSession({ method, headers }, signInDeps());
+  if (!session.ok) {
+    return {
+      ok: false,
+      status: session.code === 'session_required' ? 401 : 403,
+      code: session.code,
+      message: session.message,
+    };
+  }
+  const account = await cachedAccountStore().getAccount(session.accountId);
+  if (!account) return { ok: false, status: 401, code: 'session_required', message: 'The account is gone.' };
+  return {
+    ok: true,
+    principal: {
+      accountId: account.accountId,
+      keyId: 'dashboard',
+      keyType: 'secret',
+      plan: account.plan,
+      perMinute: account.perMinute,
+      monthlyCap: account.monthlyCap,
+      includesSecurity: account.includesSecurity,
+      allowedOrigin: '',
+      channel: 'dashboard',
+    },
+    ...(account.usagePlanKey ? { usagePlanKey: account.usagePlanKey.value } : {}),
   };
 }
 

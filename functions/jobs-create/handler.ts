@@ -114,6 +114,7 @@ export const handler = defineHandler({
     const reservation = await stored(() =>
       reserveJob(jobCreation(), {
         accountId: principal.accountId,
+        source: principal.channel === 'dashboard' ? 'dashboard' : 'api',
         emails: source.emails,
         filename: source.filename,
         upload,

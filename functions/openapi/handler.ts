@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { CONTRACTS } from '../contracts.js';
+import { DASHBOARD_CONTRACTS } from '../dashboard-contracts.js';
 import { buildOpenApi } from '../lib/http/openapi.js';
 import { ROUTES } from '../routes.js';
 
@@ -9,7 +10,7 @@ let body: string | undefined;
 export async function handler(
   event?: Pick<APIGatewayProxyEvent, 'requestContext'>,
 ): Promise<APIGatewayProxyResult> {
-  body ??= JSON.stringify(buildOpenApi(ROUTES, CONTRACTS));
+  body ??= JSON.stringify(buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS));
   const requestId = event?.requestContext?.requestId;
   return {
     statusCode: 200,

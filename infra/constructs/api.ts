@@ -15,6 +15,7 @@ import {
   MockIntegration,
   PassthroughBehavior,
   RequestAuthorizer,
+  type RequestValidator,
   ResponseType,
   RestApi,
   type UsagePlan,
@@ -34,7 +35,13 @@ import {
   STAGE_NAME,
 } from '../../functions/lib/http/gateway-settings.js';
 import { landingKey } from '../../functions/lib/jobs/landing.js';
-import { PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../functions/routes.js';
+import {
+  DASHBOARD_ROUTES,
+  PUBLIC_ROUTES,
+  ROUTES,
+  type Route,
+  type RouteName,
+} from '../../functions/routes.js';
 import type { DataLayer } from './data-layer.js';
 import { acknowledgeBucketGrant, grantGetObjects, type JobPipeline } from './job-pipeline.js';
 import { NetintelFunction } from './netintel-function.js';
@@ -81,6 +88,8 @@ interface RouteAccess {
   userIdHmac?: true;
   /** Receives ORIGIN_SECRET to trust CloudFront-Viewer-* headers. */
   originSecret?: true;
+  /** Queries the account's day items on the Usage table (Tables.grantUsageHistory). */
+  usageHistory?: true;
 }
 
 const { uploads, chunks, results } = BUCKET.prefixes;
@@ -119,6 +128,37 @@ const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   'signup-check': { cache: true },
   'risk-check': { baselines: true, userIdHmac: true },
   'risk-baseline-delete': { baselines: true, userIdHmac: true },
+  usage: { usageHistory: true },
+};
+
+/** What a dashboard route's function may touch (its session authorizer reads Sessions and Accounts). */
+interface DashboardAccess {
+  sessions?: true;
+  accounts?: 'read' | 'readWrite';
+  /** GetItem on the Usage table (this month) and Query of its day items. */
+  usage?: true;
+  /** Sends sign-in links through SES. */
+  mail?: true;
+  /** Receives ORIGIN_SECRET: believes X-Forwarded-Host from our CloudFront (the link's address). */
+  edge?: true;
+}
+
+/** A Record over the dashboard's routes: a new one fails to compile until it is listed here. */
+const DASHBOARD_ACCESS: Record<string, DashboardAccess> = {
+  'dashboard-sign-in': { sessions: true, accounts: 'read', mail: true, edge: true },
+  'dashboard-session-open': { sessions: true, accounts: 'read' },
+  'dashboard-session': { sessions: true, accounts: 'read' },
+  'dashboard-sign-out': { sessions: true },
+  'dashboard-overview': { accounts: 'read', usage: true, edge: true },
+  'dashboard-keys-list': { accounts: 'read' },
+  'dashboard-keys-create': { accounts: 'readWrite' },
+  'dashboard-keys-update': { accounts: 'readWrite' },
+  'dashboard-keys-revoke': { accounts: 'readWrite' },
+  'dashboard-hostnames-list': { accounts: 'read' },
+  'dashboard-hostnames-add': { accounts: 'readWrite' },
+  'dashboard-hostnames-check': { accounts: 'readWrite' },
+  'dashboard-hostnames-remove': { accounts: 'readWrite' },
+  'dashboard-notices': { accounts: 'read', usage: true },
 };
 
 export interface ApiProps {
@@ -143,6 +183,8 @@ export class Api extends Construct {
   readonly restApi: RestApi;
   readonly routeFunctions: Record<string, NetintelFunction> = {};
   readonly authorizer: NetintelFunction;
+  /** Reads dashboard sessions for the dashboard's routes. */
+  sessionAuthorizer!: NetintelFunction;
   readonly openapi: NetintelFunction;
   readonly accessLogs: LogGroup;
   /** Each plan's shared key: the usage-plan key of accounts made before per-account keys. */
@@ -279,7 +321,10 @@ export class Api extends Construct {
         REFUSED_USAGE_PLAN_KEY: refusedKeyValue,
       },
     });
-    tables.byId.Accounts.grantReadData(this.authorizer.fn);
+    tables.grant('Accounts', this.authorizer.fn, 'read', this.authorizer);
+    // The day a key was last used (dashboard), and dashboard sessions on the list-job routes.
+    tables.byId.Accounts.grant(this.authorizer.fn, 'dynamodb:UpdateItem');
+    tables.byId.Sessions.grant(this.authorizer.fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
     const authorizer = new RequestAuthorizer(this, 'KeyAuthorizer', {
       handler: this.authorizer.fn,
       // The key may arrive as Authorization, X-Api-Key or ?key=: no identity source can be
@@ -328,6 +373,8 @@ export class Api extends Construct {
       });
     }
 
+    this.addDashboardRoutes(props, validator);
+
     const openapiRoute = PUBLIC_ROUTES[0];
     this.openapi = new NetintelFunction(this, 'Openapi', {
       handler: openapiRoute.name,
@@ -347,6 +394,70 @@ export class Api extends Construct {
     );
 
     this.addMethodFallbacks();
+  }
+
+  /**
+   * The dashboard's API (README: Dashboard): a function per route behind the session authorizer
+   * (the two sign-in steps have none), without API keys or usage plans: nothing here is billed, and
+   * the stage's throttle and the sign-in limits per address and IP bound it.
+   */
+  private addDashboardRoutes(props: ApiProps, validator: RequestValidator): void {
+    const { tables } = props;
+    this.sessionAuthorizer = new NetintelFunction(this, 'SessionAuthorizerFunction', {
+      handler: 'session-authorizer',
+      description: 'session-authorizer',
+      memoryMb: 256,
+      timeoutSeconds: 10,
+      environment: props.environment,
+    });
+    tables.byId.Sessions.grant(this.sessionAuthorizer.fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
+    tables.grant('Accounts', this.sessionAuthorizer.fn, 'read', this.sessionAuthorizer);
+    const sessionAuthorizer = new RequestAuthorizer(this, 'SessionAuthorizer', {
+      handler: this.sessionAuthorizer.fn,
+      // No cached decision may outlive a sign-out or a member's removal.
+      identitySources: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+    (sessionAuthorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
+
+    for (const route of DASHBOARD_ROUTES) {
+      const access = DASHBOARD_ACCESS[route.name];
+      if (!access) throw new Error(`dashboard route ${route.name} has no access entry`);
+      const fn = new NetintelFunction(this, pascal(route.name), {
+        handler: route.name,
+        description: `route:${route.name}`,
+        memoryMb: route.memoryMb,
+        timeoutSeconds: route.timeoutSeconds,
+        environment: {
+          ...props.environment,
+          ...(access.edge ? { ORIGIN_SECRET: props.secrets.originVerifyValue() } : {}),
+        },
+      });
+      this.routeFunctions[route.name] = fn;
+      if (access.sessions) tables.byId.Sessions.grantReadWriteData(fn.fn);
+      if (access.accounts) tables.grant('Accounts', fn.fn, access.accounts, fn);
+      if (access.usage) {
+        tables.byId.Usage.grant(fn.fn, 'dynamodb:GetItem');
+        tables.grantUsageHistory(fn.fn);
+      }
+      if (access.mail) grantSendUsageNotices(fn.fn, props.notifyFrom);
+      const method = this.restApi.root
+        .resourceForPath(route.path)
+        .addMethod(route.method, new LambdaIntegration(fn.fn, { allowTestInvoke: false }), {
+          ...(route.auth === 'session'
+            ? { authorizer: sessionAuthorizer, authorizationType: AuthorizationType.CUSTOM }
+            : { authorizationType: AuthorizationType.NONE }),
+          requestValidator: validator,
+          requestParameters: pathParameters(route.path),
+        });
+      const why =
+        route.auth === 'session'
+          ? 'Dashboard sessions, not Cognito: the session authorizer reads the HttpOnly session cookie (README: Dashboard).'
+          : 'Signing in to the dashboard needs no session yet; requests are limited per address and per client IP.';
+      Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: why });
+      if (route.auth === 'none')
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: why });
+    }
   }
 
   private routeFunction(route: Route, props: ApiProps): NetintelFunction {
@@ -369,9 +480,10 @@ export class Api extends Construct {
     tables.grantUsage(fn.fn, { notices: route.billing.per !== 'none' });
     if (route.billing.per !== 'none') {
       // Billed calls may cross a 75/90/100% threshold: read the account's email, send the notice.
-      tables.byId.Accounts.grantReadData(fn.fn);
+      tables.grant('Accounts', fn.fn, 'read', fn);
       grantSendUsageNotices(fn.fn, props.notifyFrom);
     }
+    if (access.usageHistory) tables.grantUsageHistory(fn.fn);
     if (access.cache) tables.byId.Cache.grantReadWriteData(fn.fn);
     if (access.baselines) tables.byId.Baselines.grantReadWriteData(fn.fn);
     if (access.jobs) tables.grant('Jobs', fn.fn, access.jobs, fn);
@@ -389,7 +501,10 @@ export class Api extends Construct {
    */
   private addMethodFallbacks(): void {
     const paths = new Map<string, { methods: string[]; preflight: string | undefined }>();
-    for (const route of [...ROUTES, ...PUBLIC_ROUTES] as readonly Pick<Route, 'method' | 'path'>[]) {
+    for (const route of [...ROUTES, ...PUBLIC_ROUTES, ...DASHBOARD_ROUTES] as readonly Pick<
+      Route,
+      'method' | 'path'
+    >[]) {
       const entry = paths.get(route.path) ?? { methods: [], preflight: undefined };
       entry.methods.push(route.method);
       const keyed = (ROUTES as readonly Route[]).find(

@@ -15,7 +15,7 @@ import {
   OriginRequestPolicy,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import type { CfnTable, ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -89,6 +89,8 @@ export class CustomHostnames extends Construct {
   readonly connectionGroup: CfnConnectionGroup;
   readonly verifier: NetintelFunction;
   readonly rule: Rule;
+  private readonly tenantResources: string[];
+  private readonly managerEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: CustomHostnamesProps) {
     super(scope, id);
@@ -163,25 +165,27 @@ export class CustomHostnames extends Construct {
       resourceName: '*',
     });
 
+    this.tenantResources = [distributionArn, tenantsArn, this.connectionGroup.attrArn];
+    this.managerEnvironment = {
+      BASE_DOMAIN: props.baseDomain,
+      CUSTOM_HOSTNAME_TARGET: this.connectionGroup.attrRoutingEndpoint,
+      CUSTOM_HOSTNAME_DISTRIBUTION_ID: this.distribution.distributionId,
+      CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: this.connectionGroup.attrId,
+    };
     this.verifier = new NetintelFunction(this, 'Verifier', {
       handler: 'domain-verifier',
       description: 'schedule:domain-verifier',
       memoryMb: 256,
       timeoutSeconds: 300,
-      environment: {
-        ...props.environment,
-        BASE_DOMAIN: props.baseDomain,
-        CUSTOM_HOSTNAME_TARGET: this.connectionGroup.attrRoutingEndpoint,
-        CUSTOM_HOSTNAME_DISTRIBUTION_ID: this.distribution.distributionId,
-        CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: this.connectionGroup.attrId,
-      },
+      environment: { ...props.environment, ...this.managerEnvironment },
     });
     props.accounts.grantReadWriteData(this.verifier.fn);
+    Validations.of(this.verifier).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${stack.resolve((props.accounts.node.defaultChild as CfnTable).logicalId)}.Arn>/index/*]`,
+      reason: "CDK's Accounts table grant also covers its byAccount index, which holds the same items.",
+    });
     this.verifier.fn.addToRolePolicy(
-      new PolicyStatement({
-        actions: [...TENANT_ACTIONS],
-        resources: [distributionArn, tenantsArn, this.connectionGroup.attrArn],
-      }),
+      new PolicyStatement({ actions: [...TENANT_ACTIONS], resources: this.tenantResources }),
     );
     Validations.of(this.verifier).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${tenantsArnForNag(stack)}]`,
@@ -194,6 +198,17 @@ export class CustomHostnames extends Construct {
       schedule: Schedule.rate(Duration.minutes(HOSTNAME_TIMEOUTS.verifyEveryMinutes)),
       targets: [new LambdaFunction(this.verifier.fn, { retryAttempts: 0 })],
     });
+  }
+
+  /**
+   * Lets a dashboard function add, check and remove custom hostnames without CloudFront access:
+   * the variables for the records to show, and `scheduled` certificates (the verifier requests and
+   * releases them). Naming the distribution would make a cycle: it fronts the API these functions serve.
+   */
+  allowDashboard(fn: NetintelFunction): void {
+    fn.fn.addEnvironment('BASE_DOMAIN', this.managerEnvironment.BASE_DOMAIN!);
+    fn.fn.addEnvironment('CUSTOM_HOSTNAME_TARGET', this.managerEnvironment.CUSTOM_HOSTNAME_TARGET!);
+    fn.fn.addEnvironment('CUSTOM_HOSTNAME_CERTIFICATES', 'scheduled');
   }
 }
 

@@ -1,4 +1,15 @@
-import { DefaultStackSynthesizer, Duration, RemovalPolicy, Stack, Token, Validations } from 'aws-cdk-lib';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import {
+  AssetHashType,
+  DefaultStackSynthesizer,
+  DockerImage,
+  Duration,
+  RemovalPolicy,
+  Stack,
+  Token,
+  Validations,
+} from 'aws-cdk-lib';
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import {
@@ -31,11 +42,15 @@ import {
   type CfnBucket,
   type IBucket,
 } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { BucketDeployment, CacheControl, type ISource, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import {
+  DASHBOARD_ASSET_CACHE_CONTROL,
+  DASHBOARD_PAGE_CACHE_CONTROL,
+  DASHBOARD_PATH,
   DOCS_CSP,
   DOCS_PATH,
+  dashboardCsp,
   SITE_ALIASES,
   SITE_CACHE_CONTROL,
   SITE_REDIRECTS,
@@ -43,6 +58,7 @@ import {
 } from '../../functions/lib/http/docs-site.js';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/http/edge-origin.js';
 import { routeByName } from '../../functions/routes.js';
+import { PROJECT_ROOT } from '../project-root.js';
 import { ForwardedHostFunction } from './custom-hostnames.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 
@@ -76,8 +92,8 @@ export const CLOUDFRONT_LOG_PREFIX = 'cloudfront/';
 
 /**
  * The docs site's viewer-request function (CloudFront Functions, JS 2.0): `/` answers 302 to /docs,
- * and /docs, /docs/ and /favicon.ico read the bucket's file of the same table the local server uses
- * (functions/lib/http/docs-site.ts).
+ * and /docs, /docs/, /favicon.ico, /dashboard and /dashboard/ read the bucket's file of the same
+ * table the local server uses (functions/lib/http/docs-site.ts).
  */
 export const DOCS_SITE_FUNCTION_CODE =
   `var REDIRECTS = ${JSON.stringify(SITE_REDIRECTS)}; var ALIASES = ${JSON.stringify(SITE_ALIASES)}; ` +
@@ -85,10 +101,19 @@ export const DOCS_SITE_FUNCTION_CODE =
   `if (to) { return { statusCode: 302, statusDescription: 'Found', headers: { location: { value: to }, 'cache-control': { value: '${SITE_CACHE_CONTROL}' } } }; } ` +
   'var file = ALIASES[r.uri]; if (file) { r.uri = file; } return r; }';
 
-/** Paths of the docs site besides DOCS_PATH*: the redirect and the aliases outside it. */
+/** Paths of the docs site besides DOCS_PATH* and DASHBOARD_PATH*: the redirect and the aliases outside them. */
 export const SITE_PATHS = [...Object.keys(SITE_REDIRECTS), ...Object.keys(SITE_ALIASES)].filter(
-  (p) => !p.startsWith(DOCS_PATH),
+  (p) => !p.startsWith(DOCS_PATH) && !p.startsWith(DASHBOARD_PATH),
 );
+
+/**
+ * Origins the dashboard may be served from without a custom domain: the distribution's own
+ * *.cloudfront.net name. The jobs bucket's CORS rule cannot name the distribution itself: the
+ * distribution's response headers name the bucket (the dashboard's CSP), and CloudFormation would
+ * have each wait for the other. The CSP, which guards the page, names the exact bucket; the CORS
+ * rule only lets a browser post a file with a presigned policy, which any holder can post anyway.
+ */
+export const CLOUDFRONT_ORIGINS = 'https://*.cloudfront.net';
 
 /** CloudFront's default quota of headers in one origin request policy. */
 export const ORIGIN_REQUEST_POLICY_HEADER_QUOTA = 10;
@@ -98,6 +123,8 @@ export interface EdgeProps {
   /** Value of X-Origin-Verify (a dynamic reference to the origin secret). */
   originVerifyValue: string;
   accessLogs: IBucket;
+  /** The jobs bucket: the dashboard uploads list files to it from the browser (its CSP's connect-src). */
+  jobsBucket: IBucket;
   /** Optional custom domain: with an ACM certificate (us-east-1) viewers get TLS 1.2 at least. */
   domainName?: string;
   certificateArn?: string;
@@ -111,7 +138,7 @@ export interface EdgeProps {
 }
 
 /**
- * CloudFront in front of the API and the /docs page.
+ * CloudFront in front of the API, the /docs page and the /dashboard app.
  *
  * Header forwarding, and why it takes two behaviours:
  * - CloudFront never forwards `Authorization` through an origin request policy (CreateOriginRequestPolicy
@@ -142,6 +169,8 @@ export class Edge extends Construct {
   readonly docsBucket: Bucket;
   /** https:// base URL viewers use: the custom domain when configured, else the distribution's. */
   readonly url: string;
+  /** Where the dashboard's pages may come from, for the jobs bucket's CORS rule (JobPipeline). */
+  readonly dashboardOrigins: string[];
 
   constructor(scope: Construct, id: string, props: EdgeProps) {
     super(scope, id);
@@ -214,6 +243,27 @@ export class Edge extends Construct {
       functionAssociations: [{ function: docsSite, eventType: FunctionEventType.VIEWER_REQUEST }],
     };
 
+    // The dashboard: the same bucket (under dashboard/) and site function, its own headers. Its CSP
+    // adds the jobs bucket's regional endpoint, where presigned POSTs send list files (the SDK's
+    // virtual-hosted form, https://<bucket>.s3.<region>.amazonaws.com), and sends no referrer.
+    const stack = Stack.of(this);
+    const uploadOrigin = `https://${props.jobsBucket.bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
+    const dashboardHeaders = new ResponseHeadersPolicy(this, 'DashboardHeaders', {
+      comment: 'netintel dashboard: Content-Security-Policy and security headers',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: dashboardCsp(uploadOrigin), override: true },
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: HeadersReferrerPolicy.NO_REFERRER, override: true },
+        strictTransportSecurity: {
+          accessControlMaxAge: Duration.days(365),
+          includeSubdomains: true,
+          override: true,
+        },
+      },
+    });
+    const dashboardBehaviour = { ...docsBehaviour, responseHeadersPolicy: dashboardHeaders };
+
     const hasCustomDomain = Boolean(props.domainName && props.certificateArn);
     const customDomain =
       props.domainName && props.certificateArn
@@ -253,6 +303,7 @@ export class Edge extends Construct {
       additionalBehaviors: {
         [routeByName('geo').path]: { ...apiBehaviour, originRequestPolicy: this.geoOriginRequestPolicy },
         [`${DOCS_PATH}*`]: docsBehaviour,
+        [`${DASHBOARD_PATH}*`]: dashboardBehaviour,
         ...Object.fromEntries(SITE_PATHS.map((path) => [path, docsBehaviour])),
       },
     });
@@ -273,6 +324,7 @@ export class Edge extends Construct {
       });
     }
     this.url = `https://${hasCustomDomain ? props.domainName : this.distribution.distributionDomainName}`;
+    this.dashboardOrigins = [CLOUDFRONT_ORIGINS, ...(hasCustomDomain ? [`https://${props.domainName}`] : [])];
     if (!hasCustomDomain) {
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
@@ -281,20 +333,53 @@ export class Edge extends Construct {
       });
     }
 
-    // The docs site's files: Swagger UI's, our index and start script, the favicon.
+    // One handler (CDK's singleton) and its one log group serve the three deployments below.
+    const deploymentLogs = new LogGroup(this, 'DocsDeploymentLogs', {
+      retention: FUNCTION_LOG_RETENTION,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    const dashboardPrefix = `${DASHBOARD_PATH.slice(1)}/`;
+    // The docs site's files: Swagger UI's, our index and start script, the favicon. Its sync leaves
+    // dashboard/ alone (an excluded path is neither copied nor pruned).
     const docsDeployment = new BucketDeployment(this, 'DocsDeployment', {
       destinationBucket: this.docsBucket,
       sources: siteFiles().map((f) => Source.data(f.path.slice(1), f.body().toString())),
+      exclude: [`${dashboardPrefix}*`],
       cacheControl: [CacheControl.fromString(SITE_CACHE_CONTROL)],
       distribution: this.distribution,
       distributionPaths: [`${DOCS_PATH}*`, ...SITE_PATHS],
       retainOnDelete: false,
       memoryLimit: 256,
-      logGroup: new LogGroup(this, 'DocsDeploymentLogs', {
-        retention: FUNCTION_LOG_RETENTION,
-        removalPolicy: RemovalPolicy.DESTROY,
-      }),
+      logGroup: deploymentLogs,
     });
+    // The dashboard in two steps, as its files are cached: the hashed files first (kept for good),
+    // then the page that names them (asked for again on every visit), so no page ever names a file
+    // not yet there. Only the page's paths are invalidated: new files have new names.
+    const dashboard = dashboardSource();
+    const dashboardFiles = new BucketDeployment(this, 'DashboardFiles', {
+      destinationBucket: this.docsBucket,
+      destinationKeyPrefix: dashboardPrefix,
+      sources: [dashboard],
+      exclude: ['index.html'],
+      cacheControl: [CacheControl.fromString(DASHBOARD_ASSET_CACHE_CONTROL)],
+      retainOnDelete: false,
+      memoryLimit: 256,
+      logGroup: deploymentLogs,
+    });
+    const dashboardPage = new BucketDeployment(this, 'DashboardPage', {
+      destinationBucket: this.docsBucket,
+      destinationKeyPrefix: dashboardPrefix,
+      sources: [dashboard],
+      exclude: ['*'],
+      include: ['index.html'],
+      cacheControl: [CacheControl.fromString(DASHBOARD_PAGE_CACHE_CONTROL)],
+      distribution: this.distribution,
+      distributionPaths: [DASHBOARD_PATH, `${DASHBOARD_PATH}/`, `${DASHBOARD_PATH}/index.html`],
+      retainOnDelete: false,
+      memoryLimit: 256,
+      logGroup: deploymentLogs,
+    });
+    dashboardPage.node.addDependency(dashboardFiles);
     // CDK's own deployment Lambda (a stack-level singleton): runtime, role and grants are aws-cdk-lib's.
     const deploymentHandler = docsDeployment.handlerRole.node.scope;
     if (deploymentHandler) {
@@ -325,6 +410,33 @@ export class Edge extends Construct {
       for (const [id, reason] of acks) Validations.of(deploymentHandler).acknowledge({ id, reason });
     }
   }
+}
+
+/**
+ * The dashboard's built files (web/dashboard/build.ts). CDK's bundling hooks are synchronous and
+ * esbuild's plugins are not, so the build runs as a process of its own (web/dashboard/write.ts),
+ * locally, at synth: no Docker. The asset is keyed on its output, which also depends on code
+ * outside web/dashboard (the API's CSV reader).
+ */
+function dashboardSource(): ISource {
+  return Source.asset(join(PROJECT_ROOT, 'web/dashboard'), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Never pulled: the local build below always runs or fails the synth.
+      image: DockerImage.fromRegistry('node:22-alpine'),
+      local: {
+        tryBundle(outputDir: string) {
+          const run = spawnSync(
+            process.execPath,
+            ['--import', 'tsx', join(PROJECT_ROOT, 'web/dashboard/write.ts'), outputDir],
+            { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'inherit'] },
+          );
+          if (run.status !== 0) throw new Error(`the dashboard build failed (exit ${run.status})`);
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /** The CDK asset bucket's objects as cdk-nag prints them (account/region concrete when known). */

@@ -8,6 +8,7 @@ import {
   Bucket,
   BucketEncryption,
   type CfnBucket,
+  HttpMethods,
   type IBucket,
 } from 'aws-cdk-lib/aws-s3';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -150,6 +151,15 @@ export class JobPipeline extends Construct {
       schedule: Schedule.rate(Duration.seconds(JOB_SWEEP.everySeconds)),
       targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
     });
+  }
+
+  /**
+   * Lets pages of these origins (the dashboard: Edge.dashboardOrigins) post list files to their
+   * upload URLs from the browser, and read S3's answer. What authorises an upload is still the
+   * presigned POST policy; CORS only lets the browser send it and show S3's reason when refused.
+   */
+  allowBrowserUploads(origins: string[]): void {
+    this.bucket.addCorsRule({ allowedMethods: [HttpMethods.POST], allowedOrigins: origins, maxAge: 3000 });
   }
 
   /** The variables through which functions reach the jobs bucket and queue (functions/lib/aws/resources.ts). */

@@ -88,6 +88,14 @@ export class Tables extends Construct {
     this.byId.Usage.grant(grantee, ...actions);
   }
 
+  /**
+   * Reading an account's usage history (functions/lib/aws/usage-counter.ts history): one Query of
+   * its day items. Only for the functions that report usage; the request path never queries.
+   */
+  grantUsageHistory(grantee: IGrantable): void {
+    this.byId.Usage.grant(grantee, 'dynamodb:Query');
+  }
+
   /** TABLE_* variables every function gets (names are not secrets; permissions are per function). */
   environment(): Record<string, string> {
     return Object.fromEntries(TABLES.map((def) => [def.envVar, this.byId[def.id].tableName]));

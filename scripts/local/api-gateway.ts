@@ -14,9 +14,13 @@ import { originOf } from '../../functions/lib/accounts/origins.js';
 import { checkHostHeader } from '../../functions/lib/custom-hostnames/host-header.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import {
+  DASHBOARD_PATH,
   DOCS_CSP,
+  dashboardHeaders,
+  SITE_ALIASES,
   SITE_CACHE_CONTROL,
   SITE_REDIRECTS,
+  type SiteFile,
   siteFile,
 } from '../../functions/lib/http/docs-site.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
@@ -34,7 +38,14 @@ import {
 } from '../../functions/lib/http/gateway-settings.js';
 import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
 import { accessLogger } from '../../functions/lib/observability.js';
-import { handlerEntry, matchPath, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
+import {
+  type DashboardRoute,
+  handlerEntry,
+  matchDashboardPath,
+  matchPath,
+  PUBLIC_ROUTES,
+  type Route,
+} from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { lambdaContext } from './lambda-context.js';
 import { loadHandlerModule } from './load-handler.js';
@@ -59,6 +70,16 @@ export interface GatewayOptions {
   trustForwardedFor: boolean;
   /** The access log and the gateway's own failures; default Powertools' (observability.ts). */
   logger?: GatewayLogger;
+  /** The dashboard under DASHBOARD_PATH; without it those paths are unknown routes. */
+  dashboard?: DashboardSite;
+}
+
+/** The dashboard's files (web/dashboard/build.ts) and the origin its list files are uploaded to. */
+export interface DashboardSite {
+  /** Asked for on each request to the dashboard: the stack builds them once, on the first. */
+  files(): Promise<readonly SiteFile[]>;
+  /** The S3 emulator's origin (its presigned POSTs), allowed by the page's connect-src. */
+  uploadOrigin: string;
 }
 
 /** What the gateway logs with: the Powertools logger (observability.ts), or a fake in tests. */
@@ -237,15 +258,46 @@ function decodePathParameters(params: Record<string, string>): Record<string, st
   return Object.keys(out).length > 0 ? out : null;
 }
 
+/** The REQUEST authorizer's event for a call of `route`, as API Gateway builds it. */
+function authorizerEvent(
+  route: { method: string; path: string },
+  event: APIGatewayProxyEvent,
+): APIGatewayRequestAuthorizerEvent {
+  return {
+    type: 'REQUEST',
+    methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE_NAME}/${route.method}${route.path}`,
+    resource: route.path,
+    path: event.path,
+    httpMethod: event.httpMethod,
+    headers: event.headers,
+    multiValueHeaders: event.multiValueHeaders,
+    queryStringParameters: event.queryStringParameters,
+    multiValueQueryStringParameters: event.multiValueQueryStringParameters,
+    pathParameters: event.pathParameters,
+    stageVariables: null,
+    requestContext: event.requestContext,
+  } as unknown as APIGatewayRequestAuthorizerEvent;
+}
+
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const logger = options.logger ?? accessLogger;
 
-  /** The docs site (CloudFront and the docs bucket in AWS): `/` redirects; /docs, its files, the favicon. */
-  function serveSite(path: string, res: ServerResponse): Answered | undefined {
+  /**
+   * The site (CloudFront and the docs bucket in AWS): `/` redirects; /docs, its files, the favicon;
+   * the dashboard's page and files, with the dashboard's headers.
+   */
+  async function serveSite(path: string, res: ServerResponse): Promise<Answered | undefined> {
     const to = SITE_REDIRECTS[path];
     if (to) {
       send(res, 302, { Location: to, 'Cache-Control': SITE_CACHE_CONTROL }, '');
       return { status: 302 };
+    }
+    const target = SITE_ALIASES[path] ?? path;
+    if (options.dashboard && target.startsWith(`${DASHBOARD_PATH}/`)) {
+      const file = (await options.dashboard.files()).find((f) => f.path === target);
+      if (!file) return undefined;
+      send(res, 200, dashboardHeaders(file, options.dashboard.uploadOrigin), file.body());
+      return { status: 200 };
     }
     const file = siteFile(path);
     if (!file) return undefined;
@@ -280,21 +332,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   async function authorize(route: Route, event: APIGatewayProxyEvent) {
     const mod = await loadHandlerModule(options.projectRoot, 'functions/authorizer/handler.ts');
-    const authorizerEvent = {
-      type: 'REQUEST',
-      methodArn: `arn:aws:execute-api:local:000000000000:local/${STAGE_NAME}/${route.method}${route.path}`,
-      resource: route.path,
-      path: event.path,
-      httpMethod: event.httpMethod,
-      headers: event.headers,
-      multiValueHeaders: event.multiValueHeaders,
-      queryStringParameters: event.queryStringParameters,
-      multiValueQueryStringParameters: event.multiValueQueryStringParameters,
-      pathParameters: event.pathParameters,
-      stageVariables: null,
-      requestContext: event.requestContext,
-    } as unknown as APIGatewayRequestAuthorizerEvent;
-    return (mod.handler as AuthorizerHandler)(authorizerEvent);
+    return (mod.handler as AuthorizerHandler)(authorizerEvent(route, event));
+  }
+
+  /** The session authorizer of a dashboard route, as API Gateway runs it (always an Allow). */
+  async function authorizeSession(route: DashboardRoute, event: APIGatewayProxyEvent) {
+    const mod = await loadHandlerModule(options.projectRoot, 'functions/session-authorizer/handler.ts');
+    return (mod.handler as AuthorizerHandler)(authorizerEvent(route, event));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<Answered> {
@@ -312,18 +356,19 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     // runs; here it would otherwise fall back to the base address.
     const host = checkHostHeader(req.headersDistinct.host ?? [], req.httpVersion !== '1.0');
     if (!host.ok) return sendError(res, 'invalid_host', host.message);
-    const site = method === 'GET' || method === 'HEAD' ? serveSite(path, res) : undefined;
+    const site = method === 'GET' || method === 'HEAD' ? await serveSite(path, res) : undefined;
     if (site !== undefined) return site;
 
     const publicRoute = PUBLIC_ROUTES.find((r) => r.path === path);
     const matched = matchPath(path);
-    if (!publicRoute && !matched) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
+    const dashboard = matchDashboardPath(path);
+    if (!publicRoute && !matched && !dashboard) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
 
     const { headers, multiValueHeaders } = headerMaps(req);
     const query = queryMaps(url);
     const binary = isBinaryMediaType(req.headers['content-type'] ?? '');
     const sourceIp = clientIp(req, options.trustForwardedFor);
-    const resource = publicRoute?.path ?? matched!.routes[0]!.path;
+    const resource = publicRoute?.path ?? matched?.routes[0]?.path ?? dashboard!.routes[0]!.path;
 
     const event: APIGatewayProxyEvent = {
       resource,
@@ -333,7 +378,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       multiValueHeaders,
       queryStringParameters: query.single,
       multiValueQueryStringParameters: query.multi,
-      pathParameters: matched ? decodePathParameters(matched.pathParameters) : null,
+      pathParameters: decodePathParameters((matched ?? dashboard)?.pathParameters ?? {}),
       stageVariables: null,
       body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
       isBase64Encoded: binary && body.length > 0,
@@ -352,6 +397,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         resourcePath: resource,
       },
     };
+
+    if (dashboard) {
+      const route = dashboard.routes.find((r) => r.method === method);
+      if (!route) return sendJson405(res, allowHeader(dashboard.routes));
+      if (route.auth === 'session') {
+        try {
+          const decision = await authorizeSession(route, event);
+          event.requestContext.authorizer = { ...decision.context, principalId: decision.principalId };
+        } catch (err) {
+          logger.error('session authorizer failed', { correlation_id: requestId, error: err as Error });
+          return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
+        }
+      }
+      const answered = await invokeRoute(res, route.name, route.timeoutSeconds, event, {}, requestId);
+      return { ...answered, route: route.name };
+    }
 
     let name: string;
     let timeoutSeconds = 10;

@@ -8,6 +8,11 @@ import type { AddressInfo } from 'node:net';
 // 403 AccessDenied for an expired or violated policy). A file over the range is refused while it
 // streams in and never reaches s3rver. Like s3rver (allowMismatchedSignatures), it does not verify
 // signatures: locally the credentials are whatever the caller has.
+//
+// The dashboard uploads list files from the browser, from the local server's origin: the front
+// answers CORS as a bucket with a CORS rule does (the stack gives the jobs bucket one). Any loopback
+// origin is allowed: the front listens on loopback only, its port is chosen before the server's,
+// and what authorises an upload is the presigned policy, not the origin.
 
 /** S3 refuses a POST whose fields before the file exceed 20 KB (MaxPostPreDataLengthExceeded). */
 const PRE_DATA_LIMIT = 20 * 1024;
@@ -41,8 +46,55 @@ function xmlError(res: ServerResponse, err: PolicyError): void {
     'Content-Type': 'application/xml',
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',
+    ...corsHeaders(res.req),
   });
   res.end(body);
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/** The request's Origin when it is a page on this machine (the dashboard), else undefined. */
+function allowedOrigin(req: IncomingMessage): string | undefined {
+  const origin = req.headers.origin;
+  if (!origin) return undefined;
+  try {
+    const url = new URL(origin);
+    return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname) ? origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What S3 adds to an answer for a request its CORS rule allows. */
+function corsHeaders(req: IncomingMessage): Record<string, string> {
+  const origin = allowedOrigin(req);
+  return origin ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {};
+}
+
+/** A preflight, answered as S3 does: 200 with the rule's methods, else 403. */
+function preflight(req: IncomingMessage, res: ServerResponse): void {
+  const origin = allowedOrigin(req);
+  const method = String(req.headers['access-control-request-method'] ?? '').toUpperCase();
+  if (!origin || !['GET', 'HEAD', 'POST'].includes(method)) {
+    const body = 'CORSResponse: This CORS request is not allowed.';
+    res.writeHead(403, {
+      'Content-Type': 'text/plain',
+      'Content-Length': String(body.length),
+      Vary: 'Origin',
+    });
+    res.end(body);
+    return;
+  }
+  const headers: Record<string, string> = {
+    ...corsHeaders(req),
+    'Access-Control-Allow-Methods': 'GET, HEAD, POST',
+    'Access-Control-Max-Age': '3000',
+    'Content-Length': '0',
+  };
+  const asked = req.headers['access-control-request-headers'];
+  if (asked) headers['Access-Control-Allow-Headers'] = asked;
+  res.writeHead(200, headers);
+  res.end();
 }
 
 type Condition = Record<string, string> | [string, ...unknown[]];
@@ -145,7 +197,7 @@ export async function startS3PostPolicy(upstream: string): Promise<S3PolicyFront
       delete headers['transfer-encoding'];
     }
     const out = request(new URL(req.url ?? '/', upstream), { method: req.method, headers, agent }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
+      res.writeHead(up.statusCode ?? 502, { ...up.headers, ...corsHeaders(req) });
       up.pipe(res);
     });
     // A client that goes away (a GET abandoned after its headers) aborts the upstream request too.
@@ -243,7 +295,10 @@ export async function startS3PostPolicy(upstream: string): Promise<S3PolicyFront
     const path = new URL(req.url ?? '/', 'http://local').pathname;
     const bucket = /^\/([^/]+)\/?$/.exec(path)?.[1];
     const isForm = (req.headers['content-type'] ?? '').toLowerCase().startsWith('multipart/form-data');
-    if (req.method === 'POST' && bucket && isForm) {
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      req.resume();
+      preflight(req, res);
+    } else if (req.method === 'POST' && bucket && isForm) {
       postObject(req, res, decodeURIComponent(bucket)).catch((err: unknown) => {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain' });
         res.end(`s3 front failed: ${(err as Error).message}`);

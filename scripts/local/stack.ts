@@ -14,11 +14,13 @@ import {
 import { CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
 import { accessLogger, logger } from '../../functions/lib/observability.js';
+import { resetConfig } from '../../functions/lib/runtime/config.js';
 import { resetEmailChecker } from '../../functions/lib/runtime/email.js';
 import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
-import { type Gateway, startGateway } from './api-gateway.js';
+import { buildDashboard } from '../../web/dashboard/build.js';
+import { type DashboardSite, type Gateway, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
 import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
 import { type DevAccount, seed } from './seed.js';
@@ -126,6 +128,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     port: options.port ?? 0,
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
+    dashboard: dashboardSite(new URL(emulators.endpoints.s3).origin, log),
   });
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,
@@ -139,6 +142,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     waitSeconds: options.pollWaitSeconds,
     log,
   });
+  // Sign-in links point at this server's dashboard (never at a request's Host). The configuration
+  // was read before the port was known: read it again with the address.
+  process.env.DASHBOARD_URL = `${gateway.url}/dashboard/`;
+  resetConfig();
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
   const requeued = await requeueUnfinished(jobStore());
   if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
@@ -161,6 +168,28 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await pollers.stop();
       await emulators.stop();
       restoreEnv();
+    },
+  };
+}
+
+/**
+ * The dashboard (web/dashboard), built in memory by esbuild on its first request (~0.5 s) and kept:
+ * stacks that never serve it, such as most test stacks, do not pay for the build. Its list-file
+ * uploads go to the S3 emulator's front (s3-post-policy.ts, which answers the browser's CORS).
+ */
+function dashboardSite(uploadOrigin: string, log: (line: string) => void): DashboardSite {
+  let built: ReturnType<typeof buildDashboard> | undefined;
+  return {
+    uploadOrigin,
+    files: async () => {
+      built ??= buildDashboard();
+      try {
+        return (await built).files;
+      } catch (err) {
+        built = undefined;
+        log(`dashboard build failed: ${(err as Error).message}`);
+        throw err;
+      }
     },
   };
 }

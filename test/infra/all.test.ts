@@ -5,5 +5,6 @@ import './stack.cases.js';
 import './production.cases.js';
 import './sizing.cases.js';
 import './custom-hostnames.cases.js';
+import './dashboard.cases.js';
 import './outputs.cases.js';
 import './nag.cases.js';

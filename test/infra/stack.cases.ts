@@ -4,7 +4,7 @@ import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES } from '../../functions/lib/aws/resources.js';
 import { DOCS_CSP, siteFiles } from '../../functions/lib/http/docs-site.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
-import { METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
+import { DASHBOARD_ROUTES, METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
 import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
 import { REFUSED_CALLS_THROTTLE, usagePlanThrottle } from '../../infra/constructs/api.js';
 import {
@@ -47,7 +47,9 @@ function fn(description: string): [string, CfnResource] {
 const OUR_FUNCTIONS = [
   ...ROUTES.map((r) => `route:${r.name}`),
   ...PUBLIC_ROUTES.map((r) => `route:${r.name}`),
+  ...DASHBOARD_ROUTES.map((r) => `route:${r.name}`),
   'authorizer',
+  'session-authorizer',
   'queue:job-processor',
   'queue:job-dlq',
   'schedule:data-refresh',
@@ -244,14 +246,19 @@ describe('REST API', () => {
     }
   });
 
-  it('uses a REQUEST authorizer without identity sources or result caching', () => {
+  it('uses REQUEST authorizers (keys; dashboard sessions) without identity sources or result caching', () => {
     const authorizers = ofType(s.resources, 'AWS::ApiGateway::Authorizer');
-    expect(authorizers).toHaveLength(1);
-    const p = props(authorizers[0]![1]);
-    expect(p.Type).toBe('REQUEST');
-    expect(p.AuthorizerResultTtlInSeconds).toBe(0);
-    expect(p.IdentitySource).toBeUndefined();
-    expect(JSON.stringify(p.AuthorizerUri)).toContain(fn('authorizer')[0]);
+    expect(authorizers).toHaveLength(2);
+    for (const [, authorizer] of authorizers) {
+      const p = props(authorizer);
+      expect(p.Type).toBe('REQUEST');
+      // No cached decision outlives a revoked key (5 s promise) or a sign-out.
+      expect(p.AuthorizerResultTtlInSeconds).toBe(0);
+      expect(p.IdentitySource).toBeUndefined();
+    }
+    const uris = authorizers.map(([, a]) => JSON.stringify(props(a).AuthorizerUri));
+    expect(uris.some((u) => u.includes(fn('authorizer')[0]))).toBe(true);
+    expect(uris.some((u) => u.includes(fn('session-authorizer')[0]))).toBe(true);
   });
 
   it('takes usage-plan keys from the authorizer and hands every body over as sent (all types binary)', () => {
@@ -385,16 +392,33 @@ describe('least privilege', () => {
     'dynamodb:BatchWriteItem',
   ];
 
-  it('lets the authorizer read the Accounts table and nothing else', () => {
+  it('lets the authorizer read Accounts (and note the day a key was used) and read and touch Sessions only', () => {
     const statements = statementsOf(fn('authorizer')[0]);
     const accounts = actionsOn(statements, tableId('Accounts'));
     expect(accounts).toContain('dynamodb:GetItem');
-    for (const a of writeActions) expect(accounts).not.toContain(a);
+    // UpdateItem only: the key's lastUsedDay (conditional, once a day per container).
+    for (const a of writeActions.filter((w) => w !== 'dynamodb:UpdateItem'))
+      expect(accounts).not.toContain(a);
+    expect(actionsOn(statements, tableId('Sessions')).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
     const tables = statements
       .flatMap((st) => [st.Resource].flat())
       .map(refId)
       .filter((id) => id?.startsWith('Tables'));
-    expect(new Set(tables)).toEqual(new Set([tableId('Accounts')]));
+    expect(new Set(tables)).toEqual(new Set([tableId('Accounts'), tableId('Sessions')]));
+  });
+
+  it('lets the session authorizer read sessions (and touch them) and members, nothing else', () => {
+    const statements = statementsOf(fn('session-authorizer')[0]);
+    expect(actionsOn(statements, tableId('Sessions')).sort()).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:UpdateItem',
+    ]);
+    const accounts = actionsOn(statements, tableId('Accounts'));
+    expect(accounts).toContain('dynamodb:GetItem');
+    for (const a of writeActions) expect(accounts).not.toContain(a);
   });
 
   it('gives risk routes the Baselines table and the user-id HMAC key, and no other route', () => {
@@ -693,7 +717,8 @@ describe('edge', () => {
     expect(origin.OriginAccessControlId).toBeDefined();
     // Standard logs are opt-in (-c cloudFrontLogs=true, test/infra/sizing.cases.ts).
     expect(config.Logging).toBeUndefined();
-    s.template.resourceCountIs('Custom::CDKBucketDeployment', 1);
+    // The docs, and the dashboard's files and page (dashboard.cases.ts).
+    s.template.resourceCountIs('Custom::CDKBucketDeployment', 3);
   });
 
   it('serves `/` (a redirect to /docs) and /favicon.ico like /docs: the bucket, the site function, the CSP', () => {

@@ -60,10 +60,15 @@ export function ofType(resources: Record<string, CfnResource>, type: string): [s
   return Object.entries(resources).filter(([, r]) => r.Type === type);
 }
 
-/** `{Ref: id}` or `{Fn::GetAtt: [id, ...]}` -> id. */
+/**
+ * `{Ref: id}` or `{Fn::GetAtt: [id, ...]}` -> id; also a table's `<arn>/index/*` (an Fn::Join of
+ * its GetAtt and the suffix), which grants on a table with indexes add.
+ */
 export function refId(value: unknown): string | undefined {
   if (value && typeof value === 'object') {
-    const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string] };
+    const v = value as { Ref?: string; 'Fn::GetAtt'?: [string, string]; 'Fn::Join'?: [string, unknown[]] };
+    const joined = v['Fn::Join']?.[1];
+    if (joined?.length === 2 && joined[1] === '/index/*') return refId(joined[0]);
     return v.Ref ?? v['Fn::GetAtt']?.[0];
   }
   return undefined;

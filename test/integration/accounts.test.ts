@@ -349,8 +349,7 @@ describe('admin CLI against the running local stack', () => {
     const { stdout: usageOut } = await admin('usage', 'show', '--account', accountId);
     expect(JSON.parse(usageOut)).toMatchObject({
       accountId,
-      thisMonth: 1,
-      monthlyCap: 50,
+      thisMonth: { used: 1, cap: 50, remaining: 49 },
       perKind: { lookup: 1 },
     });
 

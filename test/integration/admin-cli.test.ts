@@ -30,7 +30,7 @@ describe('npm run admin: accounts and keys', () => {
     ) as { accountId: string };
     const secret = JSON.parse(
       (await admin('key', 'create', '--account', created.accountId, '--type', 'secret', '--json')).stdout,
-    ) as { keyId: string };
+    ) as { keyId: string; key: string };
 
     const listed = await admin('account', 'list', '--json');
     expect(listed.code).toBe(0);
@@ -55,6 +55,7 @@ describe('npm run admin: accounts and keys', () => {
         origins: [],
         revoked: false,
         createdAt: expect.any(String),
+        last4: secret.key.slice(-4),
       },
     ]);
   });

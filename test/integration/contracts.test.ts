@@ -80,6 +80,7 @@ const EXAMPLES: Record<RouteName, () => Promise<Call> | Call> = {
   }),
   'risk-check': () => ({ path: '/v1/risk/check', body: { userId: 'user-1', ip: '8.8.8.8' } }),
   'risk-baseline-delete': () => ({ path: '/v1/risk/baseline', body: { userId: 'user-1' } }),
+  usage: () => ({ path: '/v1/usage?days=3' }),
 };
 
 /** True when `schema` accepts `body` and drops nothing from it: an extra field anywhere fails. */

@@ -26,6 +26,8 @@ const EXAMPLES_AT = new Date('2026-11-24T16:30:00.000Z');
 const TAKEN_AFTER: Record<string, number> = {
   'risk-check/first-check': 0,
   'risk-check/impossible-travel': 30 * 60_000,
+  // At the start of a minute of its own: this minute's count and reset are the example's.
+  'usage/last-days': 31 * 60_000,
 };
 
 /** The real MX hosts of the example domains (and of the DNS canary's); gmial.com is unregistered. */
@@ -111,12 +113,14 @@ const ISO_INSTANT = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3
 const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
 /**
- * Fields whose value belongs to one call: ids, the times a job or upload was made, where a storage
- * upload goes (presigned per call), the cursor built from them, and the implied speed's last digit
- * (it divides by the exact milliseconds between two checks).
+ * Fields whose value belongs to one call: ids (the account's too: each stack seeds its own), the
+ * times a job or upload was made, where a storage upload goes (presigned per call), the cursor built
+ * from them, and the implied speed's last digit (it divides by the exact milliseconds between two
+ * checks).
  */
 const OF_THE_CALL: Record<string, (value: unknown) => unknown> = {
   id: () => UUID,
+  accountId: () => expect.stringMatching(/^acct_[0-9a-f]{20}$/),
   uploadId: () => UUID,
   createdAt: () => ISO_INSTANT,
   completedAt: (v) => (v === null ? null : ISO_INSTANT),

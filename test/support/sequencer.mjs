@@ -6,13 +6,17 @@ import Sequencer from '@jest/test-sequencer';
 // ~50 s longer than a second run. Start the known slow files first, slowest first; Jest orders the
 // rest as usual.
 export const SLOW_FIRST = [
+  'test/integration/dashboard-ui.test.ts',
   'test/integration/browser.test.ts',
+  'test/integration/dashboard-e2e.test.ts',
   'test/integration/jobs-large.test.ts',
   'test/integration/jobs-crash.test.ts',
   'test/integration/accounts.test.ts',
   'test/infra/bundles.test.ts',
   'test/integration/jobs.test.ts',
   'test/infra/all.test.ts',
+  'test/infra/dashboard-bundle.test.ts',
+  'test/integration/usage.test.ts',
   'test/integration/jobs-cli.test.ts',
   'test/integration/foundation.test.ts',
   'test/integration/jobs-list.test.ts',

@@ -27,6 +27,12 @@ export const KeyRecordSchema = z.object({
   origins: z.array(z.string()),
   revoked: z.boolean(),
   createdAt: z.string(),
+  /** A name its owner gave it (dashboard). */
+  label: z.string().optional(),
+  /** The key's last 4 characters, to tell keys apart (keys made before the dashboard have none). */
+  last4: z.string().optional(),
+  /** The UTC day it was last used on, written at most once a day per container (authorizer). */
+  lastUsedDay: z.string().optional(),
 });
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
 

@@ -3,7 +3,7 @@ import { bindHost } from '../custom-hostnames/binding.js';
 import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
 import type { Principal } from '../http/principal.js';
-import type { AccountStore } from './account.js';
+import type { AccountStore, KeyRecord } from './account.js';
 import { hashApiKey, isWellFormedKey } from './api-key.js';
 import { isOriginAllowed, originOf } from './origins.js';
 
@@ -13,6 +13,8 @@ export type AuthDecision =
       principal: Principal;
       /** The account's own API Gateway usage-plan key, when it has one (accounts/usage-plan-keys.ts). */
       usagePlanKey?: string;
+      /** The key's record as read (its hash, and the day it was last marked used). */
+      key?: Pick<KeyRecord, 'keyHash' | 'lastUsedDay'>;
     }
   | {
       ok: false;
@@ -196,5 +198,6 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
       ...host,
     },
     ...(account.usagePlanKey ? { usagePlanKey: account.usagePlanKey.value } : {}),
+    key: { keyHash: record.keyHash, ...(record.lastUsedDay ? { lastUsedDay: record.lastUsedDay } : {}) },
   };
 }

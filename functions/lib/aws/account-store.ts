@@ -13,11 +13,15 @@ import {
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
 import { planById } from '../accounts/plans.js';
 import type { UsagePlanKey, UsagePlanKeyRecords } from '../accounts/usage-plan-keys.js';
+import { accountItems } from './account-items.js';
+import { conditional } from './dynamo-conditions.js';
 
 // Items of the Accounts table:
 //   ACCOUNT#<id> / PROFILE      the account, its effective limits and its usage-plan key
 //   KEY#<sha256> / KEY          a key, found by the hash of what the caller sends
 //   KEYID#<keyId> / KEYID       key id -> hash, for revocation by id
+// Profiles and keys carry accountId and createdAt, so an account's are one Query of the byAccount
+// index (account-items.ts).
 
 export interface AccountOverrides {
   email?: string | null;
@@ -119,12 +123,9 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
       yield AccountSchema.parse(item);
   }
 
-  /** An account's key records, revoked ones included (`key list`; a full scan, admin only). */
+  /** An account's key records, revoked ones included, oldest first. */
   async *keysOf(accountId: string): AsyncIterable<KeyRecord> {
-    for await (const item of this.scan('sk = :key AND accountId = :account', {
-      ':key': 'KEY',
-      ':account': accountId,
-    }))
+    for (const item of await accountItems(this.db, this.table, accountId, 'KEY'))
       yield KeyRecordSchema.parse(item);
   }
 
@@ -134,7 +135,8 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
     type: KeyType,
     origins: string[],
     now = new Date(),
-  ): Promise<{ key: string; keyId: string }> {
+    label?: string,
+  ): Promise<{ key: string; keyId: string; record: Omit<KeyRecord, 'keyHash'> }> {
     if (!(await this.getAccount(accountId))) throw new UnknownAccountError(`unknown account "${accountId}"`);
     const key = generateApiKey(type);
     const record: KeyRecord = {
@@ -145,6 +147,8 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
       origins,
       revoked: false,
       createdAt: now.toISOString(),
+      last4: key.slice(-4),
+      ...(label ? { label } : {}),
     };
     await this.db.send(
       new PutCommand({
@@ -160,28 +164,79 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
-    return { key, keyId: record.keyId };
+    const { keyHash: _, ...shown } = record;
+    return { key, keyId: record.keyId, record: shown };
   }
 
-  async revokeKey(keyId: string): Promise<void> {
+  /** The hash a key id points to, when the key is `accountId`'s (any account's without one). */
+  private async hashOf(keyId: string, accountId?: string): Promise<string> {
     const res = await this.db.send(
       new GetCommand({ TableName: this.table, Key: { pk: `KEYID#${keyId}`, sk: 'KEYID' } }),
     );
-    if (!res.Item) throw new UnknownKeyError(`unknown key id "${keyId}"`);
-    try {
-      await this.db.send(
+    // Another account's key reads as unknown: nothing confirms that the id exists.
+    if (!res.Item || (accountId !== undefined && res.Item.accountId !== accountId)) {
+      throw new UnknownKeyError(`unknown key id "${keyId}"`);
+    }
+    return String(res.Item.keyHash);
+  }
+
+  /** Replaces a live publishable key's allowed origins; the key must be `accountId`'s. */
+  async setOrigins(accountId: string, keyId: string, origins: string[]): Promise<KeyRecord> {
+    const keyHash = await this.hashOf(keyId, accountId);
+    let updated: Record<string, unknown> | undefined;
+    const done = await conditional(async () => {
+      const res = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: { pk: `KEY#${res.Item.keyHash}`, sk: 'KEY' },
+          Key: { pk: `KEY#${keyHash}`, sk: 'KEY' },
+          UpdateExpression: 'SET origins = :origins',
+          ConditionExpression: 'accountId = :account AND #type = :publishable AND revoked = :no',
+          ExpressionAttributeNames: { '#type': 'type' },
+          ExpressionAttributeValues: {
+            ':origins': origins,
+            ':account': accountId,
+            ':publishable': 'publishable',
+            ':no': false,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      updated = res.Attributes;
+    });
+    if (!done || !updated) throw new UnknownKeyError(`no live publishable key "${keyId}"`);
+    return KeyRecordSchema.parse(updated);
+  }
+
+  /** Notes the UTC day a key was used on, once a day (a later day only). */
+  async markUsed(keyHash: string, day: string): Promise<void> {
+    await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `KEY#${keyHash}`, sk: 'KEY' },
+          UpdateExpression: 'SET lastUsedDay = :day',
+          ConditionExpression:
+            'attribute_exists(pk) AND (attribute_not_exists(lastUsedDay) OR lastUsedDay < :day)',
+          ExpressionAttributeValues: { ':day': day },
+        }),
+      ),
+    );
+  }
+
+  /** Revokes a key; with `accountId`, only that account's. */
+  async revokeKey(keyId: string, accountId?: string): Promise<void> {
+    const keyHash = await this.hashOf(keyId, accountId);
+    const revoked = await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `KEY#${keyHash}`, sk: 'KEY' },
           UpdateExpression: 'SET revoked = :t',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':t': true },
         }),
-      );
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException)
-        throw new UnknownKeyError(`unknown key id "${keyId}"`);
-      throw err;
-    }
+      ),
+    );
+    if (!revoked) throw new UnknownKeyError(`unknown key id "${keyId}"`);
   }
 }

@@ -14,14 +14,14 @@ import {
   type HostnameStore,
   UNSETTLED_STATUSES,
 } from '../custom-hostnames/hostname.js';
+import { accountItems } from './account-items.js';
 
 // Custom hostnames in the Accounts table (see account-store.ts for the other items):
 //   HOST#<hostname> / HOST     one claim; the key makes a hostname claimable by one account only
 //
-// The hot path (the authorizer) reads one item by key. Listing an account's hostnames and finding
-// the pending ones are admin and scheduled work: they Scan the table with a filter, as the table has
-// no secondary index. It holds a few items per account, so a Scan stays cheap; a GSI on accountId
-// would be the change to make if it ever is not.
+// The hot path (the authorizer) reads one item by key. An account's hostnames are one Query of the
+// byAccount index (the dashboard lists them); finding the pending ones is scheduled work that
+// Scans the table with a filter.
 
 const SK = 'HOST';
 const key = (hostname: string) => ({ pk: `HOST#${hostname}`, sk: SK });
@@ -76,11 +76,9 @@ export class DynamoHostnameStore implements HostnameStore {
     );
   }
 
-  listByAccount(accountId: string): Promise<HostnameRecord[]> {
-    return this.scan({
-      FilterExpression: 'sk = :sk AND accountId = :account',
-      ExpressionAttributeValues: { ':sk': SK, ':account': accountId },
-    });
+  /** One Query of the byAccount index (account-items.ts), not a Scan. */
+  async listByAccount(accountId: string): Promise<HostnameRecord[]> {
+    return (await accountItems(this.db, this.table, accountId, SK)).map(parse);
   }
 
   listUnsettled(): Promise<HostnameRecord[]> {

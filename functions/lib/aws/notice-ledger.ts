@@ -3,6 +3,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { NoticeClaim, NoticeId, NoticeLedger } from '../limits/notifier.js';
+import type { NotifyPercent } from '../limits/thresholds.js';
 
 /** Notice items are kept a little over a year (the Usage table's TTL attribute). */
 const KEEP_SECONDS = 400 * 24 * 3600;
@@ -82,5 +83,22 @@ export class DynamoNoticeLedger implements NoticeLedger {
     } catch (err) {
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
     }
+  }
+
+  /** The notices of an account's month that went out, with when (the dashboard's Notices page). */
+  async sentIn(
+    accountId: string,
+    month: string,
+    percents: readonly NotifyPercent[],
+  ): Promise<{ percent: NotifyPercent; sentAt: string }[]> {
+    const out: { percent: NotifyPercent; sentAt: string }[] = [];
+    for (const percent of percents) {
+      const res = await this.db.send(
+        new GetCommand({ TableName: this.table, Key: key({ accountId, month, percent }) }),
+      );
+      const sentAt = res.Item?.sentAt;
+      if (typeof sentAt === 'string') out.push({ percent, sentAt });
+    }
+    return out;
   }
 }

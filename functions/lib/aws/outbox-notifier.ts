@@ -1,10 +1,16 @@
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { noticeText, type UsageNotice, type UsageNotifier } from '../limits/notifier.js';
+import {
+  type Mail,
+  type Mailer,
+  noticeText,
+  type UsageNotice,
+  type UsageNotifier,
+} from '../limits/notifier.js';
 import { logger } from '../observability.js';
 
-/** Local stand-in for SES: one JSON line per notice in an outbox file under DATA_DIR. */
-export class OutboxNotifier implements UsageNotifier {
+/** Local stand-in for SES: one JSON line per notice or mail in an outbox file under DATA_DIR. */
+export class OutboxNotifier implements UsageNotifier, Mailer {
   constructor(private readonly file: string) {}
 
   async send(notice: UsageNotice): Promise<void> {
@@ -15,5 +21,12 @@ export class OutboxNotifier implements UsageNotifier {
       `${JSON.stringify({ ...notice, subject, body, at: new Date().toISOString() })}\n`,
     );
     logger.info('usage notice written to outbox', { outbox: this.file, ...notice });
+  }
+
+  async sendMail(mail: Mail): Promise<void> {
+    await mkdir(dirname(this.file), { recursive: true });
+    await appendFile(this.file, `${JSON.stringify({ ...mail, at: new Date().toISOString() })}\n`);
+    // Locally the outbox is the inbox: `npm start` shows the mail, sign-in link included.
+    logger.info(`${mail.kind} for ${mail.to} written to outbox`, { outbox: this.file, body: mail.body });
   }
 }

@@ -1,7 +1,7 @@
 // Plain-data definitions of the stateful resources. The CDK stack (infra/) and the local
 // emulators (scripts/local/) both create tables, bucket and queues from these, so they match.
 
-export type TableId = 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache';
+export type TableId = 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache' | 'Sessions';
 
 /** The variable holding a table's deployed name (typed, so the configuration schema can list them). */
 export type TableEnvVar = `TABLE_${Uppercase<TableId>}`;
@@ -36,6 +36,17 @@ export const JOBS_BY_ACCOUNT: IndexDef = {
   sortKey: 'createdAt',
 };
 
+/**
+ * An account's items of the Accounts table, oldest first: its profile, keys, members and custom
+ * hostnames (each carries accountId and createdAt; the key-id pointers carry no createdAt and stay
+ * out). The dashboard lists with it instead of scanning the table.
+ */
+export const ACCOUNT_ITEMS: IndexDef = {
+  name: 'byAccount',
+  partitionKey: 'accountId',
+  sortKey: 'createdAt',
+};
+
 export const TABLES: readonly TableDef[] = [
   {
     id: 'Accounts',
@@ -43,7 +54,8 @@ export const TABLES: readonly TableDef[] = [
     localName: 'netintel-accounts',
     partitionKey: 'pk',
     sortKey: 'sk',
-    purpose: 'Accounts, API keys (by hash and by key id) and custom hostnames',
+    indexes: [ACCOUNT_ITEMS],
+    purpose: 'Accounts, API keys (by hash and by key id), dashboard members and custom hostnames',
   },
   {
     id: 'Usage',
@@ -80,6 +92,14 @@ export const TABLES: readonly TableDef[] = [
     partitionKey: 'pk',
     ttlAttribute: 'expiresAt',
     purpose: 'RDAP domain-age cache (signup check)',
+  },
+  {
+    id: 'Sessions',
+    envVar: 'TABLE_SESSIONS',
+    localName: 'netintel-sessions',
+    partitionKey: 'pk',
+    ttlAttribute: 'expiresAt',
+    purpose: 'Dashboard sign-in links and sessions (by hash only) and sign-in request counters',
   },
 ];
 

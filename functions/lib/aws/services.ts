@@ -2,15 +2,19 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AccountStore } from '../accounts/account.js';
 import { cachingAccountStore } from '../accounts/cached-store.js';
 import { type Clock, systemClock } from '../clock.js';
+import { requestHost } from '../custom-hostnames/binding.js';
 import { cachingHostnameLookup } from '../custom-hostnames/cached-lookup.js';
 import { createDomainResolver } from '../custom-hostnames/dns-resolver.js';
 import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { DomainDeps } from '../custom-hostnames/lifecycle.js';
 import { LocalCertificateProvider } from '../custom-hostnames/local-certificates.js';
 import type { CertificateProvider } from '../custom-hostnames/ports.js';
+import { ScheduledCertificates } from '../custom-hostnames/scheduled-certificates.js';
+import type { SignInDeps } from '../dashboard/sign-in.js';
+import { fromOurEdge } from '../http/edge-origin.js';
 import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';
-import type { UsageNotifier } from '../limits/notifier.js';
+import type { Mailer, UsageNotifier } from '../limits/notifier.js';
 import { config, resetConfig } from '../runtime/config.js';
 import { tracedDomainResolver } from '../runtime/dns-tracing.js';
 import { DynamoAccountStore } from './account-store.js';
@@ -18,10 +22,12 @@ import { DynamoBaselineStore } from './baseline-store.js';
 import { dynamo, resetDynamoClient } from './dynamo-client.js';
 import { DynamoHostnameStore } from './hostname-store.js';
 import { JobStore } from './job-store.js';
+import { DynamoMemberStore } from './member-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, tableName } from './resources.js';
 import { resetS3Client, s3Client } from './s3-client.js';
+import { DynamoSessionStore } from './session-store.js';
 import { resetSqsClient, sqsClient } from './sqs-client.js';
 import { tracer } from './tracing.js';
 import { DynamoUsageCounter } from './usage-counter.js';
@@ -29,7 +35,7 @@ import { DynamoUsageCounter } from './usage-counter.js';
 let accounts: AccountStore | undefined;
 let usage: DynamoUsageCounter | undefined;
 let ledger: DynamoNoticeLedger | undefined;
-let notifier: UsageNotifier | undefined;
+let notifier: (UsageNotifier & Mailer) | undefined;
 let rawAccounts: DynamoAccountStore | undefined;
 
 export function accountStore(): DynamoAccountStore {
@@ -53,14 +59,14 @@ export function noticeLedger(): DynamoNoticeLedger {
 }
 
 /** SES is loaded on the first notice only: most invocations never send one. */
-export async function usageNotifier(): Promise<UsageNotifier> {
+export async function usageNotifier(): Promise<UsageNotifier & Mailer> {
   if (!notifier) {
     const { NOTIFY_OUTBOX: outbox, NOTIFY_FROM: from } = config();
     if (outbox) notifier = new OutboxNotifier(outbox);
     else {
       // The stack refuses to synthesize without a sender (-c notifyFrom=...): no placeholder here,
       // a notice from an address nobody verified would only fail later.
-      if (!from) throw new Error('NOTIFY_FROM is not set: usage notices have no sender');
+      if (!from) throw new Error('NOTIFY_FROM is not set: usage notices and sign-in links have no sender');
       const { SesNotifier } = await import('./ses-notifier.js');
       notifier = new SesNotifier(from);
     }
@@ -195,7 +201,9 @@ export async function certificateProvider(): Promise<CertificateProvider> {
   if (!certificates) {
     const { CUSTOM_HOSTNAME_DISTRIBUTION_ID: distributionId, CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: group } =
       config();
-    if (distributionId) {
+    if (config().CUSTOM_HOSTNAME_CERTIFICATES === 'scheduled') {
+      certificates = new ScheduledCertificates();
+    } else if (distributionId) {
       const { CloudFrontTenantProvider } = await import('./cloudfront-tenants.js');
       certificates = new CloudFrontTenantProvider({ distributionId, connectionGroupId: group ?? '' });
     } else {
@@ -227,6 +235,48 @@ export async function domainDeps(options: { baseDomain?: string } = {}): Promise
   };
 }
 
+// The dashboard's members and sessions (README: Dashboard).
+
+let members: DynamoMemberStore | undefined;
+let sessions: DynamoSessionStore | undefined;
+
+export function memberStore(): DynamoMemberStore {
+  members ??= new DynamoMemberStore(dynamo(), tableName('Accounts', config()));
+  return members;
+}
+
+export function sessionStore(): DynamoSessionStore {
+  sessions ??= new DynamoSessionStore(dynamo(), tableName('Sessions', config()));
+  return sessions;
+}
+
+/** What sign-in and session checks run on; the mailer is loaded only when a link is sent. */
+export function signInDeps(): SignInDeps {
+  return {
+    members: memberStore(),
+    sessions: sessionStore(),
+    mailer: { sendMail: async (mail) => (await usageNotifier()).sendMail(mail) },
+    now,
+  };
+}
+
+/**
+ * Where sign-in links point: DASHBOARD_URL when set (the local server sets its own); in AWS the
+ * name the request reached our CloudFront on (fromOurEdge proves it came through it), if that is
+ * the distribution's own *.cloudfront.net name or our BASE_DOMAIN. Never a bare Host header, nor a
+ * customer's custom hostname: whoever controls that name's DNS could later serve a page that reads
+ * the token. Undefined when there is no such address.
+ */
+export function dashboardUrl(headers: Record<string, string>): string | undefined {
+  const settings = config();
+  if (settings.DASHBOARD_URL) return settings.DASHBOARD_URL;
+  if (!fromOurEdge({ headers })) return undefined;
+  const host = requestHost(headers, true).toLowerCase();
+  const base = settings.BASE_DOMAIN.toLowerCase();
+  const ours = host.endsWith('.cloudfront.net') || host === base || host.endsWith(`.${base}`);
+  return ours && /^[a-z0-9.-]+$/.test(host) ? `https://${host}/dashboard/` : undefined;
+}
+
 /**
  * Forgets every store and client of this process and the configuration they were built from, so
  * the next use builds them from the current environment. Only the local tooling needs it: it may
@@ -245,6 +295,8 @@ export function resetServices(): void {
   hostnames = undefined;
   cachedHostnames = undefined;
   certificates = undefined;
+  members = undefined;
+  sessions = undefined;
   resetDynamoClient();
   resetS3Client();
   resetSqsClient();

@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import type * as Ses from '@aws-sdk/client-sesv2';
-import { noticeText, type UsageNotice, type UsageNotifier } from '../limits/notifier.js';
+import {
+  type Mail,
+  type Mailer,
+  noticeText,
+  type UsageNotice,
+  type UsageNotifier,
+} from '../limits/notifier.js';
 import { traceClient } from './tracing.js';
 
 // SES is used for a few notices a month per account: the client comes from the Lambda runtime's
@@ -8,21 +14,28 @@ import { traceClient } from './tracing.js';
 // hoisted into the bundle's top-level imports and loaded at every cold start.)
 const load = createRequire(import.meta.url);
 
-/** Usage notices through SES v2 from NOTIFY_FROM (a verified identity of the deployment). */
-export class SesNotifier implements UsageNotifier {
+/** Usage notices and sign-in links through SES v2 from NOTIFY_FROM (a verified identity of the deployment). */
+export class SesNotifier implements UsageNotifier, Mailer {
   private client: Ses.SESv2Client | undefined;
   private sdk: typeof Ses | undefined;
   constructor(private readonly from: string) {}
 
   async send(notice: UsageNotice): Promise<void> {
     if (!notice.email) return;
+    await this.deliver(notice.email, noticeText(notice));
+  }
+
+  sendMail(mail: Mail): Promise<void> {
+    return this.deliver(mail.to, mail);
+  }
+
+  private async deliver(to: string, { subject, body }: { subject: string; body: string }): Promise<void> {
     this.sdk ??= load('@aws-sdk/client-sesv2') as typeof Ses;
     this.client ??= traceClient(new this.sdk.SESv2Client({}));
-    const { subject, body } = noticeText(notice);
     await this.client.send(
       new this.sdk.SendEmailCommand({
         FromEmailAddress: this.from,
-        Destination: { ToAddresses: [notice.email] },
+        Destination: { ToAddresses: [to] },
         Content: { Simple: { Subject: { Data: subject }, Body: { Text: { Data: body } } } },
       }),
     );

@@ -1,14 +1,24 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Charge, JobLedger } from '../jobs/job-charges.js';
-import type { Counted, CountRequest, UsageCounter, UsageState } from '../limits/admission.js';
+import type { Counted, CountRequest, Opened, UsageCounter, UsageState } from '../limits/admission.js';
+import { type DaySnapshot, monthsBetween, type UsageRecords } from '../limits/usage-history.js';
+import type { UsageReader } from '../limits/usage-report.js';
+import { dayOfWindow } from '../limits/windows.js';
 
 // Layout: one item per account and month, pk ACCOUNT#<id>, sk MONTH#<yyyy-mm>, holding the current
 // minute window and its count, the month total and one total per meter. The primitives of the
 // UsageCounter port; the rules that combine them are limits/admission.ts admit(). The usual request
 // costs one conditional UpdateItem; the first call of a minute and refused calls cost one GetItem
 // more. A call counts in the stored minute window when that is its own or a newer one.
+
+// Daily history (limits/usage-history.ts): the call that opens a minute gets the item as it was
+// (ALL_OLD) and writes the month's totals at the end of the closed window on that window's day,
+// pk ACCOUNT#<id>, sk DAY#<yyyy-mm-dd>: cum_<meter> per meter, cumMonth, and foldWindow, the window
+// they are the end of. One UpdateItem per account and minute, conditional on foldWindow being older,
+// so a replayed or late snapshot never replaces a newer one. Read on demand: one Query of the day
+// items and a GetItem per month.
 
 // List jobs leave markers named by their id on the item (jobs/job-charges.ts): hold_<jobId> from
 // the admission that charged the creation until it is confirmed or refunded, refunded_<jobId> from
@@ -24,7 +34,39 @@ export function usageKey(accountId: string, month: string) {
   return { pk: `ACCOUNT#${accountId}`, sk: `MONTH#${month}` };
 }
 
-export class DynamoUsageCounter implements UsageCounter, JobLedger {
+/** The day item of `day` ("2026-11-24"). */
+export function usageDayKey(accountId: string, day: string) {
+  return { pk: `ACCOUNT#${accountId}`, sk: `DAY#${day}` };
+}
+
+/** The counters of a month item as stored (none: nothing counted yet). */
+function stateOf(item: Record<string, unknown> = {}): UsageState {
+  return {
+    window: Number(item.window ?? -1),
+    minuteCount: Number(item.minuteCount ?? 0),
+    monthCount: Number(item.monthCount ?? 0),
+    meters: attributesNamed('meter_', item),
+  };
+}
+
+/** The numbers of the attributes named `prefix<name>`, by name. */
+function attributesNamed(prefix: string, item: Record<string, unknown>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(item))
+    if (k.startsWith(prefix)) out[k.slice(prefix.length)] = Number(v);
+  return out;
+}
+
+function snapshotOf(item: Record<string, unknown>): DaySnapshot {
+  return {
+    day: String(item.sk).slice('DAY#'.length),
+    window: Number(item.foldWindow),
+    monthCount: Number(item.cumMonth ?? 0),
+    meters: attributesNamed('cum_', item),
+  };
+}
+
+export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -34,8 +76,66 @@ export class DynamoUsageCounter implements UsageCounter, JobLedger {
     return this.tryCount(req, 'same');
   }
 
-  openWindow(req: CountRequest): Promise<Counted | undefined> {
+  openWindow(req: CountRequest): Promise<Opened | undefined> {
     return this.tryCount(req, 'new');
+  }
+
+  async snapshotDay(accountId: string, closed: UsageState): Promise<void> {
+    const names: Record<string, string> = { '#fold': 'foldWindow' };
+    const values: Record<string, number> = {
+      ':w': closed.window,
+      ':month': closed.monthCount,
+      // Kept as long as the month items: the 400 days after the window.
+      ':exp': closed.window * 60 + YEAR_SECONDS,
+    };
+    const sets = ['#fold = :w', 'cumMonth = :month', 'expiresAt = :exp'];
+    Object.entries(closed.meters).forEach(([meter, units], i) => {
+      names[`#m${i}`] = `cum_${meter}`;
+      values[`:m${i}`] = units;
+      sets.push(`#m${i} = :m${i}`);
+    });
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: usageDayKey(accountId, dayOfWindow(closed.window)),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_not_exists(#fold) OR #fold < :w',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (err) {
+      // The day holds a later window's totals already: they include these.
+      if (err instanceof ConditionalCheckFailedException) return;
+      throw err;
+    }
+  }
+
+  /**
+   * What the usage of the days `fromDay` to `toDay` is computed from (usage-history.ts dailyUsage):
+   * the day items from the first of `fromDay`'s month (a day's usage needs the snapshot before it)
+   * and the month items of the range, at most 4 for 90 days.
+   */
+  async history(accountId: string, fromDay: string, toDay: string): Promise<UsageRecords> {
+    const months = monthsBetween(fromDay, toDay);
+    const snapshots: DaySnapshot[] = [];
+    const pages = paginateQuery(
+      { client: this.db },
+      {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: {
+          ':pk': usageDayKey(accountId, '').pk,
+          ':from': usageDayKey(accountId, `${months[0]}-01`).sk,
+          ':to': usageDayKey(accountId, toDay).sk,
+        },
+        ConsistentRead: true,
+      },
+    );
+    for await (const page of pages) snapshots.push(...(page.Items ?? []).map(snapshotOf));
+    const states = await Promise.all(months.map((month) => this.read(accountId, month)));
+    return { snapshots, months: Object.fromEntries(months.map((month, i) => [month, states[i]!])) };
   }
 
   async refund(req: Parameters<UsageCounter['refund']>[0]): Promise<void> {
@@ -56,15 +156,7 @@ export class DynamoUsageCounter implements UsageCounter, JobLedger {
     const res = await this.db.send(
       new GetCommand({ TableName: this.table, Key: usageKey(accountId, month), ConsistentRead: true }),
     );
-    const item = res.Item ?? {};
-    const meters: Record<string, number> = {};
-    for (const [k, v] of Object.entries(item)) if (k.startsWith('meter_')) meters[k.slice(6)] = Number(v);
-    return {
-      window: Number(item.window ?? -1),
-      minuteCount: Number(item.minuteCount ?? 0),
-      monthCount: Number(item.monthCount ?? 0),
-      meters,
-    };
+    return stateOf(res.Item);
   }
 
   // JobLedger: each a single write on the month item, conditional on the job's marker.
@@ -132,7 +224,7 @@ export class DynamoUsageCounter implements UsageCounter, JobLedger {
   }
 
   /** One conditional write; undefined when its condition failed. */
-  private async tryCount(req: CountRequest, mode: 'same' | 'new'): Promise<Counted | undefined> {
+  private async tryCount(req: CountRequest, mode: 'same' | 'new'): Promise<Opened | undefined> {
     const names: Record<string, string> = { '#window': 'window' };
     const values: Record<string, unknown> = { ':w': req.window, ':one': 1, ':units': req.units };
     const conditions: string[] = [];
@@ -170,9 +262,21 @@ export class DynamoUsageCounter implements UsageCounter, JobLedger {
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           // The whole item: the minute window and its count (X-RateLimit-*) as well as the month.
-          ReturnValues: 'ALL_NEW',
+          // An open returns it as it was: the closed window's totals, for its day's snapshot.
+          ReturnValues: mode === 'same' ? 'ALL_NEW' : 'ALL_OLD',
         }),
       );
+      if (mode === 'new') {
+        // The write set the window to :w with this call as its first, and added its units.
+        const old = stateOf(res.Attributes);
+        return {
+          monthBefore: old.monthCount,
+          monthAfter: old.monthCount + req.units,
+          window: req.window,
+          minuteCount: 1,
+          ...(old.window >= 0 ? { closed: old } : {}),
+        };
+      }
       const after = Number(res.Attributes?.monthCount ?? req.units);
       return {
         monthBefore: after - req.units,

@@ -33,6 +33,10 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   Account:
     'What applies to the whole account: the rate limit and monthly cap (see the introduction), and this ' +
     'description of the API.',
+  Dashboard:
+    "The account dashboard's own API (`/dashboard`): a passwordless e-mail link opens a session, carried " +
+    'in an HttpOnly cookie; every change also sends the X-CSRF-Token the session endpoints return. Not ' +
+    'billed. The list-job routes accept the same session in place of a secret key.',
 };
 
 const code = (text: string) => `\`${text}\``;

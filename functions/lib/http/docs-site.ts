@@ -8,8 +8,11 @@ import { PUBLIC_ROUTES } from '../../routes.js';
 // an index and its start script) and the favicon. The local server serves it from here
 // (scripts/local/api-gateway.ts); the stack uploads SITE_FILES to the docs bucket and CloudFront's
 // viewer-request function applies the same SITE_REDIRECTS and SITE_ALIASES (infra/constructs/edge.ts).
+// The dashboard (web/dashboard) is part of the site under DASHBOARD_PATH; its files come from its
+// build, its headers from here.
 
 export const DOCS_PATH = '/docs';
+export const DASHBOARD_PATH = '/dashboard';
 
 /** Paths answered with a 302 to another path of the site. */
 export const SITE_REDIRECTS: Readonly<Record<string, string>> = { '/': DOCS_PATH };
@@ -19,6 +22,8 @@ export const SITE_ALIASES: Readonly<Record<string, string>> = {
   [DOCS_PATH]: `${DOCS_PATH}/index.html`,
   [`${DOCS_PATH}/`]: `${DOCS_PATH}/index.html`,
   '/favicon.ico': `${DOCS_PATH}/favicon.svg`,
+  [DASHBOARD_PATH]: `${DASHBOARD_PATH}/index.html`,
+  [`${DASHBOARD_PATH}/`]: `${DASHBOARD_PATH}/index.html`,
 };
 
 /**
@@ -38,6 +43,29 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * The dashboard's Content-Security-Policy: like the docs', and requests may also go to the storage
+ * origin list-job files are uploaded to (a presigned POST: S3's regional endpoint of the jobs
+ * bucket in AWS, the local S3 emulator's address locally). Forms post nowhere but here.
+ */
+export function dashboardCsp(uploadOrigin: string): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    `connect-src 'self' ${uploadOrigin}`,
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The dashboard's page is asked for again on every visit: it names the current build's files. */
+export const DASHBOARD_PAGE_CACHE_CONTROL = 'no-cache';
+/** Its other files have their content's hash in their names: cached for good. */
+export const DASHBOARD_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
 /** Browsers may keep a file of the site for an hour; a deploy invalidates CloudFront's copies. */
 export const SITE_CACHE_CONTROL = 'public, max-age=3600';
 
@@ -46,6 +74,20 @@ export interface SiteFile {
   path: string;
   contentType: string;
   body(): Buffer | string;
+  /** Default SITE_CACHE_CONTROL. */
+  cacheControl?: string;
+}
+
+/** The headers the local server sends with a dashboard file (CloudFront: the same, from the policy). */
+export function dashboardHeaders(file: SiteFile, uploadOrigin: string): Record<string, string> {
+  return {
+    'Content-Type': file.contentType,
+    'Cache-Control': file.cacheControl ?? SITE_CACHE_CONTROL,
+    'Content-Security-Policy': dashboardCsp(uploadOrigin),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'X-Frame-Options': 'DENY',
+  };
 }
 
 function swaggerUiFile(name: string, contentType: string): SiteFile {

@@ -15,6 +15,26 @@ export interface ErrorDoc {
 }
 
 export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
+  session_required: {
+    when: 'a dashboard call without a live session (none, signed out, expired, or no longer a member)',
+    message: 'Sign in to the dashboard first: this call needs a live session.',
+  },
+  invalid_sign_in_link: {
+    when: 'a sign-in link that is unknown, already used or older than 15 minutes',
+    message: 'This sign-in link is invalid, used or expired; ask for a new one.',
+  },
+  csrf_token_invalid: {
+    when: "a dashboard change (POST, PUT, DELETE) without the session's X-CSRF-Token",
+    message: 'This change needs the X-CSRF-Token header of the current session.',
+  },
+  not_in_plan: {
+    when: "a dashboard change the account's plan does not include (custom hostnames)",
+    message: 'Custom hostnames come with the pro and business plans.',
+  },
+  too_many_sign_in_requests: {
+    when: 'more than 5 sign-in links for one address, or 20 from one client IP, in 15 minutes',
+    message: 'Too many sign-in links were asked for this address; try again later.',
+  },
   invalid_ip: {
     when: 'an IP address is malformed; a batch fails whole and names the index',
     message: 'ips[1]: not an IPv4 or IPv6 address',

@@ -22,6 +22,14 @@ export const ERROR_CODES = {
   invalid_idempotency_key: 400,
   // 401 / 403
   invalid_api_key: 401,
+  /** Dashboard: no live session (none, ended, expired, or its person is no longer a member). */
+  session_required: 401,
+  /** Dashboard: the sign-in link is unknown, used or expired. */
+  invalid_sign_in_link: 401,
+  /** Dashboard: a change without the session's X-CSRF-Token. */
+  csrf_token_invalid: 403,
+  /** Dashboard: the account's plan does not include it (custom hostnames). */
+  not_in_plan: 403,
   wrong_key_type: 403,
   origin_not_allowed: 403,
   hostname_not_yours: 403,
@@ -43,6 +51,8 @@ export const ERROR_CODES = {
   hostname_not_active: 421,
   location_unavailable: 422,
   rate_limit_exceeded: 429,
+  /** Dashboard: too many sign-in links asked for, per address or per client IP. */
+  too_many_sign_in_requests: 429,
   monthly_limit_exceeded: 429,
   /** Request headers over Node's limit (local server; 16 KB by default). */
   headers_too_large: 431,

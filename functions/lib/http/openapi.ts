@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { PUBLIC_ROUTES, type Route } from '../../routes.js';
+import type { DashboardContract } from '../../dashboard-contracts.js';
+import { DASHBOARD_ROUTES, type DashboardRoute, PUBLIC_ROUTES, type Route } from '../../routes.js';
 import { apiGuide, apiTags } from './api-guide.js';
 import { type CodeSample, codeSamples } from './code-samples.js';
 import type { RouteContract, RouteExample } from './contract.js';
@@ -264,11 +265,67 @@ function publicOperation(route: (typeof PUBLIC_ROUTES)[number]) {
   };
 }
 
+/** A dashboard route: its session (cookie and X-CSRF-Token), schemas and refusals; never billed. */
+function dashboardOperation(route: DashboardRoute, contract: DashboardContract) {
+  const status = contract.responseStatus ?? 200;
+  const sessionCodes: ErrorCode[] =
+    route.auth === 'session'
+      ? route.method === 'GET'
+        ? ['session_required']
+        : ['session_required', 'csrf_token_invalid']
+      : [];
+  const codes: ErrorCode[] = [
+    ...sessionCodes,
+    ...(contract.body ? (['invalid_json'] as const) : []),
+    ...(contract.errors ?? []),
+  ];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes))
+    byStatus.set(ERROR_CODES[code], [...(byStatus.get(ERROR_CODES[code]) ?? []), code]);
+  const responses: Record<string, unknown> = {
+    [String(status)]:
+      status === 204 || !contract.response
+        ? { description: 'Done.', headers: headers([]) }
+        : {
+            description: 'OK',
+            headers: headers([]),
+            content: { 'application/json': { schema: json(contract.response) } },
+          },
+  };
+  for (const [code, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[String(code)] = errorResponse(list, code === 429 ? ['Retry-After'] : []);
+  }
+  const params = contract.params
+    ? Object.keys((json(contract.params) as { properties?: object }).properties ?? {}).map((name) => ({
+        name,
+        in: 'path',
+        required: true,
+        schema: { type: 'string' },
+      }))
+    : [];
+  return {
+    tags: [route.tag],
+    operationId: route.name,
+    summary: route.summary,
+    description:
+      route.auth === 'session'
+        ? "**Session:** the dashboard's session cookie; a POST, PUT or DELETE also sends its X-CSRF-Token. **Billing:** not billed."
+        : '**Session:** none (this opens one). **Billing:** not billed.',
+    security: route.auth === 'session' ? [{ dashboardSession: [] }] : [],
+    parameters: params,
+    ...(contract.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: json(contract.body) } } } }
+      : {}),
+    responses,
+  };
+}
+
 /** The OpenAPI 3.1 document of the route table, from the routes' zod contracts and examples. */
 export function buildOpenApi(
   routes: readonly Route[],
   contracts: Record<string, RouteContract>,
   serverUrl = '/',
+  dashboardContracts: Record<string, DashboardContract> = {},
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
@@ -280,6 +337,12 @@ export function buildOpenApi(
   for (const route of PUBLIC_ROUTES) {
     paths[route.path] ??= {};
     paths[route.path]![route.method.toLowerCase()] = publicOperation(route);
+  }
+  for (const route of DASHBOARD_ROUTES) {
+    const contract = dashboardContracts[route.name];
+    if (!contract) continue;
+    paths[route.path] ??= {};
+    paths[route.path]![route.method.toLowerCase()] = dashboardOperation(route, contract);
   }
   return {
     openapi: '3.1.0',
@@ -308,6 +371,13 @@ export function buildOpenApi(
           type: 'http',
           scheme: 'bearer',
           description: 'Secret key (`ni_sec_…`) as `Authorization: Bearer <key>`; for your backend only.',
+        },
+        dashboardSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'netintel_session',
+          description:
+            'The dashboard session (HttpOnly, SameSite=Strict), opened from an e-mailed sign-in link; changes also send X-CSRF-Token.',
         },
       },
     },

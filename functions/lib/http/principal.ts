@@ -16,6 +16,8 @@ export const PrincipalSchema = z.object({
   customHostname: z.string().min(1).optional(),
   /** `inactive`: the hostname is known but not serving; the handler answers 421 hostname_not_active. */
   hostStatus: z.enum(['active', 'inactive']).optional(),
+  /** `dashboard`: a dashboard session on a list-job route instead of a key (README: Dashboard). */
+  channel: z.literal('dashboard').optional(),
 });
 
 export type Principal = z.infer<typeof PrincipalSchema>;
@@ -35,5 +37,6 @@ export function toAuthorizerContext(p: Principal): Record<string, string> {
     ...(p.allowedOrigin ? { allowedOrigin: p.allowedOrigin } : {}),
     ...(p.customHostname ? { customHostname: p.customHostname } : {}),
     ...(p.hostStatus ? { hostStatus: p.hostStatus } : {}),
+    ...(p.channel ? { channel: p.channel } : {}),
   };
 }

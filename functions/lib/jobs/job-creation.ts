@@ -1,6 +1,6 @@
 import { type ChunkPlan, planChunks } from './chunking.js';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency.js';
-import { isVisible, JOB_RETENTION_DAYS, type JobRecord } from './job.js';
+import { isVisible, JOB_RETENTION_DAYS, type JobRecord, type JobSource } from './job.js';
 import { creationCharge, type JobLedger } from './job-charges.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError, JobAbandonedError } from './job-errors.js';
 import type { SweepEntries } from './sweep-entry.js';
@@ -71,6 +71,7 @@ export interface CreationDeps {
 
 export interface JobRequest {
   accountId: string;
+  source: JobSource;
   emails: readonly string[];
   filename: string | null;
   upload: JobUpload;
@@ -105,6 +106,7 @@ export async function reserveJob(deps: CreationDeps, req: JobRequest): Promise<R
   const record: JobRecord = {
     id,
     accountId: req.accountId,
+    source: req.source,
     status: 'pending',
     filename: req.filename,
     total: req.emails.length,

@@ -28,10 +28,18 @@ export const SummarySchema = z
   })
   .describe('Row counts (duplicates included) per verdict, and per reason code that occurred.');
 
+/** Where a job was made: with a key, or in the dashboard (with its session; README: Dashboard). */
+export const JOB_SOURCES = ['api', 'dashboard'] as const;
+export type JobSource = (typeof JOB_SOURCES)[number];
+
 export const JobSchema = z.object({
   id: z.string().uuid().describe('Job identifier (UUID).'),
   status: z.enum(JOB_STATUSES),
-  source: z.enum(['api']).describe('Origin of the job; api for jobs created through the API.'),
+  source: z
+    .enum(JOB_SOURCES)
+    .describe(
+      'Origin of the job: api for jobs created with a key, dashboard for jobs made in the dashboard.',
+    ),
   filename: z.string().nullable(),
   total: z.number().int().describe('Rows submitted, duplicates included.'),
   credits: z.number().int().describe('Requests charged: one per distinct address (exact match).'),
@@ -48,6 +56,8 @@ export interface JobRecord {
   id: string;
   accountId: string;
   status: RecordStatus;
+  /** Absent on records from before the dashboard: api. */
+  source?: JobSource;
   filename: string | null;
   total: number;
   credits: number;
@@ -89,7 +99,7 @@ export function toJob(record: JobRecord, now: Date): Job {
   return {
     id: record.id,
     status: statusAt(record, now),
-    source: 'api',
+    source: record.source ?? 'api',
     filename: record.filename,
     total: record.total,
     credits: record.credits,

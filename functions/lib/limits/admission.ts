@@ -51,6 +51,15 @@ export interface UsageState {
   meters: Record<string, number>;
 }
 
+/** A window opened by a call: the call as counted, and the window of the month it closed. */
+export interface Opened extends Counted {
+  /**
+   * The counters just before this call opened its window: the month's totals at the end of the
+   * window it closed. Absent when no window of the month was open before.
+   */
+  closed?: UsageState;
+}
+
 /**
  * The port to the counter store: one item per account and month, changed only by single
  * conditional writes (no read-modify-write), read consistently.
@@ -66,7 +75,13 @@ export interface UsageCounter {
    * Opens `window` with this call as its first when the stored window is older (or none) and the
    * month has room for `units`. Undefined when that condition failed.
    */
-  openWindow(req: CountRequest): Promise<Counted | undefined>;
+  openWindow(req: CountRequest): Promise<Opened | undefined>;
+  /**
+   * Records `closed` (the month's totals at the end of its minute window) as the snapshot of that
+   * window's UTC day (usage-history.ts), unless the day holds the snapshot of a later window. A
+   * snapshot, not an increment: written twice or late, it never counts a call twice.
+   */
+  snapshotDay(accountId: string, closed: UsageState): Promise<void>;
   read(accountId: string, month: string): Promise<UsageState>;
   refund(req: { accountId: string; month: string; units: number; meter: Meter | null }): Promise<void>;
 }
@@ -77,6 +92,8 @@ export interface Admitted {
   monthAfter: number;
   window: number;
   minuteCount: number;
+  /** The day snapshot of the window this call closed failed (the caller logs it; the call stands). */
+  snapshotError?: unknown;
 }
 
 /**
@@ -128,7 +145,11 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
     meter: req.meter,
     ...(req.hold ? { hold: req.hold } : {}),
   };
-  const admitted = (c: Counted): Admission => ({ admitted: true, month, ...c });
+  const admitted = (c: Counted & Pick<Admitted, 'snapshotError'>): Admission => ({
+    admitted: true,
+    month,
+    ...c,
+  });
   // The usual call: the minute is open and both counters have room. One write.
   const counted = await counter.countInWindow(count);
   if (counted) return admitted(counted);
@@ -149,10 +170,35 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
     // Room as observed: count in the open minute, or open ours. A failed write means another call
     // changed the item since this read; read again and decide from what it shows.
     const written =
-      state.window >= count.window ? await counter.countInWindow(count) : await counter.openWindow(count);
+      state.window >= count.window
+        ? await counter.countInWindow(count)
+        : await openAndSnapshot(counter, count);
     if (written) return admitted(written);
   }
   // The account's own concurrent calls kept changing the counters under every read: that is its
   // request rate, so the caller is asked to retry shortly.
   return { admitted: false, reason: 'rate', retryAfterSeconds: 1, window: count.window };
+}
+
+/**
+ * Opens the call's minute. The one call that wins the open also records the window it closed in
+ * that window's day (usage-history.ts): the daily history costs one write per account and minute,
+ * never one per request. Awaited, because a Lambda may be frozen once it has answered; a failure
+ * is reported on the outcome, never thrown: the call is admitted all the same, and the next
+ * snapshot of the month covers the closed window's calls (on a later day at worst).
+ */
+async function openAndSnapshot(
+  counter: UsageCounter,
+  count: CountRequest,
+): Promise<(Counted & Pick<Admitted, 'snapshotError'>) | undefined> {
+  const opened = await counter.openWindow(count);
+  if (!opened) return undefined;
+  const { closed, ...counted } = opened;
+  if (!closed) return counted;
+  try {
+    await counter.snapshotDay(count.accountId, closed);
+    return counted;
+  } catch (snapshotError) {
+    return { ...counted, snapshotError };
+  }
 }

@@ -14,6 +14,20 @@ export interface UsageNotifier {
   send(notice: UsageNotice): Promise<void>;
 }
 
+/** One e-mail of the service that is not a usage notice (a dashboard sign-in link). */
+export interface Mail {
+  to: string;
+  subject: string;
+  body: string;
+  /** What it is, for the outbox and the logs: never the secret it may carry. */
+  kind: 'sign-in-link';
+}
+
+/** Sends mail through the same channel as usage notices (SES in AWS, the outbox locally). */
+export interface Mailer {
+  sendMail(mail: Mail): Promise<void>;
+}
+
 /** One notice: an account's threshold in a month. */
 export interface NoticeId {
   accountId: string;

@@ -25,3 +25,13 @@ export function secondsToEndOfWindow(window: number, now: Date): number {
 export function monthKey(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
+
+/** Calendar day in UTC, e.g. "2026-11-24". */
+export function dayKey(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}
+
+/** The UTC day minute window `window` belongs to. */
+export function dayOfWindow(window: number): string {
+  return dayKey(new Date(window * 60_000));
+}

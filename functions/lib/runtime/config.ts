@@ -102,6 +102,10 @@ const ConfigSchema = z.object({
   NOTIFY_OUTBOX: text.optional(),
   NOTIFY_FROM: text.optional(),
 
+  // Dashboard: the address sign-in links point to (`https://…/dashboard/`), from configuration and
+  // never from the request's Host, which a caller could set to a site of theirs.
+  DASHBOARD_URL: text.optional(),
+
   // List jobs.
   JOB_CHUNK_ROWS: wholeNumber(1).default(DEFAULT_CHUNK_ROWS),
   JOB_SWEEP_GRACE_SECONDS: duration().default(JOB_SWEEP.graceSeconds),
@@ -111,6 +115,11 @@ const ConfigSchema = z.object({
   CUSTOM_HOSTNAME_TARGET: text.optional(),
   CUSTOM_HOSTNAME_DISTRIBUTION_ID: text.optional(),
   CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: text.optional(),
+  /**
+   * `scheduled`: this function has no CloudFront access (the dashboard's); certificates are
+   * requested and released by the scheduled verifier, which has it.
+   */
+  CUSTOM_HOSTNAME_CERTIFICATES: z.enum(['now', 'scheduled']).default('now'),
 
   // Emulator endpoints (local stack): S3 then needs path-style addressing (aws/s3-client.ts).
   AWS_ENDPOINT_URL: text.optional(),

@@ -64,6 +64,8 @@ describe('authenticate (spec: Authentication, rules 1-5)', () => {
         monthlyCap: 100,
         allowedOrigin: '',
       }),
+      // What the authorizer notes the day of use on (the dashboard's "last used").
+      key: { keyHash: expect.any(String) },
     });
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type * as z from 'zod';
 import { CONTRACTS } from '../../../functions/contracts.js';
+import { DASHBOARD_CONTRACTS } from '../../../functions/dashboard-contracts.js';
 import type { EmailCheckResult } from '../../../functions/lib/email/index.js';
 import { sortReasons } from '../../../functions/lib/email/reasons.js';
 import { verdictFor } from '../../../functions/lib/email/verdict.js';
@@ -32,7 +33,7 @@ interface Response {
   content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }>;
 }
 
-const doc = buildOpenApi(ROUTES, CONTRACTS) as unknown as {
+const doc = buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS) as unknown as {
   tags: { name: string }[];
   paths: Record<string, Record<string, Operation>>;
 };

@@ -188,7 +188,18 @@ const hostile = fc.oneof(
   ),
 );
 /** Names the contracts use, in any case, and strangers. */
-const NAMES = ['limit', 'cursor', 'include', 'userAgent', 'key', 'filename', 'ip', 'id', 'idempotency-key'];
+const NAMES = [
+  'limit',
+  'cursor',
+  'include',
+  'userAgent',
+  'key',
+  'filename',
+  'ip',
+  'id',
+  'idempotency-key',
+  'days',
+];
 const parameters = fc.dictionary(fc.oneof(fc.constantFrom(...NAMES), fc.string()), hostile, { maxKeys: 8 });
 
 describe('query, path and header validation by contract', () => {
@@ -200,6 +211,7 @@ describe('query, path and header validation by contract', () => {
       'jobs-list',
       'jobs-results',
       'lookup-ip',
+      'usage',
     ]);
   });
 

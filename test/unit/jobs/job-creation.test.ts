@@ -66,6 +66,7 @@ async function post(
 ): Promise<{ job: JobRecord; replayed: boolean }> {
   const request: JobRequest = {
     accountId: 'acct_1',
+    source: 'api',
     emails: EMAILS,
     filename: null,
     upload: { body: JSON.stringify(EMAILS), contentType: 'application/json' },
@@ -238,6 +239,7 @@ describe('after a crash during creation, the sweep', () => {
     const { jobs, ledger, deps, sweep, balanced } = setUp();
     const request: JobRequest = {
       accountId: 'acct_1',
+      source: 'api',
       emails: EMAILS,
       filename: null,
       upload: { body: JSON.stringify(EMAILS), contentType: 'application/json' },

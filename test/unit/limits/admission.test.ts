@@ -154,6 +154,44 @@ describe('admission counts the call once (spec: Limits)', () => {
     expect(counter.log).toEqual(['countInWindow']);
   });
 
+  test('the call that opens a minute also records the closed one on its day: one write more per minute', async () => {
+    const counter = new MemoryUsageCounter({
+      window: W - 3,
+      minuteCount: 7,
+      monthCount: 40,
+      meters: { geo: 30, lookup: 10 },
+    });
+
+    await expect(admit(counter, call())).resolves.toEqual({
+      admitted: true,
+      month: '2026-11',
+      monthBefore: 40,
+      monthAfter: 41,
+      window: W,
+      minuteCount: 1,
+    });
+    await admit(counter, call());
+
+    expect(counter.log).toEqual(['countInWindow', 'read', 'openWindow', 'snapshotDay', 'countInWindow']);
+    expect([...counter.days.values()]).toEqual([
+      { day: '2026-11-20', window: W - 3, monthCount: 40, meters: { geo: 30, lookup: 10 } },
+    ]);
+  });
+
+  test('a failed day record does not refuse the call: the outcome carries it for the log', async () => {
+    const counter = new MemoryUsageCounter({ window: W - 1, minuteCount: 7, monthCount: 40 });
+    const lost = new Error('write lost');
+    counter.snapshotDay = async () => {
+      throw lost;
+    };
+
+    await expect(admit(counter, call())).resolves.toMatchObject({
+      admitted: true,
+      monthAfter: 41,
+      snapshotError: lost,
+    });
+  });
+
   test('an unbilled call passes at the monthly cap', async () => {
     const counter = new MemoryUsageCounter({ window: W, minuteCount: 3, monthCount: 100 });
 

@@ -27,6 +27,17 @@ export function admissionRefusal(refusal: Exclude<Admission, { admitted: true }>
   return new MonthlyLimitError(message, refusal.remaining);
 }
 
+/**
+ * The day snapshot a call that opened its minute writes (limits/usage-history.ts) never fails the
+ * call: a lost one moves the closed window's calls to a later day of the month, so it is logged.
+ */
+function logSnapshotError(outcome: Admission, logger: Pick<PipelineLogger, 'error'>): void {
+  if (outcome.admitted && outcome.snapshotError !== undefined)
+    logger.error('usage history: the closed minute was not recorded on its day', {
+      error: outcome.snapshotError as Error,
+    });
+}
+
 /** A minute refused for the rate: nothing remains of it. */
 const fullMinute = (limit: number, window: number) => ({ limit, used: limit, window });
 
@@ -61,6 +72,7 @@ export function admission<I, R>(options: {
         now: charge.at,
         ...(charge.hold ? { hold: charge.hold } : {}),
       });
+      logSnapshotError(outcome, options.logger);
       if (!outcome.admitted) {
         if (outcome.reason === 'rate') context.minute = fullMinute(principal.perMinute, outcome.window);
         throw admissionRefusal(outcome);
@@ -81,6 +93,7 @@ export function admission<I, R>(options: {
           meter: null,
           now: options.clock.now(),
         });
+        logSnapshotError(outcome, options.logger);
         if (outcome.admitted) {
           request.context.minute = {
             limit: principal.perMinute,

@@ -8,7 +8,10 @@ import type { Middleware } from './request-state.js';
  * A key the authorizer refused with 401 and let through for the function to answer, so that the
  * caller reads why (authorizer/handler.ts): API Gateway's own 401 can only say one fixed text.
  */
-const KeyRefusalSchema = z.object({ errorCode: z.literal('invalid_api_key'), message: z.string().min(1) });
+const KeyRefusalSchema = z.object({
+  errorCode: z.enum(['invalid_api_key', 'session_required', 'csrf_token_invalid']),
+  message: z.string().min(1),
+});
 
 /**
  * The caller the authorizer established, from the event's authorizer context; 401 invalid_api_key
@@ -24,7 +27,7 @@ export function principal(options: {
     before: async (request) => {
       const context = request.event.requestContext?.authorizer ?? {};
       const refusal = KeyRefusalSchema.safeParse(context);
-      if (refusal.success) throw new HttpError('invalid_api_key', refusal.data.message);
+      if (refusal.success) throw new HttpError(refusal.data.errorCode, refusal.data.message);
       const parsed = PrincipalSchema.safeParse(context);
       if (!parsed.success) throw new HttpError('invalid_api_key', 'Missing or invalid API key.');
       request.context.principal = parsed.data;

@@ -115,4 +115,21 @@ describe('admission (spec: Limits)', () => {
     expect(request.error).toMatchObject({ code: 'invalid_ip' });
     expect(logger.errors.map((e) => e.message)).toEqual(['counting a refused call failed']);
   });
+
+  test('the call that opens a minute records the closed one on its day; a failed record is logged, the call admitted', async () => {
+    const counter = new MemoryUsageCounter({ window: W - 1, minuteCount: 9, monthCount: 40 });
+    counter.snapshotDay = async () => {
+      throw new Error('ddb down');
+    };
+    const logger = new FakeLogger();
+    const request = requestOf({ principal: PRINCIPAL, charge: { units: 1, at: NOW } });
+
+    await phase(admission(options(counter, logger)), 'before', request);
+
+    expect(request.context.admitted).toEqual({ units: 1, month: '2026-11', monthBefore: 40, monthAfter: 41 });
+    expect(request.context.minute).toEqual({ limit: 60, used: 1, window: W });
+    expect(logger.errors.map((e) => e.message)).toEqual([
+      'usage history: the closed minute was not recorded on its day',
+    ]);
+  });
 });

@@ -1,11 +1,14 @@
 import type {
   Counted,
   CountRequest,
+  Opened,
   UsageCounter,
   UsageState,
 } from '../../../../functions/lib/limits/admission.js';
+import type { DaySnapshot } from '../../../../functions/lib/limits/usage-history.js';
+import { dayOfWindow } from '../../../../functions/lib/limits/windows.js';
 
-type Operation = 'countInWindow' | 'openWindow' | 'read';
+type Operation = 'countInWindow' | 'openWindow' | 'snapshotDay' | 'read';
 
 /**
  * The counter store's contract in memory, one account and month: the same conditions as the
@@ -15,6 +18,8 @@ type Operation = 'countInWindow' | 'openWindow' | 'read';
  */
 export class MemoryUsageCounter implements UsageCounter {
   state: UsageState = { window: -1, minuteCount: 0, monthCount: 0, meters: {} };
+  /** The day snapshots, by day (the Usage table's DAY# items). */
+  readonly days = new Map<string, DaySnapshot>();
   readonly log: Operation[] = [];
   private readonly seen = new Map<Operation, number>();
   private readonly changes: { op: Operation; n: number; change: (c: MemoryUsageCounter) => void }[] = [];
@@ -46,12 +51,22 @@ export class MemoryUsageCounter implements UsageCounter {
     return this.charge(req);
   }
 
-  async openWindow(req: CountRequest): Promise<Counted | undefined> {
+  async openWindow(req: CountRequest): Promise<Opened | undefined> {
     this.step('openWindow');
     if (this.state.window >= req.window || !this.monthHasRoom(req)) return undefined;
+    const closed = this.state.window >= 0 ? structuredClone(this.state) : undefined;
     this.state.window = req.window;
     this.state.minuteCount = 1;
-    return this.charge(req);
+    return { ...this.charge(req), ...(closed ? { closed } : {}) };
+  }
+
+  async snapshotDay(_accountId: string, closed: UsageState): Promise<void> {
+    this.step('snapshotDay');
+    const day = dayOfWindow(closed.window);
+    const held = this.days.get(day);
+    if (held && held.window >= closed.window) return;
+    const { window, monthCount, meters } = structuredClone(closed);
+    this.days.set(day, { day, window, monthCount, meters });
   }
 
   async read(): Promise<UsageState> {
@@ -59,8 +74,9 @@ export class MemoryUsageCounter implements UsageCounter {
     return structuredClone(this.state);
   }
 
-  async refund(req: { units: number }): Promise<void> {
+  async refund(req: { units: number; meter?: string | null }): Promise<void> {
     this.state.monthCount -= req.units;
+    if (req.meter) this.state.meters[req.meter] = (this.state.meters[req.meter] ?? 0) - req.units;
   }
 
   private step(op: Operation): void {
@@ -78,6 +94,8 @@ export class MemoryUsageCounter implements UsageCounter {
   private charge(req: CountRequest): Counted {
     const before = this.state.monthCount;
     this.state.monthCount += req.units;
+    if (req.meter && req.units > 0)
+      this.state.meters[req.meter] = (this.state.meters[req.meter] ?? 0) + req.units;
     return {
       monthBefore: before,
       monthAfter: this.state.monthCount,

@@ -1,0 +1,10 @@
+import { domainDeps } from '../lib/aws/services.js';
+import { listOwn } from '../lib/dashboard/hostnames.js';
+import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+
+// GET /v1/dashboard/hostnames: the account's custom hostnames, and whether its plan has them.
+export const handler = defineDashboardHandler({
+  route: 'dashboard-hostnames-list',
+  input: () => undefined,
+  run: async (_input, { session }) => ({ json: await listOwn(session.accountId, await domainDeps()) }),
+});

@@ -1,0 +1,15 @@
+import { accountStore } from '../lib/aws/services.js';
+import { keyView } from '../lib/dashboard/key-rules.js';
+import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+
+// GET /v1/dashboard/keys: the account's keys, newest first, never a key or its hash.
+export const handler = defineDashboardHandler({
+  route: 'dashboard-keys-list',
+  input: () => undefined,
+  run: async (_input, { session }) => {
+    const keys = [];
+    for await (const { keyHash: _, ...key } of accountStore().keysOf(session.accountId))
+      keys.push(keyView(key));
+    return { json: { keys: keys.reverse() } };
+  },
+});

@@ -1,0 +1,29 @@
+import { accountStore, noticeLedger } from '../lib/aws/services.js';
+import { NotYoursError } from '../lib/dashboard/dashboard-errors.js';
+import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { NOTIFY_PERCENTS } from '../lib/limits/thresholds.js';
+import { monthKey } from '../lib/limits/windows.js';
+
+// GET /v1/dashboard/notices: the 75/90/100% notices sent this month.
+export const handler = defineDashboardHandler({
+  route: 'dashboard-notices',
+  input: () => undefined,
+  run: async (_input, { session, now }) => {
+    const account = await accountStore().getAccount(session.accountId);
+    if (!account) throw new NotYoursError('the account is gone');
+    const month = monthKey(now);
+    const sent = await noticeLedger().sentIn(account.accountId, month, NOTIFY_PERCENTS);
+    const cap = account.monthlyCap;
+    return {
+      json: {
+        notices: sent.map(({ percent, sentAt }) => ({
+          month,
+          percent,
+          used: Math.ceil((cap * percent) / 100),
+          cap,
+          sentAt,
+        })),
+      },
+    };
+  },
+});

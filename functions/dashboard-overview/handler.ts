@@ -1,0 +1,34 @@
+import { accountStore, dashboardUrl, hostnameStore, usageCounter } from '../lib/aws/services.js';
+import { NotYoursError } from '../lib/dashboard/dashboard-errors.js';
+import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { NOTIFY_PERCENTS } from '../lib/limits/thresholds.js';
+import { usageReport } from '../lib/limits/usage-report.js';
+
+// GET /v1/dashboard/overview: what the Overview page shows, usage as GET /v1/usage?days=90 has it.
+export const handler = defineDashboardHandler({
+  route: 'dashboard-overview',
+  input: () => undefined,
+  run: async (_input, { session, now, req }) => {
+    const account = await accountStore().getAccount(session.accountId);
+    if (!account) throw new NotYoursError('the account is gone');
+    const hostnames = account.customHostname ? await hostnameStore().listByAccount(account.accountId) : [];
+    const active = hostnames.find((h) => h.status === 'active');
+    return {
+      json: {
+        account: {
+          accountId: account.accountId,
+          plan: account.plan,
+          perMinute: account.perMinute,
+          monthlyCap: account.monthlyCap,
+          includesSecurity: account.includesSecurity,
+          customHostnames: account.customHostname,
+        },
+        usage: await usageReport(usageCounter(), account, now, { days: 90 }),
+        thresholds: [...NOTIFY_PERCENTS],
+        baseUrl: active
+          ? `https://${active.hostname}`
+          : new URL(dashboardUrl(req.headers) ?? `https://${req.headers.host}/`).origin,
+      },
+    };
+  },
+});

@@ -1,0 +1,24 @@
+import { SessionOpenBody } from '../dashboard-contracts.js';
+import { signInDeps } from '../lib/aws/services.js';
+import { isPlainLocalhost, sessionCookie } from '../lib/dashboard/session-cookie.js';
+import { openSession } from '../lib/dashboard/sign-in.js';
+import { readJsonBody } from '../lib/http/body.js';
+import { definePublicDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { validate } from '../lib/http/validate.js';
+
+// POST /v1/dashboard/sessions: a sign-in link's token for a session cookie (the link works once).
+export const handler = definePublicDashboardHandler({
+  route: 'dashboard-session-open',
+  input: (req) => validate(SessionOpenBody, readJsonBody(req)),
+  run: async ({ token }, { req }) => {
+    const opened = await openSession(token, signInDeps());
+    const { email, accountId, csrfToken } = opened.session;
+    return {
+      status: 201,
+      headers: {
+        'Set-Cookie': sessionCookie(opened.secret, opened.expiresAt, !isPlainLocalhost(req.headers)),
+      },
+      json: { email, accountId, csrfToken, expiresAt: opened.expiresAt.toISOString() },
+    };
+  },
+});

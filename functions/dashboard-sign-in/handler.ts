@@ -1,0 +1,22 @@
+import { SignInBody } from '../dashboard-contracts.js';
+import { dashboardUrl, signInDeps } from '../lib/aws/services.js';
+import { requestSignInLink } from '../lib/dashboard/sign-in.js';
+import { readJsonBody } from '../lib/http/body.js';
+import { definePublicDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { HttpError } from '../lib/http/errors.js';
+import { validate } from '../lib/http/validate.js';
+
+// POST /v1/dashboard/sign-in: the same 202 whether or not the address is a member's.
+export const SIGN_IN_ANSWER =
+  'If this address may sign in, a link is on its way; it works once, within 15 minutes.';
+
+export const handler = definePublicDashboardHandler({
+  route: 'dashboard-sign-in',
+  input: (req) => validate(SignInBody, readJsonBody(req)),
+  run: async ({ email }, { req }) => {
+    const url = dashboardUrl(req.headers);
+    if (!url) throw new HttpError('bad_request', "Ask for a sign-in link on the dashboard's own address.");
+    await requestSignInLink(email, { clientIp: req.sourceIp, dashboardUrl: url }, signInDeps());
+    return { status: 202, json: { message: SIGN_IN_ANSWER } };
+  },
+});

@@ -1,0 +1,14 @@
+import { signInDeps } from '../lib/aws/services.js';
+import { clearedSessionCookie, isPlainLocalhost, sessionSecretOf } from '../lib/dashboard/session-cookie.js';
+import { closeSession } from '../lib/dashboard/sign-in.js';
+import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+
+// DELETE /v1/dashboard/session: the session ends on the server; the cookie is cleared too.
+export const handler = defineDashboardHandler({
+  route: 'dashboard-sign-out',
+  input: () => undefined,
+  run: async (_input, { req }) => {
+    await closeSession(sessionSecretOf(req.headers.cookie), signInDeps());
+    return { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(!isPlainLocalhost(req.headers)) } };
+  },
+});

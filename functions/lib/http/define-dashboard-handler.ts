@@ -1,0 +1,125 @@
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { DASHBOARD_ROUTES, type DashboardRoute } from '../../routes.js';
+import { now } from '../aws/services.js';
+import { traceInvocation } from '../aws/tracing.js';
+import { logger } from '../observability.js';
+import { config } from '../runtime/config.js';
+import {
+  type SessionPrincipal,
+  SessionPrincipalSchema,
+  SessionRefusalSchema,
+} from './dashboard-principal.js';
+import { HttpError } from './errors.js';
+import { dashboardErrorAnswer, dashboardErrors } from './middleware/dashboard-errors.js';
+import { errorResponse } from './middleware/error-response.js';
+import { httpRequest } from './middleware/http-request.js';
+import { type Middleware, type RequestContext, stateOf } from './middleware/request-state.js';
+import { responseHeaders } from './middleware/response-headers.js';
+import { type Reply, toProxyResult } from './reply.js';
+import type { HttpRequest } from './request.js';
+
+// The dashboard's route handlers (README: Dashboard). Shorter than the API's pipeline: nothing is
+// billed or rate-counted per account, so there is no admission; the session authorizer's decision
+// (session-authorizer/handler.ts) is the caller. Every answer is `Cache-Control: no-store`.
+//
+//   traceInvocation · injectLambdaContext · responseHeaders (X-Request-Id) · noStore · errorResponse
+//   · httpRequest · session (routes with auth 'session') · dashboardErrors · input · run
+
+export interface DashboardCall {
+  req: HttpRequest;
+  now: Date;
+}
+
+export interface DashboardSpec<I> {
+  route: string;
+  input: (req: HttpRequest) => I | Promise<I>;
+  run: (input: I, call: DashboardCall & { session: SessionPrincipal }) => Promise<Reply>;
+}
+
+export interface PublicDashboardSpec<I> {
+  route: string;
+  input: (req: HttpRequest) => I | Promise<I>;
+  run: (input: I, call: DashboardCall) => Promise<Reply>;
+}
+
+type DashboardContext = RequestContext & { session?: SessionPrincipal };
+
+function dashboardRoute(name: string): DashboardRoute {
+  const route = DASHBOARD_ROUTES.find((r) => r.name === name);
+  if (!route) throw new Error(`no dashboard route named ${name}`);
+  return route;
+}
+
+/** Browsers and proxies keep nothing of the dashboard's answers (keys are shown once). */
+function noStore(): Middleware {
+  const add = (request: { response?: APIGatewayProxyResult | null }) => {
+    if (request.response)
+      request.response.headers = { ...request.response.headers, 'Cache-Control': 'no-store' };
+  };
+  return { name: 'noStore', after: async (r) => add(r), onError: async (r) => add(r) };
+}
+
+/** The authorizer's session, or its refusal (401 session_required, 403 csrf_token_invalid). */
+function session(): Middleware {
+  return {
+    name: 'session',
+    before: async (request) => {
+      const context = request.event.requestContext?.authorizer ?? {};
+      const refusal = SessionRefusalSchema.safeParse(context);
+      if (refusal.success) throw new HttpError(refusal.data.errorCode, refusal.data.message);
+      const parsed = SessionPrincipalSchema.safeParse(context);
+      if (!parsed.success) throw new HttpError('session_required', 'Sign in to the dashboard first.');
+      (request.context as DashboardContext).session = parsed.data;
+      logger.appendKeys({ accountId: parsed.data.accountId });
+    },
+  };
+}
+
+function build<I>(
+  name: string,
+  input: (req: HttpRequest) => I | Promise<I>,
+  run: (input: I, context: DashboardContext) => Promise<Reply>,
+) {
+  const route = dashboardRoute(name);
+  const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, DashboardContext>()
+    .use(traceInvocation())
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .use(responseHeaders({ logger }))
+    .use(noStore())
+    .use(errorResponse({ route: route.name, logger }))
+    .use(httpRequest());
+  chain.use({ name: 'routeKey', before: async () => logger.appendKeys({ route: route.name }) });
+  if (route.auth === 'session') chain.use(session());
+  return chain.use(dashboardErrors()).handler(async (_event, context) => {
+    let value: I;
+    try {
+      value = await input(stateOf(context, 'httpRequest'));
+    } catch (err) {
+      throw dashboardErrorAnswer(err) ?? err;
+    }
+    return toProxyResult(await run(value, context));
+  });
+}
+
+/** A dashboard route behind the session authorizer. */
+export function defineDashboardHandler<I>(spec: DashboardSpec<I>) {
+  return build(spec.route, spec.input, (input, context) =>
+    spec.run(input, {
+      req: stateOf(context, 'httpRequest'),
+      now: now(),
+      session: context.session as SessionPrincipal,
+    }),
+  );
+}
+
+/** One of the two sign-in routes, which have no session yet. */
+export function definePublicDashboardHandler<I>(spec: PublicDashboardSpec<I>) {
+  return build(spec.route, spec.input, (input, context) =>
+    spec.run(input, { req: stateOf(context, 'httpRequest'), now: now() }),
+  );
+}
+
+// As define-handler.ts: a bad variable fails the cold start, not the first request.
+config();

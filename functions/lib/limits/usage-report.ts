@@ -1,0 +1,103 @@
+import * as z from 'zod';
+import type { UsageState } from './admission.js';
+import {
+  addDays,
+  DayUsageSchema,
+  dailyUsage,
+  KindUnitsSchema,
+  kindUnits,
+  type UsageRecords,
+} from './usage-history.js';
+import { dayKey, minuteWindow, monthKey } from './windows.js';
+
+// An account's usage as its owner sees it: this minute against the rate limit, this month against
+// the cap and per kind, and optionally the last days (usage-history.ts). One implementation for
+// GET /v1/usage, the admin CLI's `usage show` and the dashboard.
+
+/** Most days a report goes back: the history's retention promise (issue: 90 days). */
+export const USAGE_DAYS_MAX = 90;
+
+const count = z.number().int();
+
+export const UsageReportSchema = z
+  .object({
+    accountId: z.string(),
+    plan: z.string(),
+    month: z.string().describe('The calendar month (UTC) of thisMonth and perKind, yyyy-mm.'),
+    thisMinute: z.object({
+      used: count
+        .nonnegative()
+        .describe('Calls counted in the current one-minute window, this one included.'),
+      limit: count.nonnegative().describe('Calls per minute (X-RateLimit-Limit).'),
+      resetsAt: z.iso.datetime().describe('When the current window ends (X-RateLimit-Reset).'),
+    }),
+    thisMonth: z.object({
+      used: count.describe('Units charged this month against the cap.'),
+      cap: count.nonnegative().describe('The monthly cap.'),
+      remaining: count.nonnegative().describe('Units left of the cap this month.'),
+    }),
+    perKind: KindUnitsSchema.describe('Units charged this month, per kind.'),
+    days: z
+      .array(DayUsageSchema)
+      .optional()
+      .describe(
+        'With ?days=N: the last N UTC days, oldest first, ending today; days without calls are zeros.',
+      ),
+  })
+  .describe("The account's usage. Not billed.");
+
+export type UsageReport = z.infer<typeof UsageReportSchema>;
+
+/** Where usage is read from (aws/usage-counter.ts). */
+export interface UsageReader {
+  read(accountId: string, month: string): Promise<UsageState>;
+  /** The records of the days `fromDay` to `toDay` (usage-history.ts dailyUsage). */
+  history(accountId: string, fromDay: string, toDay: string): Promise<UsageRecords>;
+}
+
+/** The account fields a report shows: its id, plan and limits. */
+export interface ReportedAccount {
+  accountId: string;
+  plan: string;
+  perMinute: number;
+  monthlyCap: number;
+}
+
+/**
+ * The usage report of `account` at `now`; with `days` (1 to USAGE_DAYS_MAX), the last `days` UTC
+ * days ending today. One GetItem without days; one Query and a GetItem per month with them.
+ */
+export async function usageReport(
+  reader: UsageReader,
+  account: ReportedAccount,
+  now: Date,
+  options: { days?: number } = {},
+): Promise<UsageReport> {
+  const { days } = options;
+  if (days !== undefined && !(Number.isInteger(days) && days >= 1 && days <= USAGE_DAYS_MAX))
+    throw new RangeError(`days must be an integer from 1 to ${USAGE_DAYS_MAX}, not ${days}`);
+  const month = monthKey(now);
+  const today = dayKey(now);
+  const fromDay = days === undefined ? undefined : addDays(today, 1 - days);
+  const records = fromDay ? await reader.history(account.accountId, fromDay, today) : undefined;
+  const state = records?.months[month] ?? (await reader.read(account.accountId, month));
+  // The minute of now, or a newer one another call opened (its count is what the limit sees).
+  const window = Math.max(state.window, minuteWindow(now));
+  return {
+    accountId: account.accountId,
+    plan: account.plan,
+    month,
+    thisMinute: {
+      used: state.window === window ? state.minuteCount : 0,
+      limit: account.perMinute,
+      resetsAt: new Date((window + 1) * 60_000).toISOString(),
+    },
+    thisMonth: {
+      used: state.monthCount,
+      cap: account.monthlyCap,
+      remaining: Math.max(0, account.monthlyCap - state.monthCount),
+    },
+    perKind: kindUnits(state.meters),
+    ...(records && fromDay ? { days: dailyUsage(records, fromDay, today) } : {}),
+  };
+}

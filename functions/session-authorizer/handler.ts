@@ -1,0 +1,61 @@
+import middy from '@middy/core';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import { signInDeps } from '../lib/aws/services.js';
+import { traceInvocation } from '../lib/aws/tracing.js';
+import { decideSession } from '../lib/dashboard/session-auth.js';
+import { headerValues, lastValues } from '../lib/http/multi-value.js';
+import { logger } from '../lib/observability.js';
+import { config } from '../lib/runtime/config.js';
+import { DASHBOARD_ROUTES } from '../routes.js';
+
+// API Gateway REQUEST authorizer of the dashboard's session routes (run by the local server in the
+// same place). It reads the session cookie, not a key. Like the key authorizer it lets a refused
+// call through with the refusal in its context, so the route's function answers it with its own
+// code and message (401 session_required, 403 csrf_token_invalid); API Gateway's fixed 401 could
+// only say one text. No identity sources, so no cached decision outlives a sign-out.
+
+config();
+
+function allow(
+  principalId: string,
+  resource: string,
+  context: Record<string, string>,
+): APIGatewayAuthorizerResult {
+  return {
+    principalId,
+    policyDocument: {
+      Version: '2012-10-17',
+      Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: resource }],
+    },
+    context,
+  };
+}
+
+async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+  const route = DASHBOARD_ROUTES.find(
+    (r) => r.path === event.resource && r.method === event.httpMethod && r.auth === 'session',
+  );
+  if (!route) throw new Error('Unauthorized');
+  const all = headerValues(event);
+  // HTTP/2 may split cookies over several Cookie fields (RFC 9113 8.2.3): read them as one.
+  const headers = { ...lastValues(all), cookie: (all.cookie ?? []).join('; ') };
+  const decision = await decideSession({ method: event.httpMethod, headers }, signInDeps());
+  if (!decision.ok) {
+    logger.info('dashboard call refused by session authorizer', {
+      route: route.name,
+      correlation_id: event.requestContext?.requestId,
+      code: decision.code,
+    });
+    return allow('refused', event.methodArn, { errorCode: decision.code, message: decision.message });
+  }
+  return allow(decision.accountId, event.methodArn, {
+    accountId: decision.accountId,
+    email: decision.email,
+    sessionExpiresAt: decision.expiresAt.toISOString(),
+  });
+}
+
+export const handler = middy(authorize).use(traceInvocation()) as (
+  event: APIGatewayRequestAuthorizerEvent,
+  context?: Context,
+) => Promise<APIGatewayAuthorizerResult>;

@@ -1,0 +1,416 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import { BUCKET } from '../../functions/lib/aws/resources.js';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { type FakeAnswer, FakeDashboardApi } from '../../web/dashboard/dev/fake-api.js';
+import { leftOut } from '../support/left-out.js';
+import { startTestStack, type TestStack } from '../support/local-stack.js';
+
+// The dashboard in a real browser (Debian's Chromium driven by playwright-core), served by the
+// local stack with its CSP. Signed out, the page talks to the stack itself; signed in, a fake
+// backend answering the dashboard's contract stands in for the session routes (Playwright routes
+// the page's /v1 requests to web/dashboard/dev/fake-api.ts), while list-job uploads go to the
+// stack's real S3 front and jobs to its real API. At 375 px and at desktop width: nothing the CSP
+// blocks, no uncaught error, and axe-core finds no serious or critical violation. Screenshots go
+// to test-output/dashboard/. Left out, with a note, where Chromium is not installed.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium)
+  leftOut(`the dashboard browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
+const maybe = haveChromium ? describe : describe.skip;
+
+const SHOTS = join(PROJECT_ROOT, 'test-output/dashboard');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const PHONE = { width: 375, height: 740 };
+const DESKTOP = { width: 1280, height: 900 };
+
+let stack: TestStack;
+let browser: Browser;
+
+interface Opened {
+  page: Page;
+  /** Uncaught errors and console errors (a refused request's "Failed to load resource" aside). */
+  problems: string[];
+  close(): Promise<void>;
+}
+
+/** Serves a request of the page from the fake backend. */
+async function fromFake(fake: FakeDashboardApi, route: Route): Promise<void> {
+  const req = route.request();
+  const text = req.postData();
+  const answer = await fake.answer(
+    req.method(),
+    req.url(),
+    text ? JSON.parse(text) : undefined,
+    await req.allHeaders(),
+  );
+  await route.fulfill({
+    status: answer.status,
+    headers: { 'Content-Type': 'application/json', ...answer.headers },
+    body: answer.json === undefined ? '' : JSON.stringify(answer.json),
+  });
+}
+
+/** The stack's own answer to a list-job call, made with the dev account's secret key. */
+async function realJobs(method: string, path: string, body: unknown): Promise<FakeAnswer> {
+  const res = await stack.call(method, path, { headers: stack.secret(), body });
+  const text = await res.text();
+  return { status: res.status, json: text ? JSON.parse(text) : undefined };
+}
+
+async function open(viewport: { width: number; height: number }, hash = '', fake?: FakeDashboardApi) {
+  const context = await browser.newContext({ viewport });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+  });
+  // Init scripts run whatever the page's CSP says: this one only records what the CSP blocks.
+  await page.addInitScript(
+    "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));",
+  );
+  if (fake) {
+    await page.route(
+      (url) => url.origin === stack.url && url.pathname.startsWith('/v1/'),
+      (route) => fromFake(fake, route),
+    );
+  }
+  await page.goto(`${stack.url}/dashboard/${hash}`);
+  return { page, problems, close: () => context.close() } satisfies Opened;
+}
+
+// Page-side values are read with string expressions: this file is type-checked without the DOM.
+const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+const clipboard = (page: Page) => page.evaluate<string>('navigator.clipboard.readText()');
+
+async function cspViolations(page: Page): Promise<string[]> {
+  return page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations);
+}
+
+/** axe-core's serious and critical findings, as "rule: selectors". Run after the CSP is read. */
+async function seriousAxeFindings(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } })
+      .axe;
+    const doc = (globalThis as unknown as { document: unknown }).document;
+    const result = (await axe.run(doc, { resultTypes: ['violations'] })) as {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    };
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.map((n) => n.target.join(' ')),
+    }));
+  });
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.join(', ')}`);
+}
+
+/** The page is clean: no CSP report, no uncaught error, no serious axe finding; then a screenshot. */
+async function expectClean(opened: Opened, shot: string): Promise<void> {
+  expect(await cspViolations(opened.page)).toEqual([]);
+  expect(opened.problems).toEqual([]);
+  expect(await seriousAxeFindings(opened.page)).toEqual([]);
+  await opened.page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+}
+
+maybe('the dashboard in Chromium', () => {
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    stack = await startTestStack();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-sync',
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  test('/dashboard serves the page with its CSP, and its hashed files for good', async () => {
+    const res = await fetch(`${stack.url}/dashboard`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain(`connect-src 'self' ${new URL(stack.endpoints.s3).origin}`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await res.text();
+    expect(html).not.toMatch(/<script>|<style|style=/);
+    const script = /src="(\/dashboard\/app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${stack.url}${script}`);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect((await fetch(`${stack.url}/dashboard/app-NOSUCHFILE.js`)).status).toBe(404);
+  }, 30_000);
+
+  test('the S3 front answers the browser upload preflight for a page on this machine, as the bucket does in AWS', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${stack.endpoints.s3}/${BUCKET.localName}`, {
+        method: 'OPTIONS',
+        headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' },
+      });
+    const allowed = await preflight(stack.url);
+    expect(allowed.status).toBe(200);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(stack.url);
+    expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+    const other = await preflight('https://elsewhere.example');
+    expect(other.status).toBe(403);
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  test('signed out, the sign-in form renders at 375 px and at desktop width, labelled, with nothing blocked and no serious axe finding', async () => {
+    const opened = await open(PHONE);
+    const { page } = opened;
+    for (const [viewport, shot] of [
+      [PHONE, 'sign-in-375'],
+      [DESKTOP, 'sign-in-desktop'],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.getByRole('heading', { name: 'Sign in to the netintel dashboard' }).waitFor();
+      await expect(page.getByLabel('E-mail address').isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: 'Email me a sign-in link' }).isEnabled()).resolves.toBe(
+        true,
+      );
+      expect(await pageWidth(page)).toBeLessThanOrEqual(viewport.width);
+      await expectClean(opened, shot);
+    }
+    await opened.close();
+  }, 30_000);
+
+  test('a sign-in link that is used or expired says so above the sign-in form', async () => {
+    const fake = new FakeDashboardApi({ signedIn: false });
+    const opened = await open(PHONE, '#/sign-in/used-link', fake);
+    const alert = opened.page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('expired or was already used');
+    expect(new URL(opened.page.url()).hash).toBe('');
+    await opened.page.getByLabel('E-mail address').fill('ops@example.com');
+    await opened.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await opened.page.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
+    await opened.close();
+  }, 30_000);
+
+  test('a good sign-in link opens the Overview', async () => {
+    const fake = new FakeDashboardApi({ signedIn: false });
+    const opened = await open(PHONE, '#/sign-in/good-link', fake);
+    await opened.page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    expect(new URL(opened.page.url()).hash).toBe('#/overview');
+    await opened.close();
+  }, 30_000);
+
+  test('signed in, every page renders at 375 px, reached through the navigation, with nothing blocked and no serious axe finding', async () => {
+    const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
+    const { page } = opened;
+    for (const [name, title] of [
+      ['overview', 'Overview'],
+      ['keys', 'API keys'],
+      ['hostnames', 'Custom hostnames'],
+      ['jobs', 'List jobs'],
+      ['notices', 'Usage notices'],
+    ]) {
+      if (name !== 'overview') {
+        await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: title }).click();
+      }
+      const heading = page.getByRole('heading', { name: title, level: 1 });
+      await heading.waitFor();
+      await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
+      if (name === 'overview') await page.locator('.chart-canvas canvas').waitFor();
+      // After a navigation the new page's heading has the focus.
+      if (name !== 'overview') {
+        expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe(title);
+      }
+      expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+      await expectClean(opened, `${name}-375`);
+    }
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('alert').filter({ hasText: 'You are signed out.' }).waitFor();
+    await page.getByLabel('E-mail address').waitFor();
+    await opened.close();
+  }, 60_000);
+
+  test('the Overview at desktop width: plan, the cap with its notice marks, the 90-day chart, snippets on the base address', async () => {
+    const fake = new FakeDashboardApi();
+    const opened = await open(DESKTOP, '#/overview', fake);
+    const { page } = opened;
+    await page.locator('.chart-canvas canvas').waitFor();
+    const text = (await page.locator('main').textContent()) ?? '';
+    expect(text).toContain('Per-minute limit');
+    expect(text).toContain('75%');
+    expect(text).toContain('90%');
+    expect(text).toContain('100%');
+    expect(await page.locator('.cap-mark').count()).toBe(3);
+    // uPlot drew its series (one legend row per kind) with no style the CSP refused.
+    expect(await page.locator('.u-legend .u-series').count()).toBe(6);
+    expect(await page.locator('pre code').allTextContents()).toEqual([
+      expect.stringContaining('https://api.example.com/v1/lookup/8.8.8.8'),
+      expect.stringContaining("'X-Api-Key': 'YOUR_PUBLISHABLE_KEY'"),
+      expect.stringContaining('https://api.example.com/v1/email/batch'),
+    ]);
+    await page.getByRole('button', { name: 'Copy curl example' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied' }).first().waitFor();
+    expect(await clipboard(page)).toContain('Authorization: Bearer');
+    await expectClean(opened, 'overview-desktop');
+    await page.getByText('Daily figures as a table').click();
+    expect(await page.getByRole('region', { name: 'Daily figures' }).locator('tbody tr').count()).toBe(90);
+    await opened.close();
+  }, 30_000);
+
+  test('a new secret key is shown once with a copy button; revoking asks first', async () => {
+    const opened = await open(PHONE, '#/keys', new FakeDashboardApi());
+    const { page } = opened;
+    await page.getByLabel('Secret (for servers)').check();
+    await page.getByLabel('Label (optional)').fill('Billing job');
+    await page.getByRole('button', { name: 'Create secret key' }).click();
+    await page.getByText('it is shown only once').waitFor();
+    const key = await page.locator('.new-key code').textContent();
+    expect(key).toMatch(/^ni_sec_/);
+    await page.getByRole('button', { name: 'Copy the new key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    expect(await clipboard(page)).toBe(key);
+    await expectClean(opened, 'keys-new-375');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByText(key!).count()).toBe(0);
+    await page.getByRole('cell', { name: 'Billing job', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Revoke key Backend (…T0pz)' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke key Backend (…T0pz)?' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Key Backend (…T0pz) revoked.' }).waitFor();
+    await opened.close();
+  }, 30_000);
+
+  test("a publishable key's origins are edited in a dialog; a bad origin gets the API's message", async () => {
+    const opened = await open(PHONE, '#/keys', new FakeDashboardApi());
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Edit origins of key Shop front (…x9Qa)' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Allowed origins, one per line').fill('https://shop.example.com\nnot an origin');
+    await dialog.getByRole('button', { name: 'Save origins' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'is not an origin' }).waitFor();
+    await dialog
+      .getByLabel('Allowed origins, one per line')
+      .fill('https://shop.example.com\nhttps://new.example.com');
+    await dialog.getByRole('button', { name: 'Save origins' }).click();
+    await page.getByRole('cell', { name: /https:\/\/new\.example\.com/ }).waitFor();
+    await opened.close();
+  }, 30_000);
+
+  test('a custom hostname is added, shows its records with copy buttons, and is checked', async () => {
+    const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi());
+    const { page } = opened;
+    await page.getByLabel('Hostname').fill('api.shop.example.com');
+    await page.getByRole('button', { name: 'Add hostname' }).click();
+    await page.getByRole('heading', { name: 'api.shop.example.com' }).waitFor();
+    expect(await page.getByText('Waiting for the DNS records').count()).toBe(1);
+    await page.getByRole('button', { name: 'Copy TXT record value' }).click();
+    expect(await clipboard(page)).toContain('netintel-verification=');
+    await expectClean(opened, 'hostnames-added-375');
+    await page.getByRole('button', { name: 'Check now api.shop.example.com' }).click();
+    await page.getByRole('status').filter({ hasText: 'Checked: Active.' }).waitFor();
+    await opened.close();
+  }, 30_000);
+
+  test('a plan without custom hostnames gets the upgrade note instead of the form', async () => {
+    const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi({ eligible: false }));
+    await opened.page.getByText('Your plan does not include custom hostnames').waitFor();
+    expect(await opened.page.getByLabel('Hostname').count()).toBe(0);
+    await opened.close();
+  }, 30_000);
+
+  test("a CSV is previewed with the API's own reader, uploaded to storage with progress, and costs what the API charges", async () => {
+    const fake = new FakeDashboardApi({ jobs: realJobs });
+    const opened = await open(PHONE, '#/jobs', fake);
+    const { page } = opened;
+    const csv =
+      'Name;E-mail;Town\nAda;ada@example.com;London\nBob;bob@example.com;Paris\nAda again;ada@example.com;Rome\n;;\nCy;"cy@example.com";Oslo\n';
+    await page.getByLabel(/Drop a CSV file here/).setInputFiles({
+      name: 'contacts.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await page.getByText('First rows').waitFor();
+    const facts = (await page.locator('.preview dl').textContent()) ?? '';
+    expect(facts).toContain('semicolon');
+    expect(facts).toContain('“E-mail” (column 2)');
+    expect(facts).toMatch(/Rows with an address4/);
+    expect(facts).toMatch(/Distinct addresses3/);
+    await expectClean(opened, 'jobs-preview-375');
+    await page.getByRole('button', { name: 'Upload and start the job (3 credits)' }).click();
+    await page.getByRole('heading', { name: 'Job contacts.csv' }).waitFor({ timeout: 20_000 });
+    const job = (await page.locator('section[aria-labelledby="job-title"] dl').textContent()) ?? '';
+    // The API read the uploaded file itself: its total and charge are what the preview said.
+    expect(job).toMatch(/Rows4/);
+    expect(job).toMatch(/Credits3/);
+    expect(await cspViolations(page)).toEqual([]);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 60_000);
+
+  test('a .csv.gz is decompressed in the browser for its preview; a file the API would refuse is refused with its reason', async () => {
+    const opened = await open(PHONE, '#/jobs', new FakeDashboardApi());
+    const { page } = opened;
+    const rows = Array.from({ length: 500 }, (_, i) => `user${i % 250}@example.com`).join('\n');
+    await page.getByLabel(/Drop a CSV file here/).setInputFiles({
+      name: 'list.csv.gz',
+      mimeType: 'application/gzip',
+      buffer: gzipSync(`email\n${rows}\n`),
+    });
+    await page.getByText('First rows').waitFor();
+    const facts = (await page.locator('.preview dl').textContent()) ?? '';
+    expect(facts).toContain('gzip');
+    expect(facts).toMatch(/Rows with an address500/);
+    expect(facts).toMatch(/Distinct addresses250/);
+
+    await page.getByLabel(/Drop a CSV file here/).setInputFiles({
+      name: 'broken.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('email\na@example.com\n"b@example.com\n'),
+    });
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('the quoted field opened on line 3 is never closed');
+    expect(await page.getByRole('button', { name: /Upload and start/ }).count()).toBe(0);
+    await opened.close();
+  }, 30_000);
+
+  test('a job is followed live to completion, with its summary chart and a results download', async () => {
+    const fake = new FakeDashboardApi();
+    await fake.answer(
+      'POST',
+      '/v1/email/jobs',
+      { filename: 'three.csv' },
+      { 'x-csrf-token': 'csrf-demo-token' },
+    );
+    const opened = await open(PHONE, '#/jobs', fake);
+    const { page } = opened;
+    await page.getByRole('link', { name: 'View job three.csv' }).click();
+    await page.getByRole('heading', { name: 'Job three.csv' }).waitFor();
+    await page.getByRole('link', { name: 'Download results (CSV)' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('status').filter({ hasText: '3 of 3 rows checked (100%)' }).count()).toBe(1);
+    const summary = (await page.locator('.summary').textContent()) ?? '';
+    expect(summary).toContain('Rows by verdict');
+    expect(summary).toContain('role_account');
+    await expectClean(opened, 'jobs-completed-375');
+    await opened.close();
+  }, 40_000);
+});

@@ -1,0 +1,64 @@
+import type * as z from 'zod';
+import type {
+  HostnameView,
+  KeyCreateBody,
+  NoticesView,
+  OverviewView,
+  SessionView,
+} from '../../../functions/dashboard-contracts.js';
+import type { HostnameStatus } from '../../../functions/lib/custom-hostnames/hostname.js';
+import type { Job } from '../../../functions/lib/jobs/job.js';
+import type { DayUsage } from '../../../functions/lib/limits/usage-history.js';
+import type { Meter } from '../../../functions/routes.js';
+
+// The API's answers as the app reads them: types only, inferred from the schemas the dashboard's
+// handlers validate with (functions/dashboard-contracts.ts) and the server's own vocabulary, so
+// the client follows the contract and nothing of the server's code reaches the browser bundle.
+
+export type { HostnameStatus, Job, Meter };
+
+export type Session = z.infer<typeof SessionView>;
+export type Overview = z.infer<typeof OverviewView>;
+export type UsageDay = DayUsage;
+export type Hostname = z.infer<typeof HostnameView>;
+export type DnsRecord = Hostname['records'][number];
+export type Notice = z.infer<typeof NoticesView>['notices'][number];
+export type NewKey = z.input<typeof KeyCreateBody>;
+
+export type KeyType = 'publishable' | 'secret';
+
+/** A key as GET /v1/dashboard/keys lists it (dashboard-contracts.ts KeyView). */
+export interface ApiKey {
+  keyId: string;
+  type: KeyType;
+  label: string | null;
+  last4: string | null;
+  origins: string[];
+  createdAt: string;
+  lastUsedDay: string | null;
+  revoked: boolean;
+}
+
+export interface CreatedKey {
+  /** The key itself: shown once, never again. */
+  key: string;
+  keyId: string;
+  type: KeyType;
+  label: string | null;
+  last4: string | null;
+  origins: string[];
+  createdAt: string;
+}
+
+export interface Hostnames {
+  eligible: boolean;
+  hostnames: Hostname[];
+}
+
+export interface UploadTicket {
+  uploadId: string;
+  uploadUrl: string;
+  method: 'POST';
+  fields: Record<string, string>;
+  maxBytes: number;
+}

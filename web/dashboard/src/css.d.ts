@@ -1,0 +1,2 @@
+// Style sheets are imported for esbuild, which bundles them into the app's CSS file.
+declare module '*.css';
