@@ -49,6 +49,13 @@ const lookupBody = (n: number) => ({
   ips: Array.from({ length: n }, (_, i) => `8.8.${Math.floor(i / 250)}.${(i % 250) + 1}`),
 });
 
+/** How many of each status. */
+function tally(statuses: number[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const s of statuses) out[s] = (out[s] ?? 0) + 1;
+  return out;
+}
+
 describe('authentication (spec: Authentication, rules 1-5)', () => {
   test('a missing key is 401', async () => {
     await expectError(
@@ -202,8 +209,8 @@ describe('per-minute rate limit', () => {
           }),
       ),
     );
-    expect(statuses.filter((s) => s === 204)).toHaveLength(100);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(100);
+    // Every status counted: a refusal other than 429 (a 504 from a starved machine) shows as itself.
+    expect(tally(statuses)).toEqual({ 204: 100, 429: 100 });
   });
 
   test('the limit is per account: another account is not affected', async () => {
@@ -279,7 +286,7 @@ describe('monthly cap and billing', () => {
         }),
       ),
     );
-    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(tally(statuses)).toEqual({ 200: 100, 429: 100 });
     expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(100);
   });
 

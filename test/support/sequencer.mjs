@@ -6,9 +6,7 @@ import Sequencer from '@jest/test-sequencer';
 // ~50 s longer than a second run. Start the known slow files first, slowest first; Jest orders the
 // rest as usual.
 export const SLOW_FIRST = [
-  'test/integration/dashboard-ui.test.ts',
-  'test/integration/browser.test.ts',
-  'test/integration/dashboard-e2e.test.ts',
+  'test/integration/chromium.test.ts',
   'test/integration/jobs-large.test.ts',
   'test/integration/jobs-crash.test.ts',
   'test/integration/accounts.test.ts',

@@ -33,6 +33,21 @@ export type { CallContext, HandlerSpec, Reservation, ReserveContext } from './ha
 export { billedUnits } from './middleware/billing.js';
 
 /**
+ * The counter `deps` holds at each call, not at definition: the local tooling may start another
+ * stack in the same process (resetServices), and a handler module loaded for the first would
+ * otherwise keep counting against the first stack's closed emulator. A Lambda never sees a change.
+ */
+function currentCounter(deps: PipelineDeps): PipelineDeps['counter'] {
+  return new Proxy({} as PipelineDeps['counter'], {
+    get: (_target, name) => {
+      const counter = deps.counter;
+      const value: unknown = Reflect.get(counter, name);
+      return typeof value === 'function' ? value.bind(counter) : value;
+    },
+  });
+}
+
+/**
  * Builds route handlers on these dependencies. Each route's Lambda handler is one middy chain
  * (before: top to bottom; after and onError: bottom to top):
  *
@@ -58,6 +73,7 @@ export { billedUnits } from './middleware/billing.js';
 export function defineHandlerWith(deps: PipelineDeps) {
   return <I, R = undefined>(spec: HandlerSpec<I, R>) => {
     const route: Route = routeByName(spec.route);
+    const counter = currentCounter(deps);
     const meter = route.billing.per === 'none' ? null : route.billing.meter;
 
     const run = async (_event: APIGatewayProxyEvent, context: RequestContext<I, R>) => {
@@ -88,13 +104,13 @@ export function defineHandlerWith(deps: PipelineDeps) {
       .use(httpRequest())
       .use(principal({ route: route.name, logger: deps.logger }))
       .use(hostnameBinding())
-      .use(refundOnFailure({ meter, counter: deps.counter, logger: deps.logger }))
+      .use(refundOnFailure({ meter, counter, logger: deps.logger }))
       .use(usageEvents({ meter, metrics: deps.metrics }))
       .use(validateInput<I, R>(spec.input))
       .use(billing<I, R>({ billing: route.billing, clock: deps.clock }));
     if (spec.reserve) chain.use(jobReservation<I, R>(spec.reserve, { logger: deps.logger }));
     return chain
-      .use(admission<I, R>({ meter, counter: deps.counter, clock: deps.clock, logger: deps.logger }))
+      .use(admission<I, R>({ meter, counter, clock: deps.clock, logger: deps.logger }))
       .use(
         usageNotices({
           notices: deps.notices,

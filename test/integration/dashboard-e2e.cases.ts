@@ -32,22 +32,6 @@ let browser: Browser;
 /** The customer's DNS for the hostname; every other name has an MX (the list job's domains). */
 const zone = new Map<string, Rr[]>();
 
-beforeAll(async () => {
-  if (!haveChromium) return;
-  dns = await startDnsServer({ answer: (name) => zone.get(name) ?? [mx(`mx.${name}`)] });
-  process.env.DNS_SERVERS = dns.address;
-  stack = await startTestStack();
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  if (!haveChromium) return;
-  await browser.close();
-  await stack.close();
-  await dns.close();
-  delete process.env.DNS_SERVERS;
-});
-
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(SHOTS, `e2e-${name}.png`), fullPage: true });
 
@@ -59,6 +43,20 @@ async function perKind(page: Page, label: string): Promise<string> {
 }
 
 maybe('the dashboard end to end on the local stack', () => {
+  beforeAll(async () => {
+    dns = await startDnsServer({ answer: (name) => zone.get(name) ?? [mx(`mx.${name}`)] });
+    process.env.DNS_SERVERS = dns.address;
+    stack = await startTestStack();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    mkdirSync(SHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser.close();
+    await stack.close();
+    await dns.close();
+    delete process.env.DNS_SERVERS;
+  });
+
   test('sign in by link; usage; keys; a custom hostname; a 10,000-row job; sign out', async () => {
     // Calls of the dev account before signing in: the Overview must show exactly these.
     for (let i = 0; i < 3; i++)
@@ -92,6 +90,10 @@ maybe('the dashboard end to end on the local stack', () => {
     expect(await perKind(page, 'IP lookup')).toBe('3');
     expect(await perKind(page, 'Email checks')).toBe('1');
     expect(await perKind(page, 'Geolocation')).toBe('0');
+    // The 90-day chart and the snippets on the base address (this server's).
+    await page.getByRole('heading', { name: 'Daily usage' }).waitFor();
+    expect(await page.locator('canvas').count()).toBeGreaterThan(0);
+    expect(await page.getByText(`curl -s "${stack.url}/v1/lookup/8.8.8.8"`).count()).toBe(1);
     await shot(page, 'overview');
 
     // Keys: a secret key shown once, which works, then revoked, which stops working.
@@ -139,6 +141,11 @@ maybe('the dashboard end to end on the local stack', () => {
     await page.getByRole('button', { name: `Upload and start the job (10,000 credits)` }).click();
     const download = page.getByRole('link', { name: 'Download results (CSV)' });
     await download.waitFor({ timeout: 60_000 });
+    await page
+      .getByRole('status')
+      .filter({ hasText: `${ROWS.toLocaleString('en-US')} of ${ROWS.toLocaleString('en-US')} rows checked` })
+      .first()
+      .waitFor();
     await shot(page, 'jobs');
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     const results = (await (await file.createReadStream()).toArray()).join('');
