@@ -38,6 +38,8 @@ export interface LocalStackOptions {
   /** Long-poll wait of the local SQS pollers (see sqs-poller.ts). */
   pollWaitSeconds?: number;
   pollerConcurrency?: number;
+  /** The gateway's integration timeout (api-gateway.ts; default API Gateway's 29 s). */
+  integrationTimeoutMs?: number;
   log?: (line: string) => void;
 }
 
@@ -128,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     port: options.port ?? 0,
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
+    ...(options.integrationTimeoutMs ? { integrationTimeoutMs: options.integrationTimeoutMs } : {}),
     dashboard: dashboardSite(new URL(emulators.endpoints.s3).origin, log),
   });
   const pollers = startPollers({

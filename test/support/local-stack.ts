@@ -54,7 +54,15 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-test-'));
   process.env.KEY_CACHE_SECONDS = '1';
   restoreClock ??= setServiceClock(clock);
-  const stack = await startLocalStack({ dataDir, retryDelaySeconds: 0, pollWaitSeconds: 0, ...options });
+  // Calls may run for 2 minutes, not their Lambda's 10-29 s: on a busy 2-core machine a race of 200
+  // calls must not turn into 504s (what these stacks test is the answers, not latency).
+  const stack = await startLocalStack({
+    dataDir,
+    retryDelaySeconds: 0,
+    pollWaitSeconds: 0,
+    integrationTimeoutMs: 120_000,
+    ...options,
+  });
   return {
     ...stack,
     call(method, path, init = {}) {
