@@ -1,5 +1,5 @@
 import { HostnameBody } from '../dashboard-contracts.js';
-import { domainDeps } from '../lib/aws/services.js';
+import { dashboardDomainDeps } from '../lib/aws/services.js';
 import { addOwn } from '../lib/dashboard/hostnames.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
@@ -11,6 +11,6 @@ export const handler = defineDashboardHandler({
   input: (req) => validate(HostnameBody, readJsonBody(req)),
   run: async ({ hostname }, { session }) => ({
     status: 201,
-    json: await addOwn(session.accountId, hostname, await domainDeps()),
+    json: await addOwn(session.accountId, hostname, dashboardDomainDeps()),
   }),
 });

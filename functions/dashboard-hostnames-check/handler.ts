@@ -1,5 +1,5 @@
 import { HostnameParams } from '../dashboard-contracts.js';
-import { domainDeps } from '../lib/aws/services.js';
+import { dashboardDomainDeps } from '../lib/aws/services.js';
 import { checkOwn } from '../lib/dashboard/hostnames.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -9,6 +9,6 @@ export const handler = defineDashboardHandler({
   route: 'dashboard-hostnames-check',
   input: (req) => validate(HostnameParams, req.pathParameters, 'path'),
   run: async ({ hostname }, { session }) => ({
-    json: await checkOwn(session.accountId, hostname, await domainDeps()),
+    json: await checkOwn(session.accountId, hostname, dashboardDomainDeps()),
   }),
 });

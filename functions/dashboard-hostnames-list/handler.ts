@@ -1,4 +1,4 @@
-import { domainDeps } from '../lib/aws/services.js';
+import { dashboardDomainDeps } from '../lib/aws/services.js';
 import { listOwn } from '../lib/dashboard/hostnames.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 
@@ -6,5 +6,7 @@ import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js'
 export const handler = defineDashboardHandler({
   route: 'dashboard-hostnames-list',
   input: () => undefined,
-  run: async (_input, { session }) => ({ json: await listOwn(session.accountId, await domainDeps()) }),
+  run: async (_input, { session }) => ({
+    json: await listOwn(session.accountId, dashboardDomainDeps()),
+  }),
 });

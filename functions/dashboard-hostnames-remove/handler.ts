@@ -1,5 +1,5 @@
 import { HostnameParams } from '../dashboard-contracts.js';
-import { domainDeps } from '../lib/aws/services.js';
+import { dashboardDomainDeps } from '../lib/aws/services.js';
 import { removeOwn } from '../lib/dashboard/hostnames.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -9,7 +9,7 @@ export const handler = defineDashboardHandler({
   route: 'dashboard-hostnames-remove',
   input: (req) => validate(HostnameParams, req.pathParameters, 'path'),
   run: async ({ hostname }, { session }) => {
-    await removeOwn(session.accountId, hostname, await domainDeps());
+    await removeOwn(session.accountId, hostname, dashboardDomainDeps());
     return { status: 204 };
   },
 });

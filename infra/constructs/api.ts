@@ -431,6 +431,10 @@ export class Api extends Construct {
         environment: {
           ...props.environment,
           ...(access.edge ? { ORIGIN_SECRET: props.secrets.originVerifyValue() } : {}),
+          // No CloudFront access here: the scheduled verifier requests and releases certificates.
+          ...(route.name.startsWith('dashboard-hostnames-')
+            ? { CUSTOM_HOSTNAME_CERTIFICATES: 'scheduled' }
+            : {}),
         },
       });
       this.routeFunctions[route.name] = fn;

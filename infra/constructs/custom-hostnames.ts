@@ -208,7 +208,6 @@ export class CustomHostnames extends Construct {
   allowDashboard(fn: NetintelFunction): void {
     fn.fn.addEnvironment('BASE_DOMAIN', this.managerEnvironment.BASE_DOMAIN!);
     fn.fn.addEnvironment('CUSTOM_HOSTNAME_TARGET', this.managerEnvironment.CUSTOM_HOSTNAME_TARGET!);
-    fn.fn.addEnvironment('CUSTOM_HOSTNAME_CERTIFICATES', 'scheduled');
   }
 }
 

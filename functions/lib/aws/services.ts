@@ -201,9 +201,7 @@ export async function certificateProvider(): Promise<CertificateProvider> {
   if (!certificates) {
     const { CUSTOM_HOSTNAME_DISTRIBUTION_ID: distributionId, CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: group } =
       config();
-    if (config().CUSTOM_HOSTNAME_CERTIFICATES === 'scheduled') {
-      certificates = new ScheduledCertificates();
-    } else if (distributionId) {
+    if (distributionId) {
       const { CloudFrontTenantProvider } = await import('./cloudfront-tenants.js');
       certificates = new CloudFrontTenantProvider({ distributionId, connectionGroupId: group ?? '' });
     } else {
@@ -218,6 +216,14 @@ export async function certificateProvider(): Promise<CertificateProvider> {
  * the connection group's routing endpoint in AWS (CUSTOM_HOSTNAME_TARGET), the base domain locally.
  */
 export async function domainDeps(options: { baseDomain?: string } = {}): Promise<DomainDeps> {
+  return domainDepsWith(await certificateProvider(), options);
+}
+
+/** domainDeps on the given certificate step (no reference to the CloudFront client's loader). */
+function domainDepsWith(
+  certificates: CertificateProvider,
+  options: { baseDomain?: string } = {},
+): DomainDeps {
   const base = options.baseDomain || baseDomain();
   const settings = config();
   return {
@@ -227,7 +233,7 @@ export async function domainDeps(options: { baseDomain?: string } = {}): Promise
     resolver: tracer
       ? tracedDomainResolver(createDomainResolver(settings.DNS_SERVERS), tracer)
       : createDomainResolver(settings.DNS_SERVERS),
-    certificates: await certificateProvider(),
+    certificates,
     now,
     baseDomain: base,
     target: settings.CUSTOM_HOSTNAME_TARGET ?? base,
@@ -275,6 +281,19 @@ export function dashboardUrl(headers: Record<string, string>): string | undefine
   const base = settings.BASE_DOMAIN.toLowerCase();
   const ours = host.endsWith('.cloudfront.net') || host === base || host.endsWith(`.${base}`);
   return ours && /^[a-z0-9.-]+$/.test(host) ? `https://${host}/dashboard/` : undefined;
+}
+
+/**
+ * What the dashboard's hostname routes run on: never the CloudFront client (their bundles leave it
+ * out). In AWS the scheduled verifier handles certificates (CUSTOM_HOSTNAME_CERTIFICATES=scheduled,
+ * set by the stack); the local stack's stand-in issues them at once.
+ */
+export function dashboardDomainDeps(): DomainDeps {
+  const certificates =
+    config().CUSTOM_HOSTNAME_CERTIFICATES === 'scheduled'
+      ? new ScheduledCertificates()
+      : new LocalCertificateProvider();
+  return domainDepsWith(certificates);
 }
 
 /**
