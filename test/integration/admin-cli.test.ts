@@ -97,6 +97,55 @@ describe('npm run admin: accounts and keys', () => {
   });
 });
 
+describe('npm run admin: dashboard members', () => {
+  test('account create --email makes the first member; member add, list and remove; one account per address', async () => {
+    const created = JSON.parse(
+      (await admin('account', 'create', '--plan', 'pro', '--email', 'Owner@Team.Example', '--json')).stdout,
+    ) as { accountId: string };
+    const list = async () =>
+      (
+        JSON.parse((await admin('member', 'list', '--account', created.accountId, '--json')).stdout) as {
+          members: { email: string }[];
+        }
+      ).members.map((m) => m.email);
+    expect(await list()).toEqual(['owner@team.example']);
+    expect(
+      (await admin('member', 'add', '--account', created.accountId, '--email', 'ops@team.example')).code,
+    ).toBe(0);
+    // Adding again is a no-op; the address of another account's member is refused.
+    expect(
+      (await admin('member', 'add', '--account', created.accountId, '--email', 'ops@team.example')).code,
+    ).toBe(0);
+    const other = await admin(
+      'member',
+      'add',
+      '--account',
+      stack.dev.accountId,
+      '--email',
+      'ops@team.example',
+    );
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('already a member of another account');
+    expect(await list()).toEqual(['owner@team.example', 'ops@team.example']);
+    expect(
+      (await admin('member', 'remove', '--account', created.accountId, '--email', 'ops@team.example')).code,
+    ).toBe(0);
+    expect(await list()).toEqual(['owner@team.example']);
+    const gone = await admin(
+      'member',
+      'remove',
+      '--account',
+      created.accountId,
+      '--email',
+      'ops@team.example',
+    );
+    expect(gone.code).toBe(2);
+    const bad = await admin('member', 'add', '--account', created.accountId, '--email', 'not-an-address');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('is not an e-mail address');
+  });
+});
+
 describe('npm run admin: bad input', () => {
   test('is one error line and a hint to the command’s help, exit code 2, not the whole usage', async () => {
     for (const [args, error, hint] of [
