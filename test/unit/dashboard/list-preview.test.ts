@@ -142,7 +142,7 @@ describe('the list preview reads a CSV as the API does', () => {
         expect(seen.preview?.addresses).toBe(api.emails.length);
         expect(seen.preview?.credits).toBe(new Set(api.emails).size);
       }),
-      { numRuns: 500 },
+      { numRuns: 150 },
     );
   }, 30_000);
 });

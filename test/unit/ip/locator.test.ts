@@ -136,7 +136,7 @@ describe('IP locator', () => {
         const full = await lookup.lookup(parsed);
         for (const field of SHARED_FIELDS) expect(slim[field]).toEqual(full[field]);
       }),
-      { numRuns: 300 },
+      { numRuns: 120 },
     );
   });
 });

@@ -413,7 +413,7 @@ describe('lookup properties', () => {
           else expect(r.country).toMatch(/^[A-Z]{2}$/);
         },
       ),
-      { numRuns: 400 },
+      { numRuns: 150 },
     );
   });
 });

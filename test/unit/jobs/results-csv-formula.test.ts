@@ -120,7 +120,7 @@ describe('formula-safe results file', () => {
           expect(cell).toBe(FORMULA_START.test(text) ? `'${text}` : text);
         });
       }),
-      { numRuns: 500 },
+      { numRuns: 200 },
     );
   });
 });
