@@ -150,28 +150,35 @@ export function startPollers(options: PollerOptions): Pollers {
         options.log(`poller ${name}: handler threw: ${(err as Error).message}`);
         failed = new Set(messages.map((m) => m.MessageId!));
       }
-      const done = messages.filter((m) => !failed.has(m.MessageId!));
-      if (done.length > 0) {
-        await options.sqs.send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: queueUrl,
-            Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
-          }),
-        );
-      }
-      for (const m of messages.filter((x) => failed.has(x.MessageId!))) {
-        await options.sqs
-          .send(
-            new ChangeMessageVisibilityCommand({
+      try {
+        const done = messages.filter((m) => !failed.has(m.MessageId!));
+        if (done.length > 0) {
+          await options.sqs.send(
+            new DeleteMessageBatchCommand({
               QueueUrl: queueUrl,
-              ReceiptHandle: m.ReceiptHandle!,
-              VisibilityTimeout: options.retryDelaySeconds,
+              Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })),
             }),
-          )
-          .catch(() => undefined);
+          );
+        }
+        for (const m of messages.filter((x) => failed.has(x.MessageId!))) {
+          await options.sqs
+            .send(
+              new ChangeMessageVisibilityCommand({
+                QueueUrl: queueUrl,
+                ReceiptHandle: m.ReceiptHandle!,
+                VisibilityTimeout: options.retryDelaySeconds,
+              }),
+            )
+            .catch(() => undefined);
+        }
+      } catch (err) {
+        // Not deleted: the messages come back after their visibility timeout, as in AWS. The loop
+        // goes on, and its counts stay right (a count left up would make pause() and drained() wait forever).
+        if (running) options.log(`poller ${name}: delete failed: ${(err as Error).message}`);
+      } finally {
+        handling--;
+        busy--;
       }
-      handling--;
-      busy--;
     }
   }
 

@@ -135,7 +135,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   });
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,
-    sqs: new SQSClient({ endpoint: emulators.endpoints.sqs, region: emulators.endpoints.region }),
+    sqs: new SQSClient({
+      endpoint: emulators.endpoints.sqs,
+      region: emulators.endpoints.region,
+      // A call the emulator never answers fails instead of holding its poller (and pause(),
+      // drained()) for ever; receives wait at most a few seconds here.
+      requestHandler: { requestTimeout: 30_000, connectionTimeout: 5_000 },
+    }),
     queueUrl: emulators.endpoints.queueUrl,
     dlqUrl: emulators.endpoints.dlqUrl,
     concurrency: options.pollerConcurrency ?? 4,
