@@ -51,6 +51,9 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   return allow(decision.accountId, event.methodArn, {
     accountId: decision.accountId,
     email: decision.email,
+    // Internal to AWS (authorizer -> function): GET /v1/dashboard/session hands it to the page
+    // without reading the session again.
+    csrfToken: decision.csrfToken,
     sessionExpiresAt: decision.expiresAt.toISOString(),
   });
 }

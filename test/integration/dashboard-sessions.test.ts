@@ -198,6 +198,23 @@ describe('sessions', () => {
   });
 });
 
+describe('plans', () => {
+  test('a plan without custom hostnames: the list says so and adding one is 403 not_in_plan', async () => {
+    freshSignInWindow();
+    const starter = await accountStore().createAccount('starter', { email: 'sam@small.example' });
+    await memberStore().addMember(starter.accountId, 'sam@small.example', new Date());
+    const sam = await signIn(stack, 'sam@small.example');
+    const listed = await stack.call('GET', '/v1/dashboard/hostnames', { headers: { Cookie: sam.cookie } });
+    expect(await listed.json()).toEqual({ eligible: false, hostnames: [] });
+    const added = await stack.call('POST', '/v1/dashboard/hostnames', {
+      headers: sam.change(),
+      body: { hostname: 'api.small-shop.com' },
+    });
+    expect(added.status).toBe(403);
+    expect(((await added.json()) as { error: string }).error).toBe('not_in_plan');
+  });
+});
+
 describe('tenant isolation', () => {
   test("another account's key and hostname are 404, and nothing of theirs changes", async () => {
     freshSignInWindow();

@@ -10,7 +10,7 @@ import { sameToken } from './tokens.js';
 export const CSRF_HEADER = 'x-csrf-token';
 
 export type SessionDecision =
-  | { ok: true; accountId: string; email: string; expiresAt: Date }
+  | { ok: true; accountId: string; email: string; csrfToken: string; expiresAt: Date }
   | { ok: false; code: 'session_required' | 'csrf_token_invalid'; message: string };
 
 export const SESSION_MESSAGES = {
@@ -33,5 +33,11 @@ export async function decideSession(
       return { ok: false, code: 'csrf_token_invalid', message: SESSION_MESSAGES.csrf };
     }
   }
-  return { ok: true, accountId: session.accountId, email: session.email, expiresAt: session.expiresAt };
+  return {
+    ok: true,
+    accountId: session.accountId,
+    email: session.email,
+    csrfToken: session.csrfToken,
+    expiresAt: session.expiresAt,
+  };
 }

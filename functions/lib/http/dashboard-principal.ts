@@ -4,6 +4,7 @@ import * as z from 'zod';
 export const SessionPrincipalSchema = z.object({
   accountId: z.string().min(1),
   email: z.string().min(1),
+  csrfToken: z.string().min(1),
   sessionExpiresAt: z.string().min(1),
 });
 export type SessionPrincipal = z.infer<typeof SessionPrincipalSchema>;
