@@ -1,7 +1,7 @@
 import { GMAIL_TYPO, GMAIL_WITH_TAG, MAILINATOR } from '../email-validate/examples.js';
 import type { RouteExample } from '../lib/http/contract.js';
 
-// Real exchanges with email-batch (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with email-batch (see RouteExample): test/integration/docs.cases.ts replays each one.
 // Each result is what email-validate answers for its address.
 
 /** jane.doe@gmail.com, the same Gmail mailbox without the tag (the signup check's example uses it too). */

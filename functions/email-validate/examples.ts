@@ -1,6 +1,6 @@
 import type { RouteExample } from '../lib/http/contract.js';
 
-// Real exchanges with email-validate (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with email-validate (see RouteExample): test/integration/docs.cases.ts replays each one.
 // The batch check (email-batch/examples.ts) and the signup check answer some of the same addresses.
 
 /** POST /v1/email/validate of jane@gmial.com: a typo of gmail.com, on an unregistered domain. */

@@ -1,6 +1,6 @@
 import type { RouteExample } from '../lib/http/contract.js';
 
-// Real exchanges with geo (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with geo (see RouteExample): test/integration/docs.cases.ts replays each one.
 
 /** GET /v1/geo from 81.2.69.142, a London ISP's address (the signup check's example uses it too). */
 export const LONDON_VISITOR = {

@@ -1,6 +1,6 @@
 import type { RouteExample } from '../lib/http/contract.js';
 
-// Real exchanges with jobs-upload (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with jobs-upload (see RouteExample): test/integration/docs.cases.ts replays each one.
 export const examples: Record<string, RouteExample> = {
   ticket: {
     summary: 'An upload ticket',

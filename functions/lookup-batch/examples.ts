@@ -1,7 +1,7 @@
 import type { RouteExample } from '../lib/http/contract.js';
 import { GOOGLE_DNS, PRIVATE_ADDRESS } from '../lookup-ip/examples.js';
 
-// Real exchanges with lookup-batch (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with lookup-batch (see RouteExample): test/integration/docs.cases.ts replays each one.
 
 /** A batch result is the single lookup's without the two fields a batch does not offer. */
 function batchResult(single: Readonly<Record<string, unknown>>): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import type { RouteExample } from '../lib/http/contract.js';
 
-// Real exchanges with lookup-ip (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with lookup-ip (see RouteExample): test/integration/docs.cases.ts replays each one.
 // The batch lookup's example (lookup-batch/examples.ts) answers the same two addresses.
 
 /** GET /v1/ip/8.8.8.8?include=hostname at the examples' instant. */

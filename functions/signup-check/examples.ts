@@ -4,7 +4,7 @@ import { LONDON_VISITOR } from '../geo/examples.js';
 import type { RouteExample } from '../lib/http/contract.js';
 import { GOOGLE_DNS } from '../lookup-ip/examples.js';
 
-// Real exchanges with signup-check (see RouteExample): test/integration/docs.test.ts replays each one.
+// Real exchanges with signup-check (see RouteExample): test/integration/docs.cases.ts replays each one.
 // The email and IP parts are what email-validate and the IP lookup answer for the same inputs.
 
 /** The network facts of a signup check: five fields of the IP lookup (lib/signup/check.ts). */

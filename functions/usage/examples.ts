@@ -1,6 +1,6 @@
 import type { RouteExample } from '../lib/http/contract.js';
 
-// Real exchanges with usage (see RouteExample): test/integration/docs.test.ts replays each one,
+// Real exchanges with usage (see RouteExample): test/integration/docs.cases.ts replays each one,
 // last, a minute after the others: its figures are the billed calls of every example before it.
 export const examples: Record<string, RouteExample> = {
   'last-days': {

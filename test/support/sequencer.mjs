@@ -7,22 +7,18 @@ import Sequencer from '@jest/test-sequencer';
 // rest as usual.
 export const SLOW_FIRST = [
   'test/integration/chromium.test.ts',
-  'test/integration/jobs-large.test.ts',
+  'test/integration/list-jobs.test.ts',
+  'test/integration/accounts-and-billing.test.ts',
+  'test/integration/api.test.ts',
   'test/integration/jobs-crash.test.ts',
-  'test/integration/accounts.test.ts',
-  'test/infra/bundles.test.ts',
-  'test/integration/jobs.test.ts',
   'test/infra/all.test.ts',
+  'test/infra/bundles.test.ts',
+  'test/unit/ip/all.test.ts',
+  'test/integration/refresh/all.test.ts',
+  'test/unit/http/all.test.ts',
+  'test/unit/jobs/all.test.ts',
   'test/infra/dashboard-bundle.test.ts',
-  'test/integration/usage.test.ts',
-  'test/integration/jobs-cli.test.ts',
-  'test/integration/foundation.test.ts',
-  'test/integration/jobs-list.test.ts',
-  'test/integration/docs.test.ts',
-  'test/integration/refresh/cli.test.ts',
-  'test/integration/jobs-hostile-bodies.test.ts',
-  'test/unit/ip/asn.test.ts',
-  'test/unit/ip/lookup.test.ts',
+  'test/unit/dashboard/list-preview.test.ts',
 ];
 
 export default class SlowFirstSequencer extends Sequencer {

@@ -18,7 +18,7 @@ import { MemoryUsageCounter } from '../unit/limits/support/memory-counter.js';
 import { MemoryNoticeLedger } from '../unit/limits/support/memory-notice-ledger.js';
 
 // Two invocations of a route's pipeline as Lambda runs them with active tracing: run in a child
-// process by test/integration/tracing.test.ts, which sets Lambda's environment and plays the X-Ray
+// process by test/integration/tracing.cases.ts, which sets Lambda's environment and plays the X-Ray
 // daemon. The route's own work goes through the real wiring: the email checker's DNS resolver
 // (runtime/email.ts) and the S3 client (aws/s3-client.ts). Prints nothing.
 

@@ -3,7 +3,7 @@ import type { ErrorCode } from './errors.js';
 
 /**
  * One exchange with a route: a request and the answer the service gives it. They are the examples
- * and code samples of the API reference (/docs), and test/integration/docs.test.ts replays each
+ * and code samples of the API reference (/docs), and test/integration/docs.cases.ts replays each
  * against the local stack, so an example cannot drift from what the service answers.
  */
 export interface RouteExample {

@@ -93,9 +93,11 @@ export function resetDomainAgeLookup(): void {
   resetConfig();
 }
 
-/** Forgets the cache and lookup (the local stack calls it when it points at new endpoints). */
+/**
+ * Forgets the cache, lookup and bootstrap (the local stack calls it when it points at new endpoints):
+ * a stack started later in the same process reads its environment, RDAP_BOOTSTRAP_URL included, again.
+ */
 export function resetSignupRuntime(): void {
   cache = undefined;
-  lookup = undefined;
-  resetConfig();
+  resetDomainAgeLookup();
 }

@@ -8,7 +8,7 @@ import {
 import { ConfigError, tracingEnabled } from '../../../functions/lib/runtime/config.js';
 
 // When the functions trace (issue 15): in Lambda only, as Powertools Tracer decides, and never in
-// this process. The traces themselves are checked in test/integration/tracing.test.ts.
+// this process. The traces themselves are checked in test/integration/tracing.cases.ts.
 
 const LAMBDA = { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' };
 

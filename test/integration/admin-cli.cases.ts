@@ -1,0 +1,200 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { KEY_SHOWN_ONCE, runAdmin } from '../../scripts/admin-cli.js';
+import { startTestStack, type TestStack } from '../support/local-stack.js';
+
+// `npm run admin` run in this process against the running local stack: listing accounts and keys,
+// and how it answers bad input (accounts.cases.ts covers creating and revoking, and one real process).
+let stack: TestStack;
+
+describe('admin-cli', () => {
+  beforeAll(async () => {
+    stack = await startTestStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+  });
+
+  async function admin(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runAdmin([...args, '--data-dir', stack.dataDir], {
+      out: (text) => out.push(text),
+      err: (text) => err.push(text),
+    });
+    return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+  }
+
+  describe('npm run admin: accounts and keys', () => {
+    test('account list shows every account; account show one, with its keys', async () => {
+      const created = JSON.parse(
+        (await admin('account', 'create', '--plan', 'starter', '--email', 'ops@list.example', '--json'))
+          .stdout,
+      ) as { accountId: string };
+      const secret = JSON.parse(
+        (await admin('key', 'create', '--account', created.accountId, '--type', 'secret', '--json')).stdout,
+      ) as { keyId: string; key: string };
+
+      const listed = await admin('account', 'list', '--json');
+      expect(listed.code).toBe(0);
+      const { accounts } = JSON.parse(listed.stdout) as { accounts: { accountId: string; plan: string }[] };
+      expect(accounts.map((a) => a.accountId)).toEqual(
+        expect.arrayContaining([stack.dev.accountId, created.accountId]),
+      );
+      expect(accounts.find((a) => a.accountId === created.accountId)).toMatchObject({
+        plan: 'starter',
+        email: 'ops@list.example',
+      });
+
+      const shown = JSON.parse(
+        (await admin('account', 'show', '--account', created.accountId, '--json')).stdout,
+      );
+      expect(shown).toMatchObject({ accountId: created.accountId, plan: 'starter', perMinute: 300 });
+      expect(shown.keys).toEqual([
+        {
+          keyId: secret.keyId,
+          accountId: created.accountId,
+          type: 'secret',
+          origins: [],
+          revoked: false,
+          createdAt: expect.any(String),
+          last4: secret.key.slice(-4),
+        },
+      ]);
+    });
+
+    test('key list shows ids, types, origins and revocation, never the keys or their hashes', async () => {
+      const { accountId } = stack.dev;
+      const revoked = JSON.parse(
+        (await admin('key', 'create', '--account', accountId, '--type', 'secret', '--json')).stdout,
+      ) as {
+        key: string;
+        keyId: string;
+      };
+      await admin('key', 'revoke', '--key-id', revoked.keyId);
+      const { code, stdout } = await admin('key', 'list', '--account', accountId, '--json');
+      expect(code).toBe(0);
+      const { keys } = JSON.parse(stdout) as { keys: Record<string, unknown>[] };
+      expect(keys.find((k) => k.keyId === revoked.keyId)).toMatchObject({ type: 'secret', revoked: true });
+      expect(
+        keys.some((k) => k.type === 'publishable' && (k.origins as string[]).includes('http://localhost:*')),
+      ).toBe(true);
+      expect(stdout).not.toContain(revoked.key);
+      expect(stdout).not.toContain(stack.dev.secretKey);
+      expect(keys.every((k) => !('keyHash' in k))).toBe(true);
+    });
+
+    test('key create says the key is shown once', async () => {
+      const { code, stdout, stderr } = await admin(
+        'key',
+        'create',
+        '--account',
+        stack.dev.accountId,
+        '--type',
+        'secret',
+      );
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).key).toMatch(/^ni_sec_/);
+      expect(stderr).toBe(KEY_SHOWN_ONCE);
+      expect(stderr).toContain('shown once');
+    });
+  });
+
+  describe('npm run admin: dashboard members', () => {
+    test('account create --email makes the first member; member add, list and remove; one account per address', async () => {
+      const created = JSON.parse(
+        (await admin('account', 'create', '--plan', 'pro', '--email', 'Owner@Team.Example', '--json')).stdout,
+      ) as { accountId: string };
+      const list = async () =>
+        (
+          JSON.parse((await admin('member', 'list', '--account', created.accountId, '--json')).stdout) as {
+            members: { email: string }[];
+          }
+        ).members.map((m) => m.email);
+      expect(await list()).toEqual(['owner@team.example']);
+      expect(
+        (await admin('member', 'add', '--account', created.accountId, '--email', 'ops@team.example')).code,
+      ).toBe(0);
+      // Adding again is a no-op; the address of another account's member is refused.
+      expect(
+        (await admin('member', 'add', '--account', created.accountId, '--email', 'ops@team.example')).code,
+      ).toBe(0);
+      const other = await admin(
+        'member',
+        'add',
+        '--account',
+        stack.dev.accountId,
+        '--email',
+        'ops@team.example',
+      );
+      expect(other.code).toBe(2);
+      expect(other.stderr).toContain('already a member of another account');
+      expect(await list()).toEqual(['owner@team.example', 'ops@team.example']);
+      expect(
+        (await admin('member', 'remove', '--account', created.accountId, '--email', 'ops@team.example')).code,
+      ).toBe(0);
+      expect(await list()).toEqual(['owner@team.example']);
+      const gone = await admin(
+        'member',
+        'remove',
+        '--account',
+        created.accountId,
+        '--email',
+        'ops@team.example',
+      );
+      expect(gone.code).toBe(2);
+      const bad = await admin('member', 'add', '--account', created.accountId, '--email', 'not-an-address');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('is not an e-mail address');
+    });
+  });
+
+  describe('npm run admin: bad input', () => {
+    test('is one error line and a hint to the command’s help, exit code 2, not the whole usage', async () => {
+      for (const [args, error, hint] of [
+        [
+          ['account', 'create', '--plan', 'platinum'],
+          'error: unknown plan "platinum"',
+          'hint: npm run admin -- account create --help',
+        ],
+        [
+          ['account', 'create', '--plan', 'free', '--per-minute', '-3'],
+          'error: Option',
+          'hint: npm run admin -- account create --help',
+        ],
+        [['key', 'list'], 'error: --account is required', 'hint: npm run admin -- key list --help'],
+        [['key', 'frob'], 'error: unknown command "key frob"', 'hint: npm run admin -- key --help'],
+        [['nothing'], 'error: unknown command "nothing"', 'hint: npm run admin -- --help'],
+        [
+          ['account', 'show', '--account', 'acct_nope'],
+          'error: unknown account "acct_nope"',
+          'hint: npm run admin -- account list',
+        ],
+        [
+          ['key', 'revoke', '--key-id', 'key_nope'],
+          'error: unknown key id "key_nope"',
+          'hint: npm run admin -- key list --account ID',
+        ],
+      ] as const) {
+        const { code, stderr } = await admin(...args);
+        const lines = stderr.split('\n');
+        expect({ args, code, lines: lines.length }).toEqual({ args, code: 2, lines: 2 });
+        expect(lines[0]!.startsWith(error)).toBe(true);
+        expect(lines[1]!.startsWith(hint)).toBe(true);
+      }
+    });
+
+    test('--help after a command prints that command’s usage; after an area, that area’s', async () => {
+      const one = await admin('key', 'create', '--help');
+      expect(one.code).toBe(0);
+      expect(one.stdout).toContain('key create --account ID --type secret');
+      expect(one.stdout).not.toContain('key revoke');
+      const area = await admin('key', '--help');
+      expect(area.stdout).toContain('key list --account ID');
+      expect(area.stdout).toContain('key revoke --key-id ID');
+      expect(area.stdout).not.toContain('account create');
+      const all = await admin('--help');
+      expect(all.stdout).toContain('account list');
+      expect(all.stdout).toContain('domain remove');
+    });
+  });
+});

@@ -1,0 +1,272 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { accountStore, memberStore } from '../../functions/lib/aws/services.js';
+import {
+  SESSION_IDLE_MS,
+  SESSION_MAX_MS,
+  SIGN_IN_LINK_TTL_MS,
+} from '../../functions/lib/dashboard/session-policy.js';
+import { SIGN_IN_LIMITS, SIGN_IN_WINDOW_MS } from '../../functions/lib/dashboard/sign-in-limits.js';
+import { linksFor, openSession, requestLink, signIn, tokenOf } from '../support/dashboard-session.js';
+import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
+
+// The dashboard's sign-in and sessions over HTTP on the local stack: links by e-mail (the outbox),
+// once and for 15 minutes; sessions by cookie with 12 h idle and 7 d absolute expiry; sign-out;
+// CSRF refusal; no enumeration; limits per address and per IP; another account's things are 404.
+// Time moves with the injected clock, never by sleeping.
+
+let stack: TestStack;
+const ALICE = 'alice@shop.example';
+let otherAccount: string;
+let otherKeyId: string;
+
+describe('dashboard-sessions', () => {
+  beforeAll(async () => {
+    stack = await startTestStack();
+    await memberStore().addMember(stack.dev.accountId, ALICE, new Date());
+    const other = await accountStore().createAccount('pro', { email: 'mallory@other.example' });
+    otherAccount = other.accountId;
+    otherKeyId = (await accountStore().createKey(otherAccount, 'secret', [])).keyId;
+    await memberStore().addMember(otherAccount, 'mallory@other.example', new Date());
+  });
+  afterAll(async () => stack.close());
+
+  /** A fresh 15-minute window for the sign-in limits (each test asks for a few links). */
+  function freshSignInWindow(): void {
+    clock.set(
+      new Date((Math.floor(clock.now().getTime() / SIGN_IN_WINDOW_MS) + 1) * SIGN_IN_WINDOW_MS + 1000),
+    );
+  }
+
+  describe('sign-in links', () => {
+    test('a member and a stranger get the same 202; only the member gets a link', async () => {
+      freshSignInWindow();
+      const member = await requestLink(stack, ' Alice@Shop.Example ');
+      const stranger = await requestLink(stack, 'nobody@shop.example');
+      expect(member.status).toBe(202);
+      expect(stranger.status).toBe(202);
+      expect(await member.json()).toEqual(await stranger.json());
+      expect(await linksFor(stack, ALICE)).not.toHaveLength(0);
+      expect(await linksFor(stack, 'nobody@shop.example')).toHaveLength(0);
+    });
+
+    test('a link signs in once: the cookie is HttpOnly, SameSite=Strict, Path=/v1, not Secure on 127.0.0.1', async () => {
+      freshSignInWindow();
+      await requestLink(stack, ALICE);
+      const token = tokenOf((await linksFor(stack, ALICE)).at(-1)!);
+      const first = await openSession(stack, token);
+      expect(first.status).toBe(201);
+      const cookie = first.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/^netintel_session=[A-Za-z0-9_-]{43};/);
+      expect(cookie).toContain('HttpOnly');
+      expect(cookie).toContain('SameSite=Strict');
+      expect(cookie).toContain('Path=/v1');
+      expect(cookie).not.toContain('Secure');
+      expect(first.headers.get('cache-control')).toBe('no-store');
+      const again = await openSession(stack, token);
+      expect(again.status).toBe(401);
+      expect(((await again.json()) as { error: string }).error).toBe('invalid_sign_in_link');
+    });
+
+    test('a link older than 15 minutes, or one never sent, is refused', async () => {
+      freshSignInWindow();
+      await requestLink(stack, ALICE);
+      const token = tokenOf((await linksFor(stack, ALICE)).at(-1)!);
+      clock.advance(SIGN_IN_LINK_TTL_MS + 1000);
+      expect((await openSession(stack, token)).status).toBe(401);
+      expect((await openSession(stack, 'A'.repeat(43))).status).toBe(401);
+      const junk = await openSession(stack, '../../etc');
+      expect(junk.status).toBe(401);
+    });
+
+    test(`more than ${SIGN_IN_LIMITS.email} links for one address in 15 minutes is 429 with Retry-After`, async () => {
+      freshSignInWindow();
+      for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+        expect((await requestLink(stack, 'carol@shop.example')).status).toBe(202);
+      const refused = await requestLink(stack, 'carol@shop.example');
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toBe('too_many_sign_in_requests');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    test(`more than ${SIGN_IN_LIMITS.ip} links from one client IP in 15 minutes is 429, whatever the addresses`, async () => {
+      freshSignInWindow();
+      for (let i = 0; i < SIGN_IN_LIMITS.ip; i++)
+        expect((await requestLink(stack, `p${i}@shop.example`)).status).toBe(202);
+      expect((await requestLink(stack, 'p-last@shop.example')).status).toBe(429);
+    });
+
+    test('bad bodies are 400 {error, message}, never a 500', async () => {
+      freshSignInWindow();
+      for (const body of [
+        {},
+        { email: 'not an address' },
+        { email: 42 },
+        { email: 'a@b.example', extra: 1 },
+      ]) {
+        const res = await stack.call('POST', '/v1/dashboard/sign-in', { body });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toMatchObject({ error: expect.any(String), message: expect.any(String) });
+      }
+      const notJson = await stack.call('POST', '/v1/dashboard/sessions', {
+        body: '{"token":',
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(notJson.status).toBe(400);
+    });
+  });
+
+  describe('sessions', () => {
+    test('the session answers with its person, account and CSRF token; no cookie is 401 session_required', async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      const res = await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({
+        email: ALICE,
+        accountId: stack.dev.accountId,
+        csrfToken: alice.csrfToken,
+      });
+      const none = await stack.call('GET', '/v1/dashboard/session');
+      expect(none.status).toBe(401);
+      expect(((await none.json()) as { error: string }).error).toBe('session_required');
+    });
+
+    test("a change without the session's X-CSRF-Token is 403 csrf_token_invalid; with it, it is made", async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      const body = { type: 'secret', label: 'backend' };
+      const attempts: Record<string, string>[] = [
+        { Cookie: alice.cookie },
+        { Cookie: alice.cookie, 'X-CSRF-Token': 'x'.repeat(43) },
+      ];
+      for (const headers of attempts) {
+        const refused = await stack.call('POST', '/v1/dashboard/keys', { headers, body });
+        expect(refused.status).toBe(403);
+        expect(((await refused.json()) as { error: string }).error).toBe('csrf_token_invalid');
+      }
+      const made = await stack.call('POST', '/v1/dashboard/keys', { headers: alice.change(), body });
+      expect(made.status).toBe(201);
+      const key = (await made.json()) as { key: string; last4: string; label: string };
+      expect(key.key.endsWith(key.last4)).toBe(true);
+      expect(key.label).toBe('backend');
+    });
+
+    test('a session ends 12 hours after its last use', async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      clock.advance(SESSION_IDLE_MS - 60_000);
+      expect(
+        (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } })).status,
+      ).toBe(200);
+      clock.advance(SESSION_IDLE_MS - 60_000);
+      expect(
+        (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } })).status,
+      ).toBe(200);
+      clock.advance(SESSION_IDLE_MS + 1000);
+      expect(
+        (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } })).status,
+      ).toBe(401);
+    });
+
+    test('a session in daily use still ends 7 days after sign-in', async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      const started = clock.now().getTime();
+      while (clock.now().getTime() + 11 * 3600_000 < started + SESSION_MAX_MS) {
+        clock.advance(11 * 3600_000);
+        expect(
+          (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } })).status,
+        ).toBe(200);
+      }
+      clock.set(new Date(started + SESSION_MAX_MS + 1000));
+      expect(
+        (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } })).status,
+      ).toBe(401);
+    });
+
+    test('sign-out ends the session on the server: the old cookie is refused', async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      const out = await stack.call('DELETE', '/v1/dashboard/session', { headers: alice.change() });
+      expect(out.status).toBe(204);
+      expect(out.headers.get('set-cookie')).toContain('Expires=Thu, 01 Jan 1970');
+      expect(
+        (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: alice.cookie } })).status,
+      ).toBe(401);
+    });
+
+    test('removing a member ends their sessions at once', async () => {
+      freshSignInWindow();
+      await memberStore().addMember(stack.dev.accountId, 'bob@shop.example', new Date());
+      const bob = await signIn(stack, 'bob@shop.example');
+      await memberStore().removeMember(stack.dev.accountId, 'bob@shop.example');
+      expect(
+        (await stack.call('GET', '/v1/dashboard/session', { headers: { Cookie: bob.cookie } })).status,
+      ).toBe(401);
+    });
+  });
+
+  describe('plans', () => {
+    test('a plan without custom hostnames: the list says so and adding one is 403 not_in_plan', async () => {
+      freshSignInWindow();
+      const starter = await accountStore().createAccount('starter', { email: 'sam@small.example' });
+      await memberStore().addMember(starter.accountId, 'sam@small.example', new Date());
+      const sam = await signIn(stack, 'sam@small.example');
+      const listed = await stack.call('GET', '/v1/dashboard/hostnames', { headers: { Cookie: sam.cookie } });
+      expect(await listed.json()).toEqual({ eligible: false, hostnames: [] });
+      const added = await stack.call('POST', '/v1/dashboard/hostnames', {
+        headers: sam.change(),
+        body: { hostname: 'api.small-shop.com' },
+      });
+      expect(added.status).toBe(403);
+      expect(((await added.json()) as { error: string }).error).toBe('not_in_plan');
+    });
+  });
+
+  describe('tenant isolation', () => {
+    test("another account's key and hostname are 404, and nothing of theirs changes", async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      const revoke = await stack.call('DELETE', `/v1/dashboard/keys/${otherKeyId}`, {
+        headers: alice.change(),
+      });
+      expect(revoke.status).toBe(404);
+      const edit = await stack.call('PUT', `/v1/dashboard/keys/${otherKeyId}`, {
+        headers: alice.change(),
+        body: { origins: ['https://evil.example'] },
+      });
+      expect(edit.status).toBe(404);
+      const keys = [];
+      for await (const key of accountStore().keysOf(otherAccount)) keys.push(key);
+      expect(keys.every((k) => !k.revoked)).toBe(true);
+      const listed = (await (
+        await stack.call('GET', '/v1/dashboard/keys', { headers: { Cookie: alice.cookie } })
+      ).json()) as {
+        keys: { keyId: string }[];
+      };
+      expect(listed.keys.map((k) => k.keyId)).not.toContain(otherKeyId);
+      const check = await stack.call('POST', '/v1/dashboard/hostnames/api.other.example/check', {
+        headers: alice.change(),
+      });
+      expect(check.status).toBe(404);
+    });
+
+    test('a session opens only its own account: the list-job routes with a session see its jobs only', async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      const listed = await stack.call('GET', '/v1/email/jobs', { headers: { Cookie: alice.cookie } });
+      expect(listed.status).toBe(200);
+      const noCsrf = await stack.call('POST', '/v1/email/jobs', {
+        headers: { Cookie: alice.cookie },
+        body: { emails: ['a@gmail.com'] },
+      });
+      expect(noCsrf.status).toBe(403);
+      expect(((await noCsrf.json()) as { error: string }).error).toBe('csrf_token_invalid');
+      const made = await stack.call('POST', '/v1/email/jobs', {
+        headers: alice.change(),
+        body: { emails: ['a@gmail.com'] },
+      });
+      expect(made.status).toBe(202);
+    });
+  });
+});

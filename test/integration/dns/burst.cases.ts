@@ -1,0 +1,34 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createDnsResolver } from '../../../functions/lib/dns/resolver.js';
+import { createEmailChecker, createEmailLists } from '../../../functions/lib/email/index.js';
+import { type DnsServer, mx, startDnsServer } from '../../support/dns-server.js';
+
+// Several job chunks are checked at once in one container. Their lookups together must stay within
+// the checker's limit: an unbounded burst of UDP queries is dropped (here by the loopback server's
+// socket buffer, in AWS by the VPC resolver's packet limit) and rows degrade to dns_unavailable.
+let dns: DnsServer;
+describe('burst', () => {
+  beforeAll(async () => {
+    dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)], delayMs: 10 });
+  });
+  afterAll(async () => {
+    await dns.close();
+  });
+
+  test('eight concurrent chunks of 250 domains each: one MX query per domain, none unknown', async () => {
+    const checker = createEmailChecker({
+      lists: createEmailLists({ disposable: [], allowlist: [], free: [], role: [], mxHostSeeds: [] }),
+      // Generous timeouts: on a loaded machine a slow answer must not be retried (and counted twice) or
+      // run out of budget; a dropped query still shows, as a retry after the timeout.
+      resolver: createDnsResolver({ servers: [dns.address], timeoutMs: 5_000 }),
+      dnsBudgetMs: 15_000,
+      concurrency: 100,
+    });
+    const chunks = Array.from({ length: 8 }, (_, c) =>
+      Array.from({ length: 1250 }, (_, i) => `user${i}@burst${c * 250 + (i % 250)}.example`),
+    );
+    const results = (await Promise.all(chunks.map((emails) => checker.checkMany(emails)))).flat();
+    expect(results.filter((r) => r.mx?.status !== 'found')).toHaveLength(0);
+    expect(dns.total()).toBe(2000);
+  });
+});

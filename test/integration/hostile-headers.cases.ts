@@ -1,0 +1,189 @@
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { generateApiKey } from '../../functions/lib/accounts/api-key.js';
+import { usageCounter } from '../../functions/lib/aws/services.js';
+import { monthKey } from '../../functions/lib/limits/windows.js';
+import { serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';
+
+// Requests fetch() cannot send (two Authorization or Host headers, a garbage request line, headers
+// over Node's 16 KB limit), written byte for byte on a socket. Every one is answered with its
+// status and an {error, message} body, never a 500 and never Node's bare status line.
+
+let stack: TestStack;
+let host: string;
+let port: number;
+
+describe('hostile-headers', () => {
+  beforeAll(async () => {
+    stack = await startTestStack();
+    const url = new URL(stack.url);
+    host = url.hostname;
+    port = Number(url.port);
+  });
+
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  interface RawResponse {
+    status: number;
+    headers: Record<string, string>;
+    body: unknown;
+  }
+
+  /**
+   * Sends `request` as written and reads the response until the server closes the connection (the
+   * socket is not half-closed first: Node's server drops a request whose client has ended).
+   */
+  function raw(request: string): Promise<RawResponse> {
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      const socket = connect(port, host, () => socket.write(request));
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        const split = text.indexOf('\r\n\r\n');
+        if (split < 0) return reject(new Error(`no HTTP response: ${JSON.stringify(text)}`));
+        const [statusLine, ...lines] = text.slice(0, split).split('\r\n');
+        const headers: Record<string, string> = {};
+        for (const line of lines) {
+          const colon = line.indexOf(':');
+          headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+        }
+        const body = text.slice(split + 4);
+        resolve({
+          status: Number(statusLine!.split(' ')[1]),
+          headers,
+          body: headers['content-type']?.startsWith('application/json') ? JSON.parse(body) : body,
+        });
+      });
+    });
+  }
+
+  /** A GET written header line by header line; `Connection: close` so the server ends the exchange. */
+  function get(
+    path: string,
+    headerLines: string[],
+    hostLines = [`Host: ${host}:${port}`],
+  ): Promise<RawResponse> {
+    return raw(
+      [`GET ${path} HTTP/1.1`, ...hostLines, ...headerLines, 'Connection: close', '', ''].join('\r\n'),
+    );
+  }
+
+  /** The response is the API's error shape with this status and code. */
+  function expectError(res: RawResponse, status: number, error: string) {
+    expect({ status: res.status, body: res.body }).toEqual({
+      status,
+      body: { error, message: expect.any(String) },
+    });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  }
+
+  const monthUsage = async () =>
+    (await usageCounter().read(stack.dev.accountId, monthKey(serviceNow()))).monthCount;
+
+  describe('one key per request (Authentication: more than one key is 401)', () => {
+    test('one Authorization header is served (the raw client works)', async () => {
+      const res = await get('/v1/lookup/8.8.8.8', [`Authorization: Bearer ${stack.dev.secretKey}`]);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ip: '8.8.8.8' });
+    });
+
+    test('two Authorization headers are 401 invalid_api_key and nothing is billed', async () => {
+      const before = await monthUsage();
+      const res = await get('/v1/lookup/8.8.8.8', [
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+      ]);
+      expectError(res, 401, 'invalid_api_key');
+      expect(await monthUsage()).toBe(before);
+    });
+
+    test('authorization and Authorization, once each, are two Authorization headers', async () => {
+      const res = await get('/v1/lookup/8.8.8.8', [
+        `authorization: Bearer ${generateApiKey('secret')}`,
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+      ]);
+      expectError(res, 401, 'invalid_api_key');
+    });
+
+    test('two X-Api-Key headers are 401 invalid_api_key', async () => {
+      const res = await get('/v1/geo', [
+        'Origin: http://localhost:5173',
+        `X-Api-Key: ${stack.dev.publishableKey}`,
+        `x-api-key: ${stack.dev.publishableKey}`,
+      ]);
+      expectError(res, 401, 'invalid_api_key');
+    });
+
+    test('?key= twice on GET /v1/geo is 401 invalid_api_key', async () => {
+      const key = stack.dev.publishableKey;
+      const res = await get(`/v1/geo?key=${key}&key=${key}`, ['Origin: http://localhost:5173']);
+      expectError(res, 401, 'invalid_api_key');
+    });
+  });
+
+  describe('the Host header: one, well formed (400 invalid_host)', () => {
+    test.each([
+      'host:abc',
+      'host..',
+      'host..com',
+      '[::1',
+      'a:b:c',
+      'geo_api.shop.com',
+      `localhost:${70_000}`,
+    ])('Host: %s is 400 invalid_host, not the base address', async (value) => {
+      const res = await get(
+        '/v1/lookup/8.8.8.8',
+        [`Authorization: Bearer ${stack.dev.secretKey}`],
+        [`Host: ${value}`],
+      );
+      expectError(res, 400, 'invalid_host');
+    });
+
+    test('two Host headers are 400 invalid_host', async () => {
+      const res = await get(
+        '/v1/lookup/8.8.8.8',
+        [`Authorization: Bearer ${stack.dev.secretKey}`],
+        [`Host: ${host}:${port}`, 'Host: geo.other-shop.com'],
+      );
+      expectError(res, 400, 'invalid_host');
+    });
+
+    test('an HTTP/1.1 request without Host is 400 invalid_host', async () => {
+      const res = await get('/v1/openapi.json', [], []);
+      expectError(res, 400, 'invalid_host');
+    });
+
+    test('localhost, IPv4 and IPv6 literals with a port are served', async () => {
+      for (const value of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]) {
+        const res = await get('/v1/openapi.json', [], [`Host: ${value}`]);
+        expect({ value, status: res.status }).toEqual({ value, status: 200 });
+      }
+    });
+  });
+
+  describe("what Node's HTTP parser refuses is answered in the API's shape", () => {
+    test('headers over 16 KB are 431 headers_too_large, and the connection is closed', async () => {
+      const res = await get('/v1/lookup/8.8.8.8', [
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+        `X-Filler: ${'a'.repeat(17 * 1024)}`,
+      ]);
+      expectError(res, 431, 'headers_too_large');
+      expect(res.headers.connection).toBe('close');
+    });
+
+    test('a garbage request line is 400 bad_request, and the connection is closed', async () => {
+      const res = await raw('\x01\x02 not http at all\r\n\r\n');
+      expectError(res, 400, 'bad_request');
+      expect(res.headers.connection).toBe('close');
+    });
+
+    test('a header value with a control character is 400 bad_request', async () => {
+      const res = await get('/v1/lookup/8.8.8.8', ['X-Bad: a\x01b']);
+      expectError(res, 400, 'bad_request');
+    });
+  });
+});

@@ -1,0 +1,103 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { loadEmailLists } from '../../../functions/lib/email/lists.js';
+import { parseEmailListsManifest } from '../../../functions/lib/refresh/email-build.js';
+import { loadLayerSecurity } from '../../../functions/lib/runtime/security.js';
+import { FIXTURE_SNAPSHOTS, ip, ROOT } from '../../unit/security/support/fixtures.js';
+
+// `npm run data:refresh -- --from <fixture dir> --out <tmp>` end to end: a separate process, the
+// fixture snapshots, and artifacts read back with the loaders the functions use.
+
+const run = promisify(execFile);
+let out: string;
+
+async function refresh(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/data-refresh.ts', ...args],
+      {
+        cwd: ROOT,
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('cli', () => {
+  beforeAll(async () => {
+    out = await mkdtemp(join(tmpdir(), 'netintel-refresh-'));
+  });
+  afterAll(async () => {
+    await rm(out, { recursive: true, force: true });
+  });
+
+  describe('npm run data:refresh', () => {
+    test('--from a snapshot directory writes artifacts the functions load', async () => {
+      const result = await refresh('--from', FIXTURE_SNAPSHOTS, '--out', out);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/version \d{8}T\d{6}Z-[0-9a-f]{12} written/);
+
+      const security = await loadLayerSecurity(out);
+      expect(security?.classifier.classify(ip('192.0.2.10')).isTor).toBe(true);
+      expect(security?.classifier.classify(ip('2001:db8:4::1')).isThreat).toBe(true);
+      expect(security?.classifier.classify(ip('192.0.2.1'))).toEqual({
+        isTor: false,
+        isVpn: false,
+        isDatacenter: false,
+        isThreat: false,
+        isSanctionedNetwork: false,
+      });
+
+      const lists = await loadEmailLists(join(out, 'email'));
+      expect([...lists.disposable].sort()).toEqual([
+        'burner.test',
+        'mailinator.com',
+        'rotating1.test',
+        'rotating2.test',
+        'throwaway.test',
+      ]);
+      expect(lists.allowlist.has('126.com')).toBe(true);
+      expect(lists.free.size).toBeGreaterThan(1_000); // carried from the layer build (npm email-providers)
+      const manifest = parseEmailListsManifest(
+        await readFile(join(out, 'email/lists-manifest.json'), 'utf8'),
+      );
+      expect(manifest.counts.disposable).toBe(5);
+      expect(manifest.sources.map((s) => s.licence)).toEqual([
+        'CC0-1.0',
+        'MIT',
+        'BSD-3-Clause',
+        'CC0-1.0',
+        'as its sources',
+      ]);
+    });
+
+    test('a refresh with an unparseable source is refused, exit code 2, and the current files stay', async () => {
+      const before = await readFile(join(out, 'security/ranges.bin'));
+      const beforeLists = await readFile(join(out, 'email/disposable.txt'), 'utf8');
+      const broken = await mkdtemp(join(tmpdir(), 'netintel-broken-'));
+      try {
+        await cp(FIXTURE_SNAPSHOTS, broken, { recursive: true });
+        await writeFile(join(broken, 'fakefilter/data.json'), '<html>rate limited</html>');
+        await writeFile(join(broken, 'x4bnet-vpn-datacenter/vpn/ipv4.txt'), '');
+        const result = await refresh('--from', broken, '--out', out);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('refresh REJECTED');
+        expect(result.stderr).toContain('fakefilter: SourceFormatError');
+        expect(result.stderr).toContain('x4bnet-vpn-ipv4');
+        expect(await readFile(join(out, 'security/ranges.bin'))).toEqual(before);
+        expect(await readFile(join(out, 'email/disposable.txt'), 'utf8')).toBe(beforeLists);
+      } finally {
+        await rm(broken, { recursive: true, force: true });
+      }
+    });
+  });
+});

@@ -1,0 +1,195 @@
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import S3rver from 's3rver';
+import { createRefreshHandler, type RefreshHandlerDeps } from '../../../functions/data-refresh/handler.js';
+import {
+  DATA_VERSIONS_KEPT,
+  S3DataStore,
+  s3VersionSource,
+} from '../../../functions/lib/aws/s3-data-source.js';
+import { EMAIL_LIST_FILES, loadEmailLists } from '../../../functions/lib/email/lists.js';
+import { compileAsnCsv } from '../../../functions/lib/ip/compile/asn.js';
+import { IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
+import { logger, metrics } from '../../../functions/lib/observability.js';
+import { emailListsFromVersion } from '../../../functions/lib/refresh/email-version.js';
+import { REFRESH_METRICS } from '../../../functions/lib/refresh/metrics.js';
+import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
+import { resetSecurityClassifier, securityClassifier } from '../../../functions/lib/runtime/security.js';
+import { FIXTURE_SNAPSHOTS, ip, overridingFetcher, ROOT } from '../../unit/security/support/fixtures.js';
+
+// The refresh Lambda's handler against a real S3 protocol server (s3rver, on disk), and a function
+// container following the published versions: data refresh's "writes versioned artifacts to S3;
+// functions ... check S3 for a newer version ..., swapping it in without a cold start".
+
+const BUCKET = 'netintel-data-test';
+let dir: string;
+let layer: string;
+let server: S3rver;
+let client: S3Client;
+let store: S3DataStore;
+const saved = { ...process.env };
+
+async function makeLayer(root: string): Promise<void> {
+  // The refresh reads the layer's ASN ranges (compiled from the fixture CSVs) and carries its
+  // free/role/typo email files into every version.
+  await mkdir(join(root, 'ip'), { recursive: true });
+  await mkdir(join(root, 'email'), { recursive: true });
+  const lines = async (f: string) =>
+    (await readFile(join(FIXTURE_SNAPSHOTS, 'ip-location-db', f), 'utf8')).split('\n');
+  await writeFile(
+    join(root, 'ip', IP_DATA_FILES.asnV4),
+    (await compileAsnCsv(await lines('asn-ipv4.csv'), 4)).file,
+  );
+  await writeFile(
+    join(root, 'ip', IP_DATA_FILES.asnV6),
+    (await compileAsnCsv(await lines('asn-ipv6.csv'), 6)).file,
+  );
+  for (const f of [EMAIL_LIST_FILES.free, EMAIL_LIST_FILES.role, EMAIL_LIST_FILES.commonProviders]) {
+    await copyFile(join(ROOT, 'test/fixtures/email', f), join(root, 'email', f));
+  }
+}
+
+function deps(overrides: Partial<RefreshHandlerDeps> = {}): RefreshHandlerDeps {
+  let minute = 0;
+  return {
+    store: () => store,
+    fetcher: () => snapshotFetcher(FIXTURE_SNAPSHOTS),
+    dataRoot: () => layer,
+    resolver: () => null,
+    now: () => new Date(Date.UTC(2026, 10, 22, 6, minute++)),
+    mxDomainsPerRun: 0,
+    ...overrides,
+  };
+}
+
+describe('s3-refresh', () => {
+  beforeAll(async () => {
+    logger.setLogLevel('SILENT');
+    dir = await mkdtemp(join(tmpdir(), 'netintel-s3-'));
+    layer = join(dir, 'layer');
+    await makeLayer(layer);
+    server = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: join(dir, 's3'),
+      allowMismatchedSignatures: true,
+      vhostBuckets: false,
+    });
+    const { port } = (await server.run()) as AddressInfo;
+    Object.assign(process.env, {
+      AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,
+      AWS_ACCESS_KEY_ID: 'S3RVER',
+      AWS_SECRET_ACCESS_KEY: 'S3RVER',
+      AWS_REGION: 'us-east-1',
+      POWERTOOLS_METRICS_DISABLED: 'true',
+    });
+    client = new S3Client({
+      endpoint: process.env.AWS_ENDPOINT_URL_S3,
+      forcePathStyle: true,
+      region: 'us-east-1',
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+    });
+    await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
+    store = new S3DataStore(client, BUCKET);
+  });
+
+  afterAll(async () => {
+    logger.setLogLevel('INFO');
+    resetSecurityClassifier();
+    process.env = saved;
+    client.destroy();
+    await server.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  describe('the refresh Lambda and S3 versions', () => {
+    test('a refresh publishes a complete version, then points data/current.json at it', async () => {
+      const addMetric = jest.spyOn(metrics(), 'addMetric');
+      const summary = await createRefreshHandler(deps())();
+      expect(summary.status).toBe('published');
+      const pointer = await store.readPointer();
+      expect(pointer?.version).toBe(summary.version);
+      expect(pointer?.files).toEqual(
+        expect.arrayContaining([
+          'security/ranges.bin',
+          'security/manifest.json',
+          'email/disposable.txt',
+          'email/free.txt',
+        ]),
+      );
+      expect(addMetric).toHaveBeenCalledWith(REFRESH_METRICS.rejected, 'Count', 0);
+      addMetric.mockRestore();
+
+      // The version's email directory is complete: loadEmailLists reads it unchanged.
+      const emailDir = join(dir, 'from-s3', 'email');
+      await mkdir(emailDir, { recursive: true });
+      for (const path of pointer?.files.filter((p) => p.startsWith('email/')) ?? []) {
+        await writeFile(
+          join(dir, 'from-s3', path),
+          (await store.readFile(pointer!.version, path)) as Uint8Array,
+        );
+      }
+      const lists = await loadEmailLists(emailDir);
+      expect(lists.disposable.has('throwaway.test')).toBe(true);
+      expect(lists.disposable.has('126.com')).toBe(false);
+
+      // The same lists straight from the version's objects, as a hot swap of the email lists reads them.
+      const fromVersion = await s3VersionSource(store, emailListsFromVersion).load(pointer!.version);
+      expect([...fromVersion.disposable].sort()).toEqual([...lists.disposable].sort());
+      expect(fromVersion.free.size).toBe(lists.free.size);
+    });
+
+    test('a refresh failing validation publishes nothing, keeps the pointer and emits refreshRejected', async () => {
+      const before = await store.readPointer();
+      const addMetric = jest.spyOn(metrics(), 'addMetric');
+      const summary = await createRefreshHandler(
+        deps({
+          fetcher: () => overridingFetcher(snapshotFetcher(FIXTURE_SNAPSHOTS), { 'tor-exits-csv': '' }),
+        }),
+      )();
+      expect(summary).toMatchObject({ status: 'rejected', current: before?.version });
+      expect(addMetric).toHaveBeenCalledWith(REFRESH_METRICS.rejected, 'Count', 1);
+      addMetric.mockRestore();
+      expect(await store.readPointer()).toEqual(before);
+    });
+
+    test('a function container swaps the published version in without restarting', async () => {
+      // The container's layer has no security data: it starts serving "no match".
+      process.env.NETINTEL_DATA_PATH = join(dir, 'empty-layer');
+      resetSecurityClassifier();
+      const classifier = await securityClassifier({ bucket: BUCKET, checkIntervalMs: 60_000 });
+      const first = classifier.classify(ip('192.0.2.10'));
+      let flags = first;
+      for (let i = 0; i < 100 && !flags.isTor; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        flags = classifier.classify(ip('192.0.2.10'));
+      }
+      expect(first.isTor).toBe(false);
+      expect(flags.isTor).toBe(true);
+      expect(classifier.classify(ip('::ffff:203.0.113.50')).isThreat).toBe(true);
+    });
+
+    test(`old versions are pruned to the newest ${DATA_VERSIONS_KEPT}`, async () => {
+      for (let i = 0; i < DATA_VERSIONS_KEPT + 1; i++) {
+        const summary = await createRefreshHandler(
+          deps({
+            fetcher: () =>
+              overridingFetcher(snapshotFetcher(FIXTURE_SNAPSHOTS), {
+                'tor-bulk-exit-list': `192.0.2.${100 + i}\n`,
+              }),
+            now: () => new Date(Date.UTC(2026, 10, 23, i)),
+          }),
+        )();
+        expect(summary.status).toBe('published');
+      }
+      const versions = await store.listVersions();
+      expect(versions).toHaveLength(DATA_VERSIONS_KEPT);
+      expect(versions.at(-1)).toBe((await store.readPointer())?.version);
+    });
+  });
+});

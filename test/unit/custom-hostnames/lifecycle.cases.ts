@@ -1,0 +1,183 @@
+import { describe, expect, test } from '@jest/globals';
+import {
+  addHostname,
+  type DomainDeps,
+  listHostnames,
+  removeHostname,
+  verifyHostname,
+  verifyUnsettled,
+} from '../../../functions/lib/custom-hostnames/lifecycle.js';
+import {
+  account,
+  configuredZone,
+  hoursLater,
+  MemoryHostnameStore,
+  ScriptedCertificates,
+  T0,
+  ZoneTable,
+} from './support/fixtures.js';
+
+function deps(overrides: Partial<DomainDeps> = {}): DomainDeps & { store: MemoryHostnameStore } {
+  const accounts = new Map([
+    ['acct_1', account('acct_1')],
+    ['acct_2', account('acct_2', 'business')],
+    ['acct_free', account('acct_free', 'free', false)],
+  ]);
+  let n = 0;
+  return {
+    store: new MemoryHostnameStore(),
+    accounts: { getAccount: async (id) => accounts.get(id) },
+    resolver: configuredZone(),
+    certificates: new ScriptedCertificates(),
+    now: () => T0,
+    baseDomain: 'api.netintel.com',
+    target: 'edge.netintel.com',
+    newToken: () => (n++ === 0 ? 'tok123' : `tok${n}`),
+    ...overrides,
+  } as DomainDeps & { store: MemoryHostnameStore };
+}
+
+describe('lifecycle', () => {
+  describe('domain add', () => {
+    test('claims a valid hostname for an eligible account, pending_dns', async () => {
+      const d = deps();
+      const record = await addHostname('acct_1', 'GEO.shop.com', d);
+      expect(record).toMatchObject({
+        hostname: 'geo.shop.com',
+        accountId: 'acct_1',
+        status: 'pending_dns',
+        token: 'tok123',
+      });
+      expect(d.store.items.get('geo.shop.com')).toEqual(record);
+    });
+
+    test.each([
+      ['acct_free', 'geo.shop.com', 'plan_not_eligible'],
+      ['acct_nope', 'geo.shop.com', 'unknown_account'],
+      ['acct_1', 'co.uk', 'not_public'],
+      ['acct_1', 'eu.api.netintel.com', 'base_domain'],
+    ])('%s adding %s is refused (%s)', async (accountId, hostname, code) => {
+      await expect(addHostname(accountId, hostname, deps())).rejects.toMatchObject({ code });
+    });
+
+    test('one hostname, one account: a second account is refused, the owner gets the claim back', async () => {
+      const d = deps();
+      const first = await addHostname('acct_1', 'geo.shop.com', d);
+      await expect(addHostname('acct_2', 'geo.shop.com', d)).rejects.toMatchObject({
+        code: 'hostname_claimed',
+      });
+      expect(await addHostname('acct_1', 'geo.shop.com', d)).toEqual(first);
+    });
+
+    test('two accounts racing: the conditional put lets exactly one win', async () => {
+      const d = deps();
+      const results = await Promise.allSettled([
+        addHostname('acct_1', 'geo.shop.com', d),
+        addHostname('acct_2', 'geo.shop.com', d),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);
+    });
+  });
+
+  describe('domain verify and the scheduled sweep', () => {
+    test('verify saves the outcome; active is left alone afterwards', async () => {
+      const d = deps({ now: () => hoursLater(1) });
+      await addHostname('acct_1', 'geo.shop.com', d);
+      const result = await verifyHostname('geo.shop.com', d);
+      expect(result.transitions).toEqual(['pending_certificate', 'active']);
+      expect(d.store.items.get('geo.shop.com')?.status).toBe('active');
+      expect((await verifyHostname('geo.shop.com', d)).transitions).toEqual([]);
+    });
+
+    test('an unknown hostname is refused', async () => {
+      await expect(verifyHostname('nope.shop.com', deps())).rejects.toMatchObject({
+        code: 'unknown_hostname',
+      });
+    });
+
+    test('the sweep checks pending hostnames only and reports changes', async () => {
+      const d = deps({ now: () => hoursLater(1), resolver: new ZoneTable() });
+      await addHostname('acct_1', 'geo.shop.com', d);
+      await addHostname('acct_1', 'api.shop.com', d);
+      d.store.items.set('old.shop.com', {
+        ...d.store.items.get('api.shop.com')!,
+        hostname: 'old.shop.com',
+        status: 'active',
+      });
+      d.resolver = configuredZone();
+      const summary = await verifyUnsettled(d);
+      expect(summary.checked).toBe(2);
+      expect(summary.changed).toEqual([
+        { hostname: 'geo.shop.com', transitions: ['pending_certificate', 'active'] },
+      ]);
+      expect(summary.errors).toEqual([]);
+    });
+
+    test('a hostname removed after the sweep listed it gets no certificate', async () => {
+      const d = deps();
+      await addHostname('acct_1', 'geo.shop.com', d);
+      const listed = await d.store.listUnsettled();
+      d.store.listUnsettled = async () => listed;
+      await removeHostname('geo.shop.com', d);
+      const summary = await verifyUnsettled(d);
+      expect(summary.changed).toEqual([]);
+      expect((d.certificates as ScriptedCertificates).requested).toEqual([]);
+      expect(d.store.items.size).toBe(0);
+    });
+
+    test('a failing check of one hostname does not stop the others', async () => {
+      const d = deps();
+      await addHostname('acct_1', 'geo.shop.com', d);
+      await addHostname('acct_1', 'api.shop.com', d);
+      const certificates = new ScriptedCertificates();
+      certificates.request = async (hostname) => {
+        if (hostname === 'geo.shop.com') throw new Error('throttled');
+      };
+      d.certificates = certificates;
+      d.resolver = new ZoneTable({
+        ...configuredZone().zone,
+        'api.shop.com': { cname: ['edge.netintel.com'] },
+        '_netintel-challenge.api.shop.com': { txt: ['netintel-verification=tok2'] },
+      });
+      const summary = await verifyUnsettled(d);
+      expect(summary.errors).toEqual([{ hostname: 'geo.shop.com', error: 'throttled' }]);
+      expect(summary.changed.map((c) => c.hostname)).toEqual(['api.shop.com']);
+    });
+  });
+
+  describe('domain remove and list', () => {
+    test('a hostname without a certificate is deleted at once', async () => {
+      const d = deps();
+      await addHostname('acct_1', 'geo.shop.com', d);
+      expect(await removeHostname('geo.shop.com', d)).toBe('removed');
+      expect(d.store.items.size).toBe(0);
+      expect((d.certificates as ScriptedCertificates).released).toEqual([]);
+    });
+
+    test('where the edge lets go asynchronously, removing until a later check releases it', async () => {
+      const certificates = new ScriptedCertificates({ state: 'issued' }, 'pending');
+      const d = deps({ certificates });
+      await addHostname('acct_1', 'geo.shop.com', d);
+      await verifyHostname('geo.shop.com', d);
+      expect(await removeHostname('geo.shop.com', d)).toBe('removing');
+      expect(d.store.items.get('geo.shop.com')?.status).toBe('removing');
+      expect((await verifyUnsettled(d)).changed).toEqual([]);
+      certificates.releaseAnswer = 'released';
+      expect((await verifyUnsettled(d)).changed).toEqual([
+        { hostname: 'geo.shop.com', transitions: ['removed'] },
+      ]);
+      expect(d.store.items.size).toBe(0);
+    });
+
+    test('list shows an account its hostnames, sorted, with the records to create', async () => {
+      const d = deps();
+      await addHostname('acct_1', 'geo.shop.com', d);
+      await addHostname('acct_1', 'api.shop.com', d);
+      await addHostname('acct_2', 'geo.other.com', d);
+      const list = await listHostnames('acct_1', d);
+      expect(list.map((h) => h.hostname)).toEqual(['api.shop.com', 'geo.shop.com']);
+      expect(list[0]!.records.map((r) => r.type)).toEqual(['CNAME', 'TXT']);
+    });
+  });
+});

@@ -1,0 +1,290 @@
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import type * as z from 'zod';
+import { CONTRACTS } from '../../../functions/contracts.js';
+import { DASHBOARD_CONTRACTS } from '../../../functions/dashboard-contracts.js';
+import type { EmailCheckResult } from '../../../functions/lib/email/index.js';
+import { sortReasons } from '../../../functions/lib/email/reasons.js';
+import { verdictFor } from '../../../functions/lib/email/verdict.js';
+import { codeSamples, jsLiteral } from '../../../functions/lib/http/code-samples.js';
+import type { RouteExample } from '../../../functions/lib/http/contract.js';
+import { ERROR_CODES, type ErrorCode } from '../../../functions/lib/http/errors.js';
+import { buildOpenApi, ErrorSchema } from '../../../functions/lib/http/openapi.js';
+import { validate, validateHeaders } from '../../../functions/lib/http/validate.js';
+import { JOB_RETENTION_DAYS, type Job } from '../../../functions/lib/jobs/job.js';
+import { encodeCursor } from '../../../functions/lib/jobs/list-cursor.js';
+import { type SignupReason, scoreOf, verdictOfScore } from '../../../functions/lib/signup/score.js';
+import { API_TAGS, PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../../functions/routes.js';
+
+// The API reference (/docs, /v1/openapi.json) as a reader uses it: sections, the errors each
+// operation can answer, examples that are valid and tell one consistent story, and code samples
+// that send what the examples show. test/integration/docs.cases.ts replays the examples against the
+// service itself.
+
+interface Operation {
+  tags: string[];
+  description: string;
+  security: unknown[];
+  responses: Record<string, Response>;
+}
+interface Response {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }>;
+}
+
+const doc = buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS) as unknown as {
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Operation>>;
+};
+const routes = ROUTES as readonly Route[];
+const opOf = (route: { path: string; method: string }) => doc.paths[route.path]![route.method.toLowerCase()]!;
+const codesAt = (route: Route, status: number) =>
+  Object.keys(opOf(route).responses[String(status)]?.content?.['application/json']?.examples ?? {});
+const examples = (name: RouteName) => CONTRACTS[name].examples;
+const response = <T>(name: RouteName, example: string) => examples(name)[example]!.response as T;
+
+/** True when `schema` accepts `value` and drops nothing from it: an extra field anywhere fails. */
+function expectExactly(schema: z.ZodType, value: unknown): void {
+  const parsed = schema.safeParse(value);
+  expect(parsed.error?.issues ?? []).toEqual([]);
+  expect(parsed.data).toEqual(value);
+}
+
+describe('openapi', () => {
+  describe('sections', () => {
+    test('the reference has the six sections in order, and every operation is in exactly one', () => {
+      expect(doc.tags.map((t) => t.name)).toEqual([...API_TAGS]);
+      for (const route of [...routes, ...PUBLIC_ROUTES]) {
+        expect([route.name, opOf(route).tags]).toEqual([route.name, [route.tag]]);
+      }
+    });
+  });
+
+  describe('the errors each operation can answer', () => {
+    test('every operation lists 401 invalid_api_key and 403 wrong_key_type; publishable ones also origin_not_allowed', () => {
+      for (const route of routes) {
+        expect(codesAt(route, 401)).toEqual(['invalid_api_key']);
+        expect(codesAt(route, 403)).toContain('wrong_key_type');
+        expect(codesAt(route, 403).includes('origin_not_allowed')).toBe(route.keyType === 'publishable');
+      }
+    });
+
+    test('every operation lists 429 rate_limit_exceeded with Retry-After; billed ones also monthly_limit_exceeded', () => {
+      for (const route of routes) {
+        const expected =
+          route.billing.per === 'none'
+            ? ['rate_limit_exceeded']
+            : ['rate_limit_exceeded', 'monthly_limit_exceeded'];
+        expect([route.name, codesAt(route, 429)]).toEqual([route.name, expected]);
+        expect(opOf(route).responses['429']!.headers).toHaveProperty('Retry-After');
+      }
+    });
+
+    test('operations with a JSON body list invalid_json, body_too_large and unsupported_media_type', () => {
+      for (const route of routes.filter((r) => CONTRACTS[r.name as RouteName].body)) {
+        expect(codesAt(route, 400)).toContain('invalid_json');
+        expect(codesAt(route, 413)).toEqual(['body_too_large']);
+        expect(codesAt(route, 415)).toEqual(['unsupported_media_type']);
+      }
+      expect(codesAt(routes.find((r) => r.name === 'jobs-get')!, 415)).toEqual([]);
+    });
+
+    test('the codes only some routes answer are listed on exactly those', () => {
+      const where = (code: ErrorCode) =>
+        routes.filter((r) => codesAt(r, ERROR_CODES[code]).includes(code)).map((r) => r.name);
+      expect(where('job_not_found')).toEqual(['jobs-get', 'jobs-results']);
+      expect(where('job_not_completed')).toEqual(['jobs-results']);
+      expect(where('job_expired')).toEqual(['jobs-results']);
+      expect(where('location_unavailable')).toEqual(['risk-check']);
+      expect(where('idempotency_key_reused')).toEqual(['jobs-create']);
+      expect(where('invalid_ip')).toEqual(['lookup-ip', 'lookup-batch', 'signup-check', 'risk-check']);
+      expect(where('empty_batch')).toEqual(['lookup-batch', 'email-batch']);
+    });
+
+    test('every error response is the shared Error object, with an example of each code under its status', () => {
+      for (const route of [...routes]) {
+        for (const [status, res] of Object.entries(opOf(route).responses)) {
+          if (Number(status) < 400 && status !== 'default') continue;
+          const json = res.content!['application/json']!;
+          expect(json.schema).toEqual({ $ref: '#/components/schemas/Error' });
+          expect(res.headers).toHaveProperty('X-Request-Id');
+          for (const [code, example] of Object.entries(json.examples!)) {
+            expectExactly(ErrorSchema, example.value);
+            expect((example.value as { error: string }).error).toBe(code);
+            if (status !== 'default') expect(ERROR_CODES[code as ErrorCode]).toBe(Number(status));
+            expect(res.description).toContain(`\`${code}\``);
+          }
+        }
+      }
+    });
+  });
+
+  describe('examples', () => {
+    test('the document holds no value a schema generator invents (the ±2^53-1 integer bounds)', () => {
+      expect(JSON.stringify(doc)).not.toContain('9007199254740991');
+    });
+
+    test.each(ROUTES.map((r) => [r.name] as const))(
+      '%s: every example request is valid and its response has exactly the published schema',
+      (name: RouteName) => {
+        const contract = CONTRACTS[name];
+        expect(Object.keys(contract.examples).length).toBeGreaterThan(0);
+        for (const example of Object.values(contract.examples)) {
+          if (contract.params) validate(contract.params, example.params, 'path');
+          if (contract.query) validate(contract.query, example.query ?? {}, 'query');
+          if (contract.headers) {
+            const sent = Object.entries(example.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]);
+            validateHeaders(contract.headers as z.ZodObject, Object.fromEntries(sent));
+          }
+          if (contract.body && !example.contentType) validate(contract.body, example.body);
+          if (example.contentType) expect(contract.bodyMediaTypes).toContain(example.contentType);
+          if (contract.responseStatus === 204) expect(example.response).toBeUndefined();
+          else expectExactly(contract.response, example.response);
+        }
+      },
+    );
+
+    test('email examples agree: a batch and a signup check hold the single check of the same address', () => {
+      const single = Object.values(examples('email-validate')).map((e) => e.response as EmailCheckResult);
+      const byAddress = new Map(single.map((r) => [r.email, r]));
+      const signups = Object.values(examples('signup-check')).map(
+        (e) => (e.response as { email: EmailCheckResult }).email,
+      );
+      const batch = response<{ results: EmailCheckResult[] }>('email-batch', 'mixed').results;
+      const shared = [...batch, ...signups].filter((r) => byAddress.has(r.email));
+      expect(shared.map((r) => r.email)).toEqual([
+        'jane@gmial.com',
+        'someone@mailinator.com',
+        'someone@mailinator.com',
+      ]);
+      for (const result of shared) expect(result).toEqual(byAddress.get(result.email));
+    });
+
+    test('email verdicts are the most severe of their reasons, listed most severe first', () => {
+      const results = [
+        ...Object.values(examples('email-validate')).map((e) => e.response as EmailCheckResult),
+        ...response<{ results: EmailCheckResult[] }>('email-batch', 'mixed').results,
+      ];
+      for (const r of results) {
+        expect(r.reasons).toEqual(sortReasons(r.reasons));
+        expect(r.verdict).toBe(verdictFor(r.reasons));
+      }
+    });
+
+    test('signup scores are the sum of their reasons, capped, and their verdicts follow the thresholds', () => {
+      for (const e of Object.values(examples('signup-check'))) {
+        const r = e.response as { score: number; verdict: string; reasons: SignupReason[] };
+        expect(r.score).toBe(scoreOf(r.reasons));
+        expect(r.verdict).toBe(verdictOfScore(r.score));
+      }
+    });
+
+    test('an IP batch item is the single lookup of the same address without userAgent and hostname', () => {
+      const {
+        userAgent: _u,
+        hostname: _h,
+        ...single
+      } = response<Record<string, unknown>>('lookup-ip', 'google-dns');
+      const batch = response<{ results: Record<string, unknown>[] }>('lookup-batch', 'two').results;
+      expect(batch.find((r) => r.ip === single.ip)).toEqual(single);
+    });
+
+    test('the travel examples are one user: the second check starts from the first one', () => {
+      const first = response<{ currentLocation: object }>('risk-check', 'first-check');
+      const second = response<{ previousLocation: { observedAt: string } }>(
+        'risk-check',
+        'impossible-travel',
+      );
+      const { observedAt: _at, ...previous } = second.previousLocation;
+      expect(previous).toEqual(first.currentLocation);
+      expect(examples('risk-baseline-delete').delete!.body).toEqual({ userId: 'user-42' });
+    });
+
+    test('the list-job examples are two jobs: made, listed, read and downloaded', () => {
+      const made = Object.values(examples('jobs-create')).map((e) => e.response as Job);
+      const { json, csv } = examples('jobs-create');
+      const read = response<Job>('jobs-get', 'completed');
+      const listed = response<{ jobs: Job[]; nextCursor: string }>('jobs-list', 'first-page');
+      expect(read.id).toBe(made[0]!.id);
+      expect(examples('jobs-get').completed!.params).toEqual({ id: read.id });
+      expect(examples('jobs-results').csv!.params).toEqual({ id: read.id });
+      // Newest first, one per page: the job made last, and a cursor from it.
+      expect(listed.jobs.map((j) => j.id)).toEqual([made.at(-1)!.id]);
+      expect(listed.nextCursor).toBe(encodeCursor(listed.jobs.at(-1)!));
+      const emails = (json!.body as { emails: string[] }).emails;
+      expect([read.total, read.credits]).toEqual([emails.length, new Set(emails).size]);
+      expect(csv!.body).toMatch(/^name,email\n/);
+      for (const job of [...made, read, ...listed.jobs]) {
+        expect(Date.parse(job.expiresAt) - Date.parse(job.createdAt)).toBe(JOB_RETENTION_DAYS * 86_400_000);
+      }
+      const rows = response<string>('jobs-results', 'csv').trim().split('\r\n').slice(1);
+      expect(rows.map((r) => r.split(',')[0])).toEqual(emails);
+      const verdicts = rows.map((r) => r.split(',')[2]);
+      for (const v of ['accept', 'review', 'reject'] as const) {
+        expect(read.summary!.verdicts[v]).toBe(verdicts.filter((x) => x === v).length);
+      }
+    });
+  });
+
+  describe('code samples', () => {
+    const sampleOf = (name: RouteName, lang: 'curl' | 'JavaScript', example?: RouteExample) => {
+      const route = routes.find((r) => r.name === name)!;
+      const chosen = example ?? Object.values(CONTRACTS[name].examples)[0]!;
+      return codeSamples(route, CONTRACTS[name], chosen).find((s) => s.lang === lang)!.source;
+    };
+
+    test('every operation shows curl and JavaScript calls, each sending its key the way its key type goes', () => {
+      for (const route of routes) {
+        const description = opOf(route).description;
+        expect(description).toContain('```bash\ncurl "$NETINTEL_URL/v1/');
+        expect(description).toContain('```js\n');
+        if (route.keyType === 'secret') {
+          expect(description).toContain('-H "Authorization: Bearer $NETINTEL_SECRET_KEY"');
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the JavaScript source of the sample
+          expect(description).toContain('Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`');
+        } else {
+          expect(description).toContain('-H "X-Api-Key: $NETINTEL_PUBLISHABLE_KEY"');
+          expect(description).toContain("'X-Api-Key': NETINTEL_PUBLISHABLE_KEY");
+          expect(description).not.toContain('process.env');
+        }
+      }
+    });
+
+    test('a curl sample sends the example body, method and path', () => {
+      const curl = sampleOf('email-batch', 'curl');
+      const body = /-d '(.*)'$/m.exec(curl)![1]!;
+      expect(JSON.parse(body)).toEqual(examples('email-batch').mixed!.body);
+      expect(sampleOf('risk-baseline-delete', 'curl')).toContain('-X DELETE');
+      expect(sampleOf('lookup-ip', 'curl')).toContain('"$NETINTEL_URL/v1/lookup/8.8.8.8?include=hostname"');
+      expect(sampleOf('jobs-create', 'curl', examples('jobs-create').csv)).toContain(
+        '--data-binary @newsletter.csv',
+      );
+    });
+
+    test('a JavaScript sample is valid JavaScript that sends the example body', async () => {
+      const source = sampleOf('email-batch', 'JavaScript');
+      const calls: [string, RequestInit][] = [];
+      const fetch = async (url: string, init: RequestInit) => {
+        calls.push([url, init]);
+        return { ok: true, status: 200, json: async () => ({}) };
+      };
+      const run = new Function('fetch', 'process', `return (async () => { ${source} })();`);
+      await run(fetch, { env: { NETINTEL_URL: 'http://api.test', NETINTEL_SECRET_KEY: 'ni_sec_x' } });
+      expect(calls[0]![0]).toBe('http://api.test/v1/email/batch');
+      expect(calls[0]![1].method).toBe('POST');
+      expect(JSON.parse(calls[0]![1].body as string)).toEqual(examples('email-batch').mixed!.body);
+      expect(calls[0]![1].headers).toMatchObject({ Authorization: 'Bearer ni_sec_x' });
+    });
+
+    test('jsLiteral writes any JSON value as JavaScript that evaluates to it', () => {
+      fc.assert(
+        fc.property(fc.jsonValue(), fc.constantFrom('', '  ', '    '), (value, indent) => {
+          const normal = JSON.parse(JSON.stringify(value));
+          expect(new Function(`return (${jsLiteral(normal, indent)});`)()).toEqual(normal);
+        }),
+        { numRuns: 500 },
+      );
+    });
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { CONTRACTS } from '../../../functions/contracts.js';
+import { ValidationError } from '../../../functions/lib/http/errors.js';
+import { validate } from '../../../functions/lib/http/validate.js';
+
+// A route's contract is its request validator (functions/lib/http/validate.ts maps zod issues to
+// error codes). Whatever JSON a client sends, validation either accepts it or refuses it with the
+// API's ValidationError, under one of the codes the route's contract declares.
+
+const VALIDATED = Object.entries(CONTRACTS).filter(([, c]) => c.body && c.requestErrors);
+
+/** The names fields of the bodies use, so generated objects hit real fields as well as strangers. */
+const FIELDS = ['ips', 'emails', 'email', 'ip', 'userId', 'userAgent', 'commit', 'other'];
+
+const value = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }),
+  fc.constantFrom('8.8.8.8', '::1', '999.1.1.1', '', 'a@b.example', 'x'.repeat(257)),
+  fc.array(fc.oneof(fc.constantFrom('1.2.3.4', 'a@b.example'), fc.jsonValue({ maxDepth: 1 })), {
+    maxLength: 105,
+  }),
+);
+const body = fc.oneof(
+  fc.jsonValue(),
+  fc.dictionary(fc.constantFrom(...FIELDS), value, { maxKeys: FIELDS.length }),
+);
+
+function outcome(run: () => unknown): string {
+  try {
+    run();
+    return 'accepted';
+  } catch (err) {
+    if (err instanceof ValidationError) return err.code;
+    throw err;
+  }
+}
+
+describe('request-validation', () => {
+  describe('request validation by contract', () => {
+    test('the routes whose contract validates their body declare their refusal codes', () => {
+      expect(VALIDATED.map(([name]) => name).sort()).toEqual([
+        'email-batch',
+        'email-validate',
+        'lookup-batch',
+        'risk-baseline-delete',
+        'risk-check',
+        'signup-check',
+      ]);
+    });
+
+    test.each(VALIDATED)(
+      '%s: any JSON body is accepted or refused with a code the route documents',
+      (_name, contract) => {
+        const documented = new Set(contract.requestErrors);
+        fc.assert(
+          fc.property(body, (b) => {
+            const result = outcome(() => validate(contract.body!, b));
+            expect(result === 'accepted' || documented.has(result as never)).toBe(true);
+          }),
+          { numRuns: 2000 },
+        );
+      },
+    );
+
+    test('a batch is judged by its size before its items: 101 malformed IPs are batch_too_large', () => {
+      const body = { ips: Array.from({ length: 101 }, () => 7) };
+      expect(outcome(() => validate(CONTRACTS['lookup-batch'].body!, body))).toBe('batch_too_large');
+      expect(outcome(() => validate(CONTRACTS['email-batch'].body!, { emails: [] }))).toBe('empty_batch');
+    });
+
+    test('the shape comes before field rules: a mistyped ip beside an empty userId is invalid_field', () => {
+      const risk = CONTRACTS['risk-check'].body!;
+      expect(outcome(() => validate(risk, { userId: '', ip: 5 }))).toBe('invalid_field');
+      expect(outcome(() => validate(risk, { userId: '', ip: 'nope' }))).toBe('invalid_user_id');
+      expect(outcome(() => validate(risk, { userId: 'u', ip: 'nope' }))).toBe('invalid_ip');
+      expect(outcome(() => validate(risk, { ip: '8.8.8.8' }))).toBe('missing_field');
+    });
+
+    test('an IP batch item that is not a string is invalid_ip naming its index', () => {
+      expect(() => validate(CONTRACTS['lookup-batch'].body!, { ips: ['8.8.8.8', null] })).toThrow(
+        expect.objectContaining({ code: 'invalid_ip', message: expect.stringContaining('ips[1]') }),
+      );
+    });
+  });
+});

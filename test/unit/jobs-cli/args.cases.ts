@@ -1,0 +1,98 @@
+import { describe, expect, test } from '@jest/globals';
+import { runJobs } from '../../../scripts/jobs/cli.js';
+
+/** The CLI run in this process with no server behind it: only what it says before any call. */
+async function jobs(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runJobs(args, {
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+    env: {},
+    cwd: '/nonexistent',
+  });
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+describe('args', () => {
+  describe('npm run jobs: the command line', () => {
+    test('--help lists every command and the environment variables', async () => {
+      const { code, stdout } = await jobs('--help');
+      expect(code).toBe(0);
+      for (const command of ['submit FILE.csv', 'status ID', 'results ID', 'list', 'wait ID']) {
+        expect(stdout).toContain(command);
+      }
+      expect(stdout).toContain('NETINTEL_URL');
+      expect(stdout).toContain('NETINTEL_SECRET_KEY');
+      expect(stdout).toContain('--keep-columns');
+    });
+
+    test('<command> --help prints that command’s usage', async () => {
+      const { code, stdout } = await jobs('wait', '--help');
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/^usage: npm run jobs -- wait ID/);
+      expect(stdout).not.toContain('submit FILE.csv');
+    });
+
+    test('no command prints the usage on stderr with exit code 2', async () => {
+      const { code, stdout, stderr } = await jobs();
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      expect(stderr).toMatch(/^usage: npm run jobs/);
+    });
+
+    test('bad input is one error line and a hint, exit code 2', async () => {
+      for (const [args, error, hint] of [
+        [['frobnicate'], 'error: unknown command "frobnicate"', 'hint: npm run jobs -- --help'],
+        [['status'], 'error: status takes one ID', 'hint: npm run jobs -- status --help'],
+        [['list', 'x'], 'error: list takes no argument', 'hint: npm run jobs -- list --help'],
+        [
+          ['status', 'x', '--wait'],
+          'error: --wait is not an option of status',
+          'hint: npm run jobs -- status --help',
+        ],
+        [
+          ['submit', 'a.csv', '--frob'],
+          "error: Unknown option '--frob'",
+          'hint: npm run jobs -- submit --help',
+        ],
+        [
+          ['wait', 'x', '--keep-columns'],
+          'error: --keep-columns needs --input FILE.csv',
+          'hint: npm run jobs -- wait --help',
+        ],
+        [
+          ['list', '--limit', '-3'],
+          "error: Option '--limit' argument is ambiguous. Did you forget",
+          'hint: npm run jobs -- list --help',
+        ],
+        [
+          ['list', '--limit', '0'],
+          'error: --limit must be a whole number from 1 to 100',
+          'hint: npm run jobs -- list --help',
+        ],
+      ] as const) {
+        const { code, stderr } = await jobs(...args);
+        const lines = stderr.split('\n');
+        expect({ args, code, lines: lines.length }).toEqual({ args, code: 2, lines: 2 });
+        expect(lines[0]).toContain(error);
+        expect(lines[1]).toBe(hint);
+      }
+    });
+
+    test('with --json an error is one JSON object', async () => {
+      const { code, stderr } = await jobs('status', '--json');
+      expect(code).toBe(2);
+      expect(JSON.parse(stderr)).toEqual({
+        error: 'status takes one ID',
+        hint: 'npm run jobs -- status --help',
+      });
+    });
+
+    test('a missing file is named with the directory it was looked for in', async () => {
+      const { code, stderr } = await jobs('submit', 'contacts.csv');
+      expect(code).toBe(2);
+      expect(stderr.split('\n')[0]).toBe('error: no such file: /nonexistent/contacts.csv');
+    });
+  });
+});

@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
+import { ARTIFACT_PATHS, type RefreshOutcome } from '../../../functions/lib/refresh/refresh.js';
+import { openSecurityArtifact } from '../../../functions/lib/security/artifact.js';
+import { SecurityFlagsSchema } from '../../../functions/lib/security/classifier.js';
+import type { ListSecurityClassifier } from '../../../functions/lib/security/list-classifier.js';
+import { ip, refreshFixture } from './support/fixtures.js';
+
+// The fixture lists (test/fixtures/security/README.md has the table of addresses and flags),
+// compiled by the refresh and read back the way a function loads them.
+
+let outcome: RefreshOutcome;
+let classifier: ListSecurityClassifier;
+
+describe('list-classifier', () => {
+  beforeAll(async () => {
+    outcome = await refreshFixture();
+    if (!outcome.accepted) throw new Error(JSON.stringify(outcome.rejections));
+    const file = (path: string) => outcome.accepted && outcome.files.find((f) => f.path === path)?.body;
+    const table = file(ARTIFACT_PATHS.securityTable) as Uint8Array;
+    const manifest = new TextDecoder().decode(file(ARTIFACT_PATHS.securityManifest) as Uint8Array);
+    classifier = openSecurityArtifact(table, manifest).classifier;
+  });
+
+  const NONE = {
+    isTor: false,
+    isVpn: false,
+    isDatacenter: false,
+    isThreat: false,
+    isSanctionedNetwork: false,
+  };
+
+  describe('list-based security classification (fixture lists)', () => {
+    test.each([
+      ['192.0.2.10', { isTor: true }],
+      ['192.0.2.11', { isTor: true }],
+      ['2001:db8::10', { isTor: true }],
+      ['198.51.100.5', { isVpn: true, isDatacenter: true }],
+      ['198.51.100.200', { isDatacenter: true }],
+      ['2001:db8:1::1', { isVpn: true }],
+      ['2001:db8:2:ffff::1', { isDatacenter: true }],
+      ['203.0.113.7', { isDatacenter: true }],
+      ['2001:db8:3::1', { isDatacenter: true }],
+      ['203.0.113.20', { isDatacenter: true }],
+      ['203.0.113.35', { isDatacenter: true }],
+      ['203.0.113.50', { isThreat: true }],
+      ['2001:db8:4::1', { isThreat: true }],
+      ['203.0.113.61', { isVpn: true }],
+      ['192.0.2.200', { isDatacenter: true }],
+      ['203.0.113.150', { isVpn: true }],
+      ['203.0.113.200', { isSanctionedNetwork: true }],
+      ['2001:db8:ff:1::1', { isSanctionedNetwork: true }],
+      ['2001:db8:fe::1', { isSanctionedNetwork: true }],
+    ])('%s is classified %j', (address, flags) => {
+      expect(classifier.classify(ip(address))).toEqual({ ...NONE, ...flags });
+    });
+
+    test.each([
+      ['192.0.2.1', 'an address on no list'],
+      ['203.0.113.51', 'an IPsum address on only 2 blocklists (threshold 3)'],
+      ['203.0.113.52', 'an IPsum address on 1 blocklist'],
+      ['203.0.113.100', 'an AS with only a third of its space in a sanctioned country'],
+      ['2001:db8:5::1', 'an IPv6 address on no list'],
+    ])('%s is false on every flag (%s)', (address) => {
+      expect(classifier.classify(ip(address))).toEqual(NONE);
+    });
+
+    test('an IPv4-mapped IPv6 address is classified like its IPv4 address', () => {
+      for (const v4 of ['192.0.2.10', '198.51.100.5', '203.0.113.50', '203.0.113.200', '192.0.2.1']) {
+        expect(classifier.classify(ip(`::ffff:${v4}`))).toEqual(classifier.classify(ip(v4)));
+      }
+    });
+
+    test('the manifest records sources, licences, counts, the IPsum threshold and the sanctioned ASes', () => {
+      const m = outcome.security;
+      expect(m.version).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{12}$/);
+      expect(m.rules.ipsumMinLists).toBe(3);
+      expect(m.rules.sanctionedCountries).toEqual(['CU', 'IR', 'KP', 'SY']);
+      expect(m.sanctionedAsns).toEqual([
+        { asn: 64501, country: 'IR' },
+        { asn: 64503, country: 'KP' },
+      ]);
+      const tor = m.sources.find((s) => s.id === 'tor-exits');
+      expect(tor).toMatchObject({ licence: 'MIT', flag: 'isTor' });
+      expect(tor?.files[0]).toMatchObject({
+        status: 'ok',
+        count: 3,
+        url: expect.stringContaining('alireza-rezaee'),
+      });
+      expect(m.sources.find((s) => s.id === 'tor-bulk-exit-list')?.files[0]?.status).toBe('unavailable');
+      expect(m.flags.isTor).toEqual({ v4: 1, v6: 1 });
+    });
+
+    test('classify never throws and always answers five booleans, for any parsed address (property)', () => {
+      const anyAddress = fc.oneof(
+        fc.ipV4(),
+        fc.ipV6(),
+        fc.ipV4().map((v4) => `::ffff:${v4}`),
+        fc.ipV4Extended(),
+      );
+      fc.assert(
+        fc.property(anyAddress, (text) => {
+          const parsed = parseIp(text);
+          if (parsed === null) return;
+          expect(SecurityFlagsSchema.safeParse(classifier.classify(parsed)).success).toBe(true);
+        }),
+        { numRuns: 2_000 },
+      );
+    });
+  });
+});
