@@ -22,6 +22,7 @@ const MODULES = [
   'hostile-bodies',
   'memory',
   'dashboard',
+  'clients',
 ] as const;
 
 interface Stored {

@@ -1,4 +1,4 @@
-// `npm test`, before Jest: the type checks (the Node code, then the dashboard's browser code with
+// `npm test`, before Jest: the client libraries' build and the type checks (the Node code, then the dashboard's browser code with
 // the DOM library and Preact's JSX: web/dashboard/tsconfig.json) and the data layer (built on a
 // fresh clone, about 30 s) run side by side, each on one of the machine's cores, instead of one
 // after the other. Jest's global setup finds the layer built and only checks its format.
@@ -22,9 +22,13 @@ async function then(first, second) {
 // Node runs each tool directly: `npx` costs a second of a core per call before the tool starts.
 // (Running the type checks beside Jest instead was measured no faster: the cores are the limit.)
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// The client libraries first (clients/build.mjs type-checks and builds them): the tests import
+// them as packages, from their dist/ folders.
 const results = await Promise.all([
-  then(run('typecheck', process.execPath, [tsc, '--noEmit']), () =>
-    run('dashboard typecheck', process.execPath, [tsc, '--noEmit', '-p', 'web/dashboard']),
+  then(run('client libraries', process.execPath, ['clients/build.mjs']), () =>
+    then(run('typecheck', process.execPath, [tsc, '--noEmit']), () =>
+      run('dashboard typecheck', process.execPath, [tsc, '--noEmit', '-p', 'web/dashboard']),
+    ),
   ),
   run('data layer', process.execPath, ['--import', 'tsx', 'scripts/ensure-data-layer.ts']),
 ]);

@@ -2,13 +2,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isValidLocalPart } from '../../functions/lib/email/address-shape.js';
 import {
   type CommonProvidersFile,
   EMAIL_LIST_FILES,
   parseListText,
 } from '../../functions/lib/email/lists.js';
 import { mxHostSeeds } from '../../functions/lib/email/mx-hosts.js';
-import { isValidLocalPart, toAsciiDomain } from '../../functions/lib/email/syntax.js';
+import { toAsciiDomain } from '../../functions/lib/email/syntax.js';
 import { DEFAULT_COMMON_PROVIDERS, DEFAULT_COMMON_TLDS } from '../../functions/lib/email/typo.js';
 
 // Builds the email reference lists of the data layer from the installed npm packages only (runs on

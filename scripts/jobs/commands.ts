@@ -3,8 +3,8 @@ import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Job } from '@netintel/client';
 import { parse } from 'csv-parse';
-import type { Job } from '../../functions/lib/jobs/job.js';
 import { CliError } from '../cli/cli-error.js';
 import { wholeNumber } from '../cli/command-line.js';
 import type { JobsApi } from './api-client.js';
@@ -28,7 +28,8 @@ export interface JobsIo {
   env: Record<string, string | undefined>;
   /** Where relative paths on the command line start (npm's INIT_CWD: where `npm run` was typed). */
   cwd: string;
-  sleep?(ms: number): Promise<void>;
+  /** The wait between two polls (default POLL_INTERVAL_MS). */
+  pollIntervalMs?: number;
   now?(): number;
 }
 
@@ -41,7 +42,6 @@ export interface JobsContext {
 /** Between two polls: at most 30 calls a minute, well inside every plan's per-minute limit. */
 export const POLL_INTERVAL_MS = 2_000;
 
-const sleepFor = (io: JobsIo) => io.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 const running = (status: string) => status === 'queued' || status === 'processing';
 const path = (ctx: JobsContext, file: string) => resolve(ctx.io.cwd, file);
 
@@ -49,36 +49,34 @@ function print(ctx: JobsContext, value: unknown): void {
   ctx.io.out(JSON.stringify(value, null, ctx.values.json ? 0 : 2));
 }
 
-/** Polls a job until it ends, showing progress and time left; 429 waits as the API says. */
+/**
+ * Follows a job to its end with the client's jobs.wait, showing progress and time left (the
+ * client waits out a 429 as the API says).
+ */
 async function follow(ctx: JobsContext, api: JobsApi, start: Job): Promise<Job> {
   const { io } = ctx;
   const now = io.now ?? Date.now;
-  const sleep = sleepFor(io);
   const progress = new ProgressReporter((line) => io.err(line), io.status);
-  let job = start;
-  while (running(job.status)) {
-    progress.update(job, now());
-    await sleep(POLL_INTERVAL_MS);
-    try {
-      job = await api.job(job.id);
-    } catch (err) {
-      if (err instanceof CliError && err.status === 429) {
-        await sleep((err.retryAfterSeconds ?? 10) * 1000);
-        continue;
-      }
-      progress.done();
-      if (err instanceof CliError && err.exitCode === 1) {
-        throw new CliError(err.message, {
-          exitCode: 1,
-          hint: `the job goes on; follow it again with npm run jobs -- wait ${job.id}`,
-        });
-      }
-      throw err;
+  if (!running(start.status)) return start;
+  progress.update(start, now());
+  try {
+    const job = await api.wait(
+      start.id,
+      (seen) => progress.update(seen, now()),
+      io.pollIntervalMs ?? POLL_INTERVAL_MS,
+    );
+    progress.done();
+    return job;
+  } catch (err) {
+    progress.done();
+    if (err instanceof CliError && err.exitCode === 1) {
+      throw new CliError(err.message, {
+        exitCode: 1,
+        hint: `the job goes on; follow it again with npm run jobs -- wait ${start.id}`,
+      });
     }
+    throw err;
   }
-  progress.update(job, now());
-  progress.done();
-  return job;
 }
 
 /** Why a job has no results to download, and what to run. */
@@ -154,7 +152,7 @@ async function submit(ctx: JobsContext, file: string): Promise<void> {
   // Checked here as the API will read it: a refused list is never uploaded.
   const facts = await readList(input);
   const api = await ctx.api();
-  let job = await api.create(await readFile(input), basename(input), facts.gzipped);
+  let job = await api.create(await readFile(input), basename(input));
   io.err(`job ${job.id}: ${job.total} rows, ${job.credits} credits charged`);
   if (!values.wait && !values.out && !values['keep-columns']) {
     print(ctx, job);

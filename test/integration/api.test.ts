@@ -18,3 +18,4 @@ import './emulator-loopback.cases.js';
 import './emulator-tables.cases.js';
 import './tracing.cases.js';
 import './email-refresh.cases.js';
+import './client-library.cases.js';

@@ -4,3 +4,4 @@
 import './browser.cases.js';
 import './dashboard-e2e.cases.js';
 import './dashboard-ui.cases.js';
+import './widget.cases.js';

@@ -54,7 +54,7 @@ describe('jobs-cli', () => {
       env,
       cwd: dir,
       // Polls as often as the stack can answer: the jobs run on the stack's own pollers.
-      sleep: () => new Promise((resolve) => setTimeout(resolve, 20)),
+      pollIntervalMs: 20,
       ...io,
     });
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };

@@ -1,4 +1,11 @@
 // Public surface of the email-check domain module.
+
+export {
+  MAX_ADDRESS_OCTETS,
+  MAX_DOMAIN_OCTETS,
+  MAX_LABEL_OCTETS,
+  MAX_LOCAL_PART_OCTETS,
+} from './address-shape.js';
 export {
   createEmailChecker,
   DEFAULT_CONCURRENCY,
@@ -19,10 +26,4 @@ export { InMemoryMxHostTable, MX_HOST_SEEDS, type MxHostTable, mxHostSeeds } fro
 export { DEFAULT_DNS_BUDGET_MS, MX_STATUSES, type MxResult, type MxStatus } from './mx-status.js';
 export { REASON_CODES, REASON_VERDICT, Reason, type ReasonCode, VERDICTS, type Verdict } from './reasons.js';
 export { type EmailCheckResult, EmailCheckResultSchema, MxResultSchema } from './schema.js';
-export {
-  MAX_ADDRESS_OCTETS,
-  MAX_DOMAIN_OCTETS,
-  MAX_LABEL_OCTETS,
-  MAX_LOCAL_PART_OCTETS,
-  UTF8_LOCAL_PART_RULE,
-} from './syntax.js';
+export { UTF8_LOCAL_PART_RULE } from './syntax.js';

@@ -1,5 +1,5 @@
 import type { DnsLookup, MxRecord, MxResolver } from '../dns/mx-resolver.js';
-import { isValidAsciiDomain } from './syntax.js';
+import { isValidAsciiDomain } from './address-shape.js';
 
 // Mail-server status of a domain (spec fields mx.status and mx.host).
 
@@ -33,7 +33,7 @@ function hostName(exchange: string): string {
  * domain accepts no mail. Otherwise the host with the lowest preference wins, ties broken by name so
  * the answer does not depend on record order.
  *
- * An exchange that is not a valid host name (the domain rule of syntax.ts: LDH labels of 1-63
+ * An exchange that is not a valid host name (the domain rule of address-shape.ts: LDH labels of 1-63
  * octets, at most 253 octets, at least two labels, no all-digit TLD; one trailing dot tolerated) is
  * ignored as if that record were absent: it is third-party data that ends up in mx.host and in the
  * results file, and no mail can be delivered to it (`=cmd|'/c calc'!a0.evil.test`, an IP address,

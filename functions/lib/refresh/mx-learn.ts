@@ -2,8 +2,8 @@ import pLimit from 'p-limit';
 import { lastAtOrBelow } from '../binary-search.js';
 import { normaliseHostname } from '../dns/host-name.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
+import { isValidAsciiDomain } from '../email/address-shape.js';
 import { registrableDomain } from '../email/public-suffix.js';
-import { isValidAsciiDomain } from '../email/syntax.js';
 
 // The refresh's part of the MX-host table (spec: disposable data "extended with mail servers seen
 // serving listed domains"). Hardening, "Learned data must not cross accounts": the table is the same

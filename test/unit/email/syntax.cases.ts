@@ -1,4 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import { isPlainlyInvalid } from '../../../functions/lib/email/address-shape.js';
 import { createEmailChecker } from '../../../functions/lib/email/check.js';
 import { parseAddress, toAsciiDomain, UTF8_LOCAL_PART_RULE } from '../../../functions/lib/email/syntax.js';
 import { fixtureLists, ZoneResolver } from './support/zone-resolver.js';
@@ -129,6 +131,42 @@ describe('syntax', () => {
 
     test('surrounding whitespace is trimmed for checking', () => {
       expect(parseAddress('  user@example.com \n')).toEqual({ localPart: 'user', domain: 'example.com' });
+    });
+  });
+
+  describe('the plain shape the signup-form widget checks before any request', () => {
+    test.each(['jane@gmial.com', 'jane@bücher.example', 'a@xn--zz.com', ' user@example.com '])(
+      '%s is not plainly invalid: the API decides',
+      (input) => {
+        expect(isPlainlyInvalid(input)).toBe(false);
+      },
+    );
+
+    test.each([
+      'jane',
+      'jane@',
+      '@gmail.com',
+      'a@b@c.com',
+      'jane doe@gmail.com',
+      'jane@gmail',
+      'jane@-x.com',
+      '.a@b.com',
+    ])('%s is plainly invalid', (input) => {
+      expect(isPlainlyInvalid(input)).toBe(true);
+    });
+
+    test('property: an address the API accepts is never plainly invalid', () => {
+      const part = (chars: string) => fc.string({ unit: fc.constantFrom(...chars.split('')), maxLength: 24 });
+      const address = fc.oneof(
+        fc.tuple(part('aZ09.+-_"() '), part('ab0.-xnü\u0430')).map(([local, domain]) => `${local}@${domain}`),
+        part('aZ09.@+-_ü'),
+      );
+      fc.assert(
+        fc.property(address, (input) => {
+          if (parseAddress(input) !== null) expect(isPlainlyInvalid(input)).toBe(false);
+        }),
+        { numRuns: 500 },
+      );
     });
   });
 });

@@ -1,0 +1,193 @@
+import { BATCH_SIZE, inBatches } from './batches.js';
+import { NetintelError } from './errors.js';
+import { Jobs } from './jobs.js';
+import { type CallOptions, Transport } from './transport.js';
+import type {
+  BatchLookupResult,
+  EmailCheckResult,
+  GeoResult,
+  LookupResult,
+  RiskCheckRequest,
+  RiskCheckResult,
+  SignupCheckRequest,
+  SignupCheckResult,
+  Usage,
+} from './types.js';
+
+interface CommonOptions {
+  /** The API's address, e.g. https://api.example.com (the stack's ApiUrl output, or npm start's). */
+  baseUrl: string;
+  /** Per attempt, in milliseconds (default 30,000). */
+  timeoutMs?: number;
+  /** Retries of a 429 (after its Retry-After) and of idempotent calls without an answer (default 2; 0 for none). */
+  maxRetries?: number;
+  /** A 429 asking to wait longer than this many seconds is not retried (default 60). */
+  maxRetryAfterSeconds?: number;
+  /** Batches in flight at once for lookupMany and checkEmails (default 4). */
+  concurrency?: number;
+  /** Another fetch (tests, proxies); the global fetch by default. */
+  fetch?: typeof fetch;
+}
+
+/** A server: every route, with the secret key (never put it in a browser). */
+export interface SecretKeyOptions extends CommonOptions {
+  secretKey: string;
+  publishableKey?: never;
+}
+
+/** A browser: the publishable key allows geo() and validateEmail() only, from the key's origins. */
+export interface PublishableKeyOptions extends CommonOptions {
+  publishableKey: string;
+  secretKey?: never;
+}
+
+export type NetintelOptions = SecretKeyOptions | PublishableKeyOptions;
+
+export class Netintel {
+  private readonly transport: Transport;
+  private readonly concurrency: number;
+  /** List jobs: create, wait, results, list (secret key). */
+  readonly jobs: Jobs;
+
+  constructor(options: NetintelOptions) {
+    const key = options.secretKey ?? options.publishableKey;
+    if (typeof key !== 'string' || key === '' || (options.secretKey && options.publishableKey)) {
+      throw new TypeError('new Netintel() takes one of secretKey or publishableKey');
+    }
+    new URL(options.baseUrl); // a TypeError now rather than at the first call
+    this.transport = new Transport({
+      baseUrl: options.baseUrl,
+      auth: { kind: options.secretKey ? 'secret' : 'publishable', key },
+      timeoutMs: options.timeoutMs ?? 30_000,
+      maxRetries: options.maxRetries ?? 2,
+      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
+      fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    });
+    this.concurrency = options.concurrency ?? 4;
+    this.jobs = new Jobs(() => this.secret('jobs.*'));
+  }
+
+  /** The caller's own connection: location, network and context (a browser, publishable key). */
+  geo(options: CallOptions & { include?: 'hostname' } = {}): Promise<GeoResult> {
+    const { include, ...call } = options;
+    return this.transport.json({ ...call, method: 'GET', path: '/v1/geo', query: { include } });
+  }
+
+  /** One IPv4 or IPv6 address. */
+  async lookup(
+    ip: string,
+    options: CallOptions & { include?: 'hostname'; userAgent?: string } = {},
+  ): Promise<LookupResult> {
+    const { include, userAgent, ...call } = options;
+    return this.secret('lookup()').json({
+      ...call,
+      method: 'GET',
+      path: `/v1/lookup/${encodeURIComponent(ip)}`,
+      query: { include, userAgent },
+    });
+  }
+
+  /**
+   * Any number of addresses, in batches of 100 (POST /v1/lookup, each address billed), `concurrency`
+   * batches at a time; results in input order. One malformed address fails its batch and the call.
+   */
+  async lookupMany(ips: readonly string[], options: CallOptions = {}): Promise<BatchLookupResult[]> {
+    const transport = this.secret('lookupMany()');
+    return inBatches(
+      ips,
+      async (slice, signal) =>
+        (
+          await transport.json<{ results: BatchLookupResult[] }>({
+            ...options,
+            signal,
+            method: 'POST',
+            path: '/v1/lookup',
+            json: { ips: slice },
+          })
+        ).results,
+      { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },
+    );
+  }
+
+  /**
+   * One address: syntax, domain, mail server, disposable, role, typo suggestion, verdict. A
+   * publishable key calls POST /v1/email/validate (a browser); the secret key, which that route
+   * refuses, calls POST /v1/email/batch with the one address: the same result, billed the same.
+   */
+  async validateEmail(email: string, options: CallOptions = {}): Promise<EmailCheckResult> {
+    if (this.transport.options.auth.kind === 'publishable') {
+      return this.transport.json({ ...options, method: 'POST', path: '/v1/email/validate', json: { email } });
+    }
+    const { results } = await this.transport.json<{ results: EmailCheckResult[] }>({
+      ...options,
+      method: 'POST',
+      path: '/v1/email/batch',
+      json: { emails: [email] },
+    });
+    return results[0] as EmailCheckResult;
+  }
+
+  /** Any number of addresses, in batches of 100 (POST /v1/email/batch); results in input order. */
+  async checkEmails(emails: readonly string[], options: CallOptions = {}): Promise<EmailCheckResult[]> {
+    const transport = this.secret('checkEmails()');
+    return inBatches(
+      emails,
+      async (slice, signal) =>
+        (
+          await transport.json<{ results: EmailCheckResult[] }>({
+            ...options,
+            signal,
+            method: 'POST',
+            path: '/v1/email/batch',
+            json: { emails: slice },
+          })
+        ).results,
+      { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },
+    );
+  }
+
+  /** Email + IP + user agent scored together (call it from your backend, never the browser). */
+  async signupCheck(request: SignupCheckRequest, options: CallOptions = {}): Promise<SignupCheckResult> {
+    return this.secret('signupCheck()').json({
+      ...options,
+      method: 'POST',
+      path: '/v1/signup/check',
+      json: request,
+    });
+  }
+
+  /** Impossible travel: this login against the user's baseline location. */
+  async riskCheck(request: RiskCheckRequest, options: CallOptions = {}): Promise<RiskCheckResult> {
+    return this.secret('riskCheck()').json({
+      ...options,
+      method: 'POST',
+      path: '/v1/risk/check',
+      json: request,
+    });
+  }
+
+  /** Forgets a user's baseline location (idempotent, not billed). */
+  async deleteBaseline(userId: string, options: CallOptions = {}): Promise<void> {
+    await this.secret('deleteBaseline()').send({
+      ...options,
+      method: 'DELETE',
+      path: '/v1/risk/baseline',
+      json: { userId },
+    });
+  }
+
+  /** The month's usage against the cap, and `days` of daily history (1-90; not billed). */
+  async usage(options: CallOptions & { days?: number } = {}): Promise<Usage> {
+    const { days, ...call } = options;
+    return this.secret('usage()').json({ ...call, method: 'GET', path: '/v1/usage', query: { days } });
+  }
+
+  private secret(what: string): Transport {
+    if (this.transport.options.auth.kind === 'secret') return this.transport;
+    throw new NetintelError(
+      0,
+      'wrong_key_type',
+      `${what} needs the secret key: a publishable key may call geo() and validateEmail() only (from a browser on one of its origins)`,
+    );
+  }
+}

@@ -1,0 +1,33 @@
+export { BATCH_SIZE } from './batches.js';
+export {
+  Netintel,
+  type NetintelOptions,
+  type PublishableKeyOptions,
+  type SecretKeyOptions,
+} from './client.js';
+export { CsvRecords } from './csv-rows.js';
+export { NetintelError } from './errors.js';
+export {
+  type CreateOptions,
+  type CreateProgress,
+  DIRECT_LIMIT_BYTES,
+  type JobInput,
+  Jobs,
+  type WaitOptions,
+} from './jobs.js';
+export type { CallOptions } from './transport.js';
+export type {
+  BatchLookupResult,
+  EmailCheckResult,
+  GeoResult,
+  Job,
+  JobPage,
+  LookupResult,
+  paths,
+  RiskCheckRequest,
+  RiskCheckResult,
+  SignupCheckRequest,
+  SignupCheckResult,
+  UploadTicket,
+  Usage,
+} from './types.js';

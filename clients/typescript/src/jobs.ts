@@ -1,0 +1,187 @@
+import { csvObjects } from './csv-rows.js';
+import { NetintelError } from './errors.js';
+import { type CallOptions, sleep, type Transport } from './transport.js';
+import type { Job, JobPage, UploadTicket } from './types.js';
+
+// List jobs: create (a body up to DIRECT_LIMIT_BYTES, or a presigned upload first), wait, results
+// as parsed rows, list. `npm run jobs` is built on these.
+
+/** Bodies up to this size go straight to POST /v1/email/jobs; larger ones through an upload URL. */
+export const DIRECT_LIMIT_BYTES = 4 * 1024 * 1024;
+
+/** A CSV file (Blob, File, bytes, text; gzip-compressed or not), or the addresses themselves. */
+export type JobInput = Blob | ArrayBuffer | Uint8Array | string[];
+
+export interface CreateProgress {
+  phase: 'compressing' | 'uploading' | 'creating';
+  /** Bytes sent in this phase (the compressed size when compressed). */
+  bytes: number;
+}
+
+export interface CreateOptions extends CallOptions {
+  filename?: string;
+  onProgress?: (progress: CreateProgress) => void;
+  /**
+   * Makes a retried creation create one job, and be charged once, within 24 hours (default: a
+   * random key per call, so the client's own retries are safe).
+   */
+  idempotencyKey?: string;
+}
+
+export interface WaitOptions extends CallOptions {
+  onProgress?: (job: Job) => void;
+  /** First wait between polls in ms (default 500); it doubles up to maxIntervalMs. */
+  intervalMs?: number;
+  /** Longest wait between polls in ms (default 5,000). */
+  maxIntervalMs?: number;
+}
+
+const FINAL = new Set(['completed', 'failed', 'expired']);
+
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as BlobPart]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+async function bytesOf(input: Exclude<JobInput, string[]>): Promise<Uint8Array> {
+  if (input instanceof Uint8Array) return input;
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  return new Uint8Array(await input.arrayBuffer());
+}
+
+export class Jobs {
+  /** `transport` refuses a publishable key (the client's key check, at each call). */
+  constructor(private readonly transport: () => Transport) {}
+
+  /**
+   * Creates a list job (202: queued). A CSV is sent gzip-compressed when that is smaller; over
+   * DIRECT_LIMIT_BYTES it goes to a presigned upload URL first (one API call carries at most 6 MB).
+   */
+  async create(input: JobInput, options: CreateOptions = {}): Promise<Job> {
+    const { filename, onProgress = () => undefined, signal, timeoutMs } = options;
+    const call = { signal, timeoutMs };
+    const headers = { 'Idempotency-Key': options.idempotencyKey ?? crypto.randomUUID() };
+    const isList = Array.isArray(input);
+    const plain = isList
+      ? new TextEncoder().encode(JSON.stringify({ emails: input, ...(filename ? { filename } : {}) }))
+      : await bytesOf(input);
+    let body = plain;
+    if (!isGzip(plain)) {
+      onProgress({ phase: 'compressing', bytes: plain.length });
+      const compressed = await gzip(plain);
+      if (compressed.length < plain.length) body = compressed;
+    }
+    const encoding: Record<string, string> =
+      body !== plain || isGzip(plain) ? { 'Content-Encoding': 'gzip' } : {};
+
+    if (body.length <= DIRECT_LIMIT_BYTES) {
+      onProgress({ phase: 'creating', bytes: body.length });
+      return this.transport().json<Job>({
+        ...call,
+        method: 'POST',
+        path: '/v1/email/jobs',
+        query: isList ? {} : { filename },
+        headers: { ...headers, ...encoding, 'Content-Type': isList ? 'application/json' : 'text/csv' },
+        body: body as BodyInit,
+        idempotent: true,
+      });
+    }
+    const ticket = await this.transport().json<UploadTicket>({
+      ...call,
+      method: 'POST',
+      path: '/v1/email/jobs/uploads',
+    });
+    onProgress({ phase: 'uploading', bytes: body.length });
+    // S3 POST Object: the presigned fields first, the file last.
+    const form = new FormData();
+    for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+    form.append('file', new Blob([body as BlobPart]), filename ?? 'list.csv');
+    let posted: Response;
+    try {
+      posted = await this.transport().options.fetch(ticket.uploadUrl, {
+        method: 'POST',
+        body: form,
+        signal: signal ?? null,
+      });
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      throw new NetintelError(
+        0,
+        'network_error',
+        `Cannot reach the upload URL at ${new URL(ticket.uploadUrl).origin}`,
+        {
+          cause,
+        },
+      );
+    }
+    if (!posted.ok) {
+      throw new NetintelError(
+        posted.status,
+        'upload_refused',
+        `The upload was refused: ${posted.status} ${await posted.text()}`,
+      );
+    }
+    onProgress({ phase: 'creating', bytes: body.length });
+    return this.transport().json<Job>({
+      ...call,
+      method: 'POST',
+      path: '/v1/email/jobs',
+      headers,
+      json: { uploadId: ticket.uploadId, ...(filename ? { filename } : {}) },
+      idempotent: true,
+    });
+  }
+
+  async get(id: string, options: CallOptions = {}): Promise<Job> {
+    return this.transport().json<Job>({
+      ...options,
+      method: 'GET',
+      path: `/v1/email/jobs/${encodeURIComponent(id)}`,
+    });
+  }
+
+  /** Polls the job until it is completed, failed or expired, and returns it. */
+  async wait(id: string, options: WaitOptions = {}): Promise<Job> {
+    const { onProgress, intervalMs = 500, maxIntervalMs = 5_000, ...call } = options;
+    for (let interval = intervalMs; ; interval = Math.min(maxIntervalMs, interval * 2)) {
+      const job = await this.get(id, call);
+      onProgress?.(job);
+      if (FINAL.has(job.status)) return job;
+      await sleep(interval, call.signal);
+    }
+  }
+
+  /**
+   * The results file as it arrives (text/csv, UTF-8): the redirect large results come from is
+   * followed. 409 job_not_completed until the job is completed, 410 job_expired after 7 days.
+   */
+  async resultsFile(id: string, options: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.transport().send({
+      ...options,
+      method: 'GET',
+      path: `/v1/email/jobs/${encodeURIComponent(id)}/results`,
+      stream: true,
+    });
+    return res.body ?? new Blob([]).stream();
+  }
+
+  /** The results file's rows as objects keyed by its header, read as they arrive. */
+  async *results(id: string, options: CallOptions = {}): AsyncGenerator<Record<string, string>> {
+    yield* csvObjects(await this.resultsFile(id, options));
+  }
+
+  /** One page of the account's jobs, newest first; pass `nextCursor` back for the next. */
+  async list(options: CallOptions & { limit?: number; cursor?: string } = {}): Promise<JobPage> {
+    const { limit, cursor, ...call } = options;
+    return this.transport().json<JobPage>({
+      ...call,
+      method: 'GET',
+      path: '/v1/email/jobs',
+      query: { limit, cursor },
+    });
+  }
+}

@@ -1,0 +1,168 @@
+import { errorFromResponse, NetintelError } from './errors.js';
+
+// One API call: the key, a timeout and the caller's AbortSignal, and the retries that cannot
+// charge twice. A 429 was refused before any work, so it is retried after its Retry-After whatever
+// the method (when that wait is short enough). A call without an answer is retried, with backoff,
+// only when repeating it is harmless: GET, DELETE, and a POST carrying an Idempotency-Key.
+
+export interface TransportOptions {
+  baseUrl: string;
+  /** `Authorization: Bearer` for a secret key, `X-Api-Key` for a publishable one. */
+  auth: { kind: 'secret' | 'publishable'; key: string };
+  /** Per attempt, in milliseconds (default 30,000). */
+  timeoutMs: number;
+  /** Retries of a 429 or of an idempotent call without an answer (default 2; 0 turns them off). */
+  maxRetries: number;
+  /** A 429 whose Retry-After is longer than this many seconds is not waited for (default 60). */
+  maxRetryAfterSeconds: number;
+  fetch: typeof fetch;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+}
+
+export interface Request extends CallOptions {
+  method: 'GET' | 'POST' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  /** A JSON body, or raw bytes with their own headers. */
+  json?: unknown;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** A POST that may be repeated (it carries an Idempotency-Key). */
+  idempotent?: boolean;
+  /**
+   * The body is read by the caller as it arrives (a results file): the timeout covers the answer's
+   * headers only. Otherwise the whole body is read under the timeout.
+   */
+  stream?: boolean;
+}
+
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Backoff before retry `attempt` (0-based) of a call without an answer: 0.25 s, 0.5 s, 1 s... with jitter. */
+function backoffMs(attempt: number): number {
+  return Math.min(8_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
+}
+
+export class Transport {
+  constructor(readonly options: TransportOptions) {}
+
+  url(path: string, query: Request['query'] = {}): string {
+    const url = new URL(path.replace(/^\//, ''), this.options.baseUrl.replace(/\/?$/, '/'));
+    for (const [name, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    return url.toString();
+  }
+
+  /** The call's answer when it is a success (2xx or 3xx followed); a NetintelError otherwise. */
+  async send(request: Request): Promise<Response> {
+    const { auth } = this.options;
+    const headers: Record<string, string> = {
+      ...(auth.kind === 'secret' ? { Authorization: `Bearer ${auth.key}` } : { 'X-Api-Key': auth.key }),
+      ...(request.json === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...request.headers,
+    };
+    const body = request.json === undefined ? request.body : JSON.stringify(request.json);
+    const repeatable = request.method !== 'POST' || request.idempotent === true;
+    const url = this.url(request.path, request.query);
+    for (let attempt = 0; ; attempt++) {
+      const res = await this.attempt(url, { method: request.method, headers, body }, request, {
+        retryNoAnswer: repeatable && attempt < this.options.maxRetries,
+      });
+      if (res === 'retry') {
+        await sleep(backoffMs(attempt), request.signal);
+        continue;
+      }
+      if (res.ok) return res;
+      const error = await errorFromResponse(res);
+      const wait = error.retryAfterSeconds ?? 1;
+      if (
+        res.status === 429 &&
+        attempt < this.options.maxRetries &&
+        wait <= this.options.maxRetryAfterSeconds &&
+        error.code !== 'monthly_limit_exceeded'
+      ) {
+        await sleep(wait * 1000, request.signal);
+        continue;
+      }
+      throw error;
+    }
+  }
+
+  /** One fetch under the call's timeout and signal; 'retry' when it had no answer and may be repeated. */
+  private async attempt(
+    url: string,
+    init: RequestInit,
+    request: Request,
+    { retryNoAnswer }: { retryNoAnswer: boolean },
+  ): Promise<Response | 'retry'> {
+    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new NetintelTimeout(timeoutMs)), timeoutMs);
+    const onAbort = () => controller.abort(request.signal?.reason);
+    if (request.signal?.aborted) throw request.signal.reason;
+    request.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await this.options.fetch(url, { ...init, signal: controller.signal });
+      if (request.stream && res.ok) return res;
+      const bytes = NULL_BODY_STATUSES.has(res.status) ? null : await res.arrayBuffer();
+      return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } catch (cause) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (retryNoAnswer) return 'retry';
+      if (controller.signal.reason instanceof NetintelTimeout) {
+        throw new NetintelError(
+          0,
+          'timeout',
+          `No answer from ${new URL(url).origin} within ${timeoutMs} ms`,
+          {
+            cause,
+          },
+        );
+      }
+      throw new NetintelError(0, 'network_error', `Cannot reach the API at ${new URL(url).origin}`, {
+        cause,
+      });
+    } finally {
+      clearTimeout(timer);
+      request.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async json<T>(request: Request): Promise<T> {
+    const res = await this.send(request);
+    try {
+      return (await res.json()) as T;
+    } catch (cause) {
+      throw new NetintelError(res.status, 'invalid_response', 'The answer is not JSON', { cause });
+    }
+  }
+}
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** The reason a call's own timer aborts it with (as opposed to the caller's signal). */
+class NetintelTimeout extends Error {
+  constructor(ms: number) {
+    super(`timed out after ${ms} ms`);
+  }
+}

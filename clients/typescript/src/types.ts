@@ -1,0 +1,28 @@
+import type { paths } from './openapi.js';
+
+// The client's types, read off the API's OpenAPI document (openapi.ts is generated from it by
+// `npm run clients:types` and checked against GET /v1/openapi.json by the tests): a field renamed
+// in the API fails the client's type check instead of drifting.
+
+type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
+/** The JSON of an operation's success answer (200, 201 or 202). */
+type Answer<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { responses: infer R } ? JsonOf<R[Extract<keyof R, 200 | 201 | 202>]> : never;
+/** The JSON body an operation takes. */
+type BodyOf<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+
+export type GeoResult = Answer<'/v1/geo', 'get'>;
+export type LookupResult = Answer<'/v1/lookup/{ip}', 'get'>;
+export type BatchLookupResult = Answer<'/v1/lookup', 'post'>['results'][number];
+export type EmailCheckResult = Answer<'/v1/email/validate', 'post'>;
+export type SignupCheckRequest = BodyOf<'/v1/signup/check', 'post'>;
+export type SignupCheckResult = Answer<'/v1/signup/check', 'post'>;
+export type RiskCheckRequest = BodyOf<'/v1/risk/check', 'post'>;
+export type RiskCheckResult = Answer<'/v1/risk/check', 'post'>;
+export type Usage = Answer<'/v1/usage', 'get'>;
+export type Job = Answer<'/v1/email/jobs/{id}', 'get'>;
+export type JobPage = Answer<'/v1/email/jobs', 'get'>;
+export type UploadTicket = Answer<'/v1/email/jobs/uploads', 'post'>;
+export type { paths };

@@ -1,0 +1,255 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:net';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { type Job, Netintel, NetintelError } from '@netintel/client';
+import { accountStore } from '../../functions/lib/aws/services.js';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { CLIENT_TYPES_FILE, clientTypes } from '../../scripts/client-types.js';
+import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
+import { freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
+
+// The TypeScript client (@netintel/client, clients/typescript) against the local stack over real
+// HTTP, imported as a user imports it: every method, its errors, its retries, and a 20,000-row job
+// through an upload URL with progress and streamed results.
+
+const run = promisify(execFile);
+let stack: TestStack;
+let dns: DnsServer;
+
+describe('client-library', () => {
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      answer: (name) => (name.endsWith('.example') ? [mx(`mx.${name}`)] : 'nxdomain'),
+    });
+    process.env.DNS_SERVERS = dns.address;
+    stack = await startTestStack();
+  });
+  afterAll(async () => {
+    await stack.close();
+    await dns.close();
+    delete process.env.DNS_SERVERS;
+  });
+
+  /** A client with the dev account's secret key; `fetch` sees every attempt. */
+  const server = (options: Partial<ConstructorParameters<typeof Netintel>[0]> = {}) =>
+    new Netintel({ baseUrl: stack.url, secretKey: stack.dev.secretKey, ...options } as never);
+
+  /** A browser's client: the publishable key, sent from an allowed origin. */
+  const browser = () =>
+    new Netintel({
+      baseUrl: stack.url,
+      publishableKey: stack.dev.publishableKey,
+      fetch: (url, init) =>
+        fetch(url, { ...init, headers: { ...(init?.headers as object), Origin: 'http://localhost:5173' } }),
+    });
+
+  async function newAccount(overrides: { perMinute?: number; monthlyCap?: number }) {
+    const account = await accountStore().createAccount('pro', overrides);
+    return (await accountStore().createKey(account.accountId, 'secret', [])).key;
+  }
+
+  describe('the package', () => {
+    test('its types are what openapi-typescript makes of GET /v1/openapi.json', async () => {
+      const served = await (await stack.call('GET', '/v1/openapi.json')).json();
+      expect(await clientTypes(served)).toBe(await readFile(CLIENT_TYPES_FILE, 'utf8'));
+    });
+
+    test('`import("@netintel/client")` works from the repository root after npm ci', async () => {
+      const env = { ...process.env, NODE_OPTIONS: '' };
+      const script =
+        "import('@netintel/client').then((m) => console.log(typeof m.Netintel, typeof m.NetintelError))";
+      const { stdout } = await run(process.execPath, ['-e', script], { cwd: PROJECT_ROOT, env });
+      expect(stdout.trim()).toBe('function function');
+    });
+  });
+
+  describe('every method', () => {
+    test('geo() and validateEmail() with the publishable key; the other methods refuse it without a call', async () => {
+      const client = browser();
+      expect(await client.geo()).toHaveProperty('ip');
+      expect(await client.validateEmail('jane@gmial.com')).toMatchObject({ didYouMean: 'jane@gmail.com' });
+      for (const call of [() => client.lookup('8.8.8.8'), () => client.usage(), () => client.jobs.list()]) {
+        await expect(call()).rejects.toMatchObject({
+          name: 'NetintelError',
+          status: 0,
+          code: 'wrong_key_type',
+        });
+      }
+    });
+
+    test('lookup() and lookupMany(): 250 addresses in three batches, answered in input order', async () => {
+      const client = server();
+      expect(await client.lookup('8.8.8.8')).toMatchObject({ ip: '8.8.8.8', found: true });
+      const ips = Array.from({ length: 250 }, (_, i) => (i % 2 ? `192.0.2.${i % 250}` : `8.8.${i % 200}.8`));
+      const results = await client.lookupMany(ips);
+      expect(results.map((r) => r.ip)).toEqual(ips);
+      expect(await client.lookupMany([])).toEqual([]);
+    });
+
+    test('validateEmail(), checkEmails() of 150 in input order, signupCheck(), riskCheck(), deleteBaseline(), usage()', async () => {
+      const client = server();
+      // The secret key: the one address goes through POST /v1/email/batch (POST /v1/email/validate refuses it).
+      expect(await client.validateEmail('jane@shop.example')).toMatchObject({
+        email: 'jane@shop.example',
+        verdict: 'accept',
+      });
+      const emails = Array.from({ length: 150 }, (_, i) => `user${i}@d${i % 7}.example`);
+      expect((await client.checkEmails(emails)).map((r) => r.email)).toEqual(emails);
+      expect(
+        await client.signupCheck({ email: 'new@shop.example', ip: '8.8.8.8', userAgent: 'Mozilla/5.0' }),
+      ).toHaveProperty('verdict');
+      expect(await client.riskCheck({ userId: 'client-user', ip: '8.8.8.8' })).toHaveProperty('risk');
+      await expect(client.deleteBaseline('client-user')).resolves.toBeUndefined();
+      await expect(client.deleteBaseline('client-user')).resolves.toBeUndefined();
+      expect(await client.usage({ days: 3 })).toHaveProperty('days');
+    });
+  });
+
+  describe('errors', () => {
+    test("an error answer is a NetintelError with the API's status, code, message and request id", async () => {
+      const error = await server()
+        .lookup('not-an-ip')
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(NetintelError);
+      expect(error).toMatchObject({
+        status: 400,
+        code: 'invalid_ip',
+        message: expect.stringMatching(/\S/),
+      });
+      expect((error as NetintelError).requestId).toMatch(/\S/);
+      await expect(new Netintel({ baseUrl: stack.url, secretKey: 'sk_nope' }).usage()).rejects.toMatchObject({
+        status: 401,
+        code: 'invalid_api_key',
+      });
+    });
+
+    test('a 429 is retried after its Retry-After (opt-out, and not when the wait is longer than allowed)', async () => {
+      const key = await newAccount({ perMinute: 1 });
+      const statuses: number[] = [];
+      // The real 429 of a full minute window; the test moves the service clock to the next minute
+      // and shortens the header's wait to 0 s, instead of sleeping the rest of the minute.
+      const nextMinute: typeof fetch = async (url, init) => {
+        const res = await fetch(url, init);
+        statuses.push(res.status);
+        if (res.status !== 429) return res;
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+        freshMinute();
+        const headers = new Headers(res.headers);
+        headers.set('retry-after', '0');
+        return new Response(await res.arrayBuffer(), { status: 429, headers });
+      };
+      freshMinute();
+      const client = new Netintel({ baseUrl: stack.url, secretKey: key, fetch: nextMinute });
+      await client.lookup('8.8.8.8');
+      await client.lookup('8.8.4.4');
+      expect(statuses).toEqual([200, 429, 200]);
+
+      const once = new Netintel({ baseUrl: stack.url, secretKey: key, maxRetries: 0 });
+      await expect(once.lookup('8.8.8.8')).rejects.toMatchObject({
+        status: 429,
+        code: 'rate_limit_exceeded',
+        retryAfterSeconds: expect.any(Number),
+      });
+      const impatient = new Netintel({ baseUrl: stack.url, secretKey: key, maxRetryAfterSeconds: 0 });
+      await expect(impatient.lookup('8.8.8.8')).rejects.toMatchObject({ status: 429 });
+    });
+
+    test('a call without an answer is retried when it is idempotent (GET), never a billed POST', async () => {
+      let attempts = 0;
+      const flaky: typeof fetch = async (url, init) => {
+        attempts++;
+        if (attempts === 1) throw new TypeError('fetch failed');
+        return fetch(url, init);
+      };
+      await server({ fetch: flaky }).lookup('8.8.8.8');
+      expect(attempts).toBe(2);
+
+      attempts = 0;
+      await expect(server({ fetch: flaky }).lookupMany(['8.8.8.8'])).rejects.toMatchObject({
+        status: 0,
+        code: 'network_error',
+      });
+      expect(attempts).toBe(1);
+    });
+
+    test('a server that never answers is a timeout; a cancelled call rejects with its signal', async () => {
+      const silent: Server = createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const baseUrl = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+      try {
+        const client = new Netintel({ baseUrl, secretKey: 'sk_x', timeoutMs: 200, maxRetries: 0 });
+        await expect(client.usage()).rejects.toMatchObject({ status: 0, code: 'timeout' });
+        const controller = new AbortController();
+        const call = new Netintel({ baseUrl, secretKey: 'sk_x' }).usage({ signal: controller.signal });
+        controller.abort(new Error('the user left'));
+        await expect(call).rejects.toThrow('the user left');
+      } finally {
+        silent.close();
+      }
+    });
+  });
+
+  describe('jobs', () => {
+    test('a 20,000-row CSV goes through an upload URL; wait() reports progress; results() streams the rows', async () => {
+      const client = server();
+      // A note column of random text keeps the gzip-compressed file over the 4 MB of a direct call.
+      const rows = Array.from(
+        { length: 20_000 },
+        (_, i) => `person${i}@d${i % 20}.example,${randomBytes(280).toString('base64')}`,
+      );
+      const csv = new TextEncoder().encode(`email,note\n${rows.join('\n')}\n`);
+      const phases: string[] = [];
+      const created = await client.jobs.create(csv, {
+        filename: 'signups.csv',
+        onProgress: (p) => phases.push(p.phase),
+      });
+      expect(phases).toEqual(['compressing', 'uploading', 'creating']);
+      expect(created).toMatchObject({ total: 20_000, credits: 20_000, filename: 'signups.csv' });
+
+      const seen: number[] = [];
+      const done: Job = await client.jobs.wait(created.id, {
+        intervalMs: 50,
+        onProgress: (job) => seen.push(job.processed),
+      });
+      expect(done.status).toBe('completed');
+      expect(seen.length).toBeGreaterThan(1);
+      expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+      expect(seen.at(-1)).toBe(20_000);
+
+      let count = 0;
+      let last: Record<string, string> | undefined;
+      for await (const row of client.jobs.results(created.id)) {
+        if (count === 0) expect(row).toMatchObject({ email: 'person0@d0.example', verdict: 'accept' });
+        count++;
+        last = row;
+      }
+      expect(count).toBe(20_000);
+      expect(last?.email).toBe('person19999@d19.example');
+      expect((await client.jobs.list({ limit: 5 })).jobs.map((j) => j.id)).toContain(created.id);
+      expect((await client.jobs.get(created.id)).status).toBe('completed');
+    }, 120_000);
+
+    test('a list of addresses is a JSON job; results before completion are 409 job_not_completed', async () => {
+      const client = server();
+      await stack.pollers.pause();
+      let job: Job;
+      try {
+        job = await client.jobs.create(['a@one.example', 'b@two.example', 'a@one.example']);
+        expect(job).toMatchObject({ total: 3, credits: 2, status: 'queued' });
+        await expect(client.jobs.results(job.id).next()).rejects.toMatchObject({
+          status: 409,
+          code: 'job_not_completed',
+        });
+      } finally {
+        stack.pollers.resume();
+      }
+      await client.jobs.wait(job.id, { intervalMs: 20 });
+      const emails: string[] = [];
+      for await (const row of client.jobs.results(job.id)) emails.push(row.email ?? '');
+      expect(emails).toEqual(['a@one.example', 'b@two.example', 'a@one.example']);
+    });
+  });
+});
