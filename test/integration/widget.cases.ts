@@ -159,6 +159,21 @@ maybe('the signup-form widget in Chromium', () => {
     }
   });
 
+  test('a disposable address and a domain without mail get their warnings, announced politely', async () => {
+    const { page, close } = await openExample(`http://localhost:${port}`);
+    try {
+      await typeAndLeave(page, 'someone@mailinator.com');
+      await page.locator('.netintel-hint[data-kind="disposable"]').waitFor();
+      expect(await page.textContent('.netintel-hint')).toContain('disposable');
+      await typeAndLeave(page, 'someone@no-such-domain.example');
+      await page.locator('.netintel-hint[data-kind="no-mail-server"]').waitFor();
+      expect(await page.textContent('.netintel-hint')).toContain('does not receive email');
+      await page.screenshot({ path: join(SHOTS, 'no-mail-server.png'), fullPage: true });
+    } finally {
+      await close();
+    }
+  });
+
   test('from an origin the key does not list, the browser blocks the calls: no hint, no country, the form still works', async () => {
     const { page, close } = await openExample(`http://127.0.0.1:${port}`);
     try {
