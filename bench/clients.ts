@@ -6,6 +6,7 @@ import { Netintel } from '@netintel/client';
 import { accountStore } from '../functions/lib/aws/services.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { startLocalStack } from '../scripts/local/stack.js';
+import { randomPublicIp } from './ip-http.js';
 import { median, minMax, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
@@ -21,14 +22,6 @@ export const about = [
 ].join('\n');
 
 const RUNS = 5;
-
-function randomPublicIp(): string {
-  for (;;) {
-    const a = 1 + Math.floor(Math.random() * 223);
-    if (a === 10 || a === 127 || a === 100 || a === 169 || a === 172 || a === 192) continue;
-    return `${a}.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
-  }
-}
 
 async function widgetSize(): Promise<BenchResult> {
   const dist = join(PROJECT_ROOT, 'clients/widget/dist');

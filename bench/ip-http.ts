@@ -11,7 +11,8 @@ import type { BenchResult } from './types.js';
 const GROUP = 'IP lookup over HTTP (local stack)';
 const RUNS = 200;
 
-function randomPublicIp(): string {
+/** A random unicast IPv4 address outside the private, loopback, shared and link-local blocks. */
+export function randomPublicIp(): string {
   for (;;) {
     const a = 1 + Math.floor(Math.random() * 223);
     if (a === 10 || a === 127 || a === 100 || a === 169 || a === 172 || a === 192) continue;

@@ -188,7 +188,10 @@ async function formFields(head: Buffer, contentType: string, boundary: string): 
 }
 
 export async function startS3PostPolicy(upstream: string): Promise<S3PolicyFront> {
-  const agent = new Agent({ keepAlive: true });
+  // A new loopback connection per request: a kept-alive socket that the emulator closes as idle
+  // (Node's 5 s keep-alive timeout) can be picked for the next request just before its close is
+  // read, and that request fails with ECONNRESET (a 502 for a 6 MB upload on a busy 2-core run).
+  const agent = new Agent({ keepAlive: false });
 
   function pass(req: IncomingMessage, res: ServerResponse, body?: Buffer): void {
     const headers = { ...req.headers };

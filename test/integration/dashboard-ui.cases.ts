@@ -1,12 +1,19 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { FakeDashboardApi } from '../../web/dashboard/dev/fake-api.js';
+import {
+  CHROMIUM,
+  cspViolations,
+  haveChromium,
+  launchChromium,
+  seriousAxeFindings,
+  watchPage,
+} from '../support/chromium.js';
 import { leftOut } from '../support/left-out.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -18,14 +25,11 @@ import { startTestStack, type TestStack } from '../support/local-stack.js';
 // job and download included, is dashboard-e2e.cases.ts. At 375 px and at desktop width: nothing the CSP
 // blocks, no uncaught error, and axe-core finds no serious or critical violation. Screenshots go
 // to test-output/dashboard/. Left out, with a note, where Chromium is not installed.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium)
   leftOut(`the dashboard browser tests: no Chromium at ${CHROMIUM} (apt-get install chromium)`);
 const maybe = haveChromium ? describe : describe.skip;
 
 const SHOTS = join(PROJECT_ROOT, 'test-output/dashboard');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 375, height: 740 };
 const DESKTOP = { width: 1280, height: 900 };
 
@@ -60,15 +64,7 @@ async function open(viewport: { width: number; height: number }, hash = '', fake
   const context = await browser.newContext({ viewport });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.url });
   const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
-  });
-  // Init scripts run whatever the page's CSP says: this one only records what the CSP blocks.
-  await page.addInitScript(
-    "window.cspViolations = []; document.addEventListener('securitypolicyviolation', (e) => window.cspViolations.push(e.violatedDirective + ' ' + e.blockedURI + ' ' + e.sample));",
-  );
+  const problems = await watchPage(page);
   if (fake) {
     await page.route(
       (url) => url.origin === stack.url && url.pathname.startsWith('/v1/'),
@@ -82,32 +78,6 @@ async function open(viewport: { width: number; height: number }, hash = '', fake
 // Page-side values are read with string expressions: this file is type-checked without the DOM.
 const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
 
-async function cspViolations(page: Page): Promise<string[]> {
-  return page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations);
-}
-
-/** axe-core's serious and critical findings, as "rule: selectors". Run after the CSP is read. */
-async function seriousAxeFindings(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<unknown> } })
-      .axe;
-    const doc = (globalThis as unknown as { document: unknown }).document;
-    const result = (await axe.run(doc, { resultTypes: ['violations'] })) as {
-      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-    };
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.map((n) => n.target.join(' ')),
-    }));
-  });
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.join(', ')}`);
-}
-
 /** The page is clean: no CSP report, no uncaught error, no serious axe finding; then a screenshot. */
 async function expectClean(opened: Opened, shot: string): Promise<void> {
   expect(await cspViolations(opened.page)).toEqual([]);
@@ -120,16 +90,7 @@ maybe('the dashboard in Chromium', () => {
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
     stack = await startTestStack();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

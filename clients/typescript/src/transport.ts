@@ -115,11 +115,11 @@ export class Transport {
     request: Request,
     { retryNoAnswer }: { retryNoAnswer: boolean },
   ): Promise<Response | 'retry'> {
+    if (request.signal?.aborted) throw request.signal.reason;
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new NetintelTimeout(timeoutMs)), timeoutMs);
     const onAbort = () => controller.abort(request.signal?.reason);
-    if (request.signal?.aborted) throw request.signal.reason;
     request.signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const res = await this.options.fetch(url, { ...init, signal: controller.signal });
