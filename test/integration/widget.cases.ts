@@ -29,6 +29,15 @@ const maybe = haveChromium ? describe : describe.skip;
 const EXAMPLE = join(PROJECT_ROOT, 'clients/widget/example');
 const DIST = join(PROJECT_ROOT, 'clients/widget/dist');
 const SHOTS = join(PROJECT_ROOT, 'test-output/widget');
+const CLIENT_DIST = join(PROJECT_ROOT, 'clients/typescript/dist');
+const CLIENT_PAGE =
+  '<!doctype html><html lang="en"><title>client</title><script type="module" src="client-page.js"></script></html>';
+/** A page's own module using @netintel/client with the publishable key. */
+const CLIENT_SCRIPT = `import { Netintel, NetintelError } from './client/index.js';
+const client = new Netintel({ baseUrl: 'API_URL', publishableKey: 'PUBLISHABLE_KEY' });
+const refused = await client.usage().catch((e) => e instanceof NetintelError && e.code);
+window.clientResult = { geo: await client.geo(), email: await client.validateEmail('jane@gmial.com'), refused };
+`;
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 let stack: TestStack;
@@ -39,10 +48,17 @@ let pages: Server;
 /** The example page with this stack's address and `key`, and the widget's built files. */
 function examplePageServer(apiUrl: string, key: () => string): Promise<Server> {
   const server = createServer(async (req, res) => {
-    const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1) || 'index.html';
-    const dir = name === 'netintel-widget.js' || name === 'widget.css' ? DIST : EXAMPLE;
+    let name = new URL(req.url ?? '/', 'http://x').pathname.slice(1) || 'index.html';
+    let dir = name === 'netintel-widget.js' || name === 'widget.css' ? DIST : EXAMPLE;
+    // The TypeScript client's ES modules, as a page without a bundler imports them.
+    if (name.startsWith('client/')) [dir, name] = [CLIENT_DIST, name.slice('client/'.length)];
     try {
-      let body = await readFile(join(dir, name.replace(/[^\w.-]/g, '')), 'utf8');
+      let body =
+        name === 'client-page.html'
+          ? CLIENT_PAGE
+          : name === 'client-page.js'
+            ? CLIENT_SCRIPT.replace('API_URL', apiUrl).replace('PUBLISHABLE_KEY', key())
+            : await readFile(join(dir, name.replace(/[^\w.-]/g, '')), 'utf8');
       if (name === 'index.html') {
         body = body.replace('http://localhost:8787', apiUrl).replace('YOUR_PUBLISHABLE_KEY', key());
       }
@@ -58,7 +74,7 @@ function examplePageServer(apiUrl: string, key: () => string): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-async function openExample(origin: string) {
+async function openExample(origin: string, path = 'index.html') {
   const context = await browser.newContext({ viewport: { width: 375, height: 700 } });
   const page = await context.newPage();
   const problems = await watchPage(page);
@@ -74,7 +90,7 @@ async function openExample(origin: string) {
     if (req.url().endsWith('/v1/email/validate') && req.method() === 'POST')
       validations.push(req.postData() ?? '');
   });
-  await page.goto(`${origin}/index.html`);
+  await page.goto(`${origin}/${path}`);
   return { page, problems, validations, close: () => context.close() };
 }
 
@@ -169,6 +185,24 @@ maybe('the signup-form widget in Chromium', () => {
       await page.locator('.netintel-hint[data-kind="no-mail-server"]').waitFor();
       expect(await page.textContent('.netintel-hint')).toContain('does not receive email');
       await page.screenshot({ path: join(SHOTS, 'no-mail-server.png'), fullPage: true });
+    } finally {
+      await close();
+    }
+  });
+
+  test('@netintel/client runs in the browser: geo() and validateEmail() with the publishable key, as ES modules', async () => {
+    const { page, problems, close } = await openExample(`http://localhost:${port}`, 'client-page.html');
+    try {
+      await page.waitForFunction(() => 'clientResult' in globalThis);
+      const result = (await page.evaluate('window.clientResult')) as {
+        geo: { country: string | null };
+        email: { didYouMean: string | null };
+        refused: string;
+      };
+      expect(result).toMatchObject({ geo: { country: 'US' }, email: { didYouMean: 'jane@gmail.com' } });
+      expect(result.refused).toBe('wrong_key_type');
+      expect(await cspViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
     } finally {
       await close();
     }
