@@ -139,8 +139,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       endpoint: emulators.endpoints.sqs,
       region: emulators.endpoints.region,
       // A call the emulator never answers fails instead of holding its poller (and pause(),
-      // drained()) for ever; receives wait at most a few seconds here.
-      requestHandler: { requestTimeout: 30_000, connectionTimeout: 5_000 },
+      // drained()) for ever; receives wait at most a few seconds here. 10 s, not 30: a test that
+      // pauses the pollers must not wait out a stalled call to its own 30 s timeout (seen once, on
+      // an overloaded Node 22 run).
+      requestHandler: { requestTimeout: 10_000, connectionTimeout: 5_000 },
     }),
     queueUrl: emulators.endpoints.queueUrl,
     dlqUrl: emulators.endpoints.dlqUrl,
