@@ -25,19 +25,35 @@ export interface TestStack extends LocalStack {
  */
 export class TestClock implements Clock {
   private offsetMs = 0;
+  /** Set while frozen: the time now() answers however long a request takes to reach its handler. */
+  private frozenAtMs: number | undefined;
 
   now(): Date {
-    return new Date(Date.now() + this.offsetMs);
+    return new Date(this.frozenAtMs ?? Date.now() + this.offsetMs);
   }
 
   advance(ms: number): Date {
-    this.offsetMs += ms;
+    if (this.frozenAtMs !== undefined) this.frozenAtMs += ms;
+    else this.offsetMs += ms;
     return this.now();
   }
 
   /** Puts the clock at `at` (it runs on from there). */
   set(at: Date): void {
+    this.frozenAtMs = undefined;
     this.offsetMs = at.getTime() - Date.now();
+  }
+
+  /** Stops the clock at `at` until thaw(): an answer that shows elapsed time does not depend on load. */
+  freeze(at: Date): void {
+    this.frozenAtMs = at.getTime();
+  }
+
+  /** Lets a frozen clock run on from where it stopped. */
+  thaw(): void {
+    if (this.frozenAtMs === undefined) return;
+    this.offsetMs = this.frozenAtMs - Date.now();
+    this.frozenAtMs = undefined;
   }
 }
 
