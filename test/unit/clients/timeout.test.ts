@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
+import { Netintel } from '@netintel/client';
+
+// The client's timeout against a server that never answers. Its own file: Jest's fake clock is
+// global to the process, and a local stack sharing the process would have its pollers' timers
+// captured by it (one CI run hung there for 30 s).
+
+/** A fetch that never answers and fails only when aborted, as a silent server does. */
+const silent: typeof fetch = (_url, init) =>
+  new Promise((_resolve, reject) =>
+    init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+  );
+
+const BASE_URL = 'https://api.netintel.invalid';
+
+describe('a server that never answers', () => {
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  test("is a timeout after the client's 30 s, not retried when the call is a billed POST", async () => {
+    let attempts = 0;
+    const counted: typeof fetch = (url, init) => {
+      attempts++;
+      return silent(url, init);
+    };
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: counted });
+    const timedOut = expect(client.lookupMany(['192.0.2.1'])).rejects.toMatchObject({
+      status: 0,
+      code: 'timeout',
+    });
+    await jest.advanceTimersByTimeAsync(29_999);
+    expect(attempts).toBe(1);
+    await jest.advanceTimersByTimeAsync(1);
+    await timedOut;
+    expect(attempts).toBe(1);
+  });
+
+  test("a per-call timeoutMs overrides the client's", async () => {
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: silent, maxRetries: 0 });
+    const timedOut = expect(client.usage({ timeoutMs: 500 })).rejects.toMatchObject({ code: 'timeout' });
+    await jest.advanceTimersByTimeAsync(500);
+    await timedOut;
+  });
+
+  test("a cancelled call rejects with its signal's reason at once", async () => {
+    const controller = new AbortController();
+    const call = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: silent }).usage({
+      signal: controller.signal,
+    });
+    controller.abort(new Error('the user left'));
+    await expect(call).rejects.toThrow('the user left');
+  });
+});
