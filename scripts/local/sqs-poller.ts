@@ -57,6 +57,12 @@ export interface PollerOptions {
 }
 
 const SHORT_POLL_IDLE_MS = 20;
+/**
+ * How long pause() and drained() wait before they fail, naming what each poller is doing: a hang
+ * (a call that never returns, a message that keeps coming back) becomes an error that says where,
+ * before the calling test's own timeout hides it.
+ */
+const SETTLE_LIMIT_MS = 20_000;
 
 function toRecord(m: Message, queueArn: string) {
   return {
@@ -100,17 +106,35 @@ export function startPollers(options: PollerOptions): Pollers {
   const emptyIn: number[] = [];
   /** Batches being handled (busy also counts receives, which long-poll). */
   let handling = 0;
+  /** What each loop is doing, for the error of a pause() or drained() that does not settle. */
+  const doing: string[] = [];
+
+  async function settle(what: string, settled: () => boolean, pollMs: number): Promise<void> {
+    const deadline = Date.now() + SETTLE_LIMIT_MS;
+    while (!settled()) {
+      if (Date.now() > deadline) {
+        throw new Error(
+          `pollers: ${what} not settled after ${SETTLE_LIMIT_MS} ms (busy ${busy}, handling ${handling}; ${doing
+            .map((d, i) => `#${i} ${d}`)
+            .join('; ')})`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, pollMs));
+    }
+  }
 
   async function loop(index: number, queueUrl: string, consumer: Consumer): Promise<void> {
     const { name } = consumer;
     const handler = (await loadHandlerModule(options.projectRoot, consumer.entry)).handler as SqsHandler;
     while (running) {
       if (paused) {
+        doing[index] = 'paused';
         await new Promise((r) => setTimeout(r, 50));
         continue;
       }
       let messages: Message[] = [];
       const startedIn = generation;
+      doing[index] = `receiving from ${name}`;
       busy++;
       try {
         const res = await options.sqs.send(
@@ -129,6 +153,7 @@ export function startPollers(options: PollerOptions): Pollers {
         continue;
       }
       if (messages.length === 0) {
+        doing[index] = `found ${name} empty`;
         emptyIn[index] = startedIn;
         busy--;
         // A short poll returns at once: pause briefly so an idle poller does not spin.
@@ -136,6 +161,9 @@ export function startPollers(options: PollerOptions): Pollers {
         continue;
       }
       handling++;
+      doing[index] = `handling ${messages
+        .map((m) => `${m.Body} (delivery ${m.Attributes?.ApproximateReceiveCount ?? '?'})`)
+        .join(', ')}`;
       const event: SQSEvent = {
         Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)),
       };
@@ -150,6 +178,7 @@ export function startPollers(options: PollerOptions): Pollers {
         options.log(`poller ${name}: handler threw: ${(err as Error).message}`);
         failed = new Set(messages.map((m) => m.MessageId!));
       }
+      doing[index] = `deleting ${messages.length - failed.size} and returning ${failed.size} of ${name}`;
       try {
         const done = messages.filter((m) => !failed.has(m.MessageId!));
         if (done.length > 0) {
@@ -195,14 +224,14 @@ export function startPollers(options: PollerOptions): Pollers {
     },
     async pause() {
       paused = true;
-      while (busy > 0) await new Promise((r) => setTimeout(r, 10));
+      await settle('pause()', () => busy === 0, 10);
     },
     resume() {
       paused = false;
     },
     async drained() {
       const target = ++generation;
-      while (handling > 0 || emptyIn.some((g) => g < target)) await new Promise((r) => setTimeout(r, 20));
+      await settle('drained()', () => handling === 0 && emptyIn.every((g) => g >= target), 20);
     },
   };
 }

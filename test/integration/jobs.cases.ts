@@ -23,6 +23,8 @@ let s3: S3Client;
 let sqs: SQSClient;
 let bearer: Record<string, string>;
 let accountId: string;
+/** A call the emulator never answers fails (and the SDK retries it) instead of holding the test. */
+const EMULATOR_TIMEOUTS = { requestTimeout: 10_000, connectionTimeout: 5_000 };
 
 describe('jobs', () => {
   beforeAll(async () => {
@@ -42,11 +44,13 @@ describe('jobs', () => {
       region: 'us-east-1',
       forcePathStyle: true,
       credentials: LOCAL_CREDENTIALS,
+      requestHandler: EMULATOR_TIMEOUTS,
     });
     sqs = new SQSClient({
       endpoint: stack.endpoints.sqs,
       region: 'us-east-1',
       credentials: LOCAL_CREDENTIALS,
+      requestHandler: EMULATOR_TIMEOUTS,
     });
     const account = await accountStore().createAccount('pro', {});
     accountId = account.accountId;
