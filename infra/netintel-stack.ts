@@ -247,6 +247,10 @@ export class NetintelStack extends Stack {
       authorizer: this.api.authorizer.fn,
       restApi: this.api.restApi,
       dlq: this.pipeline.dlq,
+      usageLogGroups: ROUTES.filter((r) => r.billing.per !== 'none').map(
+        (r) => this.api.routeFunctions[r.name]!.logGroup,
+      ),
+      accessLogs: this.api.accessLogs,
       tables: this.tables.byId,
       alarmEmail: props.alarmEmail ?? contextString(this, 'alarmEmail'),
     });

@@ -2,7 +2,9 @@ import { Annotations, ArnFormat, Duration, type IAspect, RemovalPolicy, Stack } 
 import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
+  CfnInsightRule,
   ComparisonOperator,
+  ConcreteWidget,
   Dashboard,
   GraphWidget,
   type IMetric,
@@ -16,19 +18,20 @@ import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
 import { DNS_CANARY_METRIC } from '../../functions/lib/dns/canary.js';
+import { USAGE_EVENT } from '../../functions/lib/http/usage-event-metric.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.js';
 import { METERS } from '../../functions/routes.js';
 
 /** Retention of every function's log group and the API access log (NetintelFunction, Api). */
 export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 
-/** Namespace and dimension of the usage events (define-handler.ts: `${meter}Events` per account). */
+/** Namespace of the usage events (functions/lib/http/usage-event-metric.ts). */
 export const USAGE_NAMESPACE = 'netintel';
 
 export interface ObservabilityProps {
@@ -38,6 +41,10 @@ export interface ObservabilityProps {
   authorizer: IFunction;
   restApi: RestApi;
   dlq: IQueue;
+  /** The log groups of the billed routes' functions, whose lines carry the usage events. */
+  usageLogGroups: ILogGroup[];
+  /** The API's access log (one JSON line per call, with the caller's account as `accountId`). */
+  accessLogs: ILogGroup;
   /** Tables alarmed on throttled reads and writes, by id. */
   tables: Record<string, ITable>;
   /** Where the alarm topic sends e-mail (`-c alarmEmail=`); without it the topic has no subscriber. */
@@ -56,14 +63,6 @@ export const ALARM_THRESHOLDS = {
 } as const;
 
 const PERIOD = Duration.minutes(5);
-
-/**
- * Usage events per account. Accounts come and go, so the dashboard cannot list them: a SEARCH
- * expression finds every `{service, account}` series of the metric (Powertools adds `service`).
- */
-export function usageSearch(meter: string): string {
-  return `SEARCH('{${USAGE_NAMESPACE},account,service} MetricName="${meter}Events"', 'Sum', ${PERIOD.toSeconds()})`;
-}
 
 /**
  * The operations dashboard, the alarms and the topic they notify. Every alarm of the stack, these
@@ -140,27 +139,27 @@ export class Observability extends Construct {
         width: 12,
       }),
     );
+    // Usage per meter for all accounts; the accounts that use the most, by Contributor Insights
+    // over the logs (no metric per account: functions/lib/http/usage-event-metric.ts).
+    const [byUnits, byCalls] = this.topAccountRules(props);
     this.dashboard.addWidgets(
-      ...METERS.map(
-        (meter) =>
-          new GraphWidget({
-            title: `${meter}Events by account`,
-            left: [new MathExpression({ expression: usageSearch(meter), label: '', period: PERIOD })],
-            width: 8,
-          }),
-      ),
       new GraphWidget({
-        title: 'Usage events, all accounts',
+        title: 'Usage events (billed units) by meter',
         left: METERS.map(
           (meter) =>
-            new MathExpression({
-              expression: `SUM(${usageSearch(meter)})`,
-              label: `${meter}Events`,
+            new Metric({
+              namespace: USAGE_NAMESPACE,
+              metricName: USAGE_EVENT.metric,
+              dimensionsMap: { service: 'netintel', [USAGE_EVENT.meterDimension]: meter },
+              statistic: 'Sum',
               period: PERIOD,
+              label: meter,
             }),
         ),
         width: 8,
       }),
+      new TopContributorsWidget({ title: 'Top accounts by billed units (account, meter)', rule: byUnits }),
+      new TopContributorsWidget({ title: 'Top accounts by calls', rule: byCalls }),
     );
 
     // A chunk in the DLQ exhausted its retries; the DLQ consumer settles it right away, so a
@@ -272,6 +271,43 @@ export class Observability extends Construct {
    * The SNS topic every alarm notifies, encrypted with a key of its own (cdk-nag SNS2): CloudWatch
    * cannot publish to a topic under the AWS-managed SNS key, so this key lets CloudWatch use it.
    */
+  /**
+   * Two Contributor Insights rules (README: Monitoring costs): billed units per account and meter,
+   * summed from the usage-event lines of the billed routes, and calls per account, counted from the
+   * API's access log. A rule costs $0.50 a month and $0.02 per million lines it matches.
+   */
+  private topAccountRules(props: ObservabilityProps): [CfnInsightRule, CfnInsightRule] {
+    const stack = Stack.of(this);
+    const rule = (id: string, name: string, body: Record<string, unknown>) =>
+      new CfnInsightRule(this, id, {
+        ruleName: `${stack.stackName}-${name}`,
+        ruleState: 'ENABLED',
+        ruleBody: stack.toJsonString({
+          Schema: { Name: 'CloudWatchLogRule', Version: 1 },
+          LogFormat: 'JSON',
+          ...body,
+        }),
+      });
+    const units = `$.${USAGE_EVENT.metric}`;
+    return [
+      rule('TopAccountsByUnits', 'top-accounts-by-units', {
+        LogGroupNames: props.usageLogGroups.map((g) => g.logGroupName),
+        Contribution: {
+          Keys: [`$.${USAGE_EVENT.accountProperty}`, `$.${USAGE_EVENT.meterDimension}`],
+          ValueOf: units,
+          Filters: [{ Match: units, GreaterThan: 0 }],
+        },
+        AggregateOn: 'Sum',
+      }),
+      rule('TopAccountsByCalls', 'top-accounts-by-calls', {
+        LogGroupNames: [props.accessLogs.logGroupName],
+        // API Gateway writes "-" for a call no key was accepted for.
+        Contribution: { Keys: ['$.accountId'], Filters: [{ Match: '$.accountId', NotIn: ['-', ''] }] },
+        AggregateOn: 'Count',
+      }),
+    ];
+  }
+
   private topic(alarmEmail: string | undefined): Topic {
     const stack = Stack.of(this);
     const cloudWatch = new ServicePrincipal('cloudwatch.amazonaws.com');
@@ -334,5 +370,35 @@ export class AlarmActions implements IAspect {
     this.done.add(node);
     node.addAlarmAction(this.action);
     node.addOkAction(this.action);
+  }
+}
+
+/**
+ * A dashboard graph of a Contributor Insights rule's top contributors (CDK has no widget for it:
+ * the dashboard body's `insightRule` metric widget).
+ */
+class TopContributorsWidget extends ConcreteWidget {
+  constructor(private readonly props: { title: string; rule: CfnInsightRule }) {
+    super(8, 6);
+  }
+
+  toJson(): unknown[] {
+    return [
+      {
+        type: 'metric',
+        width: this.width,
+        height: this.height,
+        x: this.x,
+        y: this.y,
+        properties: {
+          title: this.props.title,
+          region: Stack.of(this.props.rule).region,
+          insightRule: { maxContributorCount: 10, orderBy: 'Sum', ruleName: this.props.rule.attrRuleName },
+          view: 'timeSeries',
+          period: PERIOD.toSeconds(),
+          legend: { position: 'bottom' },
+        },
+      },
+    ];
   }
 }

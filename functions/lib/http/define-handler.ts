@@ -3,7 +3,14 @@ import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { type Route, routeByName } from '../../routes.js';
-import { cachedAccountStore, noticeLedger, now, usageCounter, usageNotifier } from '../aws/services.js';
+import {
+  cachedAccountStore,
+  noticeLedger,
+  now,
+  quotaLeases,
+  usageCounter,
+  usageNotifier,
+} from '../aws/services.js';
 import { traceAnnotations, traceInvocation } from '../aws/tracing.js';
 import { SentNotices } from '../limits/notice-delivery.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../limits/notifier.js';
@@ -28,6 +35,7 @@ import { usageEvents } from './middleware/usage-events.js';
 import { usageNotices } from './middleware/usage-notices.js';
 import { validateInput } from './middleware/validate-input.js';
 import { toProxyResult } from './reply.js';
+import { addUsageEvent } from './usage-event-metric.js';
 
 export type { CallContext, HandlerSpec, Reservation, ReserveContext } from './handler-spec.js';
 export { billedUnits } from './middleware/billing.js';
@@ -110,7 +118,15 @@ export function defineHandlerWith(deps: PipelineDeps) {
       .use(billing<I, R>({ billing: route.billing, clock: deps.clock }));
     if (spec.reserve) chain.use(jobReservation<I, R>(spec.reserve, { logger: deps.logger }));
     return chain
-      .use(admission<I, R>({ meter, counter, clock: deps.clock, logger: deps.logger }))
+      .use(
+        admission<I, R>({
+          meter,
+          counter,
+          leases: () => deps.leases,
+          clock: deps.clock,
+          logger: deps.logger,
+        }),
+      )
       .use(
         usageNotices({
           notices: deps.notices,
@@ -140,6 +156,9 @@ const productionDeps: PipelineDeps = {
   get counter() {
     return usageCounter();
   },
+  get leases() {
+    return quotaLeases();
+  },
   clock: { now },
   notices: {
     get ledger() {
@@ -153,10 +172,8 @@ const productionDeps: PipelineDeps = {
   annotations: traceAnnotations,
   metrics: {
     usageEvents: (accountId, meter, units) => {
-      // Usage events (spec: Events): one per billed unit, per account, as EMF metrics.
       const emf = metrics();
-      emf.addDimension('account', accountId);
-      emf.addMetric(`${meter}Events`, MetricUnit.Count, units);
+      addUsageEvent(emf, accountId, meter, units);
       emf.publishStoredMetrics();
     },
     noticeFailed: () => {

@@ -1,5 +1,7 @@
+import { Metrics } from '@aws-lambda-powertools/metrics';
 import { describe, expect, test } from '@jest/globals';
 import { usageEvents } from '../../../../functions/lib/http/middleware/usage-events.js';
+import { addUsageEvent } from '../../../../functions/lib/http/usage-event-metric.js';
 import { FakeMetrics, PRINCIPAL, phase, requestOf } from './support/pipeline.js';
 
 describe('usage events (spec: Events)', () => {
@@ -25,5 +27,18 @@ describe('usage events (spec: Events)', () => {
     await phase(usageEvents({ meter: null, metrics }), 'after', request);
 
     expect(metrics.events).toEqual([]);
+  });
+});
+
+describe('usage events as EMF (functions/lib/http/usage-event-metric.ts)', () => {
+  test('one metric per meter: the account is a property of the line, never a dimension', () => {
+    const emf = new Metrics({ namespace: 'netintel', serviceName: 'netintel' });
+    addUsageEvent(emf, 'acct_1', 'lookup', 100);
+    const line = emf.serializeMetrics() as unknown as Record<string, unknown> & {
+      _aws: { CloudWatchMetrics: { Dimensions: string[][]; Metrics: { Name: string }[] }[] };
+    };
+    expect(line._aws.CloudWatchMetrics[0]!.Dimensions).toEqual([['service', 'meter']]);
+    expect(line._aws.CloudWatchMetrics[0]!.Metrics.map((m) => m.Name)).toEqual(['usageEvents']);
+    expect(line).toMatchObject({ meter: 'lookup', account: 'acct_1', usageEvents: 100 });
   });
 });
