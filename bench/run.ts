@@ -23,6 +23,7 @@ const MODULES = [
   'memory',
   'dashboard',
   'clients',
+  'scale',
 ] as const;
 
 interface Stored {

@@ -1,15 +1,19 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { jobSweep, now } from '../lib/aws/services.js';
+import { jobSweep, now, quotaLeases, usageCounter } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { sweepJobs } from '../lib/jobs/job-sweep.js';
+import { settleDueLeases } from '../lib/limits/leased-admission.js';
 import { logger } from '../lib/observability.js';
 
 // Scheduled (infra/constructs/job-pipeline.ts): settles list-job creations a dead request left
 // pending (confirmed when charged and fully stored, otherwise abandoned, refunded and deleted) and
-// refunds a dead DLQ delivery left due. Entries it could not settle stay for the next run; a run
-// that leaves some fails, so the function's error metric shows it.
+// refunds a dead DLQ delivery left due, and settles the quota leases of containers that did not
+// (limits/leases.ts: frozen or gone before their lease's window ended). Entries it could not settle
+// stay for the next run; a run that leaves some fails, so the function's error metric shows it.
 async function sweep(): Promise<void> {
+  const leases = await settleDueLeases(usageCounter(), quotaLeases().store, now());
+  if (leases > 0) logger.info('lease sweep', { settled: leases });
   const report = await sweepJobs(jobSweep(), now());
   const { failures, ...counts } = report;
   if (counts.confirmed + counts.abandoned + counts.refunded > 0) logger.info('job sweep', counts);

@@ -441,7 +441,6 @@ export class Api extends Construct {
       if (access.sessions) tables.byId.Sessions.grantReadWriteData(fn.fn);
       if (access.accounts) tables.grant('Accounts', fn.fn, access.accounts, fn);
       if (access.usage) {
-        tables.byId.Usage.grant(fn.fn, 'dynamodb:GetItem');
         tables.grantUsageHistory(fn.fn);
       }
       if (access.mail) grantSendUsageNotices(fn.fn, props.notifyFrom);
@@ -480,8 +479,9 @@ export class Api extends Construct {
     });
     if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
 
-    // Every route admits through the minute/month counters; billed ones also claim usage notices.
-    tables.grantUsage(fn.fn, { notices: route.billing.per !== 'none' });
+    // Every route admits through the minute/month counters; billed ones also lease blocks of them
+    // (a lease's record is a PutItem) and claim usage notices.
+    tables.grantUsage(fn.fn, { puts: route.billing.per !== 'none' });
     if (route.billing.per !== 'none') {
       // Billed calls may cross a 75/90/100% threshold: read the account's email, send the notice.
       tables.grant('Accounts', fn.fn, 'read', fn);

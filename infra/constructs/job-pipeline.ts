@@ -123,7 +123,7 @@ export class JobPipeline extends Construct {
       new SqsEventSource(this.dlq, { batchSize: JOB_QUEUE.dlqBatchSize, reportBatchItemFailures: true }),
     );
     tables.grant('Jobs', this.dlqConsumer.fn, 'readWrite', this.dlqConsumer);
-    tables.grantUsage(this.dlqConsumer.fn, { notices: false });
+    tables.grantUsage(this.dlqConsumer.fn, { puts: false });
 
     // Settles what a dead process left half done (functions/job-sweeper): a job creation still
     // pending is confirmed (its chunks queued) when its charge is held and its files all stored,
@@ -138,7 +138,8 @@ export class JobPipeline extends Construct {
       environment,
     });
     tables.grant('Jobs', this.sweeper.fn, 'readWrite', this.sweeper);
-    tables.grantUsage(this.sweeper.fn, { notices: false });
+    tables.grantUsage(this.sweeper.fn, { puts: false });
+    tables.grantLeaseSweep(this.sweeper.fn);
     this.queue.grantSendMessages(this.sweeper.fn);
     for (const objects of [`${BUCKET.prefixes.uploads}*`, chunkObjects]) {
       this.bucket.grantRead(this.sweeper.fn, objects);

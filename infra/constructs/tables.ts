@@ -7,9 +7,9 @@ import {
   Table,
   TableEncryption,
 } from 'aws-cdk-lib/aws-dynamodb';
-import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { TABLES, type TableDef } from '../../functions/lib/aws/resources.js';
+import { LEASES_DUE, TABLES, type TableDef } from '../../functions/lib/aws/resources.js';
 
 export type TableId = TableDef['id'];
 
@@ -46,7 +46,7 @@ export class Tables extends Construct {
           indexName: index.name,
           partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
           sortKey: { name: index.sortKey, type: AttributeType.STRING },
-          projectionType: ProjectionType.ALL,
+          projectionType: index.projection === 'keys' ? ProjectionType.KEYS_ONLY : ProjectionType.ALL,
         });
       }
       byId[def.id] = table;
@@ -78,22 +78,38 @@ export class Tables extends Construct {
   /**
    * The Usage table as the request path uses it, and nothing more: the minute/month counters are
    * one GetItem and conditional UpdateItems (functions/lib/aws/usage-counter.ts: admission, refunds,
-   * job holds), and a billed call that crosses a 75/90/100% threshold claims its notice with one
-   * conditional PutItem (notice-ledger.ts). No Scan, Query, BatchWrite or Delete: a function can
-   * move counters, not read or erase other accounts' usage in bulk.
+   * job holds, lease reservations and settlements), a quota lease's record is one PutItem and its
+   * flushes UpdateItems (lease-store.ts), and a billed call that crosses a 75/90/100% threshold
+   * claims its notice with one conditional PutItem (notice-ledger.ts). No Scan, Query, BatchWrite or
+   * Delete, and nothing of the indexes: a function can move counters, not read or erase other
+   * accounts' usage in bulk.
    */
-  grantUsage(grantee: IGrantable, options: { notices: boolean }): void {
+  grantUsage(grantee: IGrantable, options: { puts: boolean }): void {
     const actions = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
-    if (options.notices) actions.push('dynamodb:PutItem');
-    this.byId.Usage.grant(grantee, ...actions);
+    if (options.puts) actions.push('dynamodb:PutItem');
+    Grant.addToPrincipal({ grantee, actions, resourceArns: [this.byId.Usage.tableArn] });
   }
 
   /**
-   * Reading an account's usage history (functions/lib/aws/usage-counter.ts history): one Query of
-   * its day items. Only for the functions that report usage; the request path never queries.
+   * Reading an account's usage and its history (functions/lib/aws/usage-counter.ts read, history):
+   * a GetItem of a month item, one Query of its day items. Only for the functions that report usage;
+   * the request path never queries.
    */
   grantUsageHistory(grantee: IGrantable): void {
-    this.byId.Usage.grant(grantee, 'dynamodb:Query');
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+      resourceArns: [this.byId.Usage.tableArn],
+    });
+  }
+
+  /** The sweep's reading of the leases due (aws/lease-store.ts due): a Query of that one index. */
+  grantLeaseSweep(grantee: IGrantable): void {
+    Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:Query'],
+      resourceArns: [`${this.byId.Usage.tableArn}/index/${LEASES_DUE.name}`],
+    });
   }
 
   /** TABLE_* variables every function gets (names are not secrets; permissions are per function). */

@@ -170,7 +170,7 @@ async function createTable(client: DynamoDBClient, table: TableDef): Promise<voi
                   { AttributeName: index.partitionKey, KeyType: 'HASH' },
                   { AttributeName: index.sortKey, KeyType: 'RANGE' },
                 ],
-                Projection: { ProjectionType: 'ALL' },
+                Projection: { ProjectionType: index.projection === 'keys' ? 'KEYS_ONLY' : 'ALL' },
               })),
             }
           : {}),

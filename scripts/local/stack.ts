@@ -8,11 +8,14 @@ import {
   jobStore,
   jobSweep,
   now,
+  quotaLeases,
   resetServices,
   setJobCheckpoint,
+  usageCounter,
 } from '../../functions/lib/aws/services.js';
 import { CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
+import { settleDueLeases } from '../../functions/lib/limits/leased-admission.js';
 import { accessLogger, logger } from '../../functions/lib/observability.js';
 import { resetConfig } from '../../functions/lib/runtime/config.js';
 import { resetEmailChecker } from '../../functions/lib/runtime/email.js';
@@ -120,7 +123,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     for (const { entry, error } of report.failures) {
       log(`job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`);
     }
-    return report.confirmed + report.abandoned + (await sweepExpired(jobStore(), now()));
+    const leases = await settleDueLeases(usageCounter(), quotaLeases().store, now());
+    return report.confirmed + report.abandoned + leases + (await sweepExpired(jobStore(), now()));
   };
   const settled = await sweepJobs();
   if (settled > 0) log(`settled or expired ${settled} jobs`);

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { CfnElement } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES } from '../../functions/lib/aws/resources.js';
@@ -521,7 +522,7 @@ describe('tables', () => {
             { AttributeName: index.partitionKey, KeyType: 'HASH' },
             { AttributeName: index.sortKey, KeyType: 'RANGE' },
           ],
-          Projection: { ProjectionType: 'ALL' },
+          Projection: { ProjectionType: index.projection === 'keys' ? 'KEYS_ONLY' : 'ALL' },
         })),
       );
       expect(table.DeletionPolicy).toBe(['Accounts', 'Usage'].includes(def.id) ? 'Retain' : 'Delete');
@@ -761,15 +762,46 @@ describe('edge', () => {
 });
 
 describe('observability', () => {
-  it('has a dashboard with per-function, API, DLQ and per-account usage graphs', () => {
+  it('has a dashboard with per-function, API, DLQ and usage graphs, and the top accounts by Contributor Insights', () => {
     const dashboards = ofType(s.resources, 'AWS::CloudWatch::Dashboard');
     expect(dashboards).toHaveLength(1);
     const body = JSON.stringify(props(dashboards[0]![1]).DashboardBody);
-    for (const meter of METERS) expect(body).toContain(`MetricName=\\\\\\"${meter}Events\\\\\\"`);
-    expect(body).toContain('SEARCH(');
+    for (const meter of METERS) expect(body).toContain(`\\"usageEvents\\",\\"meter\\",\\"${meter}\\"`);
     expect(body).toContain('ApproximateNumberOfMessagesVisible');
     expect(body).toContain('5XXError');
     for (const route of ROUTES) expect(body).toContain(`\\"label\\":\\"${route.name}\\"`);
+    const rules = ofType(s.resources, 'AWS::CloudWatch::InsightRule');
+    expect(rules).toHaveLength(2);
+    for (const [id] of rules) expect(body).toContain(`{"Fn::GetAtt":["${id}","RuleName"]}`);
+  });
+
+  it('ranks accounts by Contributor Insights rules over the logs, never by a metric per account', () => {
+    const rule = (prefix: string) =>
+      JSON.stringify(
+        props(ofType(s.resources, 'AWS::CloudWatch::InsightRule').find(([id]) => id.startsWith(prefix))![1])
+          .RuleBody,
+      );
+    const units = rule('ObservabilityTopAccountsByUnits');
+    expect(units).toContain('$.account');
+    expect(units).toContain('$.usageEvents');
+    // The log groups of the billed routes, and only those.
+    for (const route of ROUTES) {
+      const logGroup = s.stack.api.routeFunctions[route.name]!.logGroup.node.defaultChild as CfnElement;
+      const ref = JSON.stringify({ Ref: s.stack.resolve(logGroup.logicalId) });
+      if (route.billing.per === 'none') expect(units).not.toContain(ref);
+      else expect(units).toContain(ref);
+    }
+    const calls = rule('ObservabilityTopAccountsByCalls');
+    expect(calls).toContain('$.accountId');
+    expect(calls).toContain(
+      JSON.stringify({
+        Ref: s.stack.resolve((s.stack.api.accessLogs.node.defaultChild as CfnElement).logicalId),
+      }),
+    );
+    // No alarm or dashboard metric of the stack has an account dimension.
+    const template = JSON.stringify(s.template.toJSON());
+    expect(template).not.toContain('"Name":"account"');
+    expect(template).not.toMatch(/\\"account\\",\\"/);
   });
 
   it('alarms when a job chunk is waiting in the DLQ', () => {

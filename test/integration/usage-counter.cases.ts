@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { usageCounter } from '../../functions/lib/aws/services.js';
+import { accountStore, quotaLeases, usageCounter } from '../../functions/lib/aws/services.js';
 import { type AdmissionRequest, admit } from '../../functions/lib/limits/admission.js';
+import { settleDueLeases } from '../../functions/lib/limits/leased-admission.js';
+import { type LeaseRecord, leaseDueAt } from '../../functions/lib/limits/leases.js';
 import { minuteWindow } from '../../functions/lib/limits/windows.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Admission over the counter on the local DynamoDB (dynalite), driven directly with chosen
 // minutes: the order in which concurrent calls reach the table is what is under test.
@@ -69,6 +71,89 @@ describe('usage-counter', () => {
         admitted: false,
         reason: 'month',
       });
+    });
+  });
+  describe('quota leases on dynalite (aws/usage-counter.ts, aws/lease-store.ts)', () => {
+    const lease = (accountId: string, n: number, id: string): LeaseRecord => ({
+      id,
+      accountId,
+      month: '2026-11',
+      window: minuteWindow(minute(n)),
+      meter: 'lookup',
+      calls: 50,
+      units: 50,
+      usedCalls: 1,
+      usedUnits: 1,
+      dueAt: leaseDueAt(minuteWindow(minute(n))).toISOString(),
+    });
+    const reserve = (l: LeaseRecord, n: number, perMinute = 100_000) =>
+      usageCounter().countInWindow({
+        ...request(l.accountId, n),
+        perMinute,
+        window: l.window,
+        month: l.month,
+        units: l.units,
+        calls: l.calls,
+        lease: l.id,
+      });
+
+    test('a block is reserved in one write when the minute has room for all of it, and settled once', async () => {
+      const counter = usageCounter();
+      const store = quotaLeases().store;
+      await admit(counter, { ...request('acct_lease', 300), perMinute: 100_000 });
+      const l = lease('acct_lease', 300, 'l1');
+      await store.put(l);
+      await expect(reserve(l, 300)).resolves.toMatchObject({ minuteCount: 51, monthAfter: 51 });
+      expect(await counter.read('acct_lease', '2026-11')).toMatchObject({ monthCount: 51, reserved: 50 });
+      // Too big a block for what the minute has left: nothing changes.
+      await expect(reserve(lease('acct_lease', 300, 'l2'), 300, 60)).resolves.toBeUndefined();
+      // The container used 20 units, and flushed 12 of them.
+      await store.flush({ ...l, usedCalls: 12, usedUnits: 12 });
+      await expect(counter.settleLease({ ...l, usedUnits: 20 })).resolves.toBe(true);
+      await expect(counter.settleLease({ ...l, usedUnits: 20 })).resolves.toBe(false);
+      expect(await counter.read('acct_lease', '2026-11')).toMatchObject({
+        monthCount: 21,
+        reserved: 0,
+        meters: { lookup: 21 },
+      });
+    });
+
+    test('the sweep finds a lease by its due time, from its last flush, and settles it once', async () => {
+      const counter = usageCounter();
+      const store = quotaLeases().store;
+      await admit(counter, { ...request('acct_swept', 400), perMinute: 100_000 });
+      const l = lease('acct_swept', 400, 'l3');
+      await store.put(l);
+      await reserve(l, 400);
+      await store.flush({ ...l, usedCalls: 30, usedUnits: 30 });
+      // Not due before its window's end and the grace.
+      expect(await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) - 1))).toBe(0);
+      expect(await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 1))).toBe(1);
+      expect(await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 60_000))).toBe(0);
+      expect(await counter.read('acct_swept', '2026-11')).toMatchObject({ monthCount: 31, reserved: 0 });
+    });
+
+    test('through HTTP: an account of 60,000 calls a minute is admitted from leases, and billed each call once', async () => {
+      const account = await accountStore().createAccount('business', { perMinute: 60_000 });
+      const key = (await accountStore().createKey(account.accountId, 'secret', [])).key;
+      const month = clock.now().toISOString().slice(0, 7);
+      for (let i = 0; i < 120; i++) {
+        const res = await stack.call('GET', '/v1/lookup/192.0.2.1', {
+          headers: { Authorization: `Bearer ${key}` },
+        });
+        expect(res.status).toBe(200);
+      }
+      const during = await usageCounter().read(account.accountId, month);
+      expect(during.reserved).toBeGreaterThan(0);
+      // A call two minutes on settles the last lease of this container: each call billed once.
+      clock.advance(120_000);
+      const after = await stack.call('GET', '/v1/lookup/192.0.2.1', {
+        headers: { Authorization: `Bearer ${key}` },
+      });
+      expect(after.status).toBe(200);
+      const settled = await usageCounter().read(account.accountId, clock.now().toISOString().slice(0, 7));
+      expect(settled).toMatchObject({ reserved: 0 });
+      expect(settled.monthCount).toBe(clock.now().toISOString().slice(0, 7) === month ? 121 : 1);
     });
   });
 });

@@ -15,7 +15,7 @@ export interface TableDef {
   sortKey?: string;
   /** Attribute holding epoch seconds after which DynamoDB TTL may delete the item. */
   ttlAttribute?: string;
-  /** Global secondary indexes (string keys, all attributes projected). */
+  /** Global secondary indexes (string keys). */
   indexes?: readonly IndexDef[];
   purpose: string;
 }
@@ -24,6 +24,8 @@ export interface IndexDef {
   name: string;
   partitionKey: string;
   sortKey: string;
+  /** What the index holds besides the keys: every attribute (default), or nothing. */
+  projection?: 'all' | 'keys';
 }
 
 /**
@@ -47,6 +49,17 @@ export const ACCOUNT_ITEMS: IndexDef = {
   sortKey: 'createdAt',
 };
 
+/**
+ * Open quota leases by when the sweep may settle them (aws/lease-store.ts). Keys only: a lease's
+ * flushes change none of them, so they cost no index write.
+ */
+export const LEASES_DUE: IndexDef = {
+  name: 'leasesDue',
+  partitionKey: 'leaseQueue',
+  sortKey: 'leaseDue',
+  projection: 'keys',
+};
+
 export const TABLES: readonly TableDef[] = [
   {
     id: 'Accounts',
@@ -64,7 +77,8 @@ export const TABLES: readonly TableDef[] = [
     partitionKey: 'pk',
     sortKey: 'sk',
     ttlAttribute: 'expiresAt',
-    purpose: 'Per-account minute and month counters, threshold-notification markers',
+    indexes: [LEASES_DUE],
+    purpose: 'Per-account minute and month counters, quota leases, threshold-notification markers',
   },
   {
     id: 'Jobs',

@@ -14,6 +14,8 @@ import type { SignInDeps } from '../dashboard/sign-in.js';
 import { fromOurEdge } from '../http/edge-origin.js';
 import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';
+import type { Leases } from '../limits/leased-admission.js';
+import { LeaseBook } from '../limits/leases.js';
 import type { Mailer, UsageNotifier } from '../limits/notifier.js';
 import { config, resetConfig } from '../runtime/config.js';
 import { tracedDomainResolver } from '../runtime/dns-tracing.js';
@@ -22,6 +24,7 @@ import { DynamoBaselineStore } from './baseline-store.js';
 import { dynamo, resetDynamoClient } from './dynamo-client.js';
 import { DynamoHostnameStore } from './hostname-store.js';
 import { JobStore } from './job-store.js';
+import { DynamoLeaseStore } from './lease-store.js';
 import { DynamoMemberStore } from './member-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
@@ -34,6 +37,7 @@ import { DynamoUsageCounter } from './usage-counter.js';
 
 let accounts: AccountStore | undefined;
 let usage: DynamoUsageCounter | undefined;
+let leases: Leases | undefined;
 let ledger: DynamoNoticeLedger | undefined;
 let notifier: (UsageNotifier & Mailer) | undefined;
 let rawAccounts: DynamoAccountStore | undefined;
@@ -51,6 +55,18 @@ export function cachedAccountStore(): AccountStore {
 export function usageCounter(): DynamoUsageCounter {
   usage ??= new DynamoUsageCounter(dynamo(), tableName('Usage', config()));
   return usage;
+}
+
+/**
+ * This container's quota leases (limits/leases.ts). The book lives as long as the container; its
+ * id names the leases it takes.
+ */
+export function quotaLeases(): Leases {
+  leases ??= {
+    book: new LeaseBook(randomBytes(6).toString('hex')),
+    store: new DynamoLeaseStore(dynamo(), tableName('Usage', config())),
+  };
+  return leases;
 }
 
 export function noticeLedger(): DynamoNoticeLedger {
@@ -306,6 +322,7 @@ export function resetServices(): void {
   resetConfig();
   accounts = undefined;
   usage = undefined;
+  leases = undefined;
   ledger = undefined;
   notifier = undefined;
   rawAccounts = undefined;

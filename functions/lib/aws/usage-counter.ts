@@ -3,6 +3,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Charge, JobLedger } from '../jobs/job-charges.js';
 import type { Counted, CountRequest, Opened, UsageCounter, UsageState } from '../limits/admission.js';
+import type { LeaseRecord } from '../limits/leases.js';
 import { type DaySnapshot, monthsBetween, type UsageRecords } from '../limits/usage-history.js';
 import type { UsageReader } from '../limits/usage-report.js';
 import { dayOfWindow } from '../limits/windows.js';
@@ -28,6 +29,7 @@ import { dayOfWindow } from '../limits/windows.js';
 const YEAR_SECONDS = 400 * 24 * 3600;
 
 const holdAttribute = (jobId: string) => `hold_${jobId}`;
+const leaseAttribute = (leaseId: string) => `lease_${leaseId}`;
 const refundedAttribute = (jobId: string) => `refunded_${jobId}`;
 
 export function usageKey(accountId: string, month: string) {
@@ -46,6 +48,7 @@ function stateOf(item: Record<string, unknown> = {}): UsageState {
     minuteCount: Number(item.minuteCount ?? 0),
     monthCount: Number(item.monthCount ?? 0),
     meters: attributesNamed('meter_', item),
+    reserved: Number(item.reserved ?? 0),
   };
 }
 
@@ -152,6 +155,30 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
     );
   }
 
+  async settleLease(lease: LeaseRecord): Promise<boolean> {
+    const back = -(lease.units - lease.usedUnits);
+    const meter = lease.meter ? ', #meter :back' : '';
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: usageKey(lease.accountId, lease.month),
+          UpdateExpression: `ADD monthCount :back, reserved :reserved${meter} REMOVE #lease`,
+          ConditionExpression: 'attribute_exists(#lease)',
+          ExpressionAttributeNames: {
+            '#lease': leaseAttribute(lease.id),
+            ...(lease.meter ? { '#meter': `meter_${lease.meter}` } : {}),
+          },
+          ExpressionAttributeValues: { ':back': back, ':reserved': -lease.units },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
   async read(accountId: string, month: string): Promise<UsageState> {
     const res = await this.db.send(
       new GetCommand({ TableName: this.table, Key: usageKey(accountId, month), ConsistentRead: true }),
@@ -225,19 +252,28 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
 
   /** One conditional write; undefined when its condition failed. */
   private async tryCount(req: CountRequest, mode: 'same' | 'new'): Promise<Opened | undefined> {
+    const calls = req.calls ?? 1;
     const names: Record<string, string> = { '#window': 'window' };
-    const values: Record<string, unknown> = { ':w': req.window, ':one': 1, ':units': req.units };
+    const values: Record<string, unknown> = { ':w': req.window, ':calls': calls, ':units': req.units };
     const conditions: string[] = [];
     let update: string;
     if (mode === 'same') {
-      conditions.push('#window >= :w', 'minuteCount < :perMinute');
-      values[':perMinute'] = req.perMinute;
-      update = 'ADD minuteCount :one, monthCount :units';
+      // Room for all the calls (a lease's block) in the minute.
+      conditions.push('#window >= :w', 'minuteCount <= :minuteBefore');
+      values[':minuteBefore'] = req.perMinute - calls;
+      update = 'ADD minuteCount :calls, monthCount :units';
     } else {
       conditions.push('(attribute_not_exists(#window) OR #window < :w)');
       update =
-        'SET #window = :w, minuteCount = :one, expiresAt = if_not_exists(expiresAt, :exp) ADD monthCount :units';
+        'SET #window = :w, minuteCount = :calls, expiresAt = if_not_exists(expiresAt, :exp) ADD monthCount :units';
       values[':exp'] = Math.floor(Date.now() / 1000) + YEAR_SECONDS;
+    }
+    if (req.lease) {
+      update += ', reserved :units';
+      names['#lease'] = leaseAttribute(req.lease);
+      update = update.startsWith('SET ')
+        ? update.replace('SET ', 'SET #lease = :units, ')
+        : `SET #lease = :units ${update}`;
     }
     if (req.units > 0) {
       conditions.push('(attribute_not_exists(monthCount) OR monthCount <= :room)');
@@ -273,7 +309,7 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
           monthBefore: old.monthCount,
           monthAfter: old.monthCount + req.units,
           window: req.window,
-          minuteCount: 1,
+          minuteCount: calls,
           ...(old.window >= 0 ? { closed: old } : {}),
         };
       }

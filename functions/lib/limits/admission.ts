@@ -1,4 +1,5 @@
 import type { Meter } from '../../routes.js';
+import type { LeaseRecord } from './leases.js';
 import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
 
 // Admission (spec: Limits): the per-minute rate limit and the monthly cap, checked and counted
@@ -29,6 +30,13 @@ export interface CountRequest {
   meter: Meter | null;
   /** Marks the charge with this hold, in the same write (AdmissionRequest.hold). */
   hold?: string;
+  /** Minute slots to count (a lease's block); 1 when absent. */
+  calls?: number;
+  /**
+   * Reserves the units as this lease (leases.ts), in the same write: the marker `lease_<id>`
+   * holds them until the lease is settled, and the month's `reserved` total counts them.
+   */
+  lease?: string;
 }
 
 /** The month total around a counted call, and the minute it was counted in. */
@@ -49,6 +57,11 @@ export interface UsageState {
   monthCount: number;
   /** Month total per meter (`geo`, `lookup`, ...). */
   meters: Record<string, number>;
+  /**
+   * Units of `monthCount` held by open leases (leases.ts): reserved, not yet known to be used.
+   * What the month has billed so far is `monthCount - reserved`.
+   */
+  reserved: number;
 }
 
 /** A window opened by a call: the call as counted, and the window of the month it closed. */
@@ -84,6 +97,12 @@ export interface UsageCounter {
   snapshotDay(accountId: string, closed: UsageState): Promise<void>;
   read(accountId: string, month: string): Promise<UsageState>;
   refund(req: { accountId: string; month: string; units: number; meter: Meter | null }): Promise<void>;
+  /**
+   * Settles a lease once: gives back its unused units (`units - usedUnits`) to the month and its
+   * meter, takes its units off `reserved` and removes its marker. False when the marker is gone
+   * (settled already, or never reserved): nothing changes.
+   */
+  settleLease(lease: LeaseRecord): Promise<boolean>;
 }
 
 export interface Admitted {
@@ -187,7 +206,7 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
  * is reported on the outcome, never thrown: the call is admitted all the same, and the next
  * snapshot of the month covers the closed window's calls (on a later day at worst).
  */
-async function openAndSnapshot(
+export async function openAndSnapshot(
   counter: UsageCounter,
   count: CountRequest,
 ): Promise<(Counted & Pick<Admitted, 'snapshotError'>) | undefined> {

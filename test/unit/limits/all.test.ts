@@ -2,6 +2,7 @@
 // (each file loaded them again, ~0.5-2 s each on 2 cores). Each *.cases.ts is written like a test file
 // of its own; it is listed here.
 import './admission.cases.js';
+import './leases.cases.js';
 import './notice-delivery.cases.js';
 import './usage-history.cases.js';
 import './windows.cases.js';

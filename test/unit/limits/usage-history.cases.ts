@@ -36,6 +36,7 @@ const live = (iso: string, monthCount: number, meters: Record<string, number>) =
   minuteCount: 1,
   monthCount,
   meters,
+  reserved: 0,
 });
 
 const zeros = { geo: 0, lookup: 0, email: 0, signup: 0, risk: 0 };

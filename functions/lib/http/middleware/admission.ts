@@ -1,6 +1,7 @@
 import type { Meter } from '../../../routes.js';
 import type { Clock } from '../../clock.js';
 import { type Admission, admit, type UsageCounter } from '../../limits/admission.js';
+import { admitLeased, type LeasedAdmission, type Leases } from '../../limits/leased-admission.js';
 import { type HttpError, MonthlyLimitError, RateLimitError } from '../errors.js';
 import type { PipelineLogger } from './pipeline-deps.js';
 import { type Middleware, stateOf } from './request-state.js';
@@ -31,10 +32,15 @@ export function admissionRefusal(refusal: Exclude<Admission, { admitted: true }>
  * The day snapshot a call that opened its minute writes (limits/usage-history.ts) never fails the
  * call: a lost one moves the closed window's calls to a later day of the month, so it is logged.
  */
-function logSnapshotError(outcome: Admission, logger: Pick<PipelineLogger, 'error'>): void {
+function logSnapshotError(outcome: LeasedAdmission, logger: Pick<PipelineLogger, 'error'>): void {
   if (outcome.admitted && outcome.snapshotError !== undefined)
     logger.error('usage history: the closed minute was not recorded on its day', {
       error: outcome.snapshotError as Error,
+    });
+  // A lease write that failed leaves the lease to the sweep; the call stands.
+  if (outcome.leaseError !== undefined)
+    logger.error('quota lease: a write failed; the sweep settles the lease', {
+      error: outcome.leaseError as Error,
     });
 }
 
@@ -54,6 +60,8 @@ const fullMinute = (limit: number, window: number) => ({ limit, used: limit, win
 export function admission<I, R>(options: {
   meter: Meter | null;
   counter: UsageCounter;
+  /** The container's quota leases, read at each call; none: every call counted on its own. */
+  leases?: () => Leases | undefined;
   clock: Clock;
   logger: Pick<PipelineLogger, 'error'>;
 }): Middleware<I, R> {
@@ -63,7 +71,7 @@ export function admission<I, R>(options: {
       const { context } = request;
       const principal = stateOf(context, 'principal');
       const charge = stateOf(context, 'charge');
-      const outcome = await admit(options.counter, {
+      const req = {
         accountId: principal.accountId,
         perMinute: principal.perMinute,
         monthlyCap: principal.monthlyCap,
@@ -71,7 +79,11 @@ export function admission<I, R>(options: {
         meter: options.meter,
         now: charge.at,
         ...(charge.hold ? { hold: charge.hold } : {}),
-      });
+      };
+      const leases = options.leases?.();
+      const outcome = leases
+        ? await admitLeased(options.counter, leases, req)
+        : await admit(options.counter, req);
       logSnapshotError(outcome, options.logger);
       if (!outcome.admitted) {
         if (outcome.reason === 'rate') context.minute = fullMinute(principal.perMinute, outcome.window);

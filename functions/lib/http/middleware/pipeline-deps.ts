@@ -3,6 +3,7 @@ import type { Meter } from '../../../routes.js';
 import type { TraceAnnotations } from '../../aws/tracing.js';
 import type { Clock } from '../../clock.js';
 import type { UsageCounter } from '../../limits/admission.js';
+import type { Leases } from '../../limits/leased-admission.js';
 import type { NoticeStores } from '../../limits/usage-notices.js';
 
 /** What the pipeline's middlewares log with: the Powertools logger, or a fake in tests. */
@@ -22,6 +23,8 @@ export interface PipelineMetrics {
  */
 export interface PipelineDeps {
   counter: UsageCounter;
+  /** The container's quota leases (limits/leases.ts); without them every call is counted on its own. */
+  leases?: Leases;
   clock: Clock;
   notices: NoticeStores;
   /** The Powertools logger: the pipeline injects the Lambda context into it. */

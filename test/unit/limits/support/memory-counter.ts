@@ -5,10 +5,11 @@ import type {
   UsageCounter,
   UsageState,
 } from '../../../../functions/lib/limits/admission.js';
+import type { LeaseRecord } from '../../../../functions/lib/limits/leases.js';
 import type { DaySnapshot } from '../../../../functions/lib/limits/usage-history.js';
 import { dayOfWindow } from '../../../../functions/lib/limits/windows.js';
 
-type Operation = 'countInWindow' | 'openWindow' | 'snapshotDay' | 'read';
+type Operation = 'countInWindow' | 'openWindow' | 'snapshotDay' | 'read' | 'settleLease';
 
 /**
  * The counter store's contract in memory, one account and month: the same conditions as the
@@ -17,7 +18,9 @@ type Operation = 'countInWindow' | 'openWindow' | 'snapshotDay' | 'read';
  * containers is replayed in a fixed order.
  */
 export class MemoryUsageCounter implements UsageCounter {
-  state: UsageState = { window: -1, minuteCount: 0, monthCount: 0, meters: {} };
+  state: UsageState = { window: -1, minuteCount: 0, monthCount: 0, meters: {}, reserved: 0 };
+  /** The `lease_<id>` markers of the item: the units each open lease reserved. */
+  readonly leases = new Map<string, number>();
   /** The day snapshots, by day (the Usage table's DAY# items). */
   readonly days = new Map<string, DaySnapshot>();
   readonly log: Operation[] = [];
@@ -46,8 +49,10 @@ export class MemoryUsageCounter implements UsageCounter {
   async countInWindow(req: CountRequest): Promise<Counted | undefined> {
     this.step('countInWindow');
     const s = this.state;
-    if (s.window < req.window || s.minuteCount >= req.perMinute || !this.monthHasRoom(req)) return undefined;
-    s.minuteCount += 1;
+    const calls = req.calls ?? 1;
+    if (s.window < req.window || s.minuteCount > req.perMinute - calls || !this.monthHasRoom(req))
+      return undefined;
+    s.minuteCount += calls;
     return this.charge(req);
   }
 
@@ -56,7 +61,7 @@ export class MemoryUsageCounter implements UsageCounter {
     if (this.state.window >= req.window || !this.monthHasRoom(req)) return undefined;
     const closed = this.state.window >= 0 ? structuredClone(this.state) : undefined;
     this.state.window = req.window;
-    this.state.minuteCount = 1;
+    this.state.minuteCount = req.calls ?? 1;
     return { ...this.charge(req), ...(closed ? { closed } : {}) };
   }
 
@@ -79,6 +84,17 @@ export class MemoryUsageCounter implements UsageCounter {
     if (req.meter) this.state.meters[req.meter] = (this.state.meters[req.meter] ?? 0) - req.units;
   }
 
+  async settleLease(lease: LeaseRecord): Promise<boolean> {
+    this.step('settleLease');
+    if (!this.leases.has(lease.id)) return false;
+    this.leases.delete(lease.id);
+    const back = lease.units - lease.usedUnits;
+    this.state.monthCount -= back;
+    if (lease.meter) this.state.meters[lease.meter] = (this.state.meters[lease.meter] ?? 0) - back;
+    this.state.reserved -= lease.units;
+    return true;
+  }
+
   private step(op: Operation): void {
     this.log.push(op);
     // Counted per operation, not by scanning the log: the pipeline benchmark makes millions of calls.
@@ -94,6 +110,10 @@ export class MemoryUsageCounter implements UsageCounter {
   private charge(req: CountRequest): Counted {
     const before = this.state.monthCount;
     this.state.monthCount += req.units;
+    if (req.lease) {
+      this.leases.set(req.lease, req.units);
+      this.state.reserved += req.units;
+    }
     if (req.meter && req.units > 0)
       this.state.meters[req.meter] = (this.state.meters[req.meter] ?? 0) + req.units;
     return {

@@ -1,4 +1,5 @@
 import type { CountRequest, UsageCounter, UsageState } from '../../../../functions/lib/limits/admission.js';
+import type { LeaseRecord } from '../../../../functions/lib/limits/leases.js';
 import { monthsBetween, type UsageRecords } from '../../../../functions/lib/limits/usage-history.js';
 import type { UsageReader } from '../../../../functions/lib/limits/usage-report.js';
 import { dayOfWindow } from '../../../../functions/lib/limits/windows.js';
@@ -33,6 +34,10 @@ export class MemoryUsageTable implements UsageCounter, UsageReader {
     this.snapshotWrites += 1;
     if (this.failSnapshot(closed)) throw new Error('snapshot write failed');
     await this.month(dayOfWindow(closed.window).slice(0, 7)).snapshotDay(accountId, closed);
+  }
+
+  settleLease(lease: LeaseRecord): Promise<boolean> {
+    return this.month(lease.month).settleLease(lease);
   }
 
   read(_accountId: string, month: string): Promise<UsageState> {

@@ -1,0 +1,322 @@
+import type { Meter } from '../../routes.js';
+import type { Admission } from './admission.js';
+import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
+
+// Quota leases (docs/architecture.md, "Counters that scale"): a container serving many calls of
+// one account reserves a block of them (minute slots and month units) with one conditional write
+// on the account's month item, admits from the block without a write, and returns what it did not
+// use. This module is the container's book of its leases and the rule that sizes them; the writes
+// are admission.ts's, through the UsageCounter and LeaseStore ports.
+
+export const LEASE_POLICY = {
+  /**
+   * Accounts allowed fewer calls a minute never lease: one item takes their rate easily, and their
+   * admission stays exact to the call (every refusal at the limit, none below it).
+   */
+  minPerMinute: 30_000,
+  /** A container leases for an account only while it serves it at least this many calls a second. */
+  minCallsPerSecond: 20,
+  /** A block holds about this many seconds of the container's own calls of the account. */
+  blockSeconds: 1,
+  /**
+   * Never more than 1/roomDivisor of what the minute or the month has left: blocks shrink as a
+   * limit nears, to one call (no lease: today's exact count per call) close to it.
+   */
+  roomDivisor: 8,
+  /** Largest block, in calls. */
+  maxCalls: 1_000,
+  /** The units used from a lease are written to its record at least this often while it is used. */
+  flushMs: 100,
+  /** How long after its window a lease may still be settled by its container before the sweep does. */
+  graceMs: 60_000,
+  /**
+   * How long a container answers a full month's refusal itself (a refund or a settled lease can
+   * give units back, so not longer).
+   */
+  monthRefusalMs: 1_000,
+};
+export type LeasePolicy = typeof LEASE_POLICY;
+
+/** A lease as recorded in its own item, where the sweep finds it if its container never settles it. */
+export interface LeaseRecord {
+  id: string;
+  accountId: string;
+  month: string;
+  /** The minute window the block's calls belong to. */
+  window: number;
+  meter: Meter | null;
+  /** Minute slots reserved. */
+  calls: number;
+  /** Month units reserved (also on the month item, as the marker `lease_<id>`). */
+  units: number;
+  /** Used as last recorded (the container knows more until it flushes). */
+  usedCalls: number;
+  usedUnits: number;
+  /** When the sweep may settle it (ISO): its window's end plus the grace. */
+  dueAt: string;
+}
+
+/** The lease records (AWS: items of the Usage table; aws/lease-store.ts). */
+export interface LeaseStore {
+  /** Records a lease before it is reserved, so that a container that dies leaves it findable. */
+  put(lease: LeaseRecord): Promise<void>;
+  /** Records the calls and units used so far. */
+  flush(lease: LeaseRecord): Promise<void>;
+  /** Forgets a settled (or never reserved) lease; repeatable. */
+  remove(lease: Pick<LeaseRecord, 'accountId' | 'id'>): Promise<void>;
+  /** Leases due by `now` (the sweep's), at most `limit`. */
+  due(now: Date, limit: number): Promise<LeaseRecord[]>;
+}
+
+/** A lease this container holds: its record, with what it has used since it last wrote it. */
+export interface HeldLease extends LeaseRecord {
+  /** The month total just before the block was reserved, and the minute's count with the block. */
+  monthBase: number;
+  minuteWithBlock: number;
+  flushedAtMs: number;
+  flushedUnits: number;
+}
+
+/** The block a new lease asks for. */
+export interface Block {
+  calls: number;
+  units: number;
+}
+
+/** What a container knows of an account's traffic and counters. */
+interface AccountTraffic {
+  /** Calls of the current second (epoch seconds) and of the one before. */
+  second: number;
+  calls: number;
+  previous: number;
+  /** Average units per call, for the month part of a block (batch routes bill per item). */
+  unitsPerCall: number;
+  /** The counters as the last write showed them. */
+  seen?: { window: number; minuteCount: number; monthCount: number };
+}
+
+/** The admission an account's call asks for, as far as leases are concerned. */
+export interface LeaseRequest {
+  accountId: string;
+  perMinute: number;
+  monthlyCap: number;
+  units: number;
+  meter: Meter | null;
+  now: Date;
+}
+
+const keyOf = (req: Pick<LeaseRequest, 'accountId' | 'meter'>) => `${req.accountId} ${req.meter}`;
+const limitsOf = (req: Pick<LeaseRequest, 'perMinute' | 'monthlyCap'>) =>
+  `${req.perMinute}/${req.monthlyCap}`;
+
+/** Leases end with their minute window, and are settled by the sweep after the grace. */
+export function leaseDueAt(window: number, policy: LeasePolicy = LEASE_POLICY): Date {
+  return new Date((window + 1) * 60_000 + policy.graceMs);
+}
+
+/**
+ * One container's leases and what it has seen of each account's traffic. Lambda runs one call at a
+ * time per container, so the book needs no locking; it lives as long as the container.
+ */
+export class LeaseBook {
+  /** By account and meter (the local server runs every route in one process, with one book). */
+  private readonly held = new Map<string, HeldLease>();
+  private readonly traffic = new Map<string, AccountTraffic>();
+  /**
+   * The last refusal per account: a full minute stays full until it ends (nothing gives minute
+   * slots back), so its calls are refused here without a write; a full month for monthRefusalMs.
+   */
+  private readonly refusals = new Map<
+    string,
+    Exclude<Admission, { admitted: true }> & { untilMs: number; limits: string }
+  >();
+  /** Accounts (and meters) a reserving write is on its way for: their other calls count on their own. */
+  private readonly reserving = new Set<string>();
+  private sequence = 0;
+
+  constructor(
+    /** Unique per container (ids of leases are made from it). */
+    readonly containerId: string,
+    readonly policy: LeasePolicy = LEASE_POLICY,
+  ) {}
+
+  /** Counts a call of the account; its calls per second over the last full second and this one. */
+  observe(req: Pick<LeaseRequest, 'accountId' | 'meter' | 'units' | 'now'>): number {
+    const second = Math.floor(req.now.getTime() / 1000);
+    const t = this.traffic.get(keyOf(req)) ?? { second, calls: 0, previous: 0, unitsPerCall: req.units };
+    if (second !== t.second) {
+      t.previous = second === t.second + 1 ? t.calls : 0;
+      t.calls = 0;
+      t.second = second;
+    }
+    t.calls++;
+    t.unitsPerCall = t.unitsPerCall * 0.9 + Math.max(1, req.units) * 0.1;
+    this.traffic.set(keyOf(req), t);
+    return Math.max(t.calls, t.previous);
+  }
+
+  /**
+   * The refusal the counters gave this account's call lately, when it still holds for this call:
+   * the same full minute, or the same full month for a call needing more than it had left.
+   */
+  refusal(req: LeaseRequest): Admission | undefined {
+    const known = this.refusals.get(req.accountId);
+    if (!known) return undefined;
+    // Limits changed since (a new plan): the counters decide again.
+    if (known.limits !== limitsOf(req)) {
+      this.refusals.delete(req.accountId);
+      return undefined;
+    }
+    if (known.reason === 'rate' && minuteWindow(req.now) <= known.window) {
+      const { untilMs: _until, limits: _limits, ...refusal } = known;
+      return { ...refusal, retryAfterSeconds: secondsToEndOfWindow(known.window, req.now) };
+    }
+    if (
+      known.reason === 'month' &&
+      monthKey(req.now) === known.month &&
+      req.now.getTime() < known.untilMs &&
+      req.units > known.remaining
+    ) {
+      return {
+        admitted: false,
+        reason: 'month',
+        units: req.units,
+        month: known.month,
+        remaining: known.remaining,
+      };
+    }
+    if (known.reason === 'rate' || req.now.getTime() >= known.untilMs) this.refusals.delete(req.accountId);
+    return undefined;
+  }
+
+  /** Remembers a refusal the counters gave (see refusal()). */
+  refused(req: LeaseRequest, refusal: Exclude<Admission, { admitted: true }>): void {
+    this.refusals.set(req.accountId, {
+      ...refusal,
+      untilMs: req.now.getTime() + this.policy.monthRefusalMs,
+      limits: limitsOf(req),
+    });
+  }
+
+  /** Records the counters a write showed: what the next block is sized from. */
+  saw(
+    req: Pick<LeaseRequest, 'accountId' | 'meter'>,
+    seen: { window: number; minuteCount: number; monthCount: number },
+  ): void {
+    const t = this.traffic.get(keyOf(req));
+    if (t) t.seen = seen;
+  }
+
+  /**
+   * Takes the call from the account's lease when that lease is of the call's minute, month and
+   * meter and has a call and the units left; undefined otherwise (the caller then settles it).
+   */
+  take(req: LeaseRequest): { lease: HeldLease; monthBefore: number; minuteCount: number } | undefined {
+    const lease = this.held.get(keyOf(req));
+    if (!lease) return undefined;
+    const current = lease.window === minuteWindow(req.now) && lease.month === monthKey(req.now);
+    if (!current || lease.usedCalls >= lease.calls || lease.usedUnits + req.units > lease.units)
+      return undefined;
+    const monthBefore = lease.monthBase + lease.usedUnits;
+    lease.usedCalls++;
+    lease.usedUnits += req.units;
+    return { lease, monthBefore, minuteCount: lease.minuteWithBlock - lease.calls + lease.usedCalls };
+  }
+
+  /** Whether the lease's use should be written now (at most every flushMs while it is used). */
+  flushDue(lease: HeldLease, now: Date): boolean {
+    return lease.usedUnits !== lease.flushedUnits && now.getTime() - lease.flushedAtMs >= this.policy.flushMs;
+  }
+
+  flushed(lease: HeldLease, now: Date): void {
+    lease.flushedAtMs = now.getTime();
+    lease.flushedUnits = lease.usedUnits;
+  }
+
+  /** The account's lease, taken out of the book to be settled. */
+  release(req: Pick<LeaseRequest, 'accountId' | 'meter'>): HeldLease | undefined {
+    const lease = this.held.get(keyOf(req));
+    this.held.delete(keyOf(req));
+    return lease;
+  }
+
+  /**
+   * Claims the reservation of the account's next lease: false while another call of this container
+   * is reserving one (that call counts on its own instead of reserving a second block).
+   */
+  claim(req: Pick<LeaseRequest, 'accountId' | 'meter'>): boolean {
+    if (this.reserving.has(keyOf(req))) return false;
+    this.reserving.add(keyOf(req));
+    return true;
+  }
+
+  unclaim(req: Pick<LeaseRequest, 'accountId' | 'meter'>): void {
+    this.reserving.delete(keyOf(req));
+  }
+
+  /**
+   * The block a new lease of this account should hold, or undefined when its calls are counted one
+   * by one: too few calls here to be worth it, nothing seen of its counters yet, or too little
+   * room left in the minute or the month for a block of two calls.
+   */
+  plan(req: LeaseRequest, callsPerSecond: number): Block | undefined {
+    const t = this.traffic.get(keyOf(req));
+    const busy = callsPerSecond >= this.policy.minCallsPerSecond && req.perMinute >= this.policy.minPerMinute;
+    if (!t?.seen || !busy || req.units === 0) return undefined;
+    const window = minuteWindow(req.now);
+    const minuteUsed = t.seen.window >= window ? t.seen.minuteCount : 0;
+    const minuteRoom = req.perMinute - minuteUsed;
+    const monthRoom = req.monthlyCap - t.seen.monthCount;
+    const calls = Math.min(
+      this.policy.maxCalls,
+      Math.ceil(callsPerSecond * this.policy.blockSeconds),
+      Math.floor(minuteRoom / this.policy.roomDivisor),
+    );
+    const units = Math.min(
+      Math.max(req.units, Math.ceil(calls * t.unitsPerCall)),
+      Math.floor(monthRoom / this.policy.roomDivisor),
+    );
+    if (calls < 2 || units < req.units) return undefined;
+    return { calls, units };
+  }
+
+  /** The record of a new lease for `block`, with this call as its first use. */
+  draft(req: LeaseRequest, block: Block): LeaseRecord {
+    const window = minuteWindow(req.now);
+    this.sequence++;
+    return {
+      id: `${window}-${this.containerId}-${this.sequence}`,
+      accountId: req.accountId,
+      month: monthKey(req.now),
+      window,
+      meter: req.meter,
+      calls: block.calls,
+      units: block.units,
+      usedCalls: 1,
+      usedUnits: req.units,
+      dueAt: leaseDueAt(window, this.policy).toISOString(),
+    };
+  }
+
+  /**
+   * Holds a lease its reserving write granted: `window` is the minute it was counted in (a newer
+   * one than the call's when another container opened it first), `monthBefore` the month total
+   * before the block and `minuteCount` the minute's count with it.
+   */
+  hold(
+    record: LeaseRecord,
+    granted: { window: number; monthBefore: number; minuteCount: number },
+    now: Date,
+  ): HeldLease {
+    const lease: HeldLease = {
+      ...record,
+      window: granted.window,
+      monthBase: granted.monthBefore,
+      minuteWithBlock: granted.minuteCount,
+      flushedAtMs: now.getTime(),
+      flushedUnits: record.usedUnits,
+    };
+    this.held.set(keyOf(record), lease);
+    return lease;
+  }
+}
