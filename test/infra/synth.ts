@@ -47,7 +47,14 @@ export interface SynthesizedStack {
   outputs: Record<string, unknown>;
 }
 
-export function synthesize(stack: NetintelStack = netintelStack()): SynthesizedStack {
+/** The default stack, synthesized once for every case of the file that reads it (none changes it). */
+let defaultStack: SynthesizedStack | undefined;
+
+export function synthesize(stack?: NetintelStack): SynthesizedStack {
+  if (!stack) {
+    defaultStack ??= synthesize(netintelStack());
+    return defaultStack;
+  }
   const template = Template.fromStack(stack);
   const json = template.toJSON() as {
     Resources: Record<string, CfnResource>;
