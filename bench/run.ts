@@ -24,6 +24,7 @@ const MODULES = [
   'dashboard',
   'clients',
   'scale',
+  'cost',
 ] as const;
 
 interface Stored {

@@ -156,10 +156,11 @@ describe('functions', () => {
     }
   });
 
-  it('writes each function to its own log group kept one month', () => {
+  it('writes each function to its own log group kept one month, as JSON, without platform START/REPORT lines', () => {
     for (const description of OUR_FUNCTIONS) {
-      const logGroupId = refId(props(fn(description)[1]).LoggingConfig.LogGroup)!;
-      expect(props(s.resources[logGroupId]!).RetentionInDays).toBe(30);
+      const logging = props(fn(description)[1]).LoggingConfig;
+      expect(logging).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN' });
+      expect(props(s.resources[refId(logging.LogGroup)!]!).RetentionInDays).toBe(30);
     }
   });
 

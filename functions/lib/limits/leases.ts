@@ -109,9 +109,12 @@ const keyOf = (req: Pick<LeaseRequest, 'accountId' | 'meter'>) => `${req.account
 const limitsOf = (req: Pick<LeaseRequest, 'perMinute' | 'monthlyCap'>) =>
   `${req.perMinute}/${req.monthlyCap}`;
 
-/** Leases end with their minute window, and are settled by the sweep after the grace. */
+/**
+ * When the sweep may settle a lease drafted in `window`: the end of the next minute (the reserving
+ * write may count it in a minute another container opened) plus the grace.
+ */
 export function leaseDueAt(window: number, policy: LeasePolicy = LEASE_POLICY): Date {
-  return new Date((window + 1) * 60_000 + policy.graceMs);
+  return new Date((window + 2) * 60_000 + policy.graceMs);
 }
 
 /**

@@ -107,7 +107,8 @@ describe('quota leases', () => {
     const countedBefore = month.state.monthCount;
 
     // Not yet due: the container may still settle it.
-    const windowEnd = (minuteWindow(T0) + 1) * 60_000;
+    // Due at the end of the minute after the lease's, plus the grace.
+    const windowEnd = (minuteWindow(T0) + 2) * 60_000;
     expect(await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs - 1))).toBe(0);
     // Due: the sweep gives back what the record does not show used.
     expect(await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs + 1))).toBe(1);
