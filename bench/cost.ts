@@ -198,7 +198,9 @@ export async function run(): Promise<BenchResult[]> {
   const facts = templateFacts();
   const dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
   process.env.DNS_SERVERS = dns.address;
+  // As deployed: INFO logs and EMF metrics printed (the local server turns metrics off by default).
   process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-cost-'));
   const stack = await startLocalStack({ dataDir });
   const counts = { reads: 0, writes: 0 };
@@ -255,7 +257,10 @@ export async function run(): Promise<BenchResult[]> {
         } as unknown as APIGatewayProxyEvent['requestContext'],
       });
       const context = lambdaContext(s.route, facts.functions[s.route]!.memoryMb, 10_000);
-      for (let i = 0; i < WARM; i++) await handler(event(), context);
+      for (let i = 0; i < WARM; i++) {
+        const res = await handler(event(), context);
+        if (res.statusCode !== 200) throw new Error(`${s.name}: ${res.statusCode} ${res.body}`);
+      }
       const times: number[] = [];
       counts.reads = 0;
       counts.writes = 0;
@@ -294,7 +299,11 @@ export async function run(): Promise<BenchResult[]> {
       pathParameters: { ip: '8.8.8.8' },
       requestContext: { requestId: 'req-cost', identity: { sourceIp: '81.2.69.142' } },
     };
-    for (let i = 0; i < WARM; i++) await authorizer(authEvent);
+    for (let i = 0; i < WARM; i++) {
+      const decision = JSON.stringify(await authorizer(authEvent));
+      if (!decision.includes('"Allow"') || decision.includes('refused'))
+        throw new Error(`authorizer: ${decision}`);
+    }
     const authTimes: number[] = [];
     let authLog = 0;
     for (let i = 0; i < N; i++) {

@@ -33,9 +33,10 @@ export async function admitLeased(
   // A hold names one charge (a list job's) and a call without units only takes a minute slot:
   // both are counted on their own.
   if (req.hold || req.units === 0) return admit(counter, req);
+  // Refused calls count toward the rate too: the next minute starts with blocks of the right size.
+  const callsPerSecond = book.observe(req);
   const known = book.refusal(req);
   if (known) return known;
-  const callsPerSecond = book.observe(req);
   const taken = book.take(req);
   if (taken) {
     const { lease, monthBefore, minuteCount } = taken;

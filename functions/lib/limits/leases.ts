@@ -14,8 +14,14 @@ export const LEASE_POLICY = {
    * admission stays exact to the call (every refusal at the limit, none below it).
    */
   minPerMinute: 30_000,
-  /** A container leases for an account only while it serves it at least this many calls a second. */
+  /**
+   * A container leases for an account while it serves it at least this many calls a second, or
+   * while the account as a whole makes minAccountCallsPerSecond (its counters, as this container's
+   * writes saw them): a hundred containers at 10 calls a second each would otherwise write one item
+   * 1,000 times a second.
+   */
   minCallsPerSecond: 20,
+  minAccountCallsPerSecond: 200,
   /** A block holds about this many seconds of the container's own calls of the account. */
   blockSeconds: 1,
   /**
@@ -25,8 +31,14 @@ export const LEASE_POLICY = {
   roomDivisor: 8,
   /** Largest block, in calls. */
   maxCalls: 1_000,
-  /** The units used from a lease are written to its record at least this often while it is used. */
+  /**
+   * The units used from a lease are written to its record every flushMs once flushUnits are
+   * unwritten, and at least every flushMaxMs while it is used: a container that dies loses the
+   * billing of at most that much.
+   */
   flushMs: 100,
+  flushUnits: 10,
+  flushMaxMs: 1_000,
   /** How long after its window a lease may still be settled by its container before the sweep does. */
   graceMs: 60_000,
   /**
@@ -85,14 +97,15 @@ export interface Block {
 
 /** What a container knows of an account's traffic and counters. */
 interface AccountTraffic {
-  /** Calls of the current second (epoch seconds) and of the one before. */
-  second: number;
-  calls: number;
-  previous: number;
+  /** When the last call came, and the average gap between calls (ms, recent gaps weigh most). */
+  lastMs: number;
+  gapMs?: number;
   /** Average units per call, for the month part of a block (batch routes bill per item). */
   unitsPerCall: number;
-  /** The counters as the last write showed them. */
-  seen?: { window: number; minuteCount: number; monthCount: number };
+  /** The counters as the last write showed them, and when. */
+  seen?: { window: number; minuteCount: number; monthCount: number; atMs: number };
+  /** The account's calls a second, from the minute's count at this container's last two writes. */
+  accountPerSecond?: number;
 }
 
 /** The admission an account's call asks for, as far as leases are concerned. */
@@ -144,18 +157,23 @@ export class LeaseBook {
   ) {}
 
   /** Counts a call of the account; its calls per second over the last full second and this one. */
+  /**
+   * Counts a call of the account: its calls per second here, from the average gap between its calls
+   * (each new gap weighs half, so a container knows a busy account by its second or third call and
+   * an idle spell fades within a few calls). 0 for the first call.
+   */
   observe(req: Pick<LeaseRequest, 'accountId' | 'meter' | 'units' | 'now'>): number {
-    const second = Math.floor(req.now.getTime() / 1000);
-    const t = this.traffic.get(keyOf(req)) ?? { second, calls: 0, previous: 0, unitsPerCall: req.units };
-    if (second !== t.second) {
-      t.previous = second === t.second + 1 ? t.calls : 0;
-      t.calls = 0;
-      t.second = second;
+    const at = req.now.getTime();
+    const t = this.traffic.get(keyOf(req));
+    if (!t) {
+      this.traffic.set(keyOf(req), { lastMs: at, unitsPerCall: Math.max(1, req.units) });
+      return 0;
     }
-    t.calls++;
+    const gap = Math.max(0, at - t.lastMs);
+    t.gapMs = t.gapMs === undefined ? gap : (t.gapMs + gap) / 2;
+    t.lastMs = at;
     t.unitsPerCall = t.unitsPerCall * 0.9 + Math.max(1, req.units) * 0.1;
-    this.traffic.set(keyOf(req), t);
-    return Math.max(t.calls, t.previous);
+    return t.gapMs === 0 ? Number.POSITIVE_INFINITY : 1000 / t.gapMs;
   }
 
   /**
@@ -203,11 +221,17 @@ export class LeaseBook {
 
   /** Records the counters a write showed: what the next block is sized from. */
   saw(
-    req: Pick<LeaseRequest, 'accountId' | 'meter'>,
+    req: Pick<LeaseRequest, 'accountId' | 'meter' | 'now'>,
     seen: { window: number; minuteCount: number; monthCount: number },
   ): void {
     const t = this.traffic.get(keyOf(req));
-    if (t) t.seen = seen;
+    if (!t) return;
+    const atMs = req.now.getTime();
+    const before = t.seen;
+    if (before && before.window === seen.window && atMs > before.atMs) {
+      t.accountPerSecond = ((seen.minuteCount - before.minuteCount) * 1000) / (atMs - before.atMs);
+    }
+    t.seen = { ...seen, atMs };
   }
 
   /**
@@ -226,9 +250,15 @@ export class LeaseBook {
     return { lease, monthBefore, minuteCount: lease.minuteWithBlock - lease.calls + lease.usedCalls };
   }
 
-  /** Whether the lease's use should be written now (at most every flushMs while it is used). */
+  /** Whether the lease's use should be written now (LEASE_POLICY.flushMs). */
   flushDue(lease: HeldLease, now: Date): boolean {
-    return lease.usedUnits !== lease.flushedUnits && now.getTime() - lease.flushedAtMs >= this.policy.flushMs;
+    const unwritten = lease.usedUnits - lease.flushedUnits;
+    const since = now.getTime() - lease.flushedAtMs;
+    return (
+      unwritten > 0 &&
+      (since >= this.policy.flushMaxMs ||
+        (since >= this.policy.flushMs && unwritten >= this.policy.flushUnits))
+    );
   }
 
   flushed(lease: HeldLease, now: Date): void {
@@ -264,7 +294,10 @@ export class LeaseBook {
    */
   plan(req: LeaseRequest, callsPerSecond: number): Block | undefined {
     const t = this.traffic.get(keyOf(req));
-    const busy = callsPerSecond >= this.policy.minCallsPerSecond && req.perMinute >= this.policy.minPerMinute;
+    const busy =
+      req.perMinute >= this.policy.minPerMinute &&
+      (callsPerSecond >= this.policy.minCallsPerSecond ||
+        (t?.accountPerSecond ?? 0) >= this.policy.minAccountCallsPerSecond);
     if (!t?.seen || !busy || req.units === 0) return undefined;
     const window = minuteWindow(req.now);
     const minuteUsed = t.seen.window >= window ? t.seen.minuteCount : 0;
