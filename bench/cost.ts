@@ -17,6 +17,7 @@ import { lambdaContext } from '../scripts/local/lambda-context.js';
 import { loadHandlerModule } from '../scripts/local/load-handler.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
+import { apiEvent } from '../test/unit/http/middleware/support/pipeline.js';
 import { median } from './stats.js';
 import type { BenchResult } from './types.js';
 
@@ -225,37 +226,30 @@ export async function run(): Promise<BenchResult[]> {
         e: APIGatewayProxyEvent,
         c: unknown,
       ) => Promise<APIGatewayProxyResult>;
-      const event = (): APIGatewayProxyEvent => ({
-        httpMethod: route.method,
-        resource: route.path,
-        headers: {},
-        multiValueHeaders: {},
-        queryStringParameters: null,
-        multiValueQueryStringParameters: null,
-        pathParameters: null,
-        stageVariables: null,
-        body: null,
-        isBase64Encoded: false,
-        ...s.event,
-        path: s.event.path ?? route.path,
-        requestContext: {
-          requestId: 'req-cost',
-          identity: { sourceIp: '81.2.69.142', userAgent: 'Mozilla/5.0' },
-          authorizer: {
-            ...toAuthorizerContext({
-              accountId: account.accountId,
-              keyId: 'key_cost',
-              keyType: route.keyType,
-              plan: 'business',
-              perMinute: 60_000,
-              monthlyCap: 100_000_000,
-              includesSecurity: true,
-              allowedOrigin: '',
-            }),
-            principalId: account.accountId,
-          },
-        } as unknown as APIGatewayProxyEvent['requestContext'],
-      });
+      const event = (): APIGatewayProxyEvent =>
+        apiEvent({
+          httpMethod: route.method,
+          resource: route.path,
+          ...s.event,
+          path: s.event.path ?? route.path,
+          requestContext: {
+            requestId: 'req-cost',
+            identity: { sourceIp: '81.2.69.142', userAgent: 'Mozilla/5.0' },
+            authorizer: {
+              ...toAuthorizerContext({
+                accountId: account.accountId,
+                keyId: 'key_cost',
+                keyType: route.keyType,
+                plan: 'business',
+                perMinute: 60_000,
+                monthlyCap: 100_000_000,
+                includesSecurity: true,
+                allowedOrigin: '',
+              }),
+              principalId: account.accountId,
+            },
+          } as unknown as APIGatewayProxyEvent['requestContext'],
+        });
       const context = lambdaContext(s.route, facts.functions[s.route]!.memoryMb, 10_000);
       for (let i = 0; i < WARM; i++) {
         const res = await handler(event(), context);

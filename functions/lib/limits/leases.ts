@@ -1,5 +1,5 @@
 import type { Meter } from '../../routes.js';
-import type { Admission } from './admission.js';
+import type { Admission, AdmissionRequest } from './admission.js';
 import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
 
 // Quota leases (docs/architecture.md, "Counters that scale"): a container serving many calls of
@@ -109,14 +109,10 @@ interface AccountTraffic {
 }
 
 /** The admission an account's call asks for, as far as leases are concerned. */
-export interface LeaseRequest {
-  accountId: string;
-  perMinute: number;
-  monthlyCap: number;
-  units: number;
-  meter: Meter | null;
-  now: Date;
-}
+export type LeaseRequest = Pick<
+  AdmissionRequest,
+  'accountId' | 'perMinute' | 'monthlyCap' | 'units' | 'meter' | 'now'
+>;
 
 const keyOf = (req: Pick<LeaseRequest, 'accountId' | 'meter'>) => `${req.accountId} ${req.meter}`;
 const limitsOf = (req: Pick<LeaseRequest, 'perMinute' | 'monthlyCap'>) =>
