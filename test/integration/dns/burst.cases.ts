@@ -30,6 +30,9 @@ describe('burst', () => {
     );
     const results = (await Promise.all(chunks.map((emails) => checker.checkMany(emails)))).flat();
     expect(results.filter((r) => r.mx?.status !== 'found')).toHaveLength(0);
-    expect(dns.total()).toBe(2000);
+    // One query per domain, give or take retries: a slow answer on a loaded machine is asked again
+    // (36 of 2,000 once), while an unbounded burst drops hundreds and leaves rows unknown.
+    expect(dns.total()).toBeGreaterThanOrEqual(2000);
+    expect(dns.total()).toBeLessThanOrEqual(2100);
   });
 });
