@@ -13,15 +13,20 @@ import { logger } from '../lib/observability.js';
 // stay for the next run; a run that leaves some fails, so the function's error metric shows it.
 async function sweep(): Promise<void> {
   const leases = await settleDueLeases(usageCounter(), quotaLeases().store, now());
-  if (leases > 0) logger.info('lease sweep', { settled: leases });
+  if (leases.settled > 0) logger.info('lease sweep', { settled: leases.settled });
+  for (const { lease, error } of leases.failures)
+    logger.error('lease not settled', {
+      leaseId: lease.id,
+      accountId: lease.accountId,
+      error: error as Error,
+    });
   const report = await sweepJobs(jobSweep(), now());
   const { failures, ...counts } = report;
   if (counts.confirmed + counts.abandoned + counts.refunded > 0) logger.info('job sweep', counts);
-  if (failures.length > 0) {
-    for (const { entry, error } of failures)
-      logger.error('sweep entry not settled', { ...entry, error: error as Error });
-    throw new Error(`${failures.length} sweep entries not settled`);
-  }
+  for (const { entry, error } of failures)
+    logger.error('sweep entry not settled', { ...entry, error: error as Error });
+  const unsettled = failures.length + leases.failures.length;
+  if (unsettled > 0) throw new Error(`${unsettled} sweep entries or leases not settled`);
 }
 
 export const handler = middy(sweep)

@@ -124,7 +124,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       log(`job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`);
     }
     const leases = await settleDueLeases(usageCounter(), quotaLeases().store, now());
-    return report.confirmed + report.abandoned + leases + (await sweepExpired(jobStore(), now()));
+    for (const { lease, error } of leases.failures) {
+      log(`lease sweep: ${lease.id} not settled: ${(error as Error).message}`);
+    }
+    return report.confirmed + report.abandoned + leases.settled + (await sweepExpired(jobStore(), now()));
   };
   const settled = await sweepJobs();
   if (settled > 0) log(`settled or expired ${settled} jobs`);

@@ -127,9 +127,9 @@ describe('usage-counter', () => {
       await reserve(l, 400);
       await store.flush({ ...l, usedCalls: 30, usedUnits: 30 });
       // Not due before its window's end and the grace.
-      expect(await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) - 1))).toBe(0);
-      expect(await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 1))).toBe(1);
-      expect(await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 60_000))).toBe(0);
+      expect((await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) - 1))).settled).toBe(0);
+      expect((await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 1))).settled).toBe(1);
+      expect((await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 60_000))).settled).toBe(0);
       expect(await counter.read('acct_swept', '2026-11')).toMatchObject({ monthCount: 31, reserved: 0 });
     });
 

@@ -12,8 +12,11 @@ import { LEASES_DUE } from './resources.js';
 // the request path needs no DeleteItem.
 
 const QUEUE = 'LEASE';
-/** Settled lease items are kept this long for inspection, then TTL deletes them. */
-const KEPT_SECONDS = 2 * 24 * 3600;
+/**
+ * A lease item outlives its due time by this much, then TTL deletes it: settled, it is of no more
+ * use, and a busy account makes one a second per container.
+ */
+const KEPT_SECONDS = 3600;
 
 const leaseKey = (accountId: string, id: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEASE#${id}` });
 

@@ -6,7 +6,7 @@ import {
   openAndSnapshot,
   type UsageCounter,
 } from './admission.js';
-import type { Block, HeldLease, LeaseBook, LeaseStore } from './leases.js';
+import type { Block, HeldLease, LeaseBook, LeaseRecord, LeaseStore } from './leases.js';
 
 // Admission with quota leases (leases.ts; docs/architecture.md, "Counters that scale"). A call is
 // admitted from its container's lease without a write when the lease is of its minute and has
@@ -150,21 +150,41 @@ async function settle(
   }
 }
 
+/** What a sweep of due leases did: leases settled, and those it could not settle (they stay due). */
+export interface LeaseSweep {
+  settled: number;
+  failures: { lease: LeaseRecord; error: unknown }[];
+}
+
 /**
  * The sweep's part (job-sweeper in AWS, the local server's sweep): settles the leases whose
  * containers did not within their grace (frozen, reaped or killed), from their records' last flush:
- * calls a container admitted after its last flush are not billed. Answers how many it settled.
+ * calls a container admitted after its last flush are not billed. Pages through every lease due
+ * (up to maxPages of pageSize); one that fails is reported and stays due for the next sweep, and
+ * the others are settled all the same.
  */
 export async function settleDueLeases(
   counter: UsageCounter,
   store: LeaseStore,
   now: Date,
-  limit = 100,
-): Promise<number> {
-  let settled = 0;
-  for (const lease of await store.due(now, limit)) {
-    if (await counter.settleLease(lease)) settled++;
-    await store.remove(lease);
+  { pageSize = 100, maxPages = 50 } = {},
+): Promise<LeaseSweep> {
+  const sweep: LeaseSweep = { settled: 0, failures: [] };
+  const failed = new Set<string>();
+  for (let page = 0; page < maxPages; page++) {
+    const page = await store.due(now, pageSize);
+    // Leases that failed stay due, so the next page may show them again: they are skipped.
+    const due = page.filter((lease) => !failed.has(lease.id));
+    for (const lease of due) {
+      try {
+        if (await counter.settleLease(lease)) sweep.settled++;
+        await store.remove(lease);
+      } catch (error) {
+        failed.add(lease.id);
+        sweep.failures.push({ lease, error });
+      }
+    }
+    if (page.length < pageSize || due.length === 0) break;
   }
-  return settled;
+  return sweep;
 }

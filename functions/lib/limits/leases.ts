@@ -152,7 +152,6 @@ export class LeaseBook {
     readonly policy: LeasePolicy = LEASE_POLICY,
   ) {}
 
-  /** Counts a call of the account; its calls per second over the last full second and this one. */
   /**
    * Counts a call of the account: its calls per second here, from the average gap between its calls
    * (each new gap weighs half, so a container knows a busy account by its second or third call and
@@ -231,14 +230,18 @@ export class LeaseBook {
   }
 
   /**
-   * Takes the call from the account's lease when that lease is of the call's minute, month and
-   * meter and has a call and the units left; undefined otherwise (the caller then settles it).
+   * Takes the call from the account's lease (of its meter) when that lease is of the call's minute
+   * (and so of its month) and has a call and the units left; undefined otherwise (the caller then
+   * settles it).
    */
   take(req: LeaseRequest): { lease: HeldLease; monthBefore: number; minuteCount: number } | undefined {
     const lease = this.held.get(keyOf(req));
     if (!lease) return undefined;
-    const current = lease.window === minuteWindow(req.now) && lease.month === monthKey(req.now);
-    if (!current || lease.usedCalls >= lease.calls || lease.usedUnits + req.units > lease.units)
+    if (
+      lease.window !== minuteWindow(req.now) ||
+      lease.usedCalls >= lease.calls ||
+      lease.usedUnits + req.units > lease.units
+    )
       return undefined;
     const monthBefore = lease.monthBase + lease.usedUnits;
     lease.usedCalls++;

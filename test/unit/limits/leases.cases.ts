@@ -109,16 +109,20 @@ describe('quota leases', () => {
     // Not yet due: the container may still settle it.
     // Due at the end of the minute after the lease's, plus the grace.
     const windowEnd = (minuteWindow(T0) + 2) * 60_000;
-    expect(await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs - 1))).toBe(0);
+    expect(
+      (await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs - 1))).settled,
+    ).toBe(0);
     // Due: the sweep gives back what the record does not show used.
-    expect(await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs + 1))).toBe(1);
+    expect(
+      (await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs + 1))).settled,
+    ).toBe(1);
     expect(month.state.reserved).toBe(0);
     expect(month.state.monthCount).toBe(countedBefore - (lease!.units - flushed));
     // Calls admitted after the last flush are not billed: never more than were admitted.
     expect(month.state.monthCount).toBeLessThanOrEqual(500);
     expect(month.state.monthCount).toBeGreaterThanOrEqual(500 - 100);
     // Again: nothing changes.
-    expect(await settleDueLeases(table, store, new Date(windowEnd + 10 * 60_000))).toBe(0);
+    expect((await settleDueLeases(table, store, new Date(windowEnd + 10 * 60_000))).settled).toBe(0);
     expect(await table.settleLease(lease!)).toBe(false);
     expect(month.state.monthCount).toBe(countedBefore - (lease!.units - flushed));
   });
@@ -208,5 +212,44 @@ describe('quota leases', () => {
     expect(await c.call(new Date(T0.getTime() + 50_000), { perMinute: 100 })).toMatchObject({
       admitted: true,
     });
+  });
+
+  test('a failed settlement does not fail the call: the lease stays open, and the sweep settles it later', async () => {
+    const table = new MemoryUsageTable();
+    const store = new MemoryLeaseStore();
+    const c = container(table, store, 'c1');
+    await burst(c, T0, 100, 1);
+    table.failSettle = () => true;
+    // A quiet call of a later minute: its container settles the lease, and that write fails.
+    const outcome = await c.call(new Date(T0.getTime() + 60_000));
+    expect(outcome).toMatchObject({ admitted: true });
+    expect(outcome.leaseError).toBeInstanceOf(Error);
+    const [open] = store.open();
+    expect(open).toBeDefined();
+    table.failSettle = () => false;
+    const due = new Date(Date.parse(open!.dueAt) + 1);
+    expect(await settleDueLeases(table, store, due)).toEqual({ settled: 1, failures: [] });
+    expect(table.month(MONTH).state.reserved).toBe(0);
+  });
+
+  test('the sweep pages through every lease due; one that fails is reported, stays due, and the rest are settled', async () => {
+    const table = new MemoryUsageTable();
+    const store = new MemoryLeaseStore();
+    // 25 containers each leave a lease behind (frozen after a burst).
+    for (let i = 0; i < 25; i++) await burst(container(table, store, `c${i}`), T0, 40, 1);
+    expect(store.open()).toHaveLength(25);
+    const unlucky = store.open()[3]!.id;
+    table.failSettle = (lease) => lease.id === unlucky;
+    const later = new Date(T0.getTime() + 10 * 60_000);
+    const sweep = await settleDueLeases(table, store, later, { pageSize: 10 });
+    expect(sweep.settled).toBe(24);
+    expect(sweep.failures.map((f) => f.lease.id)).toEqual([unlucky]);
+    expect(store.open().map((l) => l.id)).toEqual([unlucky]);
+    table.failSettle = () => false;
+    expect(await settleDueLeases(table, store, later, { pageSize: 10 })).toEqual({
+      settled: 1,
+      failures: [],
+    });
+    expect(table.month(MONTH).state.reserved).toBe(0);
   });
 });

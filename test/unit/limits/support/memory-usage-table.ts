@@ -36,7 +36,11 @@ export class MemoryUsageTable implements UsageCounter, UsageReader {
     await this.month(dayOfWindow(closed.window).slice(0, 7)).snapshotDay(accountId, closed);
   }
 
-  settleLease(lease: LeaseRecord): Promise<boolean> {
+  /** Makes a lease's settlement fail, as a DynamoDB error would. */
+  failSettle: (lease: LeaseRecord) => boolean = () => false;
+
+  async settleLease(lease: LeaseRecord): Promise<boolean> {
+    if (this.failSettle(lease)) throw new Error('settlement failed');
     return this.month(lease.month).settleLease(lease);
   }
 
