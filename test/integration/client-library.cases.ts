@@ -11,7 +11,7 @@ import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // The TypeScript client (@netintel/client, clients/typescript) against the local stack over real
-// HTTP, imported as a user imports it: every method, its errors, its retries, and a 5,000-row job
+// HTTP, imported as a user imports it: every method, its errors, its retries, and a 20,000-row job
 // through an upload URL with progress and streamed results.
 
 const run = promisify(execFile);
@@ -176,13 +176,12 @@ describe('client-library', () => {
   });
 
   describe('jobs', () => {
-    test('a 5,000-row CSV of 6.7 MB goes through an upload URL; wait() reports progress; results() streams the rows', async () => {
+    test('a 20,000-row CSV of 8 MB goes through an upload URL; wait() reports progress; results() streams the rows', async () => {
       const client = server();
-      // A note column of random text keeps the gzip-compressed file over the 4 MB of a direct call;
-      // few rows keep the job's own work small (five chunks of 1,000).
+      // A note column of random text keeps the gzip-compressed file over the 4 MB of a direct call.
       const rows = Array.from(
-        { length: 5_000 },
-        (_, i) => `person${i}@d${i % 20}.example,${randomBytes(1_000).toString('base64')}`,
+        { length: 20_000 },
+        (_, i) => `person${i}@d${i % 20}.example,${randomBytes(280).toString('base64')}`,
       );
       const csv = new TextEncoder().encode(`email,note\n${rows.join('\n')}\n`);
       const phases: string[] = [];
@@ -191,7 +190,7 @@ describe('client-library', () => {
         onProgress: (p) => phases.push(p.phase),
       });
       expect(phases).toEqual(['compressing', 'uploading', 'creating']);
-      expect(created).toMatchObject({ total: 5_000, credits: 5_000, filename: 'signups.csv' });
+      expect(created).toMatchObject({ total: 20_000, credits: 20_000, filename: 'signups.csv' });
 
       const seen: number[] = [];
       const done: Job = await client.jobs.wait(created.id, {
@@ -201,7 +200,7 @@ describe('client-library', () => {
       expect(done.status).toBe('completed');
       expect(seen.length).toBeGreaterThan(1);
       expect([...seen].sort((a, b) => a - b)).toEqual(seen);
-      expect(seen.at(-1)).toBe(5_000);
+      expect(seen.at(-1)).toBe(20_000);
 
       let count = 0;
       let last: Record<string, string> | undefined;
@@ -210,8 +209,8 @@ describe('client-library', () => {
         count++;
         last = row;
       }
-      expect(count).toBe(5_000);
-      expect(last?.email).toBe('person4999@d19.example');
+      expect(count).toBe(20_000);
+      expect(last?.email).toBe('person19999@d19.example');
       expect((await client.jobs.list({ limit: 5 })).jobs.map((j) => j.id)).toContain(created.id);
       expect((await client.jobs.get(created.id)).status).toBe('completed');
     }, 120_000);

@@ -2,8 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Emulators, startEmulators } from '../../scripts/local/emulators.js';
+import { BUCKET } from '../../functions/lib/aws/resources.js';
+import { type Emulators, LOCAL_CREDENTIALS, startEmulators } from '../../scripts/local/emulators.js';
 
 // The local stack is for this machine only: every emulator listens on 127.0.0.1, like the API.
 
@@ -49,5 +51,31 @@ describe('emulator-loopback', () => {
         if (process.platform === 'linux') expect(await accepts('127.0.0.2', port)).toBe(false);
       },
     );
+  });
+
+  // A finished job's chunks are deleted while a late delivery may still write a chunk's results under
+  // the same prefix. s3rver used to remove the emptied folder under the put, whose file stream then
+  // failed with an unhandled ENOENT that killed the test process after every test had passed.
+  test('a put and a delete under the same prefix, at once, both succeed and the process lives', async () => {
+    const s3 = new S3Client({
+      endpoint: emulators.endpoints.s3,
+      region: emulators.endpoints.region,
+      forcePathStyle: true,
+      credentials: LOCAL_CREDENTIALS,
+    });
+    const put = (key: string) =>
+      s3.send(new PutObjectCommand({ Bucket: BUCKET.localName, Key: key, Body: Buffer.alloc(1024, 1) }));
+    for (let round = 0; round < 30; round++) {
+      const prefix = `race/${round}/`;
+      await put(`${prefix}old.json`);
+      await Promise.all([
+        s3.send(new DeleteObjectCommand({ Bucket: BUCKET.localName, Key: `${prefix}old.json` })),
+        put(`${prefix}new.json`),
+      ]);
+    }
+    const listed = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName, Prefix: 'race/' }));
+    expect(listed.KeyCount).toBe(30);
+    expect(listed.Contents?.every((o) => o.Key?.endsWith('/new.json'))).toBe(true);
+    s3.destroy();
   });
 });
