@@ -90,7 +90,7 @@ describe('Lambda bundles', () => {
     async (name) => {
       expect((await bundleOf(name)).bytes).toBeLessThan(SIZE_BUDGET);
     },
-    60_000,
+    180_000,
   );
 
   test.each(BUNDLED_FUNCTIONS)(
@@ -103,7 +103,7 @@ describe('Lambda bundles', () => {
       const external = (await bundleOf(name)).topLevelImports.filter((path) => !builtins.has(path));
       expect(external).toEqual([]);
     },
-    60_000,
+    180_000,
   );
 
   test.each(['signup-check', 'risk-check'])(
@@ -114,7 +114,7 @@ describe('Lambda bundles', () => {
         expect(inputs.filter((i) => i.includes(`node_modules/${pkg}/`))).toEqual([]);
       }
     },
-    60_000,
+    180_000,
   );
 
   test('the full lookup still carries them (the check above looks at the right names)', async () => {
@@ -122,7 +122,7 @@ describe('Lambda bundles', () => {
     for (const pkg of DERIVED_GROUP_PACKAGES) {
       expect(inputs.some((i) => i.includes(`node_modules/${pkg}/`))).toBe(true);
     }
-  }, 60_000);
+  }, 180_000);
 
   test('source maps carry positions, not the sources', () => {
     expect(LAMBDA_BUNDLE.sourceMap).toBe(true);

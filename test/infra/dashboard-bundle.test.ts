@@ -13,7 +13,7 @@ const FIRST_PAGE_BUDGET = 100 * 1024;
 let built: DashboardBuild;
 beforeAll(async () => {
   built = await buildDashboard();
-}, 30_000);
+}, 90_000);
 
 const file = (path: string) => built.files.find((f) => f.path === path);
 

@@ -249,7 +249,7 @@ describe('the custom-hostname verifier', () => {
       .map(([file]) => file);
     expect(bundled.length).toBeGreaterThan(0);
     expect(output.imports.map((i) => i.path)).not.toContain('@aws-sdk/client-cloudfront');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('compression', () => {

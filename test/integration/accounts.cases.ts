@@ -225,7 +225,7 @@ describe('accounts', () => {
       // Every status counted: a refusal other than 429 (a 504 from a starved machine) shows as itself.
       expect(tally(statuses)).toEqual({ 204: 100, 429: 100 });
       // 200 real HTTP calls: about 3 s alone, up to 15 s beside the other test files on 2 cores.
-    }, 60_000);
+    }, 180_000);
 
     test('the limit is per account: another account is not affected', async () => {
       freshMinute();
@@ -306,7 +306,7 @@ describe('accounts', () => {
       expect(tally(statuses)).toEqual({ 200: 100, 429: 100 });
       expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(100);
       // 200 real HTTP calls: about 3 s alone, up to 15 s beside the other test files on 2 cores.
-    }, 60_000);
+    }, 180_000);
 
     test('a request refused with 4xx before its work is not charged', async () => {
       const { account, bearer } = await newAccount();

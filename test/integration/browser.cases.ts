@@ -76,7 +76,7 @@ maybe('a browser calling the publishable routes', () => {
         '--disable-sync',
       ],
     });
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -143,5 +143,5 @@ maybe('a browser calling the publishable routes', () => {
     ).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
-  }, 60_000);
+  }, 180_000);
 });

@@ -213,7 +213,7 @@ describe('client-library', () => {
       expect(last?.email).toBe('person19999@d19.example');
       expect((await client.jobs.list({ limit: 5 })).jobs.map((j) => j.id)).toContain(created.id);
       expect((await client.jobs.get(created.id)).status).toBe('completed');
-    }, 120_000);
+    }, 300_000);
 
     test('a list of addresses is a JSON job; results before completion are 409 job_not_completed', async () => {
       const client = server();

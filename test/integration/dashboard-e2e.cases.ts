@@ -166,5 +166,5 @@ maybe('the dashboard end to end on the local stack', () => {
     await page.getByRole('heading', { name: 'Sign in to the netintel dashboard' }).waitFor();
     expect(problems).toEqual([]);
     await context.close();
-  }, 120_000);
+  }, 300_000);
 });

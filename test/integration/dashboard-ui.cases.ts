@@ -91,7 +91,7 @@ maybe('the dashboard in Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     stack = await startTestStack();
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -114,7 +114,7 @@ maybe('the dashboard in Chromium', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect((await fetch(`${stack.url}/dashboard/app-NOSUCHFILE.js`)).status).toBe(404);
-  }, 30_000);
+  }, 90_000);
 
   test('the S3 front answers the browser upload preflight for a page on this machine, as the bucket does in AWS', async () => {
     const preflight = (origin: string) =>
@@ -148,7 +148,7 @@ maybe('the dashboard in Chromium', () => {
       await expectClean(opened, shot);
     }
     await opened.close();
-  }, 30_000);
+  }, 90_000);
 
   test('a sign-in link that is used or expired says so above the sign-in form', async () => {
     const fake = new FakeDashboardApi({ signedIn: false });
@@ -161,7 +161,7 @@ maybe('the dashboard in Chromium', () => {
     await opened.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await opened.page.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
     await opened.close();
-  }, 30_000);
+  }, 90_000);
 
   test('signed in, every page renders at 375 px, reached through the navigation, with nothing blocked and no serious axe finding', async () => {
     const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
@@ -191,7 +191,7 @@ maybe('the dashboard in Chromium', () => {
     await page.getByRole('alert').filter({ hasText: 'You are signed out.' }).waitFor();
     await page.getByLabel('E-mail address').waitFor();
     await opened.close();
-  }, 60_000);
+  }, 180_000);
 
   test("a publishable key's origins are edited in a dialog; a bad origin gets the API's message", async () => {
     const opened = await open(PHONE, '#/keys', new FakeDashboardApi());
@@ -207,14 +207,14 @@ maybe('the dashboard in Chromium', () => {
     await dialog.getByRole('button', { name: 'Save origins' }).click();
     await page.getByRole('cell', { name: /https:\/\/new\.example\.com/ }).waitFor();
     await opened.close();
-  }, 30_000);
+  }, 90_000);
 
   test('a plan without custom hostnames gets the upgrade note instead of the form', async () => {
     const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi({ eligible: false }));
     await opened.page.getByText('Your plan does not include custom hostnames').waitFor();
     expect(await opened.page.getByLabel('Hostname').count()).toBe(0);
     await opened.close();
-  }, 30_000);
+  }, 90_000);
 
   test('a .csv.gz is decompressed in the browser for its preview; a file the API would refuse is refused with its reason', async () => {
     const opened = await open(PHONE, '#/jobs', new FakeDashboardApi());
@@ -241,5 +241,5 @@ maybe('the dashboard in Chromium', () => {
     expect(await alert.textContent()).toContain('the quoted field opened on line 3 is never closed');
     expect(await page.getByRole('button', { name: /Upload and start/ }).count()).toBe(0);
     await opened.close();
-  }, 30_000);
+  }, 90_000);
 });

@@ -217,6 +217,6 @@ describe('jobs-cli', () => {
         reasons: { invalid_syntax: 1 },
       });
       expect((await readFile(join(dir, 'process.results.csv'), 'utf8')).trim().split('\r\n')).toHaveLength(3);
-    }, 60_000);
+    }, 180_000);
   });
 });

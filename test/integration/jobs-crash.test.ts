@@ -171,7 +171,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'netintel-crash-'));
   dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
   server = await startServer(POINTS[0]);
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   server?.child.kill('SIGKILL');
@@ -206,7 +206,7 @@ describe('a server killed during POST /v1/email/jobs', () => {
       } else {
         expect(added).toEqual([]);
       }
-    }, 120_000);
+    }, 300_000);
   }
 
   test('a retry with the same Idempotency-Key after each kill is charged once', async () => {
@@ -226,5 +226,5 @@ describe('a server killed during POST /v1/email/jobs', () => {
     const jobs = await expectBalanced(server);
     expect(jobs).toHaveLength(POINTS.length);
     expect(await monthCharged(server)).toBe(POINTS.length * ADDRESSES);
-  }, 120_000);
+  }, 300_000);
 });

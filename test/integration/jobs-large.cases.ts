@@ -126,7 +126,7 @@ describe('jobs-large', () => {
       const first0 = `person.0@${LONG_LABELS}.company0.example`;
       expect(lines[1]?.startsWith(`${first0},${first0},accept,`)).toBe(true);
       expect(lines[12_000]?.startsWith(`person.11999@${LONG_LABELS}.company49.example,`)).toBe(true);
-    }, 120_000);
+    }, 300_000);
 
     test('a gzip CSV at an upload URL is read decompressed; a broken gzip is 400 invalid_body', async () => {
       const upload = async (body: Buffer) => {

@@ -475,7 +475,7 @@ describe('jobs', () => {
       // The refund was made once: another dead-lettered chunk of the job returns nothing more.
       expect(await failJob(jobStore(), usageCounter(), id!, new Date())).toBe(0);
       expect(await usage()).toBe(before + 9 - 6);
-    }, 60_000);
+    }, 180_000);
   });
 
   describe('expiry', () => {

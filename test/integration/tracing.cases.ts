@@ -78,7 +78,7 @@ describe('tracing', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     // Each datagram: the header line `{"format":"json","version":1}`, then one (sub)segment.
     subsegments = packets.map((packet) => JSON.parse(packet.slice(packet.indexOf('\n') + 1)) as Subsegment);
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     daemon?.close();

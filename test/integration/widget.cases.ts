@@ -130,7 +130,7 @@ maybe('the signup-form widget in Chromium', () => {
     key = (await accountStore().createKey(stack.dev.accountId, 'publishable', [`http://localhost:${port}`]))
       .key;
     browser = await launchChromium();
-  }, 60_000);
+  }, 180_000);
 
   afterAll(async () => {
     await browser?.close();

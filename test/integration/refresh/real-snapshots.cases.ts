@@ -36,7 +36,7 @@ describe('real-snapshots', () => {
       const loaded = await loadLayerSecurity(dir);
       if (loaded === null) throw new Error('no artifact built');
       artifact = loaded;
-    }, 180_000);
+    }, 300_000);
     afterAll(async () => {
       if (dir) await rm(dir, { recursive: true, force: true });
     });
