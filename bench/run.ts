@@ -16,6 +16,7 @@ const MODULES = [
   'email-http',
   'ip',
   'ip-http',
+  'throughput',
   'security',
   'signup',
   'jobs',

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { deflateSync, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate, deflateSync, gzip, gzipSync } from 'node:zlib';
 import type { Logger } from '@aws-lambda-powertools/logger';
 import type {
   APIGatewayAuthorizerResult,
@@ -33,6 +34,7 @@ import {
 import {
   isBinaryMediaType,
   MINIMUM_COMPRESSION_SIZE,
+  type ResponseEncoding,
   responseEncoding,
   STAGE_NAME,
 } from '../../functions/lib/http/gateway-settings.js';
@@ -120,10 +122,26 @@ function send(
   const requestId = requestIds.get(res);
   const hasId = Object.keys(headers).some((h) => h.toLowerCase() === 'x-request-id');
   if (requestId && !hasId) headers = { ...headers, 'X-Request-Id': requestId };
-  const encoded = compress(res.req.headers['accept-encoding'], headers, body);
-  res.writeHead(status, { ...encoded.headers, 'Content-Length': String(Buffer.byteLength(encoded.body)) });
-  res.end(encoded.body);
+  const { headers: out, coding } = compression(res.req.headers['accept-encoding'], headers, body);
+  const write = (encoded: string | Buffer) => {
+    res.writeHead(status, { ...out, 'Content-Length': String(Buffer.byteLength(encoded)) });
+    res.end(encoded);
+  };
+  if (coding === null) return write(body);
+  if (Buffer.byteLength(body) < ASYNC_COMPRESSION_SIZE) {
+    return write(coding === 'gzip' ? gzipSync(body) : deflateSync(body));
+  }
+  // A large body (a 100-IP batch is about 116 KB) is compressed on libuv's threads, as API Gateway
+  // compresses outside the function: the server answers other requests meanwhile.
+  (coding === 'gzip' ? gzipAsync(body) : deflateAsync(body)).then(write, (err: Error) => {
+    res.destroy(err);
+  });
 }
+
+const gzipAsync = promisify(gzip);
+const deflateAsync = promisify(deflate);
+/** Bodies from this size up are compressed off the event loop (about 0.2 ms of gzip at 16 KB). */
+const ASYNC_COMPRESSION_SIZE = 16 * 1024;
 
 /**
  * API Gateway's payload compression (the REST API's minimumCompressionSize, infra/constructs/api.ts):
@@ -131,14 +149,14 @@ function send(
  * the request's preferred coding when that is gzip or deflate (responseEncoding). Such a body's
  * representation depends on Accept-Encoding, so it carries `Vary: Accept-Encoding` either way.
  */
-function compress(
+function compression(
   acceptEncoding: string | undefined,
   headers: Record<string, string>,
   body: string | Buffer,
-): { headers: Record<string, string>; body: string | Buffer } {
+): { headers: Record<string, string>; coding: ResponseEncoding | null } {
   const names = Object.keys(headers).map((h) => h.toLowerCase());
   if (Buffer.byteLength(body) < MINIMUM_COMPRESSION_SIZE || names.includes('content-encoding')) {
-    return { headers, body };
+    return { headers, coding: null };
   }
   const varyName = Object.keys(headers).find((h) => h.toLowerCase() === 'vary');
   const vary = varyName ? headers[varyName]! : '';
@@ -146,9 +164,22 @@ function compress(
   if (varyName) delete out[varyName];
   out.Vary = vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding';
   const coding = responseEncoding(acceptEncoding);
-  if (coding === null) return { headers: out, body };
-  out['Content-Encoding'] = coding;
-  return { headers: out, body: coding === 'gzip' ? gzipSync(body) : deflateSync(body) };
+  if (coding !== null) out['Content-Encoding'] = coding;
+  return { headers: out, coding };
+}
+
+/**
+ * Whether an invocation's event or result is over Lambda's 6 MB payload limit, as JSON. Its body is
+ * nearly all of it, and a body's JSON takes at most 6 bytes for each of its UTF-8 bytes (a control
+ * character becomes \u00XX) and a UTF-8 byte at most 3 for each UTF-16 unit: a body under a
+ * eighteenth of the limit is under it without serialising the body a second time (1.5 ms of a
+ * 100-IP batch's answer).
+ */
+function overInvokeLimit(payload: { body: string | null }): boolean {
+  const rest = Buffer.byteLength(JSON.stringify({ ...payload, body: '' }));
+  const body = payload.body ?? '';
+  if (rest + body.length * 18 <= INVOKE_PAYLOAD_LIMIT) return false;
+  return Buffer.byteLength(JSON.stringify(payload)) > INVOKE_PAYLOAD_LIMIT;
 }
 
 /** Answers with one of our error codes as `{error, message}`. */
@@ -484,7 +515,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     allowed: GatewayRequestFacts,
     requestId: string,
   ): Promise<Answered> {
-    if (Buffer.byteLength(JSON.stringify(event)) > INVOKE_PAYLOAD_LIMIT) {
+    if (overInvokeLimit(event)) {
       // AWS: the synchronous invocation is refused (request payload over 6 MB).
       return sendGateway(res, 'REQUEST_TOO_LARGE', allowed);
     }
@@ -496,7 +527,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       return sendGateway(res, 'DEFAULT_5XX', allowed);
     }
     if (result === 'timeout') return sendGateway(res, 'INTEGRATION_TIMEOUT', allowed);
-    if (Buffer.byteLength(JSON.stringify(result)) > INVOKE_PAYLOAD_LIMIT) {
+    if (overInvokeLimit(result)) {
       logger.error('handler response over the 6 MB invocation limit', {
         correlation_id: requestId,
         route: name,
