@@ -127,15 +127,17 @@ function send(
     res.writeHead(status, { ...out, 'Content-Length': String(Buffer.byteLength(encoded)) });
     res.end(encoded);
   };
-  if (coding === null) return write(body);
-  if (Buffer.byteLength(body) < ASYNC_COMPRESSION_SIZE) {
-    return write(coding === 'gzip' ? gzipSync(body) : deflateSync(body));
+  if (coding === null) {
+    write(body);
+  } else if (Buffer.byteLength(body) < ASYNC_COMPRESSION_SIZE) {
+    write(coding === 'gzip' ? gzipSync(body) : deflateSync(body));
+  } else {
+    // A large body (a 100-IP batch is about 116 KB) is compressed on libuv's threads, as API Gateway
+    // compresses outside the function: the server answers other requests meanwhile.
+    (coding === 'gzip' ? gzipAsync(body) : deflateAsync(body)).then(write, (err: Error) => {
+      res.destroy(err);
+    });
   }
-  // A large body (a 100-IP batch is about 116 KB) is compressed on libuv's threads, as API Gateway
-  // compresses outside the function: the server answers other requests meanwhile.
-  (coding === 'gzip' ? gzipAsync(body) : deflateAsync(body)).then(write, (err: Error) => {
-    res.destroy(err);
-  });
 }
 
 const gzipAsync = promisify(gzip);
