@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accountStore } from '../functions/lib/aws/services.js';
+import { accountStore, resetServices } from '../functions/lib/aws/services.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { type Endpoints, useEndpoints } from '../scripts/local/emulators.js';
 import { randomPublicIp } from './ip-http.js';
@@ -15,6 +15,7 @@ import type { BenchResult } from './types.js';
 // sending its next request when its last answer is read. The account is one `npm run admin` would
 // make for a busy customer (business plan, 600,000 calls a minute), so the rate limit never answers.
 const GROUP = 'The local API from a separate client process (npm start, 4 concurrent clients)';
+const WORKERS_GROUP = 'The same with two HTTP processes (WORKERS=2 npm start, 4 concurrent clients)';
 const CLIENTS = 4;
 // A server that has run for a while: its caches (holiday calendars, sun times, postal cells) fill
 // over the first tens of thousands of random addresses (in-process, the first 300 batches took
@@ -26,18 +27,22 @@ const BATCHES = 800;
 
 export const about =
   'The server is `npm start` (scripts/start.ts) in a child process with its own data folder and its default logging ' +
-  '(one access-log line a request, JSON, to a pipe this process drains). Latency is from sending a request to ' +
-  'reading the whole answer (gzip, as fetch asks for it); throughput is answers a second over the run, all 4 clients ' +
-  'together. Measured after a warm-up of 300 batches and 1,000 single lookups, as a server that has run a while. ' +
-  'Where the time went (a CPU profile of the server, `PROF_DIR=... npm run bench -- throughput`): before this ' +
-  'benchmark existed, each answer was serialised twice more to check the 6 MB invocation limit (1.5 ms of a ' +
-  "100-IP batch's 116 KB) and gzipped on the event loop (1.3 ms); now the check serialises only when a body is " +
-  'within reach of the limit and bodies from 16 KB up are compressed on libuv threads. Before, on this machine the ' +
-  'same hour: single p50 4.94 ms at 476 calls/s, batch p50 32.7 ms at 74 calls/s, after a shorter warm-up (50 batches, 200 lookups; the table is after). A batch still ' +
-  'costs the event loop about 9 ms (100 lookups 2-3 ms warm, its JSON 0.6 ms and UTF-8 encoding 0.6 ms, request ' +
-  'parsing and validation, socket writes): with 4 clients waiting on one event loop, the p50 is about 4 x 9 ms ' +
-  "less overlap. Under 20 ms needs 200 batches a second, i.e. the routes' work on the second core (one process " +
-  'per core, as Lambda runs one invocation per container), which the local server does not do yet.';
+  '(one access-log line a request, JSON, to a pipe this process drains), first as one process (the default), then ' +
+  'with `WORKERS=2`: two processes answer HTTP on the port, each like a Lambda container of every function, and the ' +
+  'first keeps the emulators. Latency is from sending a request to reading the whole answer (gzip, as fetch asks ' +
+  'for it); throughput is answers a second over the run, all 4 clients together. Measured after a warm-up of 300 ' +
+  'batches and 1,000 single lookups, as a server that has run a while. Where the time went (a CPU profile of each ' +
+  'server process, `PROF_DIR=... npm run bench -- throughput`): before this benchmark existed, each answer was ' +
+  "serialised twice more to check the 6 MB invocation limit (1.5 ms of a 100-IP batch's 116 KB) and gzipped on the " +
+  'event loop (1.3 ms); now the check serialises only when a body is within reach of the limit and bodies from ' +
+  '16 KB up are compressed on libuv threads (on a slow host, 2026-11-24 afternoon: single p50 4.94 -> 3.89 ms, ' +
+  'batch p50 32.7 -> 32.5 ms at 74 -> 102 calls/s). A batch costs a server process about 5.5 ms of its event loop ' +
+  'on this host (random addresses keep missing the per-record caches: 100 lookups about 2.4 ms, its JSON 0.7 ms, ' +
+  'UTF-8 encoding 0.4 ms, socket writes and GC the rest) and the client about as much again for fetch and gunzip, ' +
+  'so with one process the 4 clients queue on one event loop (p50 about 4 x 5.5 ms less overlap). Two processes ' +
+  'put the second core to work: batch p50 down by a fifth to a third and throughput up as much, while a single ' +
+  'lookup waits a little longer (three processes and the client share two cores). The host varies: the runs here ' +
+  'in the hour before the table (some profiled) gave single-process batch p50 20.4-27.1 ms, two-process 16.7-23.0 ms.';
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -51,7 +56,7 @@ async function freePort(): Promise<number> {
  * Starts `npm start`'s script and resolves once it prints its banner. With PROF_DIR set, the server
  * writes a V8 CPU profile there when it stops (how the costs in BENCHMARKS.md were found).
  */
-async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+async function startServer(dataDir: string, port: number, workers: number): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -62,7 +67,13 @@ async function startServer(dataDir: string, port: number): Promise<ChildProcess>
     ],
     {
       cwd: PROJECT_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG_FORMAT: 'json' },
+      env: {
+        ...process.env,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_FORMAT: 'json',
+        WORKERS: String(workers),
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
@@ -106,12 +117,19 @@ async function drive(
 }
 
 export async function run(): Promise<BenchResult[]> {
+  return [...(await measure(GROUP, 1)), ...(await measure(WORKERS_GROUP, 2))];
+}
+
+/** The four figures against `npm start` with `workers` HTTP processes. */
+async function measure(group: string, workers: number): Promise<BenchResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-throughput-'));
   const port = await freePort();
-  const server = await startServer(dataDir, port);
+  const server = await startServer(dataDir, port, workers);
   try {
     const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8')) as Endpoints;
     const restore = useEndpoints(endpoints);
+    // The stores were built for the previous server's emulators.
+    resetServices();
     const account = await accountStore().createAccount('business', { perMinute: 600_000 });
     const { key } = await accountStore().createKey(account.accountId, 'secret', []);
     restore();
@@ -137,7 +155,7 @@ export async function run(): Promise<BenchResult[]> {
     const latency = (figure: string, xs: number[], target: number): BenchResult => {
       const p50 = median(xs);
       return {
-        group: GROUP,
+        group,
         figure,
         median: round(p50, 2),
         spread: `p90 ${round(percentile(xs, 90), 2)}; p99 ${round(percentile(xs, 99), 2)}`,
@@ -147,7 +165,7 @@ export async function run(): Promise<BenchResult[]> {
       };
     };
     const rate = (figure: string, calls: number, seconds: number): BenchResult => ({
-      group: GROUP,
+      group,
       figure,
       median: round(calls / seconds, 0),
       spread: `${calls} calls in ${round(seconds, 1)} s`,

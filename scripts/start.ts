@@ -18,6 +18,16 @@ if (logFormat !== 'pretty' && logFormat !== 'json') {
   process.exit(2);
 }
 setLogFormat(logFormat);
+// Gateway worker processes (WORKERS above 1) read the same format from here.
+process.env.LOG_FORMAT = logFormat;
+
+// One process answers HTTP unless WORKERS says more: then that many share the port, like Lambda's
+// containers, so the routes' work spreads over the cores (README: Run it locally).
+const workers = Number(process.env.WORKERS ?? 1);
+if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+  console.error(`WORKERS must be a whole number from 1 to 64, not ${process.env.WORKERS}`);
+  process.exit(2);
+}
 
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
 await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH });
@@ -25,6 +35,7 @@ await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH });
 const stack = await startLocalStack({
   port,
   host: process.env.HOST ?? '127.0.0.1',
+  workers,
   log: (line) => logger.info(line),
 });
 

@@ -1,6 +1,9 @@
+import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
@@ -23,7 +26,7 @@ import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { buildDashboard } from '../../web/dashboard/build.js';
-import { type DashboardSite, type Gateway, startGateway } from './api-gateway.js';
+import { type DashboardSite, type Gateway, type GatewayOptions, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
 import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
 import { type DevAccount, seed } from './seed.js';
@@ -44,6 +47,12 @@ export interface LocalStackOptions {
   /** The gateway's integration timeout (api-gateway.ts; default API Gateway's 29 s). */
   integrationTimeoutMs?: number;
   log?: (line: string) => void;
+  /**
+   * Processes answering HTTP (`WORKERS` for npm start). 1: this process. More: that many worker
+   * processes share the port (node:cluster), each like a Lambda container of every function, while
+   * this one keeps the emulators, the job pollers and the sweeps.
+   */
+  workers?: number;
 }
 
 export interface LocalStack {
@@ -51,7 +60,7 @@ export interface LocalStack {
   dataDir: string;
   endpoints: Endpoints;
   dev: DevAccount;
-  gateway: Gateway;
+  gateway: Pick<Gateway, 'url' | 'close'>;
   pollers: Pollers;
   /**
    * Runs the local sweeps now (they also run at start and every minute): list-job creations and
@@ -70,7 +79,7 @@ const SWEEP_INTERVAL_MS = 60_000;
  * point (jobs/job-creation.ts CRASH_POINTS), so the crash tests stop it exactly there. Read once,
  * here: only the local tooling installs the checkpoint, a Lambda never does.
  */
-function installCrashPoint(value: string | undefined): void {
+export function installCrashPoint(value: string | undefined): void {
   if (!value) {
     setJobCheckpoint(() => undefined);
     return;
@@ -132,14 +141,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const settled = await sweepJobs();
   if (settled > 0) log(`settled or expired ${settled} jobs`);
 
-  const gateway = await startGateway({
-    projectRoot: PROJECT_ROOT,
+  const served: WorkerGatewayOptions = {
     port: options.port ?? 0,
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
     ...(options.integrationTimeoutMs ? { integrationTimeoutMs: options.integrationTimeoutMs } : {}),
-    dashboard: dashboardSite(new URL(emulators.endpoints.s3).origin, log),
-  });
+    uploadOrigin: new URL(emulators.endpoints.s3).origin,
+  };
+  const workers = options.workers ?? 1;
+  const gateway =
+    workers > 1 ? await startGatewayWorkers(workers, served, log) : await startServedGateway(served, log);
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,
     sqs: new SQSClient({
@@ -188,6 +199,85 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       restoreEnv();
     },
   };
+}
+
+/** What a gateway process needs besides the environment this process has set up (endpoints, secrets). */
+export type WorkerGatewayOptions = Omit<GatewayOptions, 'projectRoot' | 'dashboard' | 'logger'> & {
+  uploadOrigin: string;
+};
+
+/** The gateway in this process: `npm start`'s default, the tests' stacks, and each worker process. */
+export function startServedGateway(
+  options: WorkerGatewayOptions,
+  log: (line: string) => void,
+): Promise<Gateway> {
+  const { uploadOrigin, ...gateway } = options;
+  return startGateway({ ...gateway, projectRoot: PROJECT_ROOT, dashboard: dashboardSite(uploadOrigin, log) });
+}
+
+/** The environment variable a worker process reads its WorkerGatewayOptions from (gateway-worker.ts). */
+export const WORKER_OPTIONS_VAR = 'NETINTEL_GATEWAY_WORKER';
+
+/**
+ * `count` worker processes serving HTTP on one port (node:cluster hands out connections round
+ * robin). They inherit this process's environment, set up above (emulator endpoints, secrets, data
+ * path), so each one's functions reach the same tables, bucket and queue. One that dies (a crash
+ * point, an uncaught error) is replaced, as Lambda starts another container.
+ */
+async function startGatewayWorkers(
+  count: number,
+  options: WorkerGatewayOptions,
+  log: (line: string) => void,
+): Promise<Pick<Gateway, 'url' | 'close'>> {
+  // Workers listen on the same port, so it is chosen here; 0 would give each its own.
+  const port = options.port || (await freePort(options.host));
+  const host = options.host ?? '127.0.0.1';
+  cluster.setupPrimary({ exec: join(PROJECT_ROOT, 'scripts/local/gateway-worker.ts') });
+  const env = { [WORKER_OPTIONS_VAR]: JSON.stringify({ ...options, port }) };
+  let closing = false;
+  const workers = new Set<Worker>();
+  const fork = () =>
+    new Promise<void>((ready, failed) => {
+      const worker = cluster.fork(env);
+      workers.add(worker);
+      let serving = false;
+      worker.once('message', (message) => {
+        serving = message === 'ready';
+        if (serving) ready();
+      });
+      worker.once('exit', (code, signal) => {
+        workers.delete(worker);
+        // One that never served fails the start instead of being forked again and again.
+        if (!serving) failed(new Error(`a gateway worker exited before it was ready (${signal ?? code})`));
+        if (closing || !serving) return;
+        log(`gateway worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+        fork().catch((err: unknown) => log((err as Error).message));
+      });
+    });
+  await Promise.all(Array.from({ length: count }, fork));
+  return {
+    url: `http://${host !== '0.0.0.0' ? host : '127.0.0.1'}:${port}`,
+    async close() {
+      closing = true;
+      await Promise.all(
+        [...workers].map(
+          (worker) =>
+            new Promise<void>((exited) => {
+              worker.once('exit', () => exited());
+              worker.kill('SIGTERM');
+            }),
+        ),
+      );
+    },
+  };
+}
+
+async function freePort(host = '127.0.0.1'): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((listening) => probe.listen(0, host, () => listening()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((closed) => probe.close(() => closed()));
+  return port;
 }
 
 /**

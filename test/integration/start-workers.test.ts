@@ -1,0 +1,161 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import type { DevAccount } from '../../scripts/local/seed.js';
+
+// `WORKERS=2 npm start`: two processes answer HTTP on one port, like two Lambda containers of every
+// function, while the first keeps the emulators. What one process admits and bills the other sees
+// (one usage table); a worker that dies is replaced; stopping the server stops them all.
+
+const WORKERS = 2;
+
+let dataDir: string;
+let child: ChildProcess;
+let exited: Promise<string | number | null>;
+let url: string;
+let dev: DevAccount;
+let output = '';
+
+function spawnStart(env: NodeJS.ProcessEnv): ChildProcess {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(base)) if (name.startsWith('AWS_ENDPOINT_URL')) delete base[name];
+  delete base.NODE_OPTIONS;
+  return spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...base,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_FORMAT: 'json',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+      DNS_CANARY: 'off',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** The gateway worker processes of the server (its child processes). */
+function workerPids(): number[] {
+  try {
+    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter((pid) => pid > 0);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once `condition` holds: the test's own limit bounds the wait, not a guessed delay. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((r) => setTimeout(r, 100));
+}
+
+async function lookup(ip: string): Promise<number> {
+  const res = await fetch(`${url}/v1/lookup/${ip}`, {
+    headers: { Authorization: `Bearer ${dev.secretKey}` },
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+describe('npm start with WORKERS=2', () => {
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'netintel-workers-'));
+    child = spawnStart({ WORKERS: String(WORKERS) });
+    exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    url = await new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const banner = /running at (http:\/\/\S+)/.exec(output);
+        if (banner) resolve(banner[1]!);
+      });
+      void exited.then((how) =>
+        reject(new Error(`the server stopped (${how}) before it served:\n${output}`)),
+      );
+    });
+    dev = JSON.parse(await readFile(join(dataDir, 'dev-account.json'), 'utf8')) as DevAccount;
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('two processes answer, and billing is one count across them', async () => {
+    expect(workerPids()).toHaveLength(WORKERS);
+    // Separate connections (no keep-alive between them), so both processes get some.
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        fetch(`${url}/v1/lookup/8.8.8.${i + 1}`, {
+          headers: { Authorization: `Bearer ${dev.secretKey}`, Connection: 'close' },
+        }).then(async (res) => {
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      ),
+    );
+    expect(statuses).toEqual(Array(8).fill(200));
+    const batch = await fetch(`${url}/v1/lookup`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${dev.secretKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ips: ['1.1.1.1', '9.9.9.9'] }),
+    });
+    expect(batch.status).toBe(200);
+    const usage = (await (
+      await fetch(`${url}/v1/usage`, { headers: { Authorization: `Bearer ${dev.secretKey}` } })
+    ).json()) as { perKind: { lookup: number } };
+    expect(usage.perKind.lookup).toBe(10);
+    // The access log names each request once, whichever process answered it.
+    expect(output.match(/"message":"GET \/v1\/lookup\/8\.8\.8\.\d 200"/g)).toHaveLength(8);
+  });
+
+  test('a worker that dies is replaced, and requests go on being answered', async () => {
+    const [victim, other] = workerPids() as [number, number];
+    process.kill(victim, 'SIGKILL');
+    await until(() => !alive(victim) && workerPids().length === WORKERS);
+    expect(workerPids()).toContain(other);
+    expect(output).toContain(`gateway worker ${victim} exited (SIGKILL); starting another`);
+    expect(await lookup('8.8.4.4')).toBe(200);
+  }, 60_000);
+
+  test('SIGTERM stops the server and every worker', async () => {
+    const workers = workerPids();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(workers.filter(alive)).toEqual([]);
+  });
+});
+
+test('WORKERS must be a whole number from 1 to 64', async () => {
+  // Refused before the data directory is touched.
+  const bad = spawnStart({ WORKERS: 'two', DATA_DIR: join(tmpdir(), 'netintel-workers-refused') });
+  let err = '';
+  bad.stderr!.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  const code = await new Promise((resolve) => bad.once('exit', (c) => resolve(c)));
+  expect(code).toBe(2);
+  expect(err).toContain('WORKERS must be a whole number from 1 to 64, not two');
+});
