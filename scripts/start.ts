@@ -37,6 +37,10 @@ const stack = await startLocalStack({
   host: process.env.HOST ?? '127.0.0.1',
   workers,
   log: (line) => logger.info(line),
+}).catch((err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EADDRINUSE') throw err;
+  console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);
+  process.exit(1);
 });
 
 console.log(`

@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { accessLogger, logger, setLogFormat } from '../../functions/lib/observability.js';
 import {
   installCrashPoint,
@@ -16,7 +17,22 @@ logger.setLogLevel(level);
 accessLogger.setLogLevel(level);
 installCrashPoint(process.env.NETINTEL_CRASH_AT);
 
-const gateway = await startServedGateway(options, (line) => logger.info(line));
+// A message to a primary that has just stopped (another worker failed to start) fails with EPIPE,
+// emitted on this process and on its cluster Worker: the disconnect below ends this one anyway.
+process.on('error', () => undefined);
+cluster.worker?.on('error', () => undefined);
+
+let gateway: Awaited<ReturnType<typeof startServedGateway>>;
+try {
+  gateway = await startServedGateway(options, (line) => logger.info(line));
+} catch (err) {
+  // The primary reports it (a port in use, say) and stops: one message, not a trace per worker.
+  // The primary may have stopped already, on another worker's failure: then there is no one to tell.
+  const { message, code } = err as NodeJS.ErrnoException;
+  if (process.connected) process.send?.({ failed: message, code }, undefined, {}, () => process.exit(1));
+  else process.exit(1);
+  await new Promise(() => undefined);
+}
 process.send?.('ready');
 
 // Ctrl-C reaches every process of the terminal's group: the primary decides when this one stops.

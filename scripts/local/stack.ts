@@ -241,10 +241,14 @@ async function startGatewayWorkers(
       const worker = cluster.fork(env);
       workers.add(worker);
       let serving = false;
-      worker.once('message', (message) => {
+      worker.once('message', (message: 'ready' | { failed: string; code?: string }) => {
         serving = message === 'ready';
         if (serving) ready();
+        else if (typeof message === 'object')
+          failed(Object.assign(new Error(message.failed), { code: message.code }));
       });
+      // A message to a worker that has just died fails with EPIPE; its exit is what counts.
+      worker.on('error', () => undefined);
       worker.once('exit', (code, signal) => {
         workers.delete(worker);
         // One that never served fails the start instead of being forked again and again.

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -159,3 +160,31 @@ test('WORKERS must be a whole number from 1 to 64', async () => {
   expect(code).toBe(2);
   expect(err).toContain('WORKERS must be a whole number from 1 to 64, not two');
 });
+
+test.each(['1', '2'])(
+  'WORKERS=%s on a port in use: one clear line and exit 1',
+  async (workers) => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+    const { port } = taken.address() as { port: number };
+    const dir = await mkdtemp(join(tmpdir(), 'netintel-port-taken-'));
+    try {
+      const server = spawnStart({ WORKERS: workers, PORT: String(port), DATA_DIR: dir });
+      let err = '';
+      server.stderr!.on('data', (chunk: Buffer) => {
+        err += chunk.toString();
+      });
+      server.stdout!.resume();
+      const code = await new Promise((resolve) => server.once('exit', (c) => resolve(c)));
+      expect(code).toBe(1);
+      expect(err).toContain(
+        `Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`,
+      );
+      expect(err).not.toMatch(/EPIPE|EADDRINUSE|at .*node:/);
+    } finally {
+      taken.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+  60_000,
+);
