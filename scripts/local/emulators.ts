@@ -1,4 +1,4 @@
-import { mkdir, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -20,6 +20,7 @@ import { buildApp } from 'fauxqs';
 import S3rver from 's3rver';
 import { BUCKET, JOB_QUEUE, TABLES, type TableDef } from '../../functions/lib/aws/resources.js';
 import { startS3PostPolicy } from './s3-post-policy.js';
+import { storeObjectsWhole } from './s3rver-store.js';
 
 // Real AWS-protocol emulators in this process: DynamoDB (dynalite, LevelDB under DATA_DIR), S3
 // (s3rver, files under DATA_DIR) and SQS (fauxqs, in memory). Tables, bucket and queues are made
@@ -83,7 +84,7 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
       allowMismatchedSignatures: true,
       vhostBuckets: false,
     });
-    keepObjectDirectories(s3rver);
+    storeObjectsWhole(s3rver);
     const address = (await s3rver.run()) as AddressInfo;
     listening.push(address);
     stops.push(() => s3rver.close() as Promise<void>);
@@ -274,30 +275,4 @@ export async function writeEndpointsFile(
   endpoints: Endpoints & { api: string },
 ): Promise<void> {
   await writeFile(join(dataDir, 'endpoints.json'), `${JSON.stringify(endpoints, null, 2)}\n`);
-}
-
-/**
- * s3rver removes a key's folders when a delete leaves them empty. A put under the same prefix at
- * that moment (a chunk's results written while a finished job's other chunks are deleted) opens its
- * file in a folder that is gone, and the stream's unhandled ENOENT takes the whole process down.
- * S3 has no folders, so deletes here remove the object's files and leave the folders; listing walks
- * files, so empty folders never show as keys.
- */
-function keepObjectDirectories(s3rver: S3rver): void {
-  const store = (s3rver as unknown as { store: FilesystemStore }).store;
-  store.deleteObject = async (bucket, key) => {
-    await Promise.all(
-      (['object', 'object.md5', 'metadata.json'] as const).map((suffix) =>
-        unlink(store.getResourcePath(bucket, key, suffix)).catch((err: NodeJS.ErrnoException) => {
-          if (err.code !== 'ENOENT') throw err;
-        }),
-      ),
-    );
-  };
-}
-
-/** The part of s3rver's (untyped) filesystem store that keepObjectDirectories replaces. */
-interface FilesystemStore {
-  getResourcePath(bucket: string, key: string, suffix: string): string;
-  deleteObject(bucket: string, key: string): Promise<void>;
 }
