@@ -13,8 +13,6 @@ import { logger } from '../lib/observability.js';
 // charged to, once (the counter write leaves the job's refund marker). A record whose refund or
 // finishing step fails (or whose body is not a job message) is reported and delivered again; if
 // this function dies instead, the job's sweep entry lets the sweep finish the refund.
-const processor = new BatchProcessor(EventType.SQS);
-
 async function failChunk(record: SQSRecord): Promise<void> {
   try {
     const { jobId } = parseJobMessage(record.body);
@@ -27,6 +25,8 @@ async function failChunk(record: SQSRecord): Promise<void> {
 }
 
 async function failChunks(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
+  // A processor per invocation: it keeps the batch's records and outcomes (see job-processor).
+  const processor = new BatchProcessor(EventType.SQS);
   return processPartialResponse(event, failChunk, processor, {
     context,
     // One record at a time, as before: chunks of one job settle the same job.

@@ -14,8 +14,6 @@ import { emailChecker } from '../lib/runtime/email.js';
 // that throws (a body that is not a job message included) is reported failed and redelivered;
 // after the queue's maxReceiveCount it goes to the DLQ, whose handler fails the job and returns
 // the unprocessed credits. The other records of the batch are unaffected.
-const processor = new BatchProcessor(EventType.SQS);
-
 async function processRecord(checker: EmailChecker, record: SQSRecord): Promise<void> {
   try {
     const message = parseJobMessage(record.body);
@@ -33,6 +31,9 @@ async function processRecord(checker: EmailChecker, record: SQSRecord): Promise<
 
 async function processBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
   const checker = await emailChecker();
+  // A processor per invocation: it keeps the batch's records and outcomes, and outside Lambda (the
+  // local pollers run several invocations of this handler at once) a shared one mixed their batches.
+  const processor = new BatchProcessor(EventType.SQS);
   return processPartialResponse(event, (record: SQSRecord) => processRecord(checker, record), processor, {
     context,
     // A batch whose chunks all failed is still a partial response: every record is redelivered.
