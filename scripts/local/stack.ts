@@ -236,13 +236,15 @@ async function startGatewayWorkers(
   const env = { [WORKER_OPTIONS_VAR]: JSON.stringify({ ...options, port }) };
   let closing = false;
   const workers = new Set<Worker>();
-  const fork = () =>
+  const fork = (replacing?: number) =>
     new Promise<void>((ready, failed) => {
       const worker = cluster.fork(env);
       workers.add(worker);
       let serving = false;
       worker.once('message', (message: 'ready' | { failed: string; code?: string }) => {
         serving = message === 'ready';
+        if (serving && replacing)
+          log(`gateway worker ${worker.process.pid} serving in place of ${replacing}`);
         if (serving) ready();
         else if (typeof message === 'object')
           failed(Object.assign(new Error(message.failed), { code: message.code }));
@@ -255,10 +257,10 @@ async function startGatewayWorkers(
         if (!serving) failed(new Error(`a gateway worker exited before it was ready (${signal ?? code})`));
         if (closing || !serving) return;
         log(`gateway worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-        fork().catch((err: unknown) => log((err as Error).message));
+        fork(worker.process.pid).catch((err: unknown) => log((err as Error).message));
       });
     });
-  await Promise.all(Array.from({ length: count }, fork));
+  await Promise.all(Array.from({ length: count }, () => fork()));
   return {
     url: `http://${host !== '0.0.0.0' ? host : '127.0.0.1'}:${port}`,
     async close() {

@@ -41,13 +41,13 @@ function spawnStart(env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
-/** The gateway worker processes of the server (its child processes). */
+/** The gateway worker processes of the server: its children running gateway-worker.ts (tsx's esbuild is another). */
 function workerPids(): number[] {
   try {
-    return execFileSync('ps', ['-o', 'pid=', '--ppid', String(child.pid)], { encoding: 'utf8' })
+    return execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(child.pid)], { encoding: 'utf8' })
       .split('\n')
-      .map((line) => Number(line.trim()))
-      .filter((pid) => pid > 0);
+      .filter((line) => line.includes('scripts/local/gateway-worker.ts'))
+      .map((line) => Number.parseInt(line.trim(), 10));
   } catch {
     return []; // ps exits 1 when there are none
   }
@@ -62,9 +62,18 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Resolves once `condition` holds: the test's own limit bounds the wait, not a guessed delay. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((r) => setTimeout(r, 100));
+/** Resolves with the first match of `pattern` in the server's output, read as it arrives. */
+function printed(pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const match = pattern.exec(output);
+      if (!match) return;
+      child.stdout!.off('data', check);
+      resolve(match);
+    };
+    child.stdout!.on('data', check);
+    check();
+  });
 }
 
 async function lookup(ip: string): Promise<number> {
@@ -135,9 +144,10 @@ describe('npm start with WORKERS=2', () => {
   test('a worker that dies is replaced, and requests go on being answered', async () => {
     const [victim, other] = workerPids() as [number, number];
     process.kill(victim, 'SIGKILL');
-    await until(() => !alive(victim) && workerPids().length === WORKERS);
-    expect(workerPids()).toContain(other);
+    const [, replacement] = await printed(new RegExp(`gateway worker (\\d+) serving in place of ${victim}`));
     expect(output).toContain(`gateway worker ${victim} exited (SIGKILL); starting another`);
+    expect(alive(victim)).toBe(false);
+    expect(workerPids().sort()).toEqual([other, Number(replacement)].sort());
     expect(await lookup('8.8.4.4')).toBe(200);
   }, 60_000);
 
