@@ -8,6 +8,7 @@ import {
   ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
+  type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
@@ -59,16 +60,21 @@ describe('emulator-loopback', () => {
     );
   });
 
-  // A finished job's chunks are deleted while a late delivery may still write a chunk's results under
-  // the same prefix. s3rver used to remove the emptied folder under the put, whose file stream then
-  // failed with an unhandled ENOENT that killed the test process after every test had passed.
-  test('a put and a delete under the same prefix, at once, both succeed and the process lives', async () => {
-    const s3 = new S3Client({
+  function localS3(config: S3ClientConfig = {}): S3Client {
+    return new S3Client({
       endpoint: emulators.endpoints.s3,
       region: emulators.endpoints.region,
       forcePathStyle: true,
       credentials: LOCAL_CREDENTIALS,
+      ...config,
     });
+  }
+
+  // A finished job's chunks are deleted while a late delivery may still write a chunk's results under
+  // the same prefix. s3rver used to remove the emptied folder under the put, whose file stream then
+  // failed with an unhandled ENOENT that killed the test process after every test had passed.
+  test('a put and a delete under the same prefix, at once, both succeed and the process lives', async () => {
+    const s3 = localS3();
     const put = (key: string) =>
       s3.send(new PutObjectCommand({ Bucket: BUCKET.localName, Key: key, Body: Buffer.alloc(1024, 1) }));
     for (let round = 0; round < 30; round++) {
@@ -89,13 +95,8 @@ describe('emulator-loopback', () => {
   // sent fewer bytes than its Content-Length and the SDK waited for the rest for ever (a job chunk
   // delivered twice hung the job processor in a CI run); such a hang fails this test at its limit.
   test('a get while the same key is put answers the old object or the new one, whole', async () => {
-    const s3 = new S3Client({
-      endpoint: emulators.endpoints.s3,
-      region: emulators.endpoints.region,
-      forcePathStyle: true,
-      credentials: LOCAL_CREDENTIALS,
-      maxAttempts: 1,
-    });
+    // One attempt: a retry would hide a broken answer.
+    const s3 = localS3({ maxAttempts: 1 });
     const big = 'a'.repeat(512 * 1024);
     const small = 'b'.repeat(100);
     const key = 'race/whole.txt';
