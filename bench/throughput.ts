@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountStore, resetServices } from '../functions/lib/aws/services.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { type Endpoints, useEndpoints } from '../scripts/local/emulators.js';
+import { freePort } from '../scripts/local/free-port.js';
 import { randomPublicIp } from './ip-http.js';
 import { median, percentile, round } from './stats.js';
 import type { BenchResult } from './types.js';
@@ -43,14 +43,6 @@ export const about =
   'put the second core to work: batch p50 down by a fifth to a third and throughput up as much, while a single ' +
   'lookup waits a little longer (three processes and the client share two cores). The host varies: the runs here ' +
   'in the hour before the table (some profiled) gave single-process batch p50 20.4-27.1 ms, two-process 16.7-23.0 ms.';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 /**
  * Starts `npm start`'s script and resolves once it prints its banner. With PROF_DIR set, the server

@@ -37,7 +37,10 @@ process.send?.('ready');
 
 // Ctrl-C reaches every process of the terminal's group: the primary decides when this one stops.
 process.on('SIGINT', () => undefined);
+let stopping = false;
 const stop = () => {
+  if (stopping) return; // SIGTERM, then the primary's exit disconnects this one too
+  stopping = true;
   void gateway.close().then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);

@@ -2,8 +2,6 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
@@ -28,6 +26,7 @@ import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { buildDashboard } from '../../web/dashboard/build.js';
 import { type DashboardSite, type Gateway, type GatewayOptions, startGateway } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
+import { freePort } from './free-port.js';
 import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
 import { type DevAccount, seed } from './seed.js';
 import { type Pollers, startPollers } from './sqs-poller.js';
@@ -276,14 +275,6 @@ async function startGatewayWorkers(
       );
     },
   };
-}
-
-async function freePort(host = '127.0.0.1'): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((listening) => probe.listen(0, host, () => listening()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((closed) => probe.close(() => closed()));
-  return port;
 }
 
 /**
