@@ -11,3 +11,4 @@ import './multipart.cases.js';
 import './results-csv-formula.cases.js';
 import './results-csv.cases.js';
 import './s3-keys.cases.js';
+import './queue-handlers.cases.js';
