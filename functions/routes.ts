@@ -335,18 +335,31 @@ export function matchDashboardPath(
   return matchIn(DASHBOARD_ROUTES, path);
 }
 
+const compiledPaths = new Map<string, { pattern: RegExp; names: string[] }>();
+
+/** A route template as a regular expression and its parameter names, built once per template. */
+function compiledPath(template: string): { pattern: RegExp; names: string[] } {
+  let compiled = compiledPaths.get(template);
+  if (!compiled) {
+    const names: string[] = [];
+    const source = template.replace(PARAM, (_m, n: string) => {
+      names.push(n);
+      return '([^/]+)';
+    });
+    compiled = { pattern: new RegExp(`^${source}$`), names };
+    compiledPaths.set(template, compiled);
+  }
+  return compiled;
+}
+
 function matchIn<R extends { path: string }>(
   table: readonly R[],
   path: string,
 ): { routes: R[]; pathParameters: Record<string, string> } | undefined {
   let best: { template: string; params: Record<string, string>; count: number } | undefined;
   for (const route of table) {
-    const names: string[] = [];
-    const pattern = route.path.replace(PARAM, (_m, n: string) => {
-      names.push(n);
-      return '([^/]+)';
-    });
-    const m = new RegExp(`^${pattern}$`).exec(path);
+    const { pattern, names } = compiledPath(route.path);
+    const m = pattern.exec(path);
     if (!m || (best && best.count <= names.length)) continue;
     const params: Record<string, string> = {};
     names.forEach((n, i) => {
