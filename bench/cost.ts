@@ -6,6 +6,7 @@ import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
 import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { dynamo } from '../functions/lib/aws/dynamo-client.js';
 import { accountStore } from '../functions/lib/aws/services.js';
@@ -46,9 +47,8 @@ export const PRICES = {
   /** CloudWatch Logs ingestion (standard class) per GB, storage per GB-month. */
   logsIngestGb: 0.5,
   logsStorageGbMonth: 0.03,
-  /** X-Ray traces recorded, per million; the default sampling rule records about 5% of calls. */
+  /** X-Ray traces recorded, per million (the share of calls traced comes from the template's sampling rule). */
   xrayTraces: 5.0,
-  xraySampled: 0.05,
   /** CloudWatch custom metrics per month, by tier: [metrics in the tier, price per metric]. */
   metricTiers: [
     [10_000, 0.3],
@@ -71,7 +71,9 @@ export const about =
   'per call: handler and authorizer durations (median of 200 warm calls in process on the local stack, dynalite; ' +
   'DynamoDB in AWS answers a few ms slower), DynamoDB requests counted on the client, bytes logged (everything the ' +
   'handlers print, the access log line, platform lines where the template lets them through) and bytes answered ' +
-  '(gzip when over 1 KB). The account is a busy one (60,000 calls a minute): its calls are admitted from quota leases.';
+  "(gzip when over 1 KB), and the share of calls X-Ray records from the stage's sampling rule. The account is a busy " +
+  'one (60,000 calls a minute): its calls are admitted from quota leases. A route for secret keys has a second row, ' +
+  "called by a backend at the stage's own URL (output RestApiUrl) instead of through CloudFront (ApiUrl).";
 
 const GROUP = 'Cost per million calls (AWS list prices)';
 const WARM = 40;
@@ -132,6 +134,8 @@ function templateFacts(): {
   functions: Record<string, FunctionConfig>;
   accessLogSample: string;
   alarms: number;
+  /** Share of API calls X-Ray records (the stage's sampling rule; the first call each second aside). */
+  traced: number;
 } {
   const app = new App({
     context: { 'aws:cdk:bundling-stacks': [] },
@@ -165,7 +169,10 @@ function templateFacts(): {
           : 'acct_0123456789ab',
   );
   const alarms = stack.node.findAll().filter((c) => c instanceof CfnAlarm).length;
-  return { functions, accessLogSample, alarms };
+  const rules = stack.node.findAll().filter((c): c is CfnSamplingRule => c instanceof CfnSamplingRule);
+  const rule = stack.resolve(rules[0]?.samplingRule) as { fixedRate: number } | undefined;
+  // Without a rule of ours, X-Ray's default: the first call each second and 5% of the rest.
+  return { functions, accessLogSample, alarms, traced: rules.length === 1 && rule ? rule.fixedRate : 0.05 };
 }
 
 /** Everything written to stdout and stderr while `run` runs, in bytes. */
@@ -315,6 +322,22 @@ export async function run(): Promise<BenchResult[]> {
 }
 
 const gb = (bytes: number) => bytes / 1e9;
+
+/** One call's cost per million from its lines, naming the largest and, for a lookup, the $5 goal. */
+function figure(name: string, lines: [string, number][], route: RouteName): BenchResult {
+  const total = lines.reduce((sum, [, v]) => sum + v, 0);
+  const [topName, topValue] = lines.reduce((a, b) => (b[1] > a[1] ? b : a));
+  const goal = route === 'lookup-ip' ? `; < $5: ${total < 5 ? 'met' : 'NOT met'}` : '';
+  return {
+    group: GROUP,
+    figure: name,
+    median: usd(total),
+    spread: lines.map(([line, v]) => `${line} ${usd(v)}`).join('; '),
+    unit: 'USD',
+    target: `largest line: ${topName.replace(/ \(.*/, '')} (${Math.round((100 * topValue) / total)}%)${goal}`,
+    samples: N,
+  };
+}
 const usd = (n: number) => Math.round(n * 100) / 100;
 
 /** Lambda cost per million invocations of `ms` (billed per 1 ms) at `memoryMb`. */
@@ -338,12 +361,11 @@ function results(
     const cfg = facts.functions[s.route]!;
     const platform = (cfg.platformLines ? PLATFORM_BYTES : 0) + (authCfg.platformLines ? PLATFORM_BYTES : 0);
     const logBytes = m.logBytes + auth.logBytes + accessBytes + platform;
-    const lines: [string, number][] = [
-      ['API Gateway REST', PRICES.apiGatewayRest],
-      [
-        'CloudFront requests and transfer',
-        PRICES.cloudFrontRequests + gb(m.responseBytes * 1e6) * PRICES.cloudFrontTransferGb,
-      ],
+    const cloudFront: [string, number] = [
+      'CloudFront requests and transfer',
+      PRICES.cloudFrontRequests + gb(m.responseBytes * 1e6) * PRICES.cloudFrontTransferGb,
+    ];
+    const rest: [string, number][] = [
       [`Lambda (${cfg.memoryMb} MB, ${m.durationMs.toFixed(1)} ms)`, lambda(cfg.memoryMb, m.durationMs)],
       [
         `authorizer Lambda (${authCfg.memoryMb} MB, ${auth.durationMs.toFixed(1)} ms)`,
@@ -357,19 +379,15 @@ function results(
         `CloudWatch Logs (${Math.round(logBytes)} B) and Contributor Insights`,
         gb(logBytes * 1e6) * (PRICES.logsIngestGb + PRICES.logsStorageGbMonth) + 2 * PRICES.insightEvents,
       ],
-      ['X-Ray (5% of calls traced)', PRICES.xraySampled * PRICES.xrayTraces],
+      [`X-Ray (${Math.round(facts.traced * 100)}% of calls traced)`, facts.traced * PRICES.xrayTraces],
     ];
-    const total = lines.reduce((sum, [, v]) => sum + v, 0);
-    const [topName, topValue] = lines.reduce((a, b) => (b[1] > a[1] ? b : a));
-    out.push({
-      group: GROUP,
-      figure: `${s.name}: total per million calls`,
-      median: usd(total),
-      spread: lines.map(([name, v]) => `${name} ${usd(v)}`).join('; '),
-      unit: 'USD',
-      target: `largest line: ${topName.replace(/ \(.*/, '')} (${Math.round((100 * topValue) / total)}%)${s.route === 'lookup-ip' ? `; < $5: ${total < 5 ? 'met' : 'NOT met'}` : ''}`,
-      samples: N,
-    });
+    const gateway: [string, number] = ['API Gateway REST', PRICES.apiGatewayRest];
+    out.push(figure(`${s.name}: total per million calls`, [gateway, cloudFront, ...rest], s.route));
+    // A backend with a secret key needs none of what CloudFront adds (viewer-location headers,
+    // custom hostnames): it may call the stage's own URL (output RestApiUrl).
+    if (routeByName(s.route).keyType === 'secret') {
+      out.push(figure(`${s.name}, direct to API Gateway (RestApiUrl): total`, [gateway, ...rest], s.route));
+    }
   }
   out.push(...monitoring(facts.alarms));
   return out;

@@ -24,6 +24,7 @@ import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
+import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
@@ -74,6 +75,9 @@ export function usagePlanThrottle(plan: Plan): { rateLimit: number; burstLimit: 
  * of bad keys is throttled before it reaches any function. A request with no key at all never gets
  * this far: API Gateway answers it.
  */
+/** Share of API calls traced by X-Ray beyond the first each second (1%: $0.05 per million calls). */
+export const API_TRACE_RATE = 0.01;
+
 export const REFUSED_CALLS_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
 
 /** What a route's function may touch besides Usage (every route admits through the counters). */
@@ -263,6 +267,27 @@ export class Api extends Construct {
           "API Gateway's account-level logging role; AWS's managed policy is the documented one for it.",
       });
     }
+
+    // Tracing: API Gateway decides which calls are traced and every function behind it follows that
+    // decision (the trace header's Sampled flag). Without a rule of our own that is X-Ray's default,
+    // the first call each second and 5% of the rest: $0.25 per million calls at $5 per million
+    // traces, more than the authorizer's invocations cost. This rule, for this stage only, records
+    // the first call each second and API_TRACE_RATE of the rest (bench/cost.ts reads it from here).
+    new CfnSamplingRule(this, 'ApiSampling', {
+      samplingRule: {
+        ruleName: Names.uniqueResourceName(this, { maxLength: 32, separator: '-' }),
+        priority: 9000,
+        fixedRate: API_TRACE_RATE,
+        reservoirSize: 1,
+        serviceName: `${this.restApi.restApiName}/${STAGE_NAME}`,
+        serviceType: 'AWS::ApiGateway::Stage',
+        resourceArn: `arn:${Stack.of(this).partition}:apigateway:${Stack.of(this).region}::/restapis/${this.restApi.restApiId}/stages/${STAGE_NAME}`,
+        host: '*',
+        httpMethod: '*',
+        urlPath: '*',
+        version: 1,
+      },
+    });
 
     // API Gateway's own errors as {error, message}, with CORS for an allowed origin
     // (functions/lib/http/gateway-responses.ts). DEFAULT_4XX/5XX carry no status: each type they

@@ -7,7 +7,7 @@ import { DOCS_CSP, siteFiles } from '../../functions/lib/http/docs-site.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
 import { DASHBOARD_ROUTES, METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
 import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
-import { REFUSED_CALLS_THROTTLE, usagePlanThrottle } from '../../infra/constructs/api.js';
+import { API_TRACE_RATE, REFUSED_CALLS_THROTTLE, usagePlanThrottle } from '../../infra/constructs/api.js';
 import {
   DOCS_SITE_FUNCTION_CODE,
   GEO_REQUEST_HEADERS,
@@ -154,6 +154,24 @@ describe('functions', () => {
       const actions = statementsOf(id).flatMap((st) => [st.Action].flat());
       expect(actions).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
     }
+  });
+
+  it("samples 1% of the API's calls for X-Ray (beyond one a second), on this stage only (issue 21)", () => {
+    const rules = ofType(s.resources, 'AWS::XRay::SamplingRule');
+    expect(rules).toHaveLength(1);
+    const rule = props(rules[0]![1]).SamplingRule as Props;
+    expect(rule).toMatchObject({
+      FixedRate: API_TRACE_RATE,
+      ReservoirSize: 1,
+      ServiceType: 'AWS::ApiGateway::Stage',
+    });
+    expect(API_TRACE_RATE).toBe(0.01);
+    expect(String(rule.RuleName).length).toBeLessThanOrEqual(32);
+    // Scoped to our API's stage by name and ARN: another API of the account keeps its own sampling.
+    expect(JSON.stringify(rule.ServiceName)).toContain('-api/prod');
+    expect(JSON.stringify(rule.ResourceARN)).toContain('/stages/prod');
+    const stage = props(ofType(s.resources, 'AWS::ApiGateway::Stage')[0]![1]);
+    expect(stage.TracingEnabled).toBe(true);
   });
 
   it('writes each function to its own log group kept one month, as JSON, without platform START/REPORT lines', () => {
