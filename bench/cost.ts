@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import type { CfnStage } from 'aws-cdk-lib/aws-apigateway';
-import { CfnAlarm } from 'aws-cdk-lib/aws-cloudwatch';
+import { CfnAlarm, CfnInsightRule } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
@@ -134,6 +134,8 @@ function templateFacts(): {
   functions: Record<string, FunctionConfig>;
   accessLogSample: string;
   alarms: number;
+  /** Contributor Insights rules in the template. */
+  insightRules: number;
   /** Share of API calls X-Ray records (the stage's sampling rule; the first call each second aside). */
   traced: number;
 } {
@@ -172,7 +174,14 @@ function templateFacts(): {
   const rules = stack.node.findAll().filter((c): c is CfnSamplingRule => c instanceof CfnSamplingRule);
   const rule = stack.resolve(rules[0]?.samplingRule) as { fixedRate: number } | undefined;
   // Without a rule of ours, X-Ray's default: the first call each second and 5% of the rest.
-  return { functions, accessLogSample, alarms, traced: rules.length === 1 && rule ? rule.fixedRate : 0.05 };
+  const insightRules = stack.node.findAll().filter((c) => c instanceof CfnInsightRule).length;
+  return {
+    functions,
+    accessLogSample,
+    alarms,
+    insightRules,
+    traced: rules.length === 1 && rule ? rule.fixedRate : 0.05,
+  };
 }
 
 /** Everything written to stdout and stderr while `run` runs, in bytes. */
@@ -353,7 +362,7 @@ function results(
   measured: Record<string, Measured>,
   auth: { durationMs: number; logBytes: number },
 ): BenchResult[] {
-  const out: BenchResult[] = [];
+  const out: BenchResult[] = [...inputs(facts)];
   const authCfg = facts.functions.authorizer!;
   const accessBytes = Buffer.byteLength(facts.accessLogSample);
   for (const s of SCENARIOS) {
@@ -377,7 +386,8 @@ function results(
       ],
       [
         `CloudWatch Logs (${Math.round(logBytes)} B) and Contributor Insights`,
-        gb(logBytes * 1e6) * (PRICES.logsIngestGb + PRICES.logsStorageGbMonth) + 2 * PRICES.insightEvents,
+        gb(logBytes * 1e6) * (PRICES.logsIngestGb + PRICES.logsStorageGbMonth) +
+          facts.insightRules * PRICES.insightEvents,
       ],
       [`X-Ray (${Math.round(facts.traced * 100)}% of calls traced)`, facts.traced * PRICES.xrayTraces],
     ];
@@ -389,8 +399,110 @@ function results(
       out.push(figure(`${s.name}, direct to API Gateway (RestApiUrl): total`, [gateway, ...rest], s.route));
     }
   }
-  out.push(...monitoring(facts.alarms));
+  out.push(...monitoring(facts.alarms, facts.insightRules));
   return out;
+}
+
+/** The table of inputs: every list price used, and what the template says the prices apply to. */
+function inputs(facts: ReturnType<typeof templateFacts>): BenchResult[] {
+  const group = `Inputs: list prices (${PRICES.region}, on demand) and the synthesized template`;
+  const row = (figure: string, median: number, unit: string, spread: string): BenchResult => ({
+    group,
+    figure,
+    median,
+    spread,
+    unit,
+    samples: 1,
+  });
+  const [firstTier] = PRICES.metricTiers;
+  return [
+    row(
+      'API Gateway REST API requests',
+      PRICES.apiGatewayRest,
+      'USD per million',
+      'first 333 million a month',
+    ),
+    row(
+      'CloudFront HTTPS requests',
+      PRICES.cloudFrontRequests,
+      'USD per million',
+      'North America and Europe',
+    ),
+    row(
+      'CloudFront data transfer out',
+      PRICES.cloudFrontTransferGb,
+      'USD per GB',
+      `${PRICES.cloudFrontTransferGb}, first 10 TB a month`,
+    ),
+    row('Lambda requests', PRICES.lambdaRequests, 'USD per million', 'route and authorizer each'),
+    row(
+      'Lambda duration, arm64',
+      PRICES.lambdaArmGbSecond * 1e6,
+      'USD per million GB-s',
+      `${PRICES.lambdaArmGbSecond} per GB-second, billed per 1 ms`,
+    ),
+    row(
+      'DynamoDB on-demand write request units',
+      PRICES.dynamoWrites,
+      'USD per million',
+      `${PRICES.dynamoWrites}`,
+    ),
+    row(
+      'DynamoDB on-demand read request units',
+      PRICES.dynamoReads,
+      'USD per million',
+      `${PRICES.dynamoReads}`,
+    ),
+    row(
+      'CloudWatch Logs ingestion (standard class)',
+      PRICES.logsIngestGb,
+      'USD per GB',
+      'access log and function logs',
+    ),
+    row(
+      'CloudWatch Logs storage',
+      PRICES.logsStorageGbMonth,
+      'USD per GB-month',
+      'one month counted per call',
+    ),
+    row(
+      'X-Ray traces recorded',
+      PRICES.xrayTraces,
+      'USD per million',
+      `${Math.round(facts.traced * 100)}% of calls traced (the stage's sampling rule in the template)`,
+    ),
+    row(
+      'CloudWatch custom metrics',
+      firstTier![1],
+      'USD per metric-month',
+      `first ${firstTier![0].toLocaleString('en-US')}; then ${PRICES.metricTiers
+        .slice(1)
+        .map(([, price]) => price)
+        .join(', ')}`,
+    ),
+    row('CloudWatch alarm', PRICES.alarmMonth, 'USD per month', `${facts.alarms} in the template`),
+    row('CloudWatch dashboard', PRICES.dashboardMonth, 'USD per month', '1 in the template'),
+    row(
+      'Contributor Insights rule',
+      PRICES.insightRuleMonth,
+      'USD per rule-month',
+      `plus ${PRICES.insightEvents} per million log events matched; ${facts.insightRules} in the template`,
+    ),
+    ...Object.entries(facts.functions).map(([name, cfg]) =>
+      row(
+        `Lambda memory: ${name}`,
+        cfg.memoryMb,
+        'MB',
+        `${cfg.arm64 ? 'arm64' : 'x86_64'}; platform START/REPORT lines ${cfg.platformLines ? 'logged' : 'off'}`,
+      ),
+    ),
+    row(
+      'Access-log line (the stage format with typical values)',
+      Buffer.byteLength(facts.accessLogSample),
+      'B',
+      'per call',
+    ),
+  ];
 }
 
 /** Custom metrics per month at the tiered price. */
@@ -407,7 +519,7 @@ function metricsCost(metrics: number): number {
 }
 
 /** Fixed monthly cost of monitoring, by accounts: today's design against a metric per account and meter. */
-function monitoring(alarms: number): BenchResult[] {
+function monitoring(alarms: number, insightRules: number): BenchResult[] {
   // The stack's own custom metrics: usageEvents per meter (5), the DNS canary, failed notices, the
   // data refresh's published and rejected (4); the alarms and the one dashboard of the template.
   const ownMetrics = 5 + 4;
@@ -415,7 +527,7 @@ function monitoring(alarms: number): BenchResult[] {
     metricsCost(ownMetrics) +
     alarms * PRICES.alarmMonth +
     PRICES.dashboardMonth +
-    2 * PRICES.insightRuleMonth;
+    insightRules * PRICES.insightRuleMonth;
   return [100, 10_000, 100_000].map((accounts) => ({
     group: 'Monitoring, fixed cost per month',
     figure: `${accounts.toLocaleString('en-US')} accounts`,
