@@ -24,16 +24,18 @@ import {
   HeadersReferrerPolicy,
   HttpVersion,
   type IOrigin,
+  OriginProtocolPolicy,
   OriginRequestCookieBehavior,
   OriginRequestHeaderBehavior,
   OriginRequestPolicy,
   OriginRequestQueryStringBehavior,
+  OriginSslPolicy,
   PriceClass,
   ResponseHeadersPolicy,
   SecurityPolicyProtocol,
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { RestApiOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import {
   BlockPublicAccess,
@@ -57,6 +59,7 @@ import {
   siteFiles,
 } from '../../functions/lib/http/docs-site.js';
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/http/edge-origin.js';
+import { STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
 import { routeByName } from '../../functions/routes.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { ForwardedHostFunction } from './custom-hostnames.js';
@@ -175,9 +178,20 @@ export class Edge extends Construct {
   constructor(scope: Construct, id: string, props: EdgeProps) {
     super(scope, id);
 
-    const apiOrigin = new RestApiOrigin(props.restApi, {
-      customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
-    });
+    // The stage's address spelled from the API's id and the stage's name, not RestApiOrigin (which
+    // reads restApi.url, a reference to the stage): functions behind the API may depend on the
+    // distribution (BASE_DOMAIN is its domain without -c domainName), and the stage depends on them
+    // through its deployment. With the reference that was a cycle CloudFormation refuses to deploy.
+    const stack = Stack.of(this);
+    const apiOrigin = new HttpOrigin(
+      `${props.restApi.restApiId}.execute-api.${stack.region}.${stack.urlSuffix}`,
+      {
+        originPath: `/${STAGE_NAME}`,
+        protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+        originSslProtocols: [OriginSslPolicy.TLS_V1_2],
+        customHeaders: { [ORIGIN_VERIFY_HEADER]: props.originVerifyValue },
+      },
+    );
     this.apiOrigin = apiOrigin;
     // The managed AllViewerExceptHostHeader policy forwards every header of the viewer request as
     // the viewer-request function leaves it, X-Forwarded-Host included: no policy change needed.
@@ -246,7 +260,6 @@ export class Edge extends Construct {
     // The dashboard: the same bucket (under dashboard/) and site function, its own headers. Its CSP
     // adds the jobs bucket's regional endpoint, where presigned POSTs send list files (the SDK's
     // virtual-hosted form, https://<bucket>.s3.<region>.amazonaws.com), and sends no referrer.
-    const stack = Stack.of(this);
     const uploadOrigin = `https://${props.jobsBucket.bucketName}.s3.${stack.region}.${stack.urlSuffix}`;
     const dashboardHeaders = new ResponseHeadersPolicy(this, 'DashboardHeaders', {
       comment: 'netintel dashboard: Content-Security-Policy and security headers',

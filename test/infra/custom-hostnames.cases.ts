@@ -69,6 +69,22 @@ describe('custom hostnames are opt-in', () => {
     expect(ofType(s.resources, 'AWS::CloudFront::Distribution')).toHaveLength(1);
     expect(Object.keys(s.outputs)).not.toContain(OUTPUTS.customHostnameTarget);
   });
+
+  it('deploys without a custom domain too: no dependency cycle through the distribution', () => {
+    // Without -c domainName, BASE_DOMAIN is the distribution's domain, so the dashboard's hostname
+    // functions depend on the distribution; its API origin must then not reference the stage, which
+    // depends on those functions through its deployment (Template.fromStack refuses a cycle).
+    const stack = new NetintelStack(testApp(), 'Netintel', {
+      dataLayerDir: LAYER_FIXTURE,
+      notifyFrom: 'notices@example.com',
+      customHostnames: true,
+    });
+    const json = Template.fromStack(stack).toJSON() as { Resources: Record<string, CfnResource> };
+    const check = Object.entries(json.Resources).find(
+      ([id, r]) => id.startsWith('ApiDashboardHostnamesCheckFunction') && r.Type === 'AWS::Lambda::Function',
+    )!;
+    expect(JSON.stringify(props(check[1]).Environment.Variables.BASE_DOMAIN)).toContain('EdgeDistribution');
+  });
 });
 
 describe('the multi-tenant distribution', () => {

@@ -726,7 +726,11 @@ describe('edge', () => {
       { HeaderName: ORIGIN_VERIFY_HEADER, HeaderValue: expect.anything() },
     ]);
     expect(JSON.stringify(api.OriginCustomHeaders[0].HeaderValue)).toContain('{{resolve:secretsmanager:');
-    expect(JSON.stringify(api.OriginPath)).toContain('DeploymentStageprod');
+    // Spelled from the API's id, not its stage's URL (custom-hostnames.cases.ts: no dependency cycle).
+    expect(api.OriginPath).toBe('/prod');
+    expect(JSON.stringify(api.DomainName)).toMatch(/RestApi.*execute-api/);
+    expect(JSON.stringify(api.DomainName)).not.toContain('DeploymentStage');
+    expect(api.CustomOriginConfig.OriginProtocolPolicy).toBe('https-only');
     expect(api.CustomOriginConfig.OriginSSLProtocols).toEqual(['TLSv1.2']);
   });
 
