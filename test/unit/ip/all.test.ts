@@ -2,6 +2,7 @@
 // (each file loaded them again, ~0.5-2 s each on 2 cores). Each *.cases.ts is written like a test file
 // of its own; it is listed here.
 import './asn.cases.js';
+import './bounded-cache.cases.js';
 import './build-ip-data.cases.js';
 import './cloudfront-headers.cases.js';
 import './groups.cases.js';
