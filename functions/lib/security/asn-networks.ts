@@ -48,10 +48,11 @@ export async function asnRangesFromCsv(
 
 /** Country lookup over the DB-IP city MMDBs (one file per family; record field `country_code`). */
 export function countryLookupFromMmdb(v4File: Buffer, v6File: Buffer): CountryLookup {
-  // More records than the API's city cache: ASN ranges hit the same few city records again and again.
+  // More records than the API's city cache (25,000 a generation, 50,000 in all): ASN ranges hit the
+  // same few city records again and again.
   const readers = {
-    4: new Reader<Response>(v4File, { cache: boundedCache(50_000) }),
-    6: new Reader<Response>(v6File, { cache: boundedCache(50_000) }),
+    4: new Reader<Response>(v4File, { cache: boundedCache(25_000) }),
+    6: new Reader<Response>(v6File, { cache: boundedCache(25_000) }),
   };
   return (family, address) => {
     const record = readers[family].get(addressText(family, address)) as { country_code?: unknown } | null;
