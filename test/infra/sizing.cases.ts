@@ -148,6 +148,13 @@ describe('isolation and sizing', () => {
     }
   });
 
+  it('every function that looks up IP addresses has 1,024 MB (full record caches came within 10% of 512 MB)', () => {
+    for (const name of ['geo', 'lookup-ip', 'lookup-batch', 'signup-check', 'risk-check'] as const) {
+      expect(routeByName(name).memoryMb).toBe(1024);
+      expect(props(fn(s, `route:${name}`)[1]).MemorySize).toBe(1024);
+    }
+  });
+
   it('lookup-batch has 1,024 MB (100 full lookups peaked at 445 MB RSS in 512 MB)', () => {
     expect(routeByName('lookup-batch').memoryMb).toBe(1024);
     expect(props(fn(s, 'route:lookup-batch')[1]).MemorySize).toBe(1024);
