@@ -1,12 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import type { BenchResult } from './types.js';
 
-// `npm run bench [-- NAME ...]`: runs every benchmark module (or the named ones) in this process,
-// stores the figures in bench/results.json and rewrites BENCHMARKS.md from it.
+// `npm run bench [-- NAME ...]`: runs every benchmark module (or the named ones), each in a process
+// of its own, stores the figures in bench/results.json and rewrites BENCHMARKS.md from it.
 
 const MODULES = [
   'bundles',
@@ -85,6 +87,19 @@ function render(stored: Stored[]): string {
 
 const wanted = process.argv.slice(2);
 const names = wanted.length > 0 ? MODULES.filter((m) => wanted.includes(m)) : [...MODULES];
+
+// Each module in a fresh process when several run: modules keep state per process (a handler's
+// metrics emitter is built once, disabled by whichever local stack loaded it first; the cost
+// bench then counted no EMF line), and one module's heap and warm code would colour the next's.
+if (names.length > 1) {
+  for (const name of names) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), name], {
+      stdio: 'inherit',
+    });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+  process.exit(0);
+}
 const resultsFile = join(PROJECT_ROOT, 'bench', 'results.json');
 const stored: Stored[] = existsSync(resultsFile) ? JSON.parse(await readFile(resultsFile, 'utf8')) : [];
 
