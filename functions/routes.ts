@@ -63,7 +63,7 @@ export const ROUTES = [
     billing: { per: 'call', meter: 'geo' },
     usesDataLayer: true,
     // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at about 470 MB with 512 MB (`npm run bench -- memory`), 525 MB with 1 GB.
+    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
     memoryMb: 1024,
     timeoutSeconds: 10,
     summary: "Geolocation of the calling connection (the visitor's browser)",
@@ -77,7 +77,7 @@ export const ROUTES = [
     billing: { per: 'call', meter: 'lookup' },
     usesDataLayer: true,
     // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at about 470 MB with 512 MB (`npm run bench -- memory`), 525 MB with 1 GB.
+    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
     memoryMb: 1024,
     timeoutSeconds: 10,
     summary: 'Look up one IPv4 or IPv6 address',
@@ -196,7 +196,7 @@ export const ROUTES = [
     billing: { per: 'call', meter: 'signup' },
     usesDataLayer: true,
     // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at about 470 MB with 512 MB (`npm run bench -- memory`), 525 MB with 1 GB.
+    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
     memoryMb: 1024,
     timeoutSeconds: 10,
     summary: 'Score a signup from email, IP and user agent',
@@ -210,7 +210,7 @@ export const ROUTES = [
     billing: { per: 'call', meter: 'risk' },
     usesDataLayer: true,
     // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at about 470 MB with 512 MB (`npm run bench -- memory`), 525 MB with 1 GB.
+    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
     memoryMb: 1024,
     timeoutSeconds: 10,
     summary: "Impossible-travel check against the user's baseline",
