@@ -37,17 +37,17 @@ export const about =
   'event loop (1.3 ms); now the check serialises only when a body is within reach of the limit and bodies from ' +
   '16 KB up are compressed on libuv threads (on a slow host, 2026-11-24 afternoon: single p50 4.94 -> 3.89 ms, ' +
   'batch p50 32.7 -> 32.5 ms at 74 -> 102 calls/s). Then (2026-11-24 evening, this host) each answer is encoded to ' +
-  'UTF-8 once instead of three times and gzipped at level 3 instead of 6 (0.34 instead of 0.78 ms of CPU for a ' +
-  "batch's 116 KB, 20% more bytes on the loopback): one-process batch p50 from 20.4-27.1 ms over the runs before " +
-  'to 19.3-22.5 ms over five runs after, two processes from 16.7-23.0 ms to 16.2-18.2 ms. A batch now costs a ' +
-  'server process about 5.5 ms of its event loop: 100 lookups about 1.8 ms (random addresses keep missing the ' +
-  'per-record caches, so postal code, sun times and holidays are worked out again; real visitors repeat far more), ' +
-  'its JSON 0.35-0.65 ms and UTF-8 encoding 0.4 ms, the JavaScript side of gzip 0.2 ms, socket writes, GC, the ' +
-  'HTTP and middleware layers the rest; the client spends about as much again on fetch and gunzip, so with one ' +
-  'process the 4 clients queue on one event loop. Two processes put the second core to work: batch p50 down by ' +
-  'a seventh to a fifth and throughput up by a third, while a single lookup waits a little longer (three ' +
-  'processes and the client share two cores). A larger V8 young generation (--max-semi-space-size=32) changed ' +
-  'nothing measurable (three runs each way).';
+  'UTF-8 once instead of three times, gzipped at level 3 instead of 6 (0.34 instead of 0.78 ms of CPU for a ' +
+  "batch's 116 KB, 20% more bytes on the loopback), and the MMDB record cache keeps two generations (a random " +
+  'lookup 10.4 instead of 15.8 µs once the cache has turned over). A batch costs a server process about 5 ms of its ' +
+  'event loop (100 lookups about 1.3 ms: random addresses still miss the per-record caches, so postal code, sun ' +
+  'times and holidays are worked out again; its JSON 0.35-0.65 ms and UTF-8 encoding 0.4 ms, the JavaScript side of ' +
+  'gzip 0.2 ms, socket writes, GC, the HTTP and middleware layers the rest) and the client process 2.2 ms. With ' +
+  'one event loop the 4 clients queue on it, so batch p50 is about 4 x that service time; two processes put the ' +
+  "second core to work. The host's speed drifts (the same gzip took 0.36-0.40 ms over the evening): over 14 runs " +
+  'after these changes (this table is the last) batch p50 was 18.0-26.5 ms with one process (under 20 ms in ' +
+  '6) and 14.6-20.6 ms with two (under 20 ms in 13); before them 20.4-27.1 and 16.7-23.0 ms. A larger V8 young generation ' +
+  '(--max-semi-space-size=32) changed nothing measurable (three runs each way).';
 
 /**
  * Starts `npm start`'s script and resolves once it prints its banner. With PROF_DIR set, the server
