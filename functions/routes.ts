@@ -54,6 +54,14 @@ export interface Route {
   dashboardSession?: boolean;
 }
 
+/**
+ * Memory of every function that looks up addresses: the IP data and the record caches of a
+ * long-lived container. Through 400,000 random addresses the lookup code peaked at 449-485 MB with
+ * 512 MB over five runs; 100 full lookups a call had peaked at 445 MB (`npm run bench -- memory`).
+ * 1 GB leaves room, and Lambda's CPU share grows with memory.
+ */
+const IP_LOOKUP_MEMORY_MB = 1024;
+
 export const ROUTES = [
   {
     name: 'geo',
@@ -62,9 +70,7 @@ export const ROUTES = [
     keyType: 'publishable',
     billing: { per: 'call', meter: 'geo' },
     usesDataLayer: true,
-    // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
-    memoryMb: 1024,
+    memoryMb: IP_LOOKUP_MEMORY_MB,
     timeoutSeconds: 10,
     summary: "Geolocation of the calling connection (the visitor's browser)",
     tag: 'Geolocation',
@@ -76,9 +82,7 @@ export const ROUTES = [
     keyType: 'secret',
     billing: { per: 'call', meter: 'lookup' },
     usesDataLayer: true,
-    // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
-    memoryMb: 1024,
+    memoryMb: IP_LOOKUP_MEMORY_MB,
     timeoutSeconds: 10,
     summary: 'Look up one IPv4 or IPv6 address',
     tag: 'IP lookup',
@@ -90,9 +94,7 @@ export const ROUTES = [
     keyType: 'secret',
     billing: { per: 'item', meter: 'lookup', field: 'ips' },
     usesDataLayer: true,
-    // 100 full lookups a call peaked at 445 MB RSS with 512 MB (production readiness): 1 GB leaves room, and
-    // Lambda's CPU share grows with memory. `npm run bench -- memory` records the peak per function.
-    memoryMb: 1024,
+    memoryMb: IP_LOOKUP_MEMORY_MB,
     timeoutSeconds: 10,
     summary: 'Look up 1 to 100 IP addresses',
     tag: 'IP lookup',
@@ -195,9 +197,7 @@ export const ROUTES = [
     keyType: 'secret',
     billing: { per: 'call', meter: 'signup' },
     usesDataLayer: true,
-    // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
-    memoryMb: 1024,
+    memoryMb: IP_LOOKUP_MEMORY_MB,
     timeoutSeconds: 10,
     summary: 'Score a signup from email, IP and user agent',
     tag: 'Email',
@@ -209,9 +209,7 @@ export const ROUTES = [
     keyType: 'secret',
     billing: { per: 'call', meter: 'risk' },
     usesDataLayer: true,
-    // The IP data and record caches of a long-lived container: through 400,000 random addresses the
-    // lookup code peaked at 449-485 MB with 512 MB over five runs (`npm run bench -- memory`).
-    memoryMb: 1024,
+    memoryMb: IP_LOOKUP_MEMORY_MB,
     timeoutSeconds: 10,
     summary: "Impossible-travel check against the user's baseline",
     tag: 'Risk',

@@ -68,6 +68,9 @@ export function usagePlanThrottle(plan: Plan): { rateLimit: number; burstLimit: 
   return { rateLimit, burstLimit: rateLimit * 2 };
 }
 
+/** Share of API calls traced by X-Ray beyond the first each second (1%: $0.05 per million calls). */
+export const API_TRACE_RATE = 0.01;
+
 /**
  * The usage plan of calls the authorizer refuses with a 401 it explains (a malformed, unknown or
  * revoked key, a key in the wrong place, two keys): those reach the route's function, which answers
@@ -75,9 +78,6 @@ export function usagePlanThrottle(plan: Plan): { rateLimit: number; burstLimit: 
  * of bad keys is throttled before it reaches any function. A request with no key at all never gets
  * this far: API Gateway answers it.
  */
-/** Share of API calls traced by X-Ray beyond the first each second (1%: $0.05 per million calls). */
-export const API_TRACE_RATE = 0.01;
-
 export const REFUSED_CALLS_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
 
 /** What a route's function may touch besides Usage (every route admits through the counters). */
