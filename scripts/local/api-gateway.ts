@@ -195,6 +195,15 @@ function overInvokeLimit(payload: { body: string | null }): boolean {
   return Buffer.byteLength(JSON.stringify(payload)) > INVOKE_PAYLOAD_LIMIT;
 }
 
+/**
+ * The address a client on this machine reaches a server listening on `host`:`port` at: every
+ * interface (0.0.0.0, ::) is reached on the loopback, and an IPv6 address goes in brackets.
+ */
+export function localUrl(host: string | undefined, port: number): string {
+  if (!host || host === '0.0.0.0' || host === '::') return `http://127.0.0.1:${port}`;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /** Answers with one of our error codes as `{error, message}`. */
 function sendError(
   res: ServerResponse,
@@ -605,7 +614,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1'}:${port}`,
+    url: localUrl(options.host, port),
     server,
     close: () =>
       new Promise<void>((resolve) => {

@@ -24,7 +24,13 @@ import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { buildDashboard } from '../../web/dashboard/build.js';
-import { type DashboardSite, type Gateway, type GatewayOptions, startGateway } from './api-gateway.js';
+import {
+  type DashboardSite,
+  type Gateway,
+  type GatewayOptions,
+  localUrl,
+  startGateway,
+} from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
 import { freePort } from './free-port.js';
 import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
@@ -230,7 +236,6 @@ async function startGatewayWorkers(
 ): Promise<Pick<Gateway, 'url' | 'close'>> {
   // Workers listen on the same port, so it is chosen here; 0 would give each its own.
   const port = options.port || (await freePort(options.host));
-  const host = options.host ?? '127.0.0.1';
   cluster.setupPrimary({ exec: join(PROJECT_ROOT, 'scripts/local/gateway-worker.ts') });
   const env = { [WORKER_OPTIONS_VAR]: JSON.stringify({ ...options, port }) };
   let closing = false;
@@ -261,7 +266,7 @@ async function startGatewayWorkers(
     });
   await Promise.all(Array.from({ length: count }, () => fork()));
   return {
-    url: `http://${host !== '0.0.0.0' ? host : '127.0.0.1'}:${port}`,
+    url: localUrl(options.host, port),
     async close() {
       closing = true;
       await Promise.all(
