@@ -183,6 +183,23 @@ console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, outcomes 
 process.exit(0);
 `;
 
+/** A child's peak RSS as a figure, against the memory size it ran with. */
+function peakFigure(
+  figure: string,
+  report: { maxRssKb: number; outcomes: string[] },
+  memoryMb: number,
+): BenchResult {
+  const peakMb = round(report.maxRssKb / 1024, 0);
+  return {
+    group: GROUP,
+    figure,
+    median: peakMb,
+    spread: `${round((100 * peakMb) / memoryMb, 0)}% of ${memoryMb} MB; answers ${[...new Set(report.outcomes)].join('/')}`,
+    unit: 'MB peak RSS',
+    samples: 1,
+  };
+}
+
 async function runChild(
   bundle: string,
   scenarioFile: string,
@@ -571,18 +588,8 @@ export async function run(): Promise<BenchResult[]> {
         AWS_LAMBDA_FUNCTION_NAME: `netintel-${name}`,
         AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(memoryMb),
       });
-      const peakMb = round(report.maxRssKb / 1024, 0);
-      const share = round((100 * peakMb) / memoryMb, 0);
-      const outcomes = [...new Set(report.outcomes)].join('/');
-      results.push({
-        group: GROUP,
-        figure: `${name} (${memoryMb} MB): ${scenario.load}`,
-        median: peakMb,
-        spread: `${share}% of ${memoryMb} MB; answers ${outcomes}`,
-        unit: 'MB peak RSS',
-        target: `< ${memoryMb} MB: ${peakMb < memoryMb ? 'met' : 'not met'}`,
-        samples: 1,
-      });
+      const peak = peakFigure(`${name} (${memoryMb} MB): ${scenario.load}`, report, memoryMb);
+      results.push({ ...peak, target: `< ${memoryMb} MB: ${peak.median < memoryMb ? 'met' : 'not met'}` });
     }
     // Why every function that looks up addresses has 1 GB (functions/routes.ts): the same code and
     // record caches with 512 MB, through the batch's 400,000 addresses, which a busy long-lived
@@ -594,16 +601,13 @@ export async function run(): Promise<BenchResult[]> {
       AWS_LAMBDA_FUNCTION_NAME: 'netintel-lookup-batch',
       AWS_LAMBDA_FUNCTION_MEMORY_SIZE: '512',
     });
-    const worstMb = round(worst.maxRssKb / 1024, 0);
-    results.push({
-      group: GROUP,
-      figure:
+    results.push(
+      peakFigure(
         'the IP lookup code with 512 MB (why geo, lookup-ip, signup-check and risk-check have 1,024): the lookup-batch load above',
-      median: worstMb,
-      spread: `${round((100 * worstMb) / 512, 0)}% of 512 MB; answers ${[...new Set(worst.outcomes)].join('/')}`,
-      unit: 'MB peak RSS',
-      samples: 1,
-    });
+        worst,
+        512,
+      ),
+    );
   } finally {
     await stack.stop();
     await dns.close();
