@@ -30,6 +30,14 @@ export const SessionView = z.object({
   expiresAt: z.string().describe('When the session ends unless used again (12 h idle, 7 days at most).'),
 });
 
+/** GET /v1/dashboard/session: the session, or that there is none (a 200 either way). */
+export const CurrentSession = z.discriminatedUnion('signedIn', [
+  SessionView.extend({ signedIn: z.literal(true) }),
+  z.object({
+    signedIn: z.literal(false).describe('No live session: no cookie, or its session ended.'),
+  }),
+]);
+
 const KeyView = z.object({
   keyId: z.string(),
   type: z.enum(['publishable', 'secret']),
@@ -106,7 +114,7 @@ export const DASHBOARD_CONTRACTS: Record<string, DashboardContract> = {
     responseStatus: 201,
     errors: ['missing_field', 'invalid_field', 'invalid_sign_in_link'],
   },
-  'dashboard-session': { response: SessionView },
+  'dashboard-session': { response: CurrentSession },
   'dashboard-sign-out': { responseStatus: 204 },
   'dashboard-overview': { response: OverviewView },
   'dashboard-keys-list': { response: z.object({ keys: z.array(KeyView) }) },

@@ -265,6 +265,13 @@ export interface DashboardRoute {
   path: string;
   /** `session`: a live session (and X-CSRF-Token on a change); `none`: the two sign-in steps. */
   auth: 'session' | 'none';
+  /**
+   * A session route that answers a signed-out call (`{signedIn: false}`, 200) instead of refusing
+   * it: GET /v1/dashboard/session, which the page asks on its first load, when being signed out is
+   * an answer, not an error a browser would log. Every other session route refuses such a call
+   * (401 session_required).
+   */
+  answersSignedOut?: true;
   memoryMb: number;
   timeoutSeconds: number;
   summary: string;
@@ -297,7 +304,10 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
     "Open a session with a sign-in link's token",
     'none',
   ),
-  dashboard('dashboard-session', 'GET', '/session', 'The current session and its CSRF token'),
+  {
+    ...dashboard('dashboard-session', 'GET', '/session', 'The current session and its CSRF token, if any'),
+    answersSignedOut: true,
+  },
   dashboard('dashboard-sign-out', 'DELETE', '/session', 'End the current session'),
   dashboard('dashboard-overview', 'GET', '/overview', 'Plan, limits, usage and its 90-day history'),
   dashboard('dashboard-keys-list', 'GET', '/keys', "The account's keys (never the keys themselves)"),

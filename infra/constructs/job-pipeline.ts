@@ -120,7 +120,14 @@ export class JobPipeline extends Construct {
       environment,
     });
     this.dlqConsumer.fn.addEventSource(
-      new SqsEventSource(this.dlq, { batchSize: JOB_QUEUE.dlqBatchSize, reportBatchItemFailures: true }),
+      new SqsEventSource(this.dlq, {
+        batchSize: JOB_QUEUE.dlqBatchSize,
+        reportBatchItemFailures: true,
+        // A burst of dead-lettered chunks settles two invocations at a time instead of contending
+        // on the same job and Usage items, and takes no more of the account's concurrency from
+        // the API (resources.ts explains the number).
+        maxConcurrency: JOB_QUEUE.dlqMaxConcurrency,
+      }),
     );
     tables.grant('Jobs', this.dlqConsumer.fn, 'readWrite', this.dlqConsumer);
     tables.grantUsage(this.dlqConsumer.fn, { puts: false });

@@ -99,6 +99,26 @@ describe('isolation and sizing', () => {
     expect(JOB_QUEUE.maxConcurrency).toBeLessThanOrEqual(10);
   });
 
+  it('the DLQ consumer runs at most 2 at once: its event source has the least maximum concurrency Lambda accepts', () => {
+    const [consumerId] = fn(s, 'queue:job-dlq');
+    const mapping = ofType(s.resources, 'AWS::Lambda::EventSourceMapping')
+      .map(([, m]) => props(m))
+      .find((m) => refId(m.FunctionName) === consumerId)!;
+    expect(JSON.stringify(mapping.EventSourceArn)).toContain('JobPipelineDlq');
+    expect(mapping.ScalingConfig).toEqual({ MaximumConcurrency: 2 });
+    expect(JOB_QUEUE.dlqMaxConcurrency).toBe(2);
+  });
+
+  it("every queue event source has a maximum concurrency, so no backlog takes the API's executions", () => {
+    const mappings = ofType(s.resources, 'AWS::Lambda::EventSourceMapping').map(([, m]) => props(m));
+    expect(mappings.length).toBeGreaterThanOrEqual(2);
+    for (const mapping of mappings) {
+      // Lambda accepts 2 to 1,000 for an SQS event source's MaximumConcurrency.
+      expect(mapping.ScalingConfig?.MaximumConcurrency).toBeGreaterThanOrEqual(2);
+      expect(mapping.ScalingConfig?.MaximumConcurrency).toBeLessThanOrEqual(1000);
+    }
+  });
+
   it('a chunk gets at least 5 deliveries before the DLQ, since throttled deliveries count too', () => {
     const queue = props(s.resources[logicalId(s, 'AWS::SQS::Queue', 'JobPipelineQueue')]!);
     expect(queue.RedrivePolicy.maxReceiveCount).toBe(JOB_QUEUE.maxReceiveCount);

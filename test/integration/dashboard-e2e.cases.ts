@@ -6,6 +6,7 @@ import { hostnameStore } from '../../functions/lib/aws/services.js';
 import { challengeName, challengeValue } from '../../functions/lib/custom-hostnames/records.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DEV_MEMBER } from '../../scripts/local/seed.js';
+import { watchFailures } from '../support/chromium.js';
 import { linksFor } from '../support/dashboard-session.js';
 import { cname, type DnsServer, mx, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { leftOut } from '../support/left-out.js';
@@ -76,8 +77,13 @@ maybe('the dashboard end to end on the local stack', () => {
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
 
-    // Sign in: the link arrives in the outbox (SES's local stand-in).
+    // Sign in: the link arrives in the outbox (SES's local stand-in). The first load, signed out,
+    // logs no error in the console: being signed out is the session probe's answer, not a 401.
+    const failures = watchFailures(page);
     await page.goto(`${stack.url}/dashboard/`);
+    await page.getByLabel('E-mail address').waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(failures).toEqual([]);
     await page.getByLabel('E-mail address').fill(DEV_MEMBER);
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();

@@ -12,6 +12,7 @@ import {
   haveChromium,
   launchChromium,
   seriousAxeFindings,
+  watchFailures,
   watchPage,
 } from '../support/chromium.js';
 import { leftOut } from '../support/left-out.js';
@@ -148,6 +149,21 @@ maybe('the dashboard in Chromium', () => {
       await expectClean(opened, shot);
     }
     await opened.close();
+  }, 90_000);
+
+  test('signed out, the first load logs no console error: the session probe answers 200 {signedIn: false}', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const failures = watchFailures(page);
+    const probe = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/dashboard/session');
+    await page.goto(`${stack.url}/dashboard/`);
+    const answer = await probe;
+    expect(answer.status()).toBe(200);
+    expect(await answer.json()).toEqual({ signedIn: false });
+    await page.getByRole('heading', { name: 'Sign in to the netintel dashboard' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(failures).toEqual([]);
+    await context.close();
   }, 90_000);
 
   test('a sign-in link that is used or expired says so above the sign-in form', async () => {

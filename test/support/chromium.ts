@@ -37,6 +37,26 @@ export async function watchPage(page: Page): Promise<string[]> {
   return problems;
 }
 
+/**
+ * Records everything a browser shows as a failure in its console: every console error (a refused
+ * request's "Failed to load resource" included), uncaught errors, requests that failed and answers
+ * of 400 or more.
+ */
+export function watchFailures(page: Page): string[] {
+  const failures: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') failures.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => failures.push(`uncaught: ${e.message}`));
+  page.on('requestfailed', (r) =>
+    failures.push(`failed: ${r.method()} ${r.url()} (${r.failure()?.errorText ?? 'no reason'})`),
+  );
+  page.on('response', (r) => {
+    if (r.status() >= 400) failures.push(`${r.status()}: ${r.request().method()} ${r.url()}`);
+  });
+  return failures;
+}
+
 export function cspViolations(page: Page): Promise<string[]> {
   return page.evaluate(() => (globalThis as unknown as { cspViolations: string[] }).cspViolations);
 }

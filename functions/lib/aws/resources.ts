@@ -161,6 +161,15 @@ export const JOB_QUEUE = {
   retentionSeconds: 14 * 24 * 3600,
   /** The DLQ consumer only settles chunks (a few small writes each): up to 10 per invocation. */
   dlqBatchSize: 10,
+  /**
+   * DLQ consumer invocations the DLQ's event source runs at once (SQS maxConcurrency; 2 is the
+   * least Lambda accepts). Dead-lettered chunks come in bursts (a job that fails tends to fail in
+   * all its chunks, 50 for 100,000 rows) and every chunk of a job settles the same Jobs item and
+   * the same month's Usage counter, so more consumers at once would only contend on those items.
+   * A refund can wait seconds; without the cap Lambda scales the consumer with the DLQ's backlog,
+   * taking concurrent executions the API needs.
+   */
+  dlqMaxConcurrency: 2,
   dlqConsumerTimeoutSeconds: 30,
   /** Six times the DLQ consumer's timeout, for the same reason as visibilityTimeoutSeconds. */
   dlqVisibilityTimeoutSeconds: 6 * 30,

@@ -26,6 +26,9 @@ import type { HttpRequest } from './request.js';
 //
 //   traceInvocation · injectLambdaContext · responseHeaders (X-Request-Id) · noStore · errorResponse
 //   · httpRequest · session (routes with auth 'session') · dashboardErrors · input · run
+//
+// A route that answers a signed-out call (answersSignedOut: GET /v1/dashboard/session) gets no
+// session instead of the 401 session_required refusal; its run says so in its answer.
 
 export interface DashboardCall {
   req: HttpRequest;
@@ -36,6 +39,13 @@ export interface DashboardSpec<I> {
   route: string;
   input: (req: HttpRequest) => I | Promise<I>;
   run: (input: I, call: DashboardCall & { session: SessionPrincipal }) => Promise<Reply>;
+}
+
+export interface SessionProbeSpec<I> {
+  route: string;
+  input: (req: HttpRequest) => I | Promise<I>;
+  /** `session` is null when the call has none (no cookie, or its session ended). */
+  run: (input: I, call: DashboardCall & { session: SessionPrincipal | null }) => Promise<Reply>;
 }
 
 export interface PublicDashboardSpec<I> {
@@ -61,13 +71,17 @@ function noStore(): Middleware {
   return { name: 'noStore', after: async (r) => add(r), onError: async (r) => add(r) };
 }
 
-/** The authorizer's session, or its refusal (401 session_required, 403 csrf_token_invalid). */
-function session(): Middleware {
+/**
+ * The authorizer's session, or its refusal (401 session_required, 403 csrf_token_invalid); with
+ * `answersSignedOut`, no session is not refused: the context is left without one.
+ */
+function session(answersSignedOut: boolean): Middleware {
   return {
     name: 'session',
     before: async (request) => {
       const context = request.event.requestContext?.authorizer ?? {};
       const refusal = SessionRefusalSchema.safeParse(context);
+      if (refusal.success && answersSignedOut && refusal.data.errorCode === 'session_required') return;
       if (refusal.success) throw new HttpError(refusal.data.errorCode, refusal.data.message);
       const parsed = SessionPrincipalSchema.safeParse(context);
       if (!parsed.success) throw new HttpError('session_required', 'Sign in to the dashboard first.');
@@ -91,7 +105,7 @@ function build<I>(
     .use(errorResponse({ route: route.name, logger }))
     .use(httpRequest());
   chain.use({ name: 'routeKey', before: async () => logger.appendKeys({ route: route.name }) });
-  if (route.auth === 'session') chain.use(session());
+  if (route.auth === 'session') chain.use(session(route.answersSignedOut === true));
   return chain.use(dashboardErrors()).handler(async (_event, context) => {
     let value: I;
     try {
@@ -105,11 +119,29 @@ function build<I>(
 
 /** A dashboard route behind the session authorizer. */
 export function defineDashboardHandler<I>(spec: DashboardSpec<I>) {
+  if (dashboardRoute(spec.route).answersSignedOut) {
+    throw new Error(`${spec.route} answers signed-out calls: define it with defineSessionProbeHandler`);
+  }
   return build(spec.route, spec.input, (input, context) =>
     spec.run(input, {
       req: stateOf(context, 'httpRequest'),
       now: now(),
       session: context.session as SessionPrincipal,
+    }),
+  );
+}
+
+/** A session route that answers a signed-out call too (answersSignedOut in the route table). */
+export function defineSessionProbeHandler<I>(spec: SessionProbeSpec<I>) {
+  const route = dashboardRoute(spec.route);
+  if (route.auth !== 'session' || !route.answersSignedOut) {
+    throw new Error(`${spec.route} is not a session route that answers signed-out calls`);
+  }
+  return build(spec.route, spec.input, (input, context) =>
+    spec.run(input, {
+      req: stateOf(context, 'httpRequest'),
+      now: now(),
+      session: context.session ?? null,
     }),
   );
 }

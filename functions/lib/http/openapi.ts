@@ -268,12 +268,13 @@ function publicOperation(route: (typeof PUBLIC_ROUTES)[number]) {
 /** A dashboard route: its session (cookie and X-CSRF-Token), schemas and refusals; never billed. */
 function dashboardOperation(route: DashboardRoute, contract: DashboardContract) {
   const status = contract.responseStatus ?? 200;
+  // A route that answers signed-out calls (GET /v1/dashboard/session) refuses none of them.
   const sessionCodes: ErrorCode[] =
-    route.auth === 'session'
-      ? route.method === 'GET'
+    route.auth !== 'session' || route.answersSignedOut
+      ? []
+      : route.method === 'GET'
         ? ['session_required']
-        : ['session_required', 'csrf_token_invalid']
-      : [];
+        : ['session_required', 'csrf_token_invalid'];
   const codes: ErrorCode[] = [
     ...sessionCodes,
     ...(contract.body ? (['invalid_json'] as const) : []),
@@ -307,11 +308,17 @@ function dashboardOperation(route: DashboardRoute, contract: DashboardContract) 
     tags: [route.tag],
     operationId: route.name,
     summary: route.summary,
-    description:
-      route.auth === 'session'
+    description: route.answersSignedOut
+      ? '**Session:** the dashboard\'s session cookie when there is one; without a live session the answer is `{"signedIn": false}`, not a 401. **Billing:** not billed.'
+      : route.auth === 'session'
         ? "**Session:** the dashboard's session cookie; a POST, PUT or DELETE also sends its X-CSRF-Token. **Billing:** not billed."
         : '**Session:** none (this opens one). **Billing:** not billed.',
-    security: route.auth === 'session' ? [{ dashboardSession: [] }] : [],
+    // `{}` makes the session optional (OpenAPI security requirement alternatives).
+    security: route.answersSignedOut
+      ? [{ dashboardSession: [] }, {}]
+      : route.auth === 'session'
+        ? [{ dashboardSession: [] }]
+        : [],
     parameters: params,
     ...(contract.body
       ? { requestBody: { required: true, content: { 'application/json': { schema: json(contract.body) } } } }

@@ -5,9 +5,10 @@ import { Parser } from 'csv-parse';
 // - A quote inside an unquoted field (37°36'37.8"N, 5'10", O"Brien) is a literal character, as
 //   the csv-spectrum suite expects of real exports; a quoted field still open at the end of the
 //   file (or running past MAX_RECORD_BYTES) is an error naming the line where it opened.
-// - The separator is the one of comma, semicolon and tab that occurs most often, outside quotes,
-//   in the first line (comma when none occurs); a first line longer than CSV_SLICE_BYTES is
-//   judged on its first CSV_SLICE_BYTES.
+// - The separator is the one of comma, semicolon and tab that occurs most often, outside quoted
+//   fields, in the first line (comma when none occurs); a first line longer than CSV_SLICE_BYTES is
+//   judged on its first CSV_SLICE_BYTES. A quote opens a quoted field only as a field's first
+//   character, for the separator as for the parser: `5'10";ann@x.example` is two fields.
 // - The email column is the first header cell equal (case-insensitively, trimmed) to one of
 //   EMAIL_HEADERS. When no header cell matches, the first column is used, and the first row is a
 //   header only when it "looks like one": its first cell has no "@" and only letters, digits,
@@ -113,38 +114,63 @@ function lineBreaks(text: string | Uint8Array): number {
   return n;
 }
 
+const QUOTE = 0x22;
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/**
+ * The first line of `head` as the parser reads it with `separator`: the separators outside quoted
+ * fields, and whether the line ends within `head`. As with csv-parse's `relax_quotes`, a quote
+ * opens a quoted field only as the field's first character (a quote inside an unquoted field, as
+ * in `5'10"`, is an ordinary character); inside one, `""` is a quote and a lone quote closes it.
+ */
+function scanFirstLine(head: Uint8Array, separator: number): { separators: number; ended: boolean } {
+  let quoted = false;
+  let fieldStart = true;
+  let separators = 0;
+  for (let i = 0; i < head.length; i++) {
+    const b = head[i]!;
+    if (quoted) {
+      if (b === QUOTE && head[i + 1] === QUOTE) i++;
+      else if (b === QUOTE) quoted = false;
+    } else if (b === 0x0a || b === 0x0d) {
+      return { separators, ended: true };
+    } else if (b === separator) {
+      separators++;
+      fieldStart = true;
+    } else {
+      quoted = b === QUOTE && fieldStart;
+      fieldStart = false;
+    }
+  }
+  return { separators, ended: false };
+}
+
+/**
+ * The one of comma, semicolon and tab that splits the first line of `head` (a UTF-8 BOM removed)
+ * into the most fields, each read as the parser would read the line with it; comma on a tie or
+ * when none occurs.
+ */
 export function detectSeparator(head: string | Uint8Array): string {
   const bytes = typeof head === 'string' ? Buffer.from(head) : head;
-  const counts = new Map<number, number>(SEPARATORS.map((s) => [s.charCodeAt(0), 0]));
-  let quoted = false;
-  for (const b of bytes) {
-    if (b === 0x22) quoted = !quoted;
-    else if (!quoted && (b === 0x0a || b === 0x0d)) break;
-    else if (!quoted && counts.has(b)) counts.set(b, counts.get(b)! + 1);
-  }
-  let best = ',';
+  let best: string = ',';
+  let most = 0;
   for (const s of SEPARATORS) {
-    if (counts.get(s.charCodeAt(0))! > counts.get(best.charCodeAt(0))!) best = s;
+    const { separators } = scanFirstLine(bytes, s.charCodeAt(0));
+    if (separators > most) [best, most] = [s, separators];
   }
   return best;
 }
 
-/** Whether `head` holds a whole first line: a line break outside quotes. */
+/** Whether `head` holds a whole first line, whichever separator it turns out to have. */
 function hasFirstLine(head: Uint8Array): boolean {
-  let quoted = false;
-  for (const b of head) {
-    if (b === 0x22) quoted = !quoted;
-    else if (!quoted && (b === 0x0a || b === 0x0d)) return true;
-  }
-  return false;
+  const line = UTF8_BOM.every((b, i) => head[i] === b) ? head.subarray(UTF8_BOM.length) : head;
+  return SEPARATORS.every((s) => scanFirstLine(line, s.charCodeAt(0)).ended);
 }
 
 function looksLikeHeader(cell: string): boolean {
   const t = cell.trim();
   return t.length > 0 && !t.includes('@') && /^[\p{L}\p{N} _.-]+$/u.test(t);
 }
-
-const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
  * What a record of the CSV is to the job: the header, a row with an address, or a row skipped for

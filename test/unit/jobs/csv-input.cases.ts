@@ -35,12 +35,24 @@ const addresses = (n: number) => Array.from({ length: n }, (_, i) => `u${i}@x.ex
 
 describe('csv-input', () => {
   describe('CSV upload rules', () => {
-    test('the separator is the most frequent of comma, semicolon and tab in the first line, outside quotes', () => {
+    test('the separator is the most frequent of comma, semicolon and tab in the first line, outside quoted fields', () => {
       expect(detectSeparator('a,b,c\n')).toBe(',');
       expect(detectSeparator('a;b;c\n')).toBe(';');
       expect(detectSeparator('a\tb\n')).toBe('\t');
       expect(detectSeparator('"x,y,z";email\n')).toBe(';');
+      expect(detectSeparator('"x;""y"";z",email\n')).toBe(',');
       expect(detectSeparator('email\n')).toBe(',');
+    });
+
+    test('a quote inside an unquoted field of the first line does not hide the separators after it', () => {
+      expect(detectSeparator(`5'10";ann@x.example\n`)).toBe(';');
+      expect(detectSeparator(`O"Brien\tann@x.example\n`)).toBe('\t');
+      expect(detectSeparator(`a;"b,c";d\n`)).toBe(';');
+      // A list without a header: its first row is data, read with the separator it has.
+      expect(emailsFromCsv(`o"brien@x.example;Dublin\nann@x.example;Cork\n`)).toEqual([
+        'o"brien@x.example',
+        'ann@x.example',
+      ]);
     });
 
     test('header names match case-insensitively, trimmed', () => {
@@ -77,6 +89,22 @@ describe('csv-input', () => {
         'O"Brien@x.example',
       ]);
       expect(emailsFromCsv(`email\n37°36'37.8"N\n`)).toEqual([`37°36'37.8"N`]);
+    });
+
+    test('the csv-spectrum file location_coordinates.csv reads as published, quotes kept in its cells', () => {
+      // csv-spectrum 2.0.0's csvs/location_coordinates.csv, byte for byte: its degree signs are
+      // U+FFFD in the published file, and it has no final line break.
+      const csv =
+        'Contact Phone Number,Location Coordinates,Cities,Counties\n' +
+        `2095257564,37\uFFFD36'37.8"N 121\uFFFD2'17.9"W,Modesto,Stanislaus`;
+      const records: [string[], string][] = [];
+      const reader = new CsvEmailReader(10, (record, kind) => records.push([record, kind]));
+      reader.push(Buffer.from(csv));
+      expect(reader.end()).toEqual(['2095257564']);
+      expect(records).toEqual([
+        [['Contact Phone Number', 'Location Coordinates', 'Cities', 'Counties'], 'header'],
+        [['2095257564', `37\uFFFD36'37.8"N 121\uFFFD2'17.9"W`, 'Modesto', 'Stanislaus'], 'address'],
+      ]);
     });
 
     test('quoted fields still follow RFC 4180 (the other csv-spectrum cases)', () => {
@@ -242,6 +270,27 @@ describe('csv-input', () => {
             expect(emailsFromCsv(csv)).toEqual(cells.filter((c) => c.trim() !== ''));
           },
         ),
+      );
+    });
+
+    test('property: unquoted cells with stray quotes read back as written, with any separator, with or without a header', () => {
+      // Cells as spreadsheets export them unquoted: no separator or line break, not starting with
+      // a quote, quotes anywhere else (37°36'37.8"N, 5'10", O"Brien).
+      const unquoted = fc
+        .string({ unit: fc.constantFrom('a', 'Z', '7', '.', ' ', "'", '"', '°', 'é'), maxLength: 16 })
+        .filter((t) => !t.startsWith('"'));
+      fc.assert(
+        fc.property(
+          fc.constantFrom(',', ';', '\t'),
+          fc.array(fc.tuple(unquoted, unquoted), { minLength: 1, maxLength: 8 }),
+          fc.boolean(),
+          (sep, rows, withHeader) => {
+            const lines = rows.map(([local, note]) => `${local}@x.example${sep}${note}`);
+            const csv = [...(withHeader ? [`email${sep}note`] : []), ...lines].join('\r\n');
+            expect(emailsFromCsv(csv)).toEqual(rows.map(([local]) => `${local}@x.example`));
+          },
+        ),
+        { numRuns: 500 },
       );
     });
 

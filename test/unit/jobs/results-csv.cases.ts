@@ -1,6 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
+import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { invalidSyntaxResult } from '../../../functions/lib/email/index.js';
-import { csvField, resultLine } from '../../../functions/lib/jobs/results-csv.js';
+import { emailsFromCsv } from '../../../functions/lib/jobs/csv-input.js';
+import { csvField, resultLine, resultsHeader } from '../../../functions/lib/jobs/results-csv.js';
+
+/** The records of a results file, read strictly by RFC 4180 (no relaxed quotes). */
+const strictRecords = (csv: string) => parse(csv, { record_delimiter: '\r\n' }) as string[][];
 
 describe('results-csv', () => {
   describe('job results file', () => {
@@ -15,6 +21,35 @@ describe('results-csv', () => {
       expect(csvField('say "hi"')).toBe('"say ""hi"""');
       expect(csvField('a\nb')).toBe('"a\nb"');
       expect(csvField('a;b')).toBe('a;b');
+    });
+
+    test('a stray quote of an unquoted input cell is written inside a quoted field, doubled, and reads back', () => {
+      // The coordinates cell of csv-spectrum's location_coordinates.csv, as a list may hold it.
+      const input = `email\n37°36'37.8"N 121°2'17.9"W\n`;
+      const [email] = emailsFromCsv(input);
+      expect(email).toBe(`37°36'37.8"N 121°2'17.9"W`);
+      const line = resultLine(invalidSyntaxResult(email!));
+      expect(line.startsWith(`"37°36'37.8""N 121°2'17.9""W",`)).toBe(true);
+      const results = resultsHeader() + line;
+      expect(strictRecords(results)[1]![0]).toBe(email);
+      // The results file read as a list again gives the same address back.
+      expect(emailsFromCsv(results)).toEqual([email]);
+    });
+
+    test('property: any cell text reads back unchanged from its field, by a strict RFC 4180 reader', () => {
+      const text = fc.string({
+        unit: fc.oneof(
+          fc.constantFrom('"', ',', ';', '\r', '\n', "'", ' '),
+          fc.string({ minLength: 1, maxLength: 1 }),
+        ),
+        maxLength: 30,
+      });
+      fc.assert(
+        fc.property(text, text, (a, b) => {
+          expect(strictRecords(`${csvField(a)},${csvField(b)}\r\n`)).toEqual([[a, b]]);
+        }),
+        { numRuns: 300 },
+      );
     });
 
     test('an invalid address has empty normalized_email, mx_status and mx_host cells', () => {

@@ -1,6 +1,7 @@
 import type {
   ApiKey,
   CreatedKey,
+  CurrentSession,
   Hostname,
   Job,
   Meter,
@@ -160,12 +161,16 @@ export class FakeDashboardApi {
       this.signedIn = true;
       return { status: 201, json: SESSION };
     }
+    if (route === 'GET /v1/dashboard/session') {
+      // Signed out is an answer, not a 401, as from the real API.
+      const current: CurrentSession = this.signedIn ? { signedIn: true, ...SESSION } : { signedIn: false };
+      return { status: 200, json: current };
+    }
     if (!this.signedIn) return error(401, 'session_required', 'Sign in first.');
     if (method !== 'GET' && headers['x-csrf-token'] !== SESSION.csrfToken) {
       return error(403, 'csrf_token_invalid', "Send the session's X-CSRF-Token.");
     }
     if (path.startsWith('/v1/email/jobs') && this.jobsHandler) return this.jobsHandler(method, path, body);
-    if (route === 'GET /v1/dashboard/session') return { status: 200, json: SESSION };
     return this.signedInAnswer(method, path, route, b);
   }
 

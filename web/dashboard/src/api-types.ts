@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import type {
+  CurrentSession as CurrentSessionView,
   HostnameView,
   KeyCreateBody,
   NoticesView,
@@ -18,6 +19,8 @@ import type { Meter } from '../../../functions/routes.js';
 export type { HostnameStatus, Job, Meter };
 
 export type Session = z.infer<typeof SessionView>;
+/** GET /v1/dashboard/session: the session, or `{signedIn: false}` (a 200, not a 401). */
+export type CurrentSession = z.infer<typeof CurrentSessionView>;
 export type Overview = z.infer<typeof OverviewView>;
 export type UsageDay = DayUsage;
 export type Hostname = z.infer<typeof HostnameView>;

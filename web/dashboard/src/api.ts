@@ -1,6 +1,7 @@
 import type {
   ApiKey,
   CreatedKey,
+  CurrentSession,
   Hostname,
   Hostnames,
   Job,
@@ -81,7 +82,7 @@ async function call<T>(method: string, path: string, body?: unknown, signedIn = 
 const part = encodeURIComponent;
 
 export const api = {
-  session: () => call<Session>('GET', '/v1/dashboard/session', undefined, false),
+  session: () => call<CurrentSession>('GET', '/v1/dashboard/session', undefined, false),
   signIn: (email: string) => call<{ message: string }>('POST', '/v1/dashboard/sign-in', { email }, false),
   openLink: (token: string) => call<Session>('POST', '/v1/dashboard/sessions', { token }, false),
   signOut: () => call<void>('DELETE', '/v1/dashboard/session'),

@@ -50,11 +50,12 @@ export function App() {
   useEffect(() => {
     whenSessionEnds(() => signedOut('Your session has ended. Sign in again to go on.'));
     if (parseRoute(location.hash).page === 'sign-in') return; // the effect below opens it
+    // Signed out is an answer here ({signedIn: false}), so a first visit logs no failed request.
     api
       .session()
-      .then(signedIn)
+      .then((current) => (current.signedIn ? signedIn(current) : signedOut(null)))
       .catch((err: unknown) => {
-        // 401: no session. A 404 (no dashboard API on this server) reads the same way.
+        // A 404 (no dashboard API on this server) reads as signed out, and so does a 401.
         const e = asApiError(err);
         signedOut(e.status === 401 || e.status === 404 ? null : e.message);
       });
