@@ -14,6 +14,7 @@ import { traceAnnotations, traceInvocation } from '../lib/aws/tracing.js';
 import { hostCandidate, requestHost } from '../lib/custom-hostnames/binding.js';
 import { decideSession } from '../lib/dashboard/session-auth.js';
 import { SESSION_COOKIE } from '../lib/dashboard/session-cookie.js';
+import { dependencyUnavailable } from '../lib/http/dependency-unavailable.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
 import { denialContext } from '../lib/http/gateway-responses.js';
 import { TRACE_ANNOTATION } from '../lib/http/middleware/trace-annotations.js';
@@ -175,10 +176,40 @@ async function dashboardSession(method: string, headers: Record<string, string>)
 }
 
 /**
+ * The decision, or, when a key, account, hostname or session could not be read in time (a hung
+ * DynamoDB: aws/call-bounds.ts), an Allow that hands the route's function a 503 service_unavailable
+ * with Retry-After to answer (http/middleware/principal.ts), nothing counted. A thrown error would
+ * be API Gateway's fixed 500. Like the 401s let through, it goes under the refused calls'
+ * usage-plan key: while DynamoDB does not answer, calls whose key is not in a container's cache
+ * share that plan's throttle.
+ */
+async function authorizeOrDefer(
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
+  try {
+    return await authorize(event);
+  } catch (err) {
+    const unavailable = dependencyUnavailable(err);
+    if (!unavailable) throw err;
+    logger.error('authorizer: a dependency did not answer in time', {
+      correlation_id: event.requestContext?.requestId,
+      error: err as Error,
+    });
+    traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, unavailable.code);
+    return {
+      principalId: 'refused',
+      policyDocument: invokePolicy('Allow', event.methodArn),
+      context: denialContext({ errorCode: unavailable.code, message: unavailable.message }),
+      ...(refusedCallsKey ? { usageIdentifierKey: refusedCallsKey } : {}),
+    };
+  }
+}
+
+/**
  * The Lambda handler: the decision inside the invocation's X-Ray subsegment where tracing is on
  * (aws/tracing.ts). Middy lets the context be left out, as the local server and benchmarks do.
  */
-export const handler = middy(authorize).use(traceInvocation()) as (
+export const handler = middy(authorizeOrDefer).use(traceInvocation()) as (
   event: APIGatewayRequestAuthorizerEvent,
   context?: Context,
 ) => Promise<APIGatewayAuthorizerResult>;

@@ -1,8 +1,8 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import { BUCKET } from '../lib/aws/resources.js';
-import { s3Client } from '../lib/aws/s3-client.js';
-import { S3DataStore } from '../lib/aws/s3-data-source.js';
+import { s3CallBound, s3Client } from '../lib/aws/s3-client.js';
+import { DATA_PREFIX, S3DataStore } from '../lib/aws/s3-data-source.js';
 import { dataRoot, now } from '../lib/aws/services.js';
 import { traceInvocation, tracer } from '../lib/aws/tracing.js';
 import type { MxResolver } from '../lib/dns/mx-resolver.js';
@@ -127,7 +127,7 @@ function mxResolver(): MxResolver & { close(): void } {
 
 export const handler = middy(
   createRefreshHandler({
-    store: () => new S3DataStore(s3Client(), bucketName()),
+    store: () => new S3DataStore(s3Client(), bucketName(), DATA_PREFIX, s3CallBound()),
     fetcher: () => httpFetcher({ now }),
     dataRoot,
     resolver: mxResolver,

@@ -3,7 +3,7 @@ import { gunzip } from 'node:zlib';
 import { JobStorageError } from '../lib/aws/job-store.js';
 import { jobCreation, jobStore } from '../lib/aws/services.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
-import { HttpError, ValidationError } from '../lib/http/errors.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
 import { validate, validateHeaders } from '../lib/http/validate.js';
 import { bodyFingerprint } from '../lib/jobs/idempotency.js';
@@ -42,11 +42,13 @@ async function landedEmails(accountId: string, uploadId: string): Promise<string
   return csvEmails(landed, looksGzipped(landed));
 }
 
+/** 503 job_storage_unavailable, with the Retry-After of any dependency that did not answer in time. */
 function storageUnavailable(err: Error): HttpError {
   logger.error('job storage failed', { error: err });
   return new HttpError(
     'job_storage_unavailable',
     'The job could not be stored; nothing is charged for it. Retry.',
+    { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
   );
 }
 

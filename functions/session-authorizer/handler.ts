@@ -3,6 +3,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import { signInDeps } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { decideSession } from '../lib/dashboard/session-auth.js';
+import { dependencyUnavailable } from '../lib/http/dependency-unavailable.js';
 import { headerValues, lastValues } from '../lib/http/multi-value.js';
 import { logger } from '../lib/observability.js';
 import { config } from '../lib/runtime/config.js';
@@ -58,7 +59,28 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   });
 }
 
-export const handler = middy(authorize).use(traceInvocation()) as (
+/**
+ * The decision, or, when the session could not be read in time (a hung DynamoDB:
+ * aws/call-bounds.ts), an Allow that hands the route's function a 503 service_unavailable with
+ * Retry-After to answer; a thrown error would be API Gateway's fixed 500.
+ */
+async function authorizeOrDefer(
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
+  try {
+    return await authorize(event);
+  } catch (err) {
+    const unavailable = dependencyUnavailable(err);
+    if (!unavailable) throw err;
+    logger.error('session authorizer: a dependency did not answer in time', {
+      correlation_id: event.requestContext?.requestId,
+      error: err as Error,
+    });
+    return allow('refused', event.methodArn, { errorCode: unavailable.code, message: unavailable.message });
+  }
+}
+
+export const handler = middy(authorizeOrDefer).use(traceInvocation()) as (
   event: APIGatewayRequestAuthorizerEvent,
   context?: Context,
 ) => Promise<APIGatewayAuthorizerResult>;

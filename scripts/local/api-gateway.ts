@@ -49,7 +49,7 @@ import {
   type Route,
 } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
-import { lambdaContext } from './lambda-context.js';
+import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandlerModule } from './load-handler.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
@@ -62,6 +62,8 @@ export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 export const INVOKE_PAYLOAD_LIMIT = 6 * 1024 * 1024;
 /** API Gateway's integration timeout for REST APIs. */
 export const INTEGRATION_TIMEOUT_MS = 29_000;
+/** The function of a route the route table gives no size (the openapi route): the stack's default. */
+const DEFAULT_FUNCTION = { timeoutSeconds: 10, memoryMb: 512 };
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -72,11 +74,16 @@ export interface GatewayOptions {
   host?: string;
   trustForwardedFor: boolean;
   /**
-   * Replaces the time a route may run (its Lambda timeout, at most API Gateway's 29 s). The test
-   * stacks raise it: their races put 200 calls on a 2-core machine busy with other test files, and
-   * what they test is admission, not latency.
+   * Replaces API Gateway's 29 s integration timeout, after which the caller gets 504
+   * gateway_timeout. The test stacks raise it (with functionTimeoutMs): their races put 200 calls
+   * on a 2-core machine busy with other test files, and what they test is admission, not latency.
    */
   integrationTimeoutMs?: number;
+  /**
+   * Replaces every function's own timeout (the route table's timeoutSeconds), at which its
+   * invocation fails as Lambda stops it and the caller gets API Gateway's 5xx.
+   */
+  functionTimeoutMs?: number;
   /** The access log and the gateway's own failures; default Powertools' (observability.ts). */
   logger?: GatewayLogger;
   /** The dashboard under DASHBOARD_PATH; without it those paths are unknown routes. */
@@ -102,6 +109,13 @@ interface Answered {
   route?: string;
   /** The origin a publishable key was refused for (403): the browser cannot read that body. */
   refusedOrigin?: string;
+}
+
+/** What the gateway needs of a route's function to invoke it as Lambda would. */
+interface FunctionFacts {
+  name: string;
+  timeoutSeconds: number;
+  memoryMb: number;
 }
 
 /** The id of each request being answered (its X-Request-Id), by response. */
@@ -371,23 +385,24 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return { status: 200 };
   }
 
+  /**
+   * Runs a route's function as API Gateway invokes it, stopped as AWS stops it: at the function's
+   * timeout Lambda ends the invocation (a failed invocation: API Gateway's 5xx), at 29 s API
+   * Gateway stops waiting (504), whichever comes first. The handler's context counts down to the
+   * function's timeout. A stopped handler's late result is ignored (Lambda would have frozen it).
+   */
   async function invoke(
-    name: string,
-    timeoutSeconds: number,
+    fn: FunctionFacts,
     event: APIGatewayProxyEvent,
-  ): Promise<APIGatewayProxyResult | 'timeout'> {
-    const mod = await loadHandlerModule(options.projectRoot, handlerEntry(name));
+  ): Promise<APIGatewayProxyResult | 'function_timeout' | 'integration_timeout'> {
+    const mod = await loadHandlerModule(options.projectRoot, handlerEntry(fn.name));
     const handler = mod.handler as ProxyHandler;
-    const timeoutMs = options.integrationTimeoutMs ?? Math.min(timeoutSeconds * 1000, INTEGRATION_TIMEOUT_MS);
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    });
-    try {
-      return await Promise.race([handler(event, lambdaContext(`netintel-${name}`, 512, timeoutMs)), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
+    const functionMs = options.functionTimeoutMs ?? fn.timeoutSeconds * 1000;
+    const integrationMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
+    const context = lambdaContext(`netintel-${fn.name}`, fn.memoryMb, functionMs);
+    const result = await stoppedAt(Math.min(functionMs, integrationMs), handler(event, context));
+    if (result !== TIMED_OUT) return result;
+    return functionMs < integrationMs ? 'function_timeout' : 'integration_timeout';
   }
 
   async function authorize(route: Route, event: APIGatewayProxyEvent) {
@@ -470,16 +485,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
         }
       }
-      const answered = await invokeRoute(res, route.name, route.timeoutSeconds, event, {}, requestId);
+      const answered = await invokeRoute(res, route, event, {}, requestId);
       return { ...answered, route: route.name };
     }
 
-    let name: string;
-    let timeoutSeconds = 10;
+    let fn: FunctionFacts;
     let allowed: GatewayRequestFacts = {};
     if (publicRoute) {
       if (method !== publicRoute.method) return sendJson405(res, allowHeader([publicRoute]));
-      name = publicRoute.name;
+      fn = { ...DEFAULT_FUNCTION, name: publicRoute.name };
     } else {
       const route = matched!.routes.find((r) => r.method === method);
       if (!route) {
@@ -511,11 +525,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         logger.error('authorizer failed', { correlation_id: requestId, error: err as Error });
         return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
       }
-      name = route.name;
-      timeoutSeconds = route.timeoutSeconds;
+      fn = route;
     }
-    const answered = await invokeRoute(res, name, timeoutSeconds, event, allowed, requestId);
-    return { ...answered, route: name };
+    const answered = await invokeRoute(res, fn, event, allowed, requestId);
+    return { ...answered, route: fn.name };
   }
 
   /**
@@ -531,24 +544,29 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   async function invokeRoute(
     res: ServerResponse,
-    name: string,
-    timeoutSeconds: number,
+    fn: FunctionFacts,
     event: APIGatewayProxyEvent,
     allowed: GatewayRequestFacts,
     requestId: string,
   ): Promise<Answered> {
+    const name = fn.name;
     if (overInvokeLimit(event)) {
       // AWS: the synchronous invocation is refused (request payload over 6 MB).
       return sendGateway(res, 'REQUEST_TOO_LARGE', allowed);
     }
-    let result: APIGatewayProxyResult | 'timeout';
+    let result: Awaited<ReturnType<typeof invoke>>;
     try {
-      result = await invoke(name, timeoutSeconds, event);
+      result = await invoke(fn, event);
     } catch (err) {
       logger.error('handler threw', { correlation_id: requestId, route: name, error: err as Error });
       return sendGateway(res, 'DEFAULT_5XX', allowed);
     }
-    if (result === 'timeout') return sendGateway(res, 'INTEGRATION_TIMEOUT', allowed);
+    if (result === 'integration_timeout') return sendGateway(res, 'INTEGRATION_TIMEOUT', allowed);
+    if (result === 'function_timeout') {
+      // Lambda's "Task timed out": a failed invocation, answered as one that threw.
+      logger.error('handler timed out', { correlation_id: requestId, route: name });
+      return sendGateway(res, 'DEFAULT_5XX', allowed);
+    }
     if (overInvokeLimit(result)) {
       logger.error('handler response over the 6 MB invocation limit', {
         correlation_id: requestId,

@@ -3,7 +3,8 @@ import type { Context } from 'aws-lambda';
 
 /**
  * The Lambda context the local server and the local queue poller hand a handler: what the runtime
- * would give a function of that name and memory, with `timeoutMs` left from now.
+ * would give a function of that name and memory, with `timeoutMs` left from now, the moment they
+ * stop waiting for it (stoppedAt).
  */
 export function lambdaContext(functionName: string, memoryMb: number, timeoutMs: number): Context {
   const deadline = Date.now() + timeoutMs;
@@ -21,4 +22,23 @@ export function lambdaContext(functionName: string, memoryMb: number, timeoutMs:
     fail: () => undefined,
     succeed: () => undefined,
   };
+}
+
+export const TIMED_OUT = Symbol('timed out');
+
+/**
+ * An invocation's result, or TIMED_OUT once `timeoutMs` has passed: Lambda stops a function at its
+ * timeout (and API Gateway stops waiting at its own). The handler is not stopped here, only no
+ * longer waited for: whatever it does later is ignored, as Lambda would have frozen it.
+ */
+export async function stoppedAt<T>(timeoutMs: number, invocation: Promise<T>): Promise<T | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs);
+  });
+  try {
+    return await Promise.race([invocation, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

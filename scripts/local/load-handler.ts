@@ -7,14 +7,14 @@ const modules = new Map<string, Promise<Record<string, unknown>>>();
 let queue: Promise<unknown> = Promise.resolve();
 
 export function loadHandlerModule(projectRoot: string, entry: string): Promise<Record<string, unknown>> {
-  let mod = modules.get(entry);
+  // By path: tests run gateways and pollers of other project roots (handlers that hang) in one process.
+  const path = join(projectRoot, entry);
+  let mod = modules.get(path);
   if (!mod) {
-    const load = queue.then(
-      () => import(pathToFileURL(join(projectRoot, entry)).href) as Promise<Record<string, unknown>>,
-    );
+    const load = queue.then(() => import(pathToFileURL(path).href) as Promise<Record<string, unknown>>);
     queue = load.catch(() => undefined);
     mod = load;
-    modules.set(entry, mod);
+    modules.set(path, mod);
   }
   return mod;
 }

@@ -7,14 +7,16 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
-import { lambdaContext } from './lambda-context.js';
+import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandlerModule } from './load-handler.js';
 
 // Emulates the Lambda SQS event sources: receives up to the consumer's batch size, invokes the
 // handler with an SQS event, deletes what succeeded, and leaves the rest to be redelivered until
 // the queue's redrive policy moves them to the DLQ after maxReceiveCount receives. The DLQ feeds
 // the DLQ handler the same way. `retryDelaySeconds` is how long a failed message stays invisible:
-// AWS waits out the visibility timeout, which is the default here too; tests shorten it.
+// AWS waits out the visibility timeout, which is the default here too; tests shorten it. An
+// invocation that runs past its function's timeout fails as Lambda stops it: its whole batch is
+// returned to the queue and whatever the handler does later is ignored.
 
 type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
 
@@ -53,6 +55,8 @@ export interface PollerOptions {
    * so waiting for an empty queue and stopping the pollers take milliseconds, not a second.
    */
   waitSeconds?: number;
+  /** Replaces every consumer's function timeout (CONSUMERS' timeoutSeconds). */
+  functionTimeoutMs?: number;
   log: (line: string) => void;
 }
 
@@ -168,12 +172,18 @@ export function startPollers(options: PollerOptions): Pollers {
         Records: messages.map((m) => toRecord(m, `arn:aws:sqs:local:000000000000:${name}`)),
       };
       let failed = new Set<string>();
+      const timeoutMs = options.functionTimeoutMs ?? consumer.timeoutSeconds * 1000;
       try {
-        const result = await handler(
-          event,
-          lambdaContext(consumer.name, 1024, consumer.timeoutSeconds * 1000),
+        const result = await stoppedAt(
+          timeoutMs,
+          handler(event, lambdaContext(consumer.name, 1024, timeoutMs)),
         );
-        failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        if (result === TIMED_OUT) {
+          options.log(`poller ${name}: handler timed out after ${timeoutMs} ms; its batch is returned`);
+          failed = new Set(messages.map((m) => m.MessageId!));
+        } else {
+          failed = new Set((result?.batchItemFailures ?? []).map((f) => f.itemIdentifier));
+        }
       } catch (err) {
         options.log(`poller ${name}: handler threw: ${(err as Error).message}`);
         failed = new Set(messages.map((m) => m.MessageId!));

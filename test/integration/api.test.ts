@@ -19,3 +19,5 @@ import './emulator-tables.cases.js';
 import './tracing.cases.js';
 import './email-refresh.cases.js';
 import './client-library.cases.js';
+import './hung-dependencies.cases.js';
+import './local-timeouts.cases.js';

@@ -70,13 +70,17 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-test-'));
   process.env.KEY_CACHE_SECONDS = '1';
   restoreClock ??= setServiceClock(clock);
-  // Calls may run for 2 minutes, not their Lambda's 10-29 s: on a busy 2-core machine a race of 200
-  // calls must not turn into 504s (what these stacks test is the answers, not latency).
+  // Calls may run for 2 minutes, not their Lambda's 10-29 s, and an AWS call for a minute, not its
+  // 1-2 s (functions/lib/aws/call-bounds.ts): on a busy 2-core machine a race of 200 calls must not
+  // turn into 504s or 503s (what these stacks test is the answers, not latency). The tests of hung
+  // dependencies set short bounds of their own.
   const stack = await startLocalStack({
     dataDir,
     retryDelaySeconds: 0,
     pollWaitSeconds: 0,
     integrationTimeoutMs: 120_000,
+    functionTimeoutMs: 120_000,
+    awsTimeouts: { connectMs: 10_000, requestMs: 60_000 },
     ...options,
   });
   return {

@@ -711,8 +711,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The current session and its CSRF token
-         * @description **Session:** the dashboard's session cookie; a POST, PUT or DELETE also sends its X-CSRF-Token. **Billing:** not billed.
+         * The current session and its CSRF token, if any
+         * @description **Session:** the dashboard's session cookie when there is one; without a live session the answer is `{"signedIn": false}`, not a 401. **Billing:** not billed.
          */
         get: operations["dashboard-session"];
         put?: never;
@@ -888,7 +888,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -925,7 +925,7 @@ export interface components {
          */
         "X-Monthly-Remaining": number;
         /**
-         * @description Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), or until the first request with the same Idempotency-Key should be done (idempotency_key_in_progress).
+         * @description Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), until the first request with the same Idempotency-Key should be done (idempotency_key_in_progress), or a few seconds after a dependency did not answer in time (service_unavailable, job_storage_unavailable).
          * @example 17
          */
         "Retry-After": number;
@@ -1179,11 +1179,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1449,11 +1451,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1744,11 +1748,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1922,11 +1928,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2104,11 +2112,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2250,11 +2260,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2471,6 +2483,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2480,11 +2493,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2580,11 +2595,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2720,11 +2737,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2850,11 +2869,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3070,11 +3091,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3265,11 +3288,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3399,11 +3424,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3547,11 +3574,13 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3719,17 +3748,15 @@ export interface operations {
                         csrfToken: string;
                         /** @description When the session ends unless used again (12 h idle, 7 days at most). */
                         expiresAt: string;
+                        /** @constant */
+                        signedIn: true;
+                    } | {
+                        /**
+                         * @description No live session: no cookie, or its session ended.
+                         * @constant
+                         */
+                        signedIn: false;
                     };
-                };
-            };
-            /** @description - `session_required`: a dashboard call without a live session (none, signed out, expired, or no longer a member) */
-            401: {
-                headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
         };

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-api-gateway';
 import type { Account } from '../accounts/account.js';
 import type { UsagePlanKey, UsagePlanKeys } from '../accounts/usage-plan-keys.js';
+import { CALL_BOUNDS, clientBounds } from './call-bounds.js';
 import { traceClient } from './tracing.js';
 
 // Per-account API keys in the stack's usage plans (accounts/usage-plan-keys.ts). Used by the admin
@@ -24,7 +25,9 @@ export class ApiGatewayUsagePlanKeys implements UsagePlanKeys {
     private readonly usagePlanIds: Readonly<Record<string, string>>,
     client?: APIGatewayClient,
   ) {
-    this.client = client ?? traceClient(new APIGatewayClient({}));
+    // Bounded as every AWS call (call-bounds.ts). One attempt: a CreateApiKey that timed out may
+    // have made its key, and a second would make another; the admin CLI says what to run again.
+    this.client = client ?? traceClient(new APIGatewayClient(clientBounds(CALL_BOUNDS.controlPlane, 1)));
   }
 
   async createFor(account: Account): Promise<UsagePlanKey> {

@@ -13,6 +13,7 @@ import {
   UpdateDistributionTenantCommand,
 } from '@aws-sdk/client-cloudfront';
 import type { CertificateProvider, CertificateState } from '../custom-hostnames/ports.js';
+import { CALL_BOUNDS, type CallBound, clientBounds } from './call-bounds.js';
 import { traceClient } from './tracing.js';
 
 // The AWS CertificateProvider: one CloudFront distribution tenant per custom hostname on the
@@ -30,6 +31,8 @@ export interface CloudFrontTenantsConfig {
   distributionId: string;
   /** Its connection group (CUSTOM_HOSTNAME_CONNECTION_GROUP_ID): the CNAME target's owner. */
   connectionGroupId: string;
+  /** The bound of its calls (call-bounds.ts controlPlane, with the configuration's replacements). */
+  bound?: CallBound;
 }
 
 /** Tenant names are unique per AWS account, 3-128 characters: a stable digest of the hostname. */
@@ -41,10 +44,17 @@ export function tenantName(hostname: string): string {
 const CERTIFICATE_FAILED = new Set(['failed', 'expired', 'revoked', 'inactive', 'validation-timed-out']);
 
 export class CloudFrontTenantProvider implements CertificateProvider {
-  // CloudFront is a global service; its API lives in us-east-1.
-  private readonly client = traceClient(new CloudFrontClient({ region: 'us-east-1' }));
+  private readonly client: CloudFrontClient;
 
-  constructor(private readonly config: CloudFrontTenantsConfig) {}
+  constructor(private readonly config: CloudFrontTenantsConfig) {
+    // CloudFront is a global service; its API lives in us-east-1.
+    this.client = traceClient(
+      new CloudFrontClient({
+        ...clientBounds(config.bound ?? CALL_BOUNDS.controlPlane),
+        region: 'us-east-1',
+      }),
+    );
+  }
 
   async request(hostname: string): Promise<void> {
     try {

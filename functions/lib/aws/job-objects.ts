@@ -11,6 +11,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ChunkRow } from '../jobs/chunking.js';
 import type { ChunkResults } from '../jobs/job-results.js';
+import { CALL_BOUNDS, type CallBound, putResponseMs } from './call-bounds.js';
 import { chunkKey, chunkResultsKey, chunksPrefix, resultsKey } from './job-keys.js';
 
 // A job's objects in the jobs bucket: primitive S3 calls, every key from job-keys.ts.
@@ -22,14 +23,18 @@ const isMissing = (err: unknown) => {
 };
 
 export class JobObjects {
+  /** `bound`: the client's (call-bounds.ts); a PUT's response bound grows with its body. */
   constructor(
     readonly s3: S3Client,
     readonly bucket: string,
+    private readonly bound: CallBound = CALL_BOUNDS.s3,
   ) {}
 
   async put(objectKey: string, body: Buffer | string, contentType: string): Promise<void> {
     await this.s3.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: objectKey, Body: body, ContentType: contentType }),
+      // A list's upload or a results file (up to 10 MB) is sent before S3 answers.
+      { requestTimeout: putResponseMs(this.bound, Buffer.byteLength(body)) },
     );
   }
 

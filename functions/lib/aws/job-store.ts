@@ -12,6 +12,7 @@ import type { ListPosition } from '../jobs/list-cursor.js';
 import type { JobRepository } from '../jobs/process-chunk.js';
 import type { Counts } from '../jobs/summary.js';
 import type { SweepEntry } from '../jobs/sweep-entry.js';
+import type { CallBound } from './call-bounds.js';
 import { IdempotencyKeys } from './idempotency-keys.js';
 import { chunkKey, isJobUpload, uploadKey } from './job-keys.js';
 import { JobObjects } from './job-objects.js';
@@ -56,6 +57,8 @@ export interface JobStoreConfig {
   bucket: string;
   queueUrl: string;
   chunkRows: number;
+  /** The bound of the S3 calls (call-bounds.ts); default the s3 kind's own. */
+  s3Bound?: CallBound;
 }
 
 export class JobStore implements JobRepository, SweepStore {
@@ -67,7 +70,7 @@ export class JobStore implements JobRepository, SweepStore {
 
   constructor(db: DynamoDBDocumentClient, s3: S3Client, sqs: SQSClient, config: JobStoreConfig) {
     this.records = new JobRecords(db, config.table);
-    this.objects = new JobObjects(s3, config.bucket);
+    this.objects = new JobObjects(s3, config.bucket, config.s3Bound);
     this.queue = new JobQueue(sqs, config.queueUrl);
     this.keys = new IdempotencyKeys(db, config.table);
     this.sweep = new SweepEntryRecords(db, config.table);

@@ -9,6 +9,7 @@ import {
 import type { VersionSource } from '../refresh/hot-swap.js';
 import type { ArtifactFile } from '../refresh/refresh.js';
 import { isVersionId } from '../refresh/version.js';
+import { CALL_BOUNDS, type CallBound, putResponseMs } from './call-bounds.js';
 
 // Versioned data in S3, written by the refresh Lambda and read by every function that hot-swaps
 // data (data refresh). Layout in the bucket (the jobs bucket unless DATA_BUCKET names another):
@@ -61,10 +62,12 @@ export function isAbsent(error: unknown): boolean {
 }
 
 export class S3DataStore {
+  /** `bound`: the client's (call-bounds.ts); an artifact's PUT bound grows with its size. */
   constructor(
     private readonly client: S3Client,
     readonly bucket: string,
     private readonly prefix = DATA_PREFIX,
+    private readonly bound: CallBound = CALL_BOUNDS.s3,
   ) {}
 
   private key(version: string, path: string): string {
@@ -106,6 +109,7 @@ export class S3DataStore {
           Body: file.body,
           ContentType: file.contentType,
         }),
+        { requestTimeout: putResponseMs(this.bound, file.body.byteLength) },
       );
     }
     const pointer: DataPointer = {

@@ -7,6 +7,7 @@ import {
   type UsageNotice,
   type UsageNotifier,
 } from '../limits/notifier.js';
+import { CALL_BOUNDS, type CallBound, clientBounds } from './call-bounds.js';
 import { traceClient } from './tracing.js';
 
 // SES is used for a few notices a month per account: the client comes from the Lambda runtime's
@@ -18,7 +19,15 @@ const load = createRequire(import.meta.url);
 export class SesNotifier implements UsageNotifier, Mailer {
   private client: Ses.SESv2Client | undefined;
   private sdk: typeof Ses | undefined;
-  constructor(private readonly from: string) {}
+  /**
+   * `bound`: its calls' (call-bounds.ts ses). A send that timed out is retried as the SDK does: SES
+   * may have queued the first, so a notice or link can arrive twice, which beats one never sent
+   * (the ledger marks a notice sent once; a sign-in link is asked for again).
+   */
+  constructor(
+    private readonly from: string,
+    private readonly bound: CallBound = CALL_BOUNDS.ses,
+  ) {}
 
   async send(notice: UsageNotice): Promise<void> {
     if (!notice.email) return;
@@ -31,7 +40,7 @@ export class SesNotifier implements UsageNotifier, Mailer {
 
   private async deliver(to: string, { subject, body }: { subject: string; body: string }): Promise<void> {
     this.sdk ??= load('@aws-sdk/client-sesv2') as typeof Ses;
-    this.client ??= traceClient(new this.sdk.SESv2Client({}));
+    this.client ??= traceClient(new this.sdk.SESv2Client(clientBounds(this.bound)));
     await this.client.send(
       new this.sdk.SendEmailCommand({
         FromEmailAddress: this.from,

@@ -19,9 +19,14 @@ import { conditional } from './dynamo-conditions.js';
 const epoch = (at: Date) => Math.floor(at.getTime() / 1000);
 
 export class DynamoSessionStore implements SessionStore {
+  /**
+   * `counters`: the client of the sign-in counters' writes, whose `ADD` a second attempt would
+   * count twice (aws/dynamo-client.ts dynamoSingleAttempt); `db` for every other call.
+   */
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    private readonly counters: DynamoDBDocumentClient,
   ) {}
 
   async putLink(linkHash: string, link: SignInLink, expiresAt: Date): Promise<void> {
@@ -94,8 +99,9 @@ export class DynamoSessionStore implements SessionStore {
     limit: number,
     expiresAt: Date,
   ): Promise<boolean> {
+    // Not idempotent: its condition (below the limit) holds again after a lost first answer.
     return conditional(() =>
-      this.db.send(
+      this.counters.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: `SIGNIN#${kind}#${subject}#${window}` },

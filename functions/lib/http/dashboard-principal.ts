@@ -9,8 +9,11 @@ export const SessionPrincipalSchema = z.object({
 });
 export type SessionPrincipal = z.infer<typeof SessionPrincipalSchema>;
 
-/** A call the session authorizer let through for the function to refuse with its reason. */
+/**
+ * A call the session authorizer let through for the function to refuse with its reason, or to
+ * answer 503 service_unavailable when the session could not be read in time.
+ */
 export const SessionRefusalSchema = z.object({
-  errorCode: z.enum(['session_required', 'csrf_token_invalid']),
+  errorCode: z.enum(['session_required', 'csrf_token_invalid', 'service_unavailable']),
   message: z.string().min(1),
 });

@@ -172,6 +172,10 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'the list job could not be stored; nothing is charged for it; retry',
     message: 'The job could not be stored; nothing is charged for it. Retry.',
   },
+  service_unavailable: {
+    when: 'a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After',
+    message: 'A service this call depends on did not answer in time; retry in 5 s.',
+  },
   gateway_timeout: {
     when: 'the request took longer than API Gateway allows',
     message: 'The request took too long.',

@@ -59,6 +59,8 @@ export const ERROR_CODES = {
   // 5xx
   internal_error: 500,
   job_storage_unavailable: 503,
+  /** A dependency (DynamoDB, S3, SQS) did not answer within its bound (aws/call-bounds.ts). */
+  service_unavailable: 503,
   gateway_timeout: 504,
 } as const;
 
@@ -77,6 +79,17 @@ export interface ErrorBody {
 /** The fields an error body may carry besides `error` and `message`. */
 export type ErrorDetails = Omit<ErrorBody, 'error' | 'message'>;
 
+/** Seconds a caller is asked to wait after a dependency did not answer in time (Retry-After). */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Headers every answer of a code carries, whoever throws it: a 503 service_unavailable says when to
+ * retry, also when a route's principal step answers the authorizer's (a context holds strings only).
+ */
+const CODE_HEADERS: Partial<Record<ErrorCode, Record<string, string>>> = {
+  service_unavailable: { 'Retry-After': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+};
+
 /** An error that is part of the contract: it carries its stable code and HTTP status. */
 export class HttpError extends Error {
   readonly status: number;
@@ -94,7 +107,7 @@ export class HttpError extends Error {
     this.name = 'HttpError';
     this.code = code;
     this.status = ERROR_CODES[code];
-    this.headers = headers;
+    this.headers = { ...CODE_HEADERS[code], ...headers };
     this.details = details;
   }
 
@@ -135,6 +148,24 @@ export class MonthlyLimitError extends HttpError {
       remaining === undefined ? {} : { remaining },
     );
     this.name = 'MonthlyLimitError';
+  }
+}
+
+/**
+ * A call cut short because a service it depends on (DynamoDB, S3, SQS) did not answer within its
+ * bound (docs/architecture.md, "Every AWS call is bounded"): 503 with Retry-After, well before the
+ * Lambda's or API Gateway's timeout. A charge taken before it is refunded (refund-on-failure.ts).
+ */
+export class DependencyUnavailableError extends HttpError {
+  /** `cause`: the SDK's error, logged by error-response.ts (never in the body). */
+  constructor(options: { cause?: unknown; message?: string } = {}) {
+    super(
+      'service_unavailable',
+      options.message ??
+        `A service this call depends on did not answer in time; retry in ${DEPENDENCY_RETRY_AFTER_SECONDS} s.`,
+    );
+    this.name = 'DependencyUnavailableError';
+    if (options.cause !== undefined) this.cause = options.cause;
   }
 }
 

@@ -77,8 +77,9 @@ const HEADERS = {
   },
   'Retry-After': {
     description:
-      'Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), or until the first ' +
-      'request with the same Idempotency-Key should be done (idempotency_key_in_progress).',
+      'Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), until the first ' +
+      'request with the same Idempotency-Key should be done (idempotency_key_in_progress), or a few seconds ' +
+      'after a dependency did not answer in time (service_unavailable, job_storage_unavailable).',
     schema: { type: 'integer' },
     example: 17,
   },
@@ -228,11 +229,12 @@ function operation(route: Route, contract: RouteContract) {
   };
   for (const [status, codes] of operationErrors(route, contract)) {
     const extra: (keyof typeof HEADERS)[] = UNCOUNTED.has(status) ? [] : [...RATE_LIMIT_HEADERS];
-    if (status === 429 || codes.includes('idempotency_key_in_progress')) extra.push('Retry-After');
+    if (status === 429 || status === 503 || codes.includes('idempotency_key_in_progress'))
+      extra.push('Retry-After');
     if (codes.includes('monthly_limit_exceeded')) extra.push('X-Monthly-Remaining');
     responses[String(status)] = errorResponse(codes, extra);
   }
-  const unexpected = errorResponse(UNEXPECTED_CODES, []);
+  const unexpected = errorResponse(UNEXPECTED_CODES, ['Retry-After']);
   responses.default = { ...unexpected, description: `Unexpected failure:\n${unexpected.description}` };
   const body = requestBody(contract);
   return {

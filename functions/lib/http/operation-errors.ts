@@ -26,8 +26,15 @@ function keyedCodes(route: Route): ErrorCode[] {
 /** A JSON body (body.ts readJsonBody): unparsable, over the limit, another media type. */
 const BODY_CODES: readonly ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type'];
 
-/** Failures no request causes (API Gateway's DEFAULT_5XX and INTEGRATION_TIMEOUT responses). */
-export const UNEXPECTED_CODES: readonly ErrorCode[] = ['internal_error', 'gateway_timeout'];
+/**
+ * Failures no request causes: API Gateway's DEFAULT_5XX and INTEGRATION_TIMEOUT responses, and a
+ * dependency that did not answer in time (any route; http/dependency-unavailable.ts).
+ */
+export const UNEXPECTED_CODES: readonly ErrorCode[] = [
+  'internal_error',
+  'service_unavailable',
+  'gateway_timeout',
+];
 
 const ORDER = Object.keys(ERROR_CODES) as ErrorCode[];
 

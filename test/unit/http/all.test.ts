@@ -3,6 +3,7 @@
 // of its own; it is listed here.
 import './billing.cases.js';
 import './client-error.cases.js';
+import './dependency-unavailable.cases.js';
 import './local-url.cases.js';
 import './edge-origin.cases.js';
 import './gateway-responses.cases.js';

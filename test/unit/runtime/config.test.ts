@@ -36,7 +36,8 @@ describe('defaults and coercion', () => {
       KEY_CACHE_SECONDS: 5,
       USAGE_PLAN_KEYS: {},
       JOB_CHUNK_ROWS: 1000,
-      JOB_SWEEP_GRACE_SECONDS: 120,
+      JOB_SWEEP_GRACE_SECONDS: 35,
+      QUOTA_LEASE_MIN_PER_MINUTE: 30_000,
       BASE_DOMAIN: 'localhost',
     });
     const unset = parseConfig({});
@@ -51,6 +52,9 @@ describe('defaults and coercion', () => {
       'DATA_BUCKET',
       'CUSTOM_HOSTNAME_TARGET',
       'CUSTOM_HOSTNAME_DISTRIBUTION_ID',
+      // Unset: each kind of AWS call keeps its own bounds (aws/call-bounds.ts).
+      'AWS_CONNECT_TIMEOUT_MS',
+      'AWS_REQUEST_TIMEOUT_MS',
     ] as const) {
       expect(unset[name]).toBeUndefined();
     }
@@ -65,6 +69,8 @@ describe('defaults and coercion', () => {
       DNS_CANARY: 'Mail.Example, other.example',
       DATA_REFRESH_S3: 'true',
       USAGE_PLAN_KEYS: '{"free":"key-free","pro":"key-pro"}',
+      AWS_CONNECT_TIMEOUT_MS: '250',
+      AWS_REQUEST_TIMEOUT_MS: '500',
     });
     expect(read).toMatchObject({
       KEY_CACHE_SECONDS: 0.5,
@@ -74,6 +80,8 @@ describe('defaults and coercion', () => {
       DNS_CANARY: ['mail.example', 'other.example'],
       DATA_REFRESH_S3: true,
       USAGE_PLAN_KEYS: { free: 'key-free', pro: 'key-pro' },
+      AWS_CONNECT_TIMEOUT_MS: 250,
+      AWS_REQUEST_TIMEOUT_MS: 500,
     });
     expect(parseConfig({ DNS_CANARY: 'off' }).DNS_CANARY).toEqual([]);
     expect(parseConfig({ DATA_REFRESH_S3: 'false' }).DATA_REFRESH_S3).toBe(false);
@@ -110,6 +118,8 @@ describe('invalid values', () => {
     ['JOB_CHUNK_ROWS', '2.5'],
     ['DNS_CONCURRENCY', 'many'],
     ['RDAP_TIMEOUT_MS', '0'],
+    ['AWS_REQUEST_TIMEOUT_MS', '0'],
+    ['AWS_CONNECT_TIMEOUT_MS', 'soon'],
     ['DATA_REFRESH_S3', 'yes'],
     ['DATA_REFRESH_S3', 'TRUE'],
     ['USAGE_PLAN_KEYS', '{"free":'],

@@ -6,10 +6,14 @@ import {
   SignInLimitError,
   SignInLinkError,
 } from '../../dashboard/dashboard-errors.js';
+import { dependencyUnavailable } from '../dependency-unavailable.js';
 import { HttpError, ValidationError } from '../errors.js';
 import type { Middleware } from './request-state.js';
 
-/** The dashboard's answer to a domain refusal, or undefined for an error that is not one. */
+/**
+ * The dashboard's answer to a domain refusal, or to a dependency that did not answer in time (503,
+ * dependency-unavailable.ts); undefined for any other error.
+ */
 export function dashboardErrorAnswer(err: unknown): HttpError | undefined {
   if (err instanceof SignInLinkError) return new HttpError('invalid_sign_in_link', err.message);
   if (err instanceof SignInLimitError) {
@@ -27,7 +31,7 @@ export function dashboardErrorAnswer(err: unknown): HttpError | undefined {
     if (err.code === 'plan_not_eligible') return new HttpError('not_in_plan', err.message);
     return new ValidationError('invalid_body', err.message);
   }
-  return undefined;
+  return dependencyUnavailable(err);
 }
 
 /** Registered innermost: the run's and the input's domain errors become their HTTP errors. */

@@ -4,14 +4,16 @@ import {
   JobAbandonedError,
   JobInputError,
 } from '../../jobs/job-errors.js';
+import { dependencyUnavailable } from '../dependency-unavailable.js';
 import { HttpError, ValidationError } from '../errors.js';
 import type { Middleware } from './request-state.js';
 
 /**
  * The API's answer to a domain error (spec: Errors), or undefined for an error that is not one: the
  * one place the domain's own refusals become HTTP errors. The domain throws them without knowing
- * HTTP (functions/lib/jobs/job-errors.ts; STYLE.md, a pure core), as admission returns outcomes
- * that admission.ts answers.
+ * HTTP (functions/lib/jobs/job-errors.ts; a pure core), as admission returns outcomes that
+ * admission.ts answers. An AWS call its dependency left unanswered, from any step, is answered
+ * here too: 503 service_unavailable (dependency-unavailable.ts).
  */
 export function domainErrorAnswer(err: unknown): HttpError | undefined {
   if (err instanceof JobInputError) {
@@ -27,7 +29,7 @@ export function domainErrorAnswer(err: unknown): HttpError | undefined {
     });
   }
   if (err instanceof JobAbandonedError) return new HttpError('job_storage_unavailable', err.message);
-  return undefined;
+  return dependencyUnavailable(err);
 }
 
 /** The error as the pipeline answers it: a domain error as its HTTP error, anything else as it is. */

@@ -1,4 +1,4 @@
-import { HttpError } from '../errors.js';
+import { DependencyUnavailableError, HttpError } from '../errors.js';
 import { errorResult } from '../reply.js';
 import type { PipelineLogger } from './pipeline-deps.js';
 import type { Middleware } from './request-state.js';
@@ -6,7 +6,8 @@ import type { Middleware } from './request-state.js';
 /**
  * Every failure becomes `{error, message}` (spec: Error object): a typed HttpError with its own
  * status and headers (Retry-After), anything else a 500 `internal_error` whose cause is logged and
- * never reaches the body.
+ * never reaches the body. A dependency that did not answer in time (503) is logged with the SDK's
+ * error, which says which call and which bound.
  */
 export function errorResponse(options: { route: string; logger: Pick<PipelineLogger, 'error'> }): Middleware {
   return {
@@ -14,6 +15,12 @@ export function errorResponse(options: { route: string; logger: Pick<PipelineLog
     onError: async (request) => {
       const err = request.error;
       if (err instanceof HttpError) {
+        if (err instanceof DependencyUnavailableError) {
+          options.logger.error('a dependency did not answer in time', {
+            route: options.route,
+            error: (err.cause ?? err) as Error,
+          });
+        }
         request.response = errorResult(err.status, err.toBody(), err.headers);
         return;
       }

@@ -6,10 +6,11 @@ import type { Middleware } from './request-state.js';
 
 /**
  * A key the authorizer refused with 401 and let through for the function to answer, so that the
- * caller reads why (authorizer/handler.ts): API Gateway's own 401 can only say one fixed text.
+ * caller reads why (authorizer/handler.ts): API Gateway's own 401 can only say one fixed text. Or
+ * a key it could not check because DynamoDB did not answer in time: 503 with Retry-After.
  */
 const KeyRefusalSchema = z.object({
-  errorCode: z.enum(['invalid_api_key', 'session_required', 'csrf_token_invalid']),
+  errorCode: z.enum(['invalid_api_key', 'session_required', 'csrf_token_invalid', 'service_unavailable']),
   message: z.string().min(1),
 });
 

@@ -1,5 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import { RateLimitError, ValidationError } from '../../../../functions/lib/http/errors.js';
+import {
+  DependencyUnavailableError,
+  RateLimitError,
+  ValidationError,
+} from '../../../../functions/lib/http/errors.js';
 import { errorResponse } from '../../../../functions/lib/http/middleware/error-response.js';
 import { FakeLogger, phase, requestOf } from './support/pipeline.js';
 
@@ -27,6 +31,28 @@ describe('every failure is answered {error, message} (spec: Error object)', () =
     await phase(errorResponse({ route: 'geo', logger: new FakeLogger() }), 'onError', request);
 
     expect(request.response?.statusCode).toBe(400);
+  });
+
+  test('a dependency that did not answer in time is a 503 with Retry-After; the SDK error is logged, never shown', async () => {
+    const logger = new FakeLogger();
+    const cause = Object.assign(new Error('exceeded the 2000 ms requestTimeout of dynamodb.eu-west-1'), {
+      name: 'TimeoutError',
+    });
+    const request = requestOf();
+    request.error = new DependencyUnavailableError({ cause });
+
+    await phase(errorResponse({ route: 'geo', logger }), 'onError', request);
+
+    expect(request.response?.statusCode).toBe(503);
+    expect(request.response?.headers).toMatchObject({ 'Retry-After': '5' });
+    expect(JSON.parse(request.response?.body ?? '')).toEqual({
+      error: 'service_unavailable',
+      message: 'A service this call depends on did not answer in time; retry in 5 s.',
+    });
+    expect(request.response?.body).not.toContain('dynamodb');
+    expect(logger.errors).toEqual([
+      { message: 'a dependency did not answer in time', extra: { route: 'geo', error: cause } },
+    ]);
   });
 
   test('an unexpected error is a 500 internal_error whose cause is logged, never shown', async () => {

@@ -49,6 +49,23 @@ describe('the caller is the one the authorizer established', () => {
     expect(request.context.principal).toBeUndefined();
   });
 
+  test('a key the authorizer could not check in time (DynamoDB did not answer) is 503 service_unavailable with Retry-After', async () => {
+    const request = requestOf(
+      {},
+      withAuthorizer({
+        errorCode: 'service_unavailable',
+        message: 'A service this call depends on did not answer in time; retry in 5 s.',
+      }),
+    );
+
+    const err = await thrownBy(() =>
+      phase(principal({ route: 'geo', logger: new FakeLogger() }), 'before', request),
+    );
+
+    expect(err).toMatchObject({ status: 503, code: 'service_unavailable', headers: { 'Retry-After': '5' } });
+    expect(request.context.principal).toBeUndefined();
+  });
+
   test('a refusal context never passes for a caller, whatever else it carries', async () => {
     const request = requestOf(
       {},

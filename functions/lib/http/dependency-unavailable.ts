@@ -1,0 +1,53 @@
+import { DependencyUnavailableError, HttpError } from './errors.js';
+
+// The one place where an AWS call cut short by its bound (aws/call-bounds.ts) becomes the API's
+// 503 service_unavailable with Retry-After (docs/architecture.md, "Every AWS call is bounded"). The
+// route pipeline asks it innermost (middleware/domain-errors.ts), before the refund of a 5xx and
+// error-response.ts look at the failure, the dashboard's pipeline likewise
+// (middleware/dashboard-errors.ts), and both authorizers, which hand the refusal to the route's
+// function to answer (authorizer/handler.ts; errors.ts gives every 503 service_unavailable its
+// Retry-After).
+
+/**
+ * Names of a call that got no answer in time: @smithy/node-http-handler's TimeoutError (the
+ * connection, response and idle bounds), an aborted call, and the services' own request timeouts
+ * (S3's RequestTimeout: the request's body stopped arriving).
+ */
+const UNANSWERED_NAMES: ReadonlySet<string> = new Set([
+  'TimeoutError',
+  'AbortError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+
+/**
+ * Node's codes of a connection that failed or was cut while waiting (the handler names most of
+ * them TimeoutError; a socket the endpoint closed or reset keeps its code).
+ */
+const UNANSWERED_CODES: ReadonlySet<string> = new Set([
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+]);
+
+/** Whether `err`, or an error it was caused by (an adapter's wrapper), is a call that got no answer. */
+export function isUnanswered(err: unknown): boolean {
+  let current = err;
+  // A few levels: adapters wrap once (jobs' JobStorageError), the SDK not at all.
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const { name, code, cause } = current as { name?: unknown; code?: unknown; cause?: unknown };
+    if (typeof name === 'string' && UNANSWERED_NAMES.has(name)) return true;
+    if (typeof code === 'string' && UNANSWERED_CODES.has(code)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/** The API's answer to a call a dependency left unanswered, or undefined for any other error. */
+export function dependencyUnavailable(err: unknown): DependencyUnavailableError | undefined {
+  // An HttpError is an answer already (a 503 an authorizer handed over included).
+  if (err instanceof HttpError) return undefined;
+  return isUnanswered(err) ? new DependencyUnavailableError({ cause: err }) : undefined;
+}
