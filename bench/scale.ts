@@ -18,7 +18,7 @@ export const about =
   '100 containers for 75 s of simulated time (10:14:45 to 10:16:00: a partial minute, then a full one), on the ' +
   'admission and lease code with an in-memory Usage table that counts writes per item per simulated second ' +
   '(failed conditional writes included: DynamoDB bills them). Admitted is for the full minute. Billed is after ' +
-  "the sweep settled the leases the containers still held, from their records' last flush.";
+  "the sweep settled the leases the containers still held, from their records (every call taken is on its lease's record).";
 
 const GROUP = 'Counters at scale (simulation)';
 const LIMIT = 600_000;
@@ -77,9 +77,17 @@ class MeteredStore extends MemoryLeaseStore {
     this.meter.write(`LEASE#${lease.id}`);
     return super.put(lease);
   }
-  override flush(lease: LeaseRecord) {
+  override use(lease: Pick<LeaseRecord, 'accountId' | 'id' | 'calls' | 'units'>, units: number) {
     this.meter.write(`LEASE#${lease.id}`);
-    return super.flush(lease);
+    return super.use(lease, units);
+  }
+  override moveTo(lease: Pick<LeaseRecord, 'accountId' | 'id'>, window: number) {
+    this.meter.write(`LEASE#${lease.id}`);
+    return super.moveTo(lease, window);
+  }
+  override close(lease: Pick<LeaseRecord, 'accountId' | 'id'>) {
+    this.meter.write(`LEASE#${lease.id}`);
+    return super.close(lease);
   }
   override remove(lease: Pick<LeaseRecord, 'accountId' | 'id'>) {
     this.meter.write(`LEASE#${lease.id}`);
@@ -97,7 +105,7 @@ interface Outcome {
   writesPerCall: number;
 }
 
-async function simulate(rate: number, containers: number): Promise<Outcome> {
+async function simulate(rate: number, containers: number, cap = CAP): Promise<Outcome> {
   const meter = new WriteMeter();
   const table = new MeteredTable(meter);
   const store = new MeteredStore(meter);
@@ -112,14 +120,14 @@ async function simulate(rate: number, containers: number): Promise<Outcome> {
     const outcome = await admitLeased(
       table,
       { book: books[k % containers]!, store },
-      { accountId: 'acct_business', perMinute: LIMIT, monthlyCap: CAP, units: 1, meter: 'lookup', now },
+      { accountId: 'acct_business', perMinute: LIMIT, monthlyCap: cap, units: 1, meter: 'lookup', now },
     );
     if (!outcome.admitted) continue;
     admitted++;
     if (minuteWindow(now) === FULL_MINUTE) admittedInMinute++;
   }
-  // The containers go quiet: the sweep settles what they hold, after their leases' grace.
-  const after = START + SECONDS * 1000 + 60_000 + LEASE_POLICY.graceMs + 1;
+  // The containers go quiet: the sweep settles what they hold, after their leases' life and grace.
+  const after = START + SECONDS * 1000 + LEASE_POLICY.lifeMs + LEASE_POLICY.graceMs + 1;
   meter.now = after;
   await settleDueLeases(table, store, new Date(after), { pageSize: 1_000, maxPages: 1_000 });
   const month = table.month('2026-11').state;
@@ -166,13 +174,41 @@ export async function run(): Promise<BenchResult[]> {
           group: GROUP,
           figure: `${name}: writes per call (all items, refusals included)`,
           median: o.writesPerCall,
-          spread: `billed ${fmt(o.billed)} of ${fmt(o.admitted)} admitted`,
+          spread: `billed ${fmt(o.billed)} of ${fmt(o.admitted)} admitted${o.billed === o.admitted ? ' (exact)' : ''}`,
           unit: 'writes/call',
-          target: `<= 1: ${o.writesPerCall <= 1 ? 'met' : 'NOT met'}`,
+          // One write a call (the month item's without a lease, the lease record's with one), plus
+          // each block's reserving, recording, closing and settling writes.
+          target: `<= 1.05: ${o.writesPerCall <= 1.05 ? 'met' : 'NOT met'}`,
           samples: 1,
         },
       );
     }
+  }
+  // The monthly cap's edge: a cap of 500,000 reached 50 s into the run at 10,000 calls a second.
+  for (const containers of [10, 100]) {
+    const cap = 500_000;
+    const o = await simulate(10_000, containers, cap);
+    const name = `10,000 calls/s over ${containers} containers, a cap of ${fmt(cap)}`;
+    results.push(
+      {
+        group: GROUP,
+        figure: `${name}: admitted (offered ${fmt(o.offered)})`,
+        median: o.admitted,
+        spread: `billed ${fmt(o.billed)}; busiest item ${fmt(o.busiest[1])} writes in one second`,
+        unit: 'calls',
+        target: `= the cap exactly: ${o.admitted === cap && o.billed === cap ? 'met' : 'NOT met'}`,
+        samples: 1,
+      },
+      {
+        group: GROUP,
+        figure: `${name}: busiest item, writes in one second`,
+        median: o.busiest[1],
+        spread: o.busiest[0].replace(/#.*-(c\d+)-\d+$/, '#<lease of $1>'),
+        unit: 'writes/s',
+        target: `<= 500: ${o.busiest[1] <= 500 ? 'met' : 'NOT met'}`,
+        samples: 1,
+      },
+    );
   }
   return results;
 }

@@ -51,6 +51,14 @@ export interface LocalStackOptions {
   pollerConcurrency?: number;
   /** The gateway's integration timeout (api-gateway.ts; default API Gateway's 29 s). */
   integrationTimeoutMs?: number;
+  /** Every function's timeout, routes and queue consumers (default each one's own). */
+  functionTimeoutMs?: number;
+  /**
+   * The bounds of the functions' AWS calls, as AWS_CONNECT_TIMEOUT_MS and AWS_REQUEST_TIMEOUT_MS
+   * (functions/lib/aws/call-bounds.ts), set in this process while the stack runs (default: each
+   * kind of call keeps its own, or what the environment sets).
+   */
+  awsTimeouts?: { connectMs: number; requestMs: number };
   log?: (line: string) => void;
   /**
    * Processes answering HTTP (`WORKERS` for npm start). 1: this process. More: that many worker
@@ -78,6 +86,8 @@ export interface LocalStack {
 
 /** How often the local stack sweeps jobs (scheduled function, S3 lifecycle and TTL in AWS). */
 const SWEEP_INTERVAL_MS = 60_000;
+/** Far enough ahead that every open lease is due (a lease is due within its life and grace). */
+const LEASE_EVERY_DUE_MS = 24 * 3600_000;
 
 /**
  * NETINTEL_CRASH_AT=<point>: the process kills itself (SIGKILL) when a job creation reaches that
@@ -120,7 +130,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     sqs: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
   };
   const emulators = await startEmulators(dataDir, external);
-  const restoreEnv = useEndpoints(emulators.endpoints);
+  const restoreEndpoints = useEndpoints(emulators.endpoints);
+  const restoreTimeouts = options.awsTimeouts ? useAwsTimeouts(options.awsTimeouts) : () => undefined;
+  const restoreEnv = () => {
+    restoreTimeouts();
+    restoreEndpoints();
+  };
   // Stores built for an earlier stack of this process would still talk to its closed emulators, and
   // the configuration read then (functions/lib/runtime/config.ts, read once) lacks the variables set
   // above: both are built again from here on.
@@ -131,19 +146,26 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   installCrashPoint(process.env.NETINTEL_CRASH_AT);
 
   // What a process killed earlier left unsettled, before any new request: pending creations,
-  // refunds due, then expiry.
-  const sweepJobs = async () => {
-    const report = await settleJobs(jobSweep(), now());
+  // refunds due, quota leases, then expiry. At the start, nothing of the data folder can belong to
+  // a running request (one server per folder: the emulators lock it), so everything is settled at
+  // once, without the grace that protects running requests in the periodic sweep: a killed
+  // server's held charges and leases are back before its successor answers its first call.
+  const sweepJobs = async ({ atStart = false } = {}) => {
+    const deps = jobSweep();
+    const report = await settleJobs(atStart ? { ...deps, graceMs: 0 } : deps, now());
     for (const { entry, error } of report.failures) {
       log(`job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`);
     }
-    const leases = await settleDueLeases(usageCounter(), quotaLeases().store, now());
+    const leasesDueBy = atStart ? new Date(now().getTime() + LEASE_EVERY_DUE_MS) : now();
+    const leases = await settleDueLeases(usageCounter(), quotaLeases().store, leasesDueBy, {
+      maxPages: atStart ? 1_000 : 50,
+    });
     for (const { lease, error } of leases.failures) {
       log(`lease sweep: ${lease.id} not settled: ${(error as Error).message}`);
     }
     return report.confirmed + report.abandoned + leases.settled + (await sweepExpired(jobStore(), now()));
   };
-  const settled = await sweepJobs();
+  const settled = await sweepJobs({ atStart: true });
   if (settled > 0) log(`settled or expired ${settled} jobs`);
 
   const served: WorkerGatewayOptions = {
@@ -151,6 +173,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
     ...(options.integrationTimeoutMs ? { integrationTimeoutMs: options.integrationTimeoutMs } : {}),
+    ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     uploadOrigin: new URL(emulators.endpoints.s3).origin,
   };
   const workers = options.workers ?? 1;
@@ -164,8 +187,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       // A call the emulator never answers fails instead of holding its poller (and pause(),
       // drained()) for ever; receives wait at most a few seconds here. 10 s, not 30: a test that
       // pauses the pollers must not wait out a stalled call to its own 30 s timeout (seen once, on
-      // an overloaded Node 22 run).
-      requestHandler: { requestTimeout: 10_000, connectionTimeout: 5_000 },
+      // an overloaded Node 22 run). Without throwOnRequestTimeout the SDK only logs a breach.
+      requestHandler: { requestTimeout: 10_000, connectionTimeout: 5_000, throwOnRequestTimeout: true },
     }),
     queueUrl: emulators.endpoints.queueUrl,
     dlqUrl: emulators.endpoints.dlqUrl,
@@ -174,6 +197,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       options.retryDelaySeconds ??
       Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? JOB_QUEUE.visibilityTimeoutSeconds),
     waitSeconds: options.pollWaitSeconds,
+    ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     log,
   });
   // Sign-in links point at this server's dashboard (never at a request's Host). The configuration
@@ -203,6 +227,25 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       await emulators.stop();
       restoreEnv();
     },
+  };
+}
+
+/**
+ * Sets the bounds of the functions' AWS calls in this process (read by runtime/config.ts at the
+ * stack's resetServices()); returns what puts the previous values back.
+ */
+function useAwsTimeouts(timeouts: { connectMs: number; requestMs: number }): () => void {
+  const values = {
+    AWS_CONNECT_TIMEOUT_MS: String(timeouts.connectMs),
+    AWS_REQUEST_TIMEOUT_MS: String(timeouts.requestMs),
+  };
+  const previous = Object.fromEntries(Object.keys(values).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, values);
+  return () => {
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   };
 }
 

@@ -631,14 +631,16 @@ describe('job pipeline', () => {
     expect(JSON.stringify(statements)).toContain('/index/*');
   });
 
-  it('sweeps unsettled creations and refunds every 5 minutes, with only the access the sweep uses', () => {
+  it('sweeps unsettled creations, refunds and leases every minute, with only the access the sweep uses', () => {
     const [id] = fn('schedule:job-sweeper');
     const rules = ofType(s.resources, 'AWS::Events::Rule').map(([, r]) => props(r));
     const rule = rules.find((r) => JSON.stringify(r.Targets).includes(id))!;
-    expect(rule.ScheduleExpression).toBe('rate(5 minutes)');
-    expect(JOB_SWEEP.everySeconds).toBe(300);
-    // Longer than a creating request can run: no sweep takes a running request for a dead one.
-    expect(JOB_SWEEP.graceSeconds).toBeGreaterThan(2 * props(fn('route:jobs-create')[1]).Timeout);
+    expect(rule.ScheduleExpression).toBe('rate(1 minute)');
+    expect(JOB_SWEEP.everySeconds).toBe(60);
+    // Longer than a creating request can run, with room for clock skew: no sweep takes a running
+    // request for a dead one; short enough that a dead one's charge is back within a minute and a half.
+    expect(JOB_SWEEP.graceSeconds).toBeGreaterThanOrEqual(props(fn('route:jobs-create')[1]).Timeout + 5);
+    expect(JOB_SWEEP.graceSeconds + JOB_SWEEP.everySeconds).toBeLessThanOrEqual(95);
     const statements = statementsOf(id);
     expect(actionsOn(statements, tableId('Jobs'))).toContain('dynamodb:UpdateItem');
     expect(actionsOn(statements, tableId('Usage'))).toContain('dynamodb:UpdateItem');

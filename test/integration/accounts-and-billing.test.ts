@@ -5,6 +5,7 @@
 import './accounts.cases.js';
 import './usage.cases.js';
 import './usage-counter.cases.js';
+import './cap-edge.cases.js';
 import './usage-plan-keys.cases.js';
 import './notice-ledger.cases.js';
 import './admin-cli.cases.js';

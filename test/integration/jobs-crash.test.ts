@@ -1,5 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -10,15 +9,14 @@ import { BUCKET, tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
 import type { CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
-import { PROJECT_ROOT } from '../../infra/project-root.js';
-import { type Endpoints, LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
-import type { DevAccount } from '../../scripts/local/seed.js';
+import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
+import { type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 // Billing survives a crash: the local server runs as a child process (as `npm start` runs it) on
 // one data directory, and kills itself with SIGKILL at a chosen point of POST /v1/email/jobs
 // (NETINTEL_CRASH_AT, scripts/local/stack.ts). Each restart sweeps what the kill left, at once
-// (JOB_SWEEP_GRACE_SECONDS=0), before it serves; then the month charged must equal the credits of
+// (without the grace the periodic sweep gives running requests), before it serves; then the month charged must equal the credits of
 // the jobs GET /v1/email/jobs lists, no file may be left without its job, and a retry with the same
 // Idempotency-Key must be charged once. Each server is started with the crash point of the next
 // test, which only fires when a creation reaches it, so every restart is also the next test's server.
@@ -28,13 +26,7 @@ const POINTS: CrashPoint[] = ['after_record', 'after_charge', 'after_chunks', 'a
 /** The kills that leave a job behind: the creation got far enough to be completed by the sweep. */
 const KEPT: readonly CrashPoint[] = ['after_chunks', 'after_queued'];
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-  exited: Promise<string | number | null>;
-  dev: DevAccount;
-  endpoints: Endpoints & { api: string };
-}
+type Server = ServerProcess;
 
 interface JobBody {
   id: string;
@@ -46,49 +38,12 @@ let dataDir: string;
 let dns: DnsServer;
 let server: Server;
 
-/** `npm start` (scripts/start.ts) in a child process of its own, on a free port. */
-async function startServer(crashAt?: CrashPoint): Promise<Server> {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('AWS_ENDPOINT_URL')) delete env[name];
-  delete env.NODE_OPTIONS;
-  delete env.NETINTEL_CRASH_AT;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DNS_SERVERS: dns.address,
-      JOB_SWEEP_GRACE_SECONDS: '0',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ...(crashAt ? { NETINTEL_CRASH_AT: crashAt } : {}),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+/** `npm start` on the test's data directory, armed to kill itself at `crashAt`. */
+function startServer(crashAt?: CrashPoint): Promise<Server> {
+  return startServerProcess(dataDir, {
+    DNS_SERVERS: dns.address,
+    ...(crashAt ? { NETINTEL_CRASH_AT: crashAt } : {}),
   });
-  const exited = new Promise<string | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
-  let output = '';
-  child.stderr!.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const banner = /running at (http:\/\/\S+)/.exec(output);
-      if (banner) resolve(banner[1]!);
-    });
-    void exited.then((how) => reject(new Error(`the server stopped (${how}) before it served:\n${output}`)));
-  });
-  const read = async <T>(file: string) => JSON.parse(await readFile(join(dataDir, file), 'utf8')) as T;
-  return {
-    url,
-    child,
-    exited,
-    dev: await read<DevAccount>('dev-account.json'),
-    endpoints: await read<Endpoints & { api: string }>('endpoints.json'),
-  };
 }
 
 function createJob(s: Server, point: CrashPoint): Promise<Response> {

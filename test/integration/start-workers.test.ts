@@ -3,13 +3,23 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { DynamoAccountStore } from '../../functions/lib/aws/account-store.js';
+import { tableName } from '../../functions/lib/aws/resources.js';
+import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
+import { monthKey } from '../../functions/lib/limits/windows.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { type Endpoints, LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
+import { callUntilRefused } from '../support/until-refused.js';
 
 // `WORKERS=2 npm start`: two processes answer HTTP on one port, like two Lambda containers of every
 // function, while the first keeps the emulators. What one process admits and bills the other sees
-// (one usage table); a worker that dies is replaced; stopping the server stops them all.
+// (one usage table); a worker that dies is replaced; stopping the server stops them all. The cap
+// and the minute limit stay exact at their edges across the two processes' quota leases, which
+// start at 1,000 calls a minute here (QUOTA_LEASE_MIN_PER_MINUTE) so that the edges are small.
 
 const WORKERS = 2;
 
@@ -18,6 +28,7 @@ let child: ChildProcess;
 let exited: Promise<string | number | null>;
 let url: string;
 let dev: DevAccount;
+let db: DynamoDBDocumentClient;
 let output = '';
 
 function spawnStart(env: NodeJS.ProcessEnv): ChildProcess {
@@ -87,7 +98,7 @@ async function lookup(ip: string): Promise<number> {
 describe('npm start with WORKERS=2', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'netintel-workers-'));
-    child = spawnStart({ WORKERS: String(WORKERS) });
+    child = spawnStart({ WORKERS: String(WORKERS), QUOTA_LEASE_MIN_PER_MINUTE: '1000' });
     exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
     child.stderr!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -103,9 +114,18 @@ describe('npm start with WORKERS=2', () => {
       );
     });
     dev = JSON.parse(await readFile(join(dataDir, 'dev-account.json'), 'utf8')) as DevAccount;
+    const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8')) as Endpoints;
+    db = DynamoDBDocumentClient.from(
+      new DynamoDBClient({
+        endpoint: endpoints.dynamodb,
+        region: endpoints.region,
+        credentials: LOCAL_CREDENTIALS,
+      }),
+    );
   }, 120_000);
 
   afterAll(async () => {
+    db?.destroy();
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');
       await exited;
@@ -140,6 +160,40 @@ describe('npm start with WORKERS=2', () => {
     // The access log names each request once, whichever process answered it.
     expect(output.match(/"message":"GET \/v1\/lookup\/8\.8\.8\.\d 200"/g)).toHaveLength(8);
   });
+
+  /** An account with these limits, and 16 callers on separate connections until each is refused. */
+  async function edgeRun(limits: { perMinute: number; monthlyCap: number }) {
+    const accounts = new DynamoAccountStore(db, tableName('Accounts', {}));
+    const { accountId } = await accounts.createAccount('business', limits);
+    const { key } = await accounts.createKey(accountId, 'secret', []);
+    // Separate connections, so both processes take calls (and leases) of the account.
+    const call = () =>
+      fetch(`${url}/v1/lookup/192.0.2.1`, {
+        headers: { Authorization: `Bearer ${key}`, Connection: 'close' },
+      });
+    const run = await callUntilRefused(call, { callers: 16, maxCalls: 4_000 });
+    const usage = await new DynamoUsageCounter(db, tableName('Usage', {})).read(
+      accountId,
+      monthKey(new Date()),
+    );
+    return { run, usage };
+  }
+
+  test('16 callers on a 2,000 cap across both processes: exactly 2,000 admitted, every refusal monthly_limit_exceeded', async () => {
+    const { run, usage } = await edgeRun({ perMinute: 10_000_000, monthlyCap: 2_000 });
+    expect(run.admitted).toBe(2_000);
+    expect(run.refusals).toEqual({ monthly_limit_exceeded: 16 });
+    expect(usage).toMatchObject({ monthCount: 2_000, reserved: 0 });
+  }, 120_000);
+
+  test('16 callers on 1,000 a minute across both processes: exactly 1,000 admitted in the minute refused, every refusal rate_limit_exceeded', async () => {
+    const { run } = await edgeRun({ perMinute: 1_000, monthlyCap: 10_000_000 });
+    expect(run.refusals).toEqual({ rate_limit_exceeded: 16 });
+    // The real clock runs here: the calls may begin in one minute and fill the next.
+    const [minute, ...others] = new Set(run.refusedMinutes);
+    expect(others).toEqual([]);
+    expect(run.admittedByMinute[minute!]).toBe(1_000);
+  }, 120_000);
 
   test('a worker that dies is replaced, and requests go on being answered', async () => {
     const [victim, other] = workerPids() as [number, number];

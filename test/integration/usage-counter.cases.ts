@@ -84,7 +84,8 @@ describe('usage-counter', () => {
       units: 50,
       usedCalls: 1,
       usedUnits: 1,
-      dueAt: leaseDueAt(minuteWindow(minute(n))).toISOString(),
+      reservedAt: minute(n).toISOString(),
+      dueAt: leaseDueAt(minute(n)).toISOString(),
     });
     const reserve = (l: LeaseRecord, n: number, perMinute = 100_000) =>
       usageCounter().countInWindow({
@@ -107,25 +108,35 @@ describe('usage-counter', () => {
       expect(await counter.read('acct_lease', '2026-11')).toMatchObject({ monthCount: 51, reserved: 50 });
       // Too big a block for what the minute has left: nothing changes.
       await expect(reserve(lease('acct_lease', 300, 'l2'), 300, 60)).resolves.toBeUndefined();
-      // The container used 20 units, and flushed 12 of them.
-      await store.flush({ ...l, usedCalls: 12, usedUnits: 12 });
-      await expect(counter.settleLease({ ...l, usedUnits: 20 })).resolves.toBe(true);
-      await expect(counter.settleLease({ ...l, usedUnits: 20 })).resolves.toBe(false);
+      // The container took 19 more calls, each recorded, up to the block and no further.
+      for (let i = 0; i < 19; i++) await expect(store.use(l, 1)).resolves.toBe(true);
+      await expect(store.use(l, 31)).resolves.toBe(false);
+      expect(await counter.read('acct_lease', '2026-11')).toMatchObject({ leases: ['l1'] });
+      // Closed: its use is final, and no call is recorded on it after.
+      const closed = await store.close(l);
+      expect(closed).toMatchObject({ record: { usedCalls: 20, usedUnits: 20 }, wasClosed: false });
+      await expect(store.use(l, 1)).resolves.toBe(false);
+      await expect(store.close(l)).resolves.toMatchObject({ wasClosed: true });
+      await expect(counter.settleLease(closed!.record)).resolves.toBe(true);
+      await expect(counter.settleLease(closed!.record)).resolves.toBe(false);
+      // The unused units and, in the lease's own minute, its unused slots go back.
       expect(await counter.read('acct_lease', '2026-11')).toMatchObject({
+        minuteCount: 21,
         monthCount: 21,
         reserved: 0,
         meters: { lookup: 21 },
+        leases: [],
       });
     });
 
-    test('the sweep finds a lease by its due time, from its last flush, and settles it once', async () => {
+    test('the sweep finds a lease by its due time and settles it from its record, once', async () => {
       const counter = usageCounter();
       const store = quotaLeases().store;
       await admit(counter, { ...request('acct_swept', 400), perMinute: 100_000 });
       const l = lease('acct_swept', 400, 'l3');
       await store.put(l);
       await reserve(l, 400);
-      await store.flush({ ...l, usedCalls: 30, usedUnits: 30 });
+      for (let i = 0; i < 29; i++) await store.use(l, 1);
       // Not due before its window's end and the grace.
       expect((await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) - 1))).settled).toBe(0);
       expect((await settleDueLeases(counter, store, new Date(Date.parse(l.dueAt) + 1))).settled).toBe(1);

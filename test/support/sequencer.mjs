@@ -11,6 +11,7 @@ export const SLOW_FIRST = [
   'test/integration/accounts-and-billing.test.ts',
   'test/integration/api.test.ts',
   'test/integration/jobs-crash.test.ts',
+  'test/integration/lease-crash.test.ts',
   'test/infra/all.test.ts',
   'test/infra/bundles.test.ts',
   'test/unit/ip/all.test.ts',

@@ -5,11 +5,12 @@ import type { LeaseRecord, LeaseStore } from '../limits/leases.js';
 import { LEASES_DUE } from './resources.js';
 
 // Lease records (limits/leases.ts) in the Usage table: pk ACCOUNT#<id>, sk LEASE#<leaseId>, one per
-// lease, written by the container that holds it (put before the reserving write, flushes while it
-// is used). An open lease carries the keys of the LEASES_DUE index (`leaseQueue`, `leaseDue`), by
-// which the sweep finds those whose containers never settled them; the index projects keys only,
-// so flushes do not write it. Removing a lease drops it from the index and leaves the item to TTL:
-// the request path needs no DeleteItem.
+// lease, written by the container that holds it (put before the reserving write, then one
+// conditional write per call it takes) and closed by whoever settles it (`closed`, after which no
+// call is recorded). An open lease carries the keys of the LEASES_DUE index (`leaseQueue`,
+// `leaseDue`), by which the sweep finds those whose containers never settled them; the index
+// projects keys only, so the per-call writes do not write it. Removing a lease drops it from the
+// index and leaves the item to TTL: the request path needs no DeleteItem.
 
 const QUEUE = 'LEASE';
 /**
@@ -24,6 +25,8 @@ export class DynamoLeaseStore implements LeaseStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /** For the per-call write, which a retry after a lost answer would count twice: one attempt. */
+    private readonly counting: DynamoDBDocumentClient = db,
   ) {}
 
   async put(lease: LeaseRecord): Promise<void> {
@@ -41,21 +44,75 @@ export class DynamoLeaseStore implements LeaseStore {
     );
   }
 
-  async flush(lease: LeaseRecord): Promise<void> {
+  async use(
+    lease: Pick<LeaseRecord, 'accountId' | 'id' | 'calls' | 'units'>,
+    units: number,
+  ): Promise<boolean> {
+    try {
+      await this.counting.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: leaseKey(lease.accountId, lease.id),
+          // ADD takes top-level attributes only; SET adds to the record's nested figures.
+          UpdateExpression:
+            'SET #lease.usedCalls = #lease.usedCalls + :one, #lease.usedUnits = #lease.usedUnits + :units',
+          ConditionExpression:
+            'attribute_exists(#lease) AND attribute_not_exists(#closed) AND #lease.usedCalls < :calls AND #lease.usedUnits <= :unitsBefore',
+          ExpressionAttributeNames: { '#lease': 'lease', '#closed': 'closed' },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':units': units,
+            ':calls': lease.calls,
+            ':unitsBefore': lease.units - units,
+          },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  async moveTo(lease: Pick<LeaseRecord, 'accountId' | 'id'>, window: number): Promise<void> {
     try {
       await this.db.send(
         new UpdateCommand({
           TableName: this.table,
           Key: leaseKey(lease.accountId, lease.id),
-          UpdateExpression: 'SET #lease.usedCalls = :calls, #lease.usedUnits = :units',
-          // A lease the sweep settled already keeps what it was settled with.
-          ConditionExpression: 'attribute_exists(#queue)',
-          ExpressionAttributeNames: { '#lease': 'lease', '#queue': LEASES_DUE.partitionKey },
-          ExpressionAttributeValues: { ':calls': lease.usedCalls, ':units': lease.usedUnits },
+          UpdateExpression: 'SET #lease.#window = :window',
+          ConditionExpression: 'attribute_exists(#lease) AND attribute_not_exists(#closed)',
+          ExpressionAttributeNames: { '#lease': 'lease', '#window': 'window', '#closed': 'closed' },
+          ExpressionAttributeValues: { ':window': window },
         }),
       );
     } catch (err) {
+      // Settled already: its slots were given back to the window it named, or to none.
       if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+
+  async close(
+    lease: Pick<LeaseRecord, 'accountId' | 'id'>,
+  ): Promise<{ record: LeaseRecord; wasClosed: boolean } | undefined> {
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: leaseKey(lease.accountId, lease.id),
+          UpdateExpression: 'SET #closed = :true',
+          ConditionExpression: 'attribute_exists(#lease)',
+          ExpressionAttributeNames: { '#lease': 'lease', '#closed': 'closed' },
+          ExpressionAttributeValues: { ':true': true },
+          // As it was: the use figures are the same, and `closed` says whether this write closed it.
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      const record = res.Attributes?.lease as LeaseRecord | undefined;
+      return record && { record, wasClosed: res.Attributes?.closed === true };
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
     }
   }
 

@@ -180,13 +180,18 @@ export const JOB_QUEUE = {
  * and refunds a dead DLQ delivery left due. Scheduled in AWS, a timer in the local stack.
  */
 export const JOB_SWEEP = {
-  everySeconds: 300,
+  /**
+   * Every minute (EventBridge's shortest rate): what a frozen container left (a creation's held
+   * charge, a lease) is back within the grace plus a minute (docs/architecture.md, "Settlement").
+   */
+  everySeconds: 60,
   /**
    * Age an entry must reach before the sweep acts on it (JOB_SWEEP_GRACE_SECONDS overrides):
-   * longer than a creating request can run (jobs-create's 29 s timeout), so no sweep takes a
-   * running request for a dead one.
+   * longer than a creating request can run (jobs-create's 29 s timeout, which Lambda enforces)
+   * plus clock skew, so no sweep takes a running request for a dead one. The local server sweeps
+   * what a killed process left at its restart without waiting (scripts/local/stack.ts).
    */
-  graceSeconds: 120,
+  graceSeconds: 35,
   timeoutSeconds: 60,
 } as const;
 

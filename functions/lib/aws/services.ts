@@ -15,13 +15,14 @@ import { fromOurEdge } from '../http/edge-origin.js';
 import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';
 import type { Leases } from '../limits/leased-admission.js';
-import { LeaseBook } from '../limits/leases.js';
+import { LEASE_POLICY, LeaseBook } from '../limits/leases.js';
 import type { Mailer, UsageNotifier } from '../limits/notifier.js';
 import { config, resetConfig } from '../runtime/config.js';
 import { tracedDomainResolver } from '../runtime/dns-tracing.js';
 import { DynamoAccountStore } from './account-store.js';
 import { DynamoBaselineStore } from './baseline-store.js';
-import { dynamo, resetDynamoClient } from './dynamo-client.js';
+import { callBound } from './call-bounds.js';
+import { dynamo, dynamoSingleAttempt, resetDynamoClient } from './dynamo-client.js';
 import { DynamoHostnameStore } from './hostname-store.js';
 import { JobStore } from './job-store.js';
 import { DynamoLeaseStore } from './lease-store.js';
@@ -29,7 +30,7 @@ import { DynamoMemberStore } from './member-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, tableName } from './resources.js';
-import { resetS3Client, s3Client } from './s3-client.js';
+import { resetS3Client, s3CallBound, s3Client } from './s3-client.js';
 import { DynamoSessionStore } from './session-store.js';
 import { resetSqsClient, sqsClient } from './sqs-client.js';
 import { tracer } from './tracing.js';
@@ -53,7 +54,7 @@ export function cachedAccountStore(): AccountStore {
 }
 
 export function usageCounter(): DynamoUsageCounter {
-  usage ??= new DynamoUsageCounter(dynamo(), tableName('Usage', config()));
+  usage ??= new DynamoUsageCounter(dynamo(), tableName('Usage', config()), dynamoSingleAttempt());
   return usage;
 }
 
@@ -63,8 +64,11 @@ export function usageCounter(): DynamoUsageCounter {
  */
 export function quotaLeases(): Leases {
   leases ??= {
-    book: new LeaseBook(randomBytes(6).toString('hex')),
-    store: new DynamoLeaseStore(dynamo(), tableName('Usage', config())),
+    book: new LeaseBook(randomBytes(6).toString('hex'), {
+      ...LEASE_POLICY,
+      minPerMinute: config().QUOTA_LEASE_MIN_PER_MINUTE,
+    }),
+    store: new DynamoLeaseStore(dynamo(), tableName('Usage', config()), dynamoSingleAttempt()),
   };
   return leases;
 }
@@ -84,7 +88,7 @@ export async function usageNotifier(): Promise<UsageNotifier & Mailer> {
       // a notice from an address nobody verified would only fail later.
       if (!from) throw new Error('NOTIFY_FROM is not set: usage notices and sign-in links have no sender');
       const { SesNotifier } = await import('./ses-notifier.js');
-      notifier = new SesNotifier(from);
+      notifier = new SesNotifier(from, callBound('ses', config()));
     }
   }
   return notifier;
@@ -143,6 +147,7 @@ export function jobStore(): JobStore {
     bucket: settings[BUCKET.envVar] ?? BUCKET.localName,
     queueUrl: settings[JOB_QUEUE.envVar] ?? '',
     chunkRows: settings.JOB_CHUNK_ROWS,
+    s3Bound: s3CallBound(),
   });
   return jobs;
 }
@@ -219,7 +224,11 @@ export async function certificateProvider(): Promise<CertificateProvider> {
       config();
     if (distributionId) {
       const { CloudFrontTenantProvider } = await import('./cloudfront-tenants.js');
-      certificates = new CloudFrontTenantProvider({ distributionId, connectionGroupId: group ?? '' });
+      certificates = new CloudFrontTenantProvider({
+        distributionId,
+        connectionGroupId: group ?? '',
+        bound: callBound('controlPlane', config()),
+      });
     } else {
       certificates = new LocalCertificateProvider();
     }
@@ -268,7 +277,8 @@ export function memberStore(): DynamoMemberStore {
 }
 
 export function sessionStore(): DynamoSessionStore {
-  sessions ??= new DynamoSessionStore(dynamo(), tableName('Sessions', config()));
+  // The sign-in counters add without a condition a repeat would fail: never retried.
+  sessions ??= new DynamoSessionStore(dynamo(), tableName('Sessions', config()), dynamoSingleAttempt());
   return sessions;
 }
 

@@ -29,7 +29,8 @@ import { dayOfWindow } from '../limits/windows.js';
 const YEAR_SECONDS = 400 * 24 * 3600;
 
 const holdAttribute = (jobId: string) => `hold_${jobId}`;
-const leaseAttribute = (leaseId: string) => `lease_${leaseId}`;
+const LEASE_PREFIX = 'lease_';
+const leaseAttribute = (leaseId: string) => `${LEASE_PREFIX}${leaseId}`;
 const refundedAttribute = (jobId: string) => `refunded_${jobId}`;
 
 export function usageKey(accountId: string, month: string) {
@@ -49,6 +50,7 @@ function stateOf(item: Record<string, unknown> = {}): UsageState {
     monthCount: Number(item.monthCount ?? 0),
     meters: attributesNamed('meter_', item),
     reserved: Number(item.reserved ?? 0),
+    leases: Object.keys(attributesNamed(LEASE_PREFIX, item)),
   };
 }
 
@@ -73,6 +75,12 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
+    /**
+     * For the counting writes (`ADD` whose condition still holds after it was applied): one attempt,
+     * as a timed-out write may have been applied and a retry would count it twice
+     * (aws/dynamo-client.ts dynamoSingleAttempt). Everything else may be retried.
+     */
+    private readonly counting: DynamoDBDocumentClient = db,
   ) {}
 
   countInWindow(req: CountRequest): Promise<Counted | undefined> {
@@ -144,7 +152,7 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
   async refund(req: Parameters<UsageCounter['refund']>[0]): Promise<void> {
     if (req.units <= 0) return;
     const meterAttr = req.meter ? ', #meter :neg' : '';
-    await this.db.send(
+    await this.counting.send(
       new UpdateCommand({
         TableName: this.table,
         Key: usageKey(req.accountId, req.month),
@@ -156,27 +164,39 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
   }
 
   async settleLease(lease: LeaseRecord): Promise<boolean> {
-    const back = -(lease.units - lease.usedUnits);
-    const meter = lease.meter ? ', #meter :back' : '';
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: usageKey(lease.accountId, lease.month),
-          UpdateExpression: `ADD monthCount :back, reserved :reserved${meter} REMOVE #lease`,
-          ConditionExpression: 'attribute_exists(#lease)',
-          ExpressionAttributeNames: {
-            '#lease': leaseAttribute(lease.id),
-            ...(lease.meter ? { '#meter': `meter_${lease.meter}` } : {}),
-          },
-          ExpressionAttributeValues: { ':back': back, ':reserved': -lease.units },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
+    // The unused minute slots go back only while the stored minute is the lease's own: a condition
+    // cannot guard part of a write, so the first try includes them and the second (a later minute
+    // is open) leaves them out. Either is the one write that removes the marker.
+    for (const minute of [true, false]) {
+      const meter = lease.meter ? ', #meter :back' : '';
+      const slots = minute ? ', minuteCount :slots' : '';
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: usageKey(lease.accountId, lease.month),
+            UpdateExpression: `ADD monthCount :back, reserved :reserved${meter}${slots} REMOVE #lease`,
+            ConditionExpression: minute
+              ? 'attribute_exists(#lease) AND #window = :window'
+              : 'attribute_exists(#lease)',
+            ExpressionAttributeNames: {
+              '#lease': leaseAttribute(lease.id),
+              ...(lease.meter ? { '#meter': `meter_${lease.meter}` } : {}),
+              ...(minute ? { '#window': 'window' } : {}),
+            },
+            ExpressionAttributeValues: {
+              ':back': -(lease.units - lease.usedUnits),
+              ':reserved': -lease.units,
+              ...(minute ? { ':slots': -(lease.calls - lease.usedCalls), ':window': lease.window } : {}),
+            },
+          }),
+        );
+        return true;
+      } catch (err) {
+        if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      }
     }
+    return false;
   }
 
   async read(accountId: string, month: string): Promise<UsageState> {
@@ -289,7 +309,7 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
         mode === 'same' ? `SET #hold = :units ${update}` : update.replace('SET ', 'SET #hold = :units, ');
     }
     try {
-      const res = await this.db.send(
+      const res = await this.counting.send(
         new UpdateCommand({
           TableName: this.table,
           Key: usageKey(req.accountId, req.month),

@@ -59,9 +59,11 @@ export interface UsageState {
   meters: Record<string, number>;
   /**
    * Units of `monthCount` held by open leases (leases.ts): reserved, not yet known to be used.
-   * What the month has billed so far is `monthCount - reserved`.
+   * What the month has billed so far is `monthCount - reserved` plus what the open leases used.
    */
   reserved: number;
+  /** The ids of the open leases (their `lease_<id>` markers); absent when none. */
+  leases?: string[];
 }
 
 /** A window opened by a call: the call as counted, and the window of the month it closed. */
@@ -99,8 +101,9 @@ export interface UsageCounter {
   refund(req: { accountId: string; month: string; units: number; meter: Meter | null }): Promise<void>;
   /**
    * Settles a lease once: gives back its unused units (`units - usedUnits`) to the month and its
-   * meter, takes its units off `reserved` and removes its marker. False when the marker is gone
-   * (settled already, or never reserved): nothing changes.
+   * meter, and its unused calls (`calls - usedCalls`) to the minute while the stored minute is
+   * still the lease's window; takes its units off `reserved` and removes its marker. False when the
+   * marker is gone (settled already, or never reserved): nothing changes.
    */
   settleLease(lease: LeaseRecord): Promise<boolean>;
 }
@@ -129,6 +132,8 @@ export type Admission =
       retryAfterSeconds: number;
       /** The full minute window: it ends at `(window + 1) * 60` s since the epoch. */
       window: number;
+      /** Refused because the counters kept changing under every read, not because they were full. */
+      contended?: true;
     }
   | {
       admitted: false;
@@ -148,11 +153,26 @@ export type Admission =
 const MAX_ROUNDS = 5;
 
 /**
+ * Settles the account's open leases at once (leased-admission.ts recallLeases): their unused month
+ * units and minute slots go back. Each is closed first, so no call is taken from it after.
+ */
+export type RecallLeases = (accountId: string, leaseIds: string[]) => Promise<void>;
+
+/** Recalls of open leases one admission may make before it decides from what it reads. */
+const MAX_RECALLS = 2;
+
+/**
  * Admits the call or refuses it. The month full is a `month` refusal (checked first: waiting for
  * the next minute would not help); the minute full is a `rate` refusal until the end of that
- * minute, which is a newer one than the call's own when the call arrived late.
+ * minute, which is a newer one than the call's own when the call arrived late. Neither is given
+ * while open leases hold units or slots the call could use: with `recall`, they are settled first
+ * and the counters read again, so a refusal means the limit is truly reached.
  */
-export async function admit(counter: UsageCounter, req: AdmissionRequest): Promise<Admission> {
+export async function admit(
+  counter: UsageCounter,
+  req: AdmissionRequest,
+  recall?: RecallLeases,
+): Promise<Admission> {
   const month = monthKey(req.now);
   const count: CountRequest = {
     accountId: req.accountId,
@@ -172,13 +192,22 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
   // The usual call: the minute is open and both counters have room. One write.
   const counted = await counter.countInWindow(count);
   if (counted) return admitted(counted);
+  let recalls = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const state = await counter.read(req.accountId, month);
-    if (req.units > 0 && state.monthCount + req.units > req.monthlyCap) {
+    const monthFull = req.units > 0 && state.monthCount + req.units > req.monthlyCap;
+    const minuteFull = state.window >= count.window && state.minuteCount >= req.perMinute;
+    if ((monthFull || minuteFull) && recall && state.leases?.length && recalls < MAX_RECALLS) {
+      recalls++;
+      round--;
+      await recall(req.accountId, state.leases);
+      continue;
+    }
+    if (monthFull) {
       const remaining = Math.max(0, req.monthlyCap - state.monthCount);
       return { admitted: false, reason: 'month', units: req.units, month, remaining };
     }
-    if (state.window >= count.window && state.minuteCount >= req.perMinute) {
+    if (minuteFull) {
       return {
         admitted: false,
         reason: 'rate',
@@ -196,7 +225,7 @@ export async function admit(counter: UsageCounter, req: AdmissionRequest): Promi
   }
   // The account's own concurrent calls kept changing the counters under every read: that is its
   // request rate, so the caller is asked to retry shortly.
-  return { admitted: false, reason: 'rate', retryAfterSeconds: 1, window: count.window };
+  return { admitted: false, reason: 'rate', retryAfterSeconds: 1, window: count.window, contended: true };
 }
 
 /**

@@ -4,24 +4,28 @@ import {
   admit,
   type CountRequest,
   openAndSnapshot,
+  type RecallLeases,
   type UsageCounter,
 } from './admission.js';
-import type { Block, HeldLease, LeaseBook, LeaseRecord, LeaseStore } from './leases.js';
+import type { Block, LeaseBook, LeaseRecord, LeaseStore } from './leases.js';
 
 // Admission with quota leases (leases.ts; docs/architecture.md, "Counters that scale"). A call is
-// admitted from its container's lease without a write when the lease is of its minute and has
-// room; otherwise the container settles that lease and, when the account is busy here and far from
-// its limits, reserves a new block with one conditional write. Everything else (a quiet account,
-// a limit close by, a list job's charge, a refused body) is admit()'s exact count per call, which
-// also makes every refusal: a lease never refuses, it only runs out. A refusal is remembered by
-// the container (LeaseBook.refusal): a full minute's further calls are refused without a write.
+// admitted from its container's lease when the lease is of its minute, in its life and has room,
+// with one conditional write on the lease's record (not on the hot month item); otherwise the
+// container settles that lease and, when the account is busy here and far from its limits,
+// reserves a new block with one conditional write on the month item. Everything else (a quiet
+// account, a limit close by, a list job's charge, a refused body) is admit()'s exact count per
+// call, which also makes every refusal: a lease never refuses, it only runs out, and admit()
+// recalls the open leases before it refuses (recallLeases), so no unit or slot a block holds is
+// ever refused. A refusal is remembered by the container (LeaseBook.refusal): a full minute's
+// further calls are refused without a write.
 
 export interface Leases {
   book: LeaseBook;
   store: LeaseStore;
 }
 
-/** An admission, with the failure of a lease write that did not fail the call (the sweep repairs it). */
+/** An admission, with the failure of a settlement that did not fail the call (the sweep repairs it). */
 export type LeasedAdmission = Admission & { leaseError?: unknown };
 
 export async function admitLeased(
@@ -30,9 +34,10 @@ export async function admitLeased(
   req: AdmissionRequest,
 ): Promise<LeasedAdmission> {
   const { book, store } = leases;
+  const recall: RecallLeases = (accountId, ids) => recallLeases(counter, store, accountId, ids);
   // A hold names one charge (a list job's) and a call without units only takes a minute slot:
   // both are counted on their own.
-  if (req.hold || req.units === 0) return admit(counter, req);
+  if (req.hold || req.units === 0) return admit(counter, req, recall);
   // Refused calls count toward the rate too: the next minute starts with blocks of the right size.
   const callsPerSecond = book.observe(req);
   const known = book.refusal(req);
@@ -40,26 +45,37 @@ export async function admitLeased(
   const taken = book.take(req);
   if (taken) {
     const { lease, monthBefore, minuteCount } = taken;
-    let leaseError: unknown;
-    if (book.flushDue(lease, req.now)) {
-      try {
-        await store.flush(lease);
-        book.flushed(lease, req.now);
-      } catch (err) {
-        leaseError = err;
-      }
+    // On the record before it is answered: a crash after this loses no billing, and whoever
+    // settles the lease returns only what it did not use.
+    let recorded: boolean;
+    try {
+      recorded = await store.use(lease, req.units);
+    } catch (err) {
+      // Not known to be recorded: the call fails unanswered (at worst billed as a call cut off).
+      book.untake(lease, req.units);
+      throw err;
     }
-    return {
-      admitted: true,
-      month: lease.month,
-      monthBefore,
-      monthAfter: monthBefore + req.units,
-      window: lease.window,
-      minuteCount,
-      ...(leaseError === undefined ? {} : { leaseError }),
-    };
+    if (recorded) {
+      return {
+        admitted: true,
+        month: lease.month,
+        monthBefore,
+        monthAfter: monthBefore + req.units,
+        window: lease.window,
+        minuteCount,
+      };
+    }
+    // Closed under us (recalled near a limit, or swept): counted below like any other call.
+    book.untake(lease, req.units);
   }
-  const settleError = await settle(counter, store, book.release(req));
+  // Only the lease this call found: another call of this container may have replaced it meanwhile.
+  const held = book.release(req, taken?.lease);
+  const settleError = held
+    ? await settleLease(counter, store, held).then(
+        () => undefined,
+        (err: unknown) => err,
+      )
+    : undefined;
   const block = book.plan(req, callsPerSecond);
   let leased: LeasedAdmission | undefined;
   if (block && book.claim(req)) {
@@ -69,7 +85,7 @@ export async function admitLeased(
       book.unclaim(req);
     }
   }
-  const outcome = leased ?? (await admit(counter, req));
+  const outcome = leased ?? (await admit(counter, req, recall));
   if (!outcome.admitted) book.refused(req, outcome);
   if (!leased && outcome.admitted) {
     book.saw(req, {
@@ -106,11 +122,16 @@ async function reserve(
     calls: block.calls,
     lease: record.id,
   };
-  const granted = (await counter.countInWindow(count)) ?? (await openAndSnapshot(counter, count));
+  // A count that fails in an open minute failed for room: trying to open it would fail too.
+  const granted =
+    (await counter.countInWindow(count)) ??
+    (block.minuteOpen ? undefined : await openAndSnapshot(counter, count));
   if (!granted) {
     await store.remove(record);
     return undefined;
   }
+  // Counted in a newer minute another container opened: its slots are that minute's.
+  if (granted.window !== record.window) await store.moveTo(record, granted.window);
   const lease = book.hold(record, granted, req.now);
   // The block's month total is granted.monthAfter; this call is its first use.
   book.saw(req, {
@@ -132,22 +153,39 @@ async function reserve(
 }
 
 /**
- * Settles a lease its container is done with: the unused units go back at once. A failure is
- * returned, not thrown: the lease's record stays, and the sweep settles it from its last flush.
+ * Settles a lease, whoever holds it: closes its record (no call is taken from it after), then gives
+ * back what the record says it did not use and drops it from the sweep's queue. The one whose
+ * write closed it settles it; the sweep (`finish`) also settles a lease closed by someone who died
+ * before settling it. Every step is repeatable, so nothing is given back twice. False when this
+ * call gave nothing back.
  */
-async function settle(
+export async function settleLease(
   counter: UsageCounter,
   store: LeaseStore,
-  lease: HeldLease | undefined,
-): Promise<unknown> {
-  if (!lease) return undefined;
-  try {
-    await counter.settleLease(lease);
-    await store.remove(lease);
-    return undefined;
-  } catch (err) {
-    return err;
-  }
+  lease: Pick<LeaseRecord, 'accountId' | 'id'>,
+  { finish = false } = {},
+): Promise<boolean> {
+  const closing = await store.close(lease);
+  // No record: never reserved (its container died before the put), or long gone.
+  if (!closing) return false;
+  // Another caller closed it first and is settling it (or the sweep will).
+  if (closing.wasClosed && !finish) return false;
+  const settled = await counter.settleLease(closing.record);
+  await store.remove(closing.record);
+  return settled;
+}
+
+/**
+ * Recalls the account's open leases (admission.ts RecallLeases): each settled as above, at once.
+ * A lease another call settles at the same time is settled once (the month item's marker).
+ */
+export async function recallLeases(
+  counter: UsageCounter,
+  store: LeaseStore,
+  accountId: string,
+  ids: string[],
+): Promise<void> {
+  await Promise.all(ids.map((id) => settleLease(counter, store, { accountId, id })));
 }
 
 /** What a sweep of due leases did: leases settled, and those it could not settle (they stay due). */
@@ -158,8 +196,8 @@ export interface LeaseSweep {
 
 /**
  * The sweep's part (job-sweeper in AWS, the local server's sweep): settles the leases whose
- * containers did not within their grace (frozen, reaped or killed), from their records' last flush:
- * calls a container admitted after its last flush are not billed. Pages through every lease due
+ * containers did not within their life and grace (frozen, reaped or killed), exactly, from their
+ * records. Pages through every lease due
  * (up to maxPages of pageSize); one that fails is reported and stays due for the next sweep, and
  * the others are settled all the same.
  */
@@ -177,8 +215,7 @@ export async function settleDueLeases(
     const due = page.filter((lease) => !failed.has(lease.id));
     for (const lease of due) {
       try {
-        if (await counter.settleLease(lease)) sweep.settled++;
-        await store.remove(lease);
+        if (await settleLease(counter, store, lease, { finish: true })) sweep.settled++;
       } catch (error) {
         failed.add(lease.id);
         sweep.failures.push({ lease, error });

@@ -4,14 +4,17 @@ import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
 
 // Quota leases (docs/architecture.md, "Counters that scale"): a container serving many calls of
 // one account reserves a block of them (minute slots and month units) with one conditional write
-// on the account's month item, admits from the block without a write, and returns what it did not
-// use. This module is the container's book of its leases and the rule that sizes them; the writes
-// are admission.ts's, through the UsageCounter and LeaseStore ports.
+// on the account's month item, admits from the block with one write on the lease's own record (not
+// on the month item, which takes about 1,000 writes a second), and returns what it did not use.
+// Because each call is on the record before it is answered, anyone can settle a lease exactly at
+// any time: a crash loses nothing, and a call that would be refused while blocks are out recalls
+// them first (admission.ts). This module is the container's book of its leases and the rule that
+// sizes them; the writes are leased-admission.ts's, through the UsageCounter and LeaseStore ports.
 
 export const LEASE_POLICY = {
   /**
-   * Accounts allowed fewer calls a minute never lease: one item takes their rate easily, and their
-   * admission stays exact to the call (every refusal at the limit, none below it).
+   * Accounts allowed fewer calls a minute never lease: one item takes their rate easily (500 a
+   * second), so a block would only add its reserving and settling writes.
    */
   minPerMinute: 30_000,
   /**
@@ -22,25 +25,38 @@ export const LEASE_POLICY = {
    */
   minCallsPerSecond: 20,
   minAccountCallsPerSecond: 200,
-  /** A block holds about this many seconds of the container's own calls of the account. */
+  /**
+   * A block holds about this many seconds of the container's own calls of the account: the blocks
+   * out at a limit's edge are then about one second of the account's traffic, which a recall gives
+   * back once (10 s blocks made the last seconds before a cap a churn of recalls and new blocks).
+   */
   blockSeconds: 1,
+  /**
+   * ...and at least this many calls when the container makes them within the block's life, so that
+   * a slower container's block spreads its five writes of its own (put, reserve, close, settle,
+   * remove) over many calls.
+   */
+  minBlockCalls: 100,
   /**
    * Never more than 1/roomDivisor of what the minute or the month has left: blocks shrink as a
    * limit nears, to one call (no lease: today's exact count per call) close to it.
    */
   roomDivisor: 8,
-  /** Largest block, in calls. */
-  maxCalls: 1_000,
   /**
-   * The units used from a lease are written to its record every flushMs once flushUnits are
-   * unwritten, and at least every flushMaxMs while it is used: a container that dies loses the
-   * billing of at most that much.
+   * Largest block, in calls. Each call taken is one write on the lease's record, so this bounds the
+   * writes one record ever takes (with its put and close): under DynamoDB's 1,000 a second per
+   * item, however fast the container.
    */
-  flushMs: 100,
-  flushUnits: 10,
-  flushMaxMs: 1_000,
-  /** How long after its window a lease may still be settled by its container before the sweep does. */
-  graceMs: 60_000,
+  maxCalls: 400,
+  /**
+   * A container takes calls from a lease for at most lifeMs after reserving it (and only in its
+   * minute), then settles it at its next call; the sweep settles a lease whose container never
+   * comes back once lifeMs + graceMs have passed. Every call taken is written to the lease's record
+   * before it is answered (LeaseStore.use), so a lease can be settled exactly by anyone at any time.
+   */
+  lifeMs: 10_000,
+  /** How long after its life a lease is left to its container before the sweep settles it. */
+  graceMs: 5_000,
   /**
    * How long a container answers a full month's refusal itself (a refund or a settled lease can
    * give units back, so not longer).
@@ -61,10 +77,12 @@ export interface LeaseRecord {
   calls: number;
   /** Month units reserved (also on the month item, as the marker `lease_<id>`). */
   units: number;
-  /** Used as last recorded (the container knows more until it flushes). */
+  /** Used, as recorded: every call taken is recorded before it is answered. */
   usedCalls: number;
   usedUnits: number;
-  /** When the sweep may settle it (ISO): its window's end plus the grace. */
+  /** When the container reserved it (ISO); it takes calls from it for LEASE_POLICY.lifeMs at most. */
+  reservedAt: string;
+  /** When the sweep may settle it (ISO): the end of its life plus the grace. */
   dueAt: string;
 }
 
@@ -72,8 +90,21 @@ export interface LeaseRecord {
 export interface LeaseStore {
   /** Records a lease before it is reserved, so that a container that dies leaves it findable. */
   put(lease: LeaseRecord): Promise<void>;
-  /** Records the calls and units used so far. */
-  flush(lease: LeaseRecord): Promise<void>;
+  /**
+   * Records one call of `units` taken from the lease, in one conditional write: false when the
+   * lease is closed (settled, or being settled by someone else) or has no room for it.
+   */
+  use(lease: Pick<LeaseRecord, 'accountId' | 'id' | 'calls' | 'units'>, units: number): Promise<boolean>;
+  /** Moves an open lease to the minute its reserving write counted it in (a newer one). */
+  moveTo(lease: Pick<LeaseRecord, 'accountId' | 'id'>, window: number): Promise<void>;
+  /**
+   * Closes the lease: no call is recorded on it after this write. Returns the record as closed
+   * (its use final), and whether it was closed before this write; undefined when there is none.
+   * Repeatable.
+   */
+  close(
+    lease: Pick<LeaseRecord, 'accountId' | 'id'>,
+  ): Promise<{ record: LeaseRecord; wasClosed: boolean } | undefined>;
   /** Forgets a settled (or never reserved) lease; repeatable. */
   remove(lease: Pick<LeaseRecord, 'accountId' | 'id'>): Promise<void>;
   /** Leases due by `now` (the sweep's), at most `limit`. */
@@ -85,14 +116,16 @@ export interface HeldLease extends LeaseRecord {
   /** The month total just before the block was reserved, and the minute's count with the block. */
   monthBase: number;
   minuteWithBlock: number;
-  flushedAtMs: number;
-  flushedUnits: number;
+  /** The container takes no call from it from then on (reservedAt + lifeMs). */
+  untilMs: number;
 }
 
 /** The block a new lease asks for. */
 export interface Block {
   calls: number;
   units: number;
+  /** The call's minute was open at the container's last write: no write need try to open it. */
+  minuteOpen: boolean;
 }
 
 /** What a container knows of an account's traffic and counters. */
@@ -118,12 +151,9 @@ const keyOf = (req: Pick<LeaseRequest, 'accountId' | 'meter'>) => `${req.account
 const limitsOf = (req: Pick<LeaseRequest, 'perMinute' | 'monthlyCap'>) =>
   `${req.perMinute}/${req.monthlyCap}`;
 
-/**
- * When the sweep may settle a lease drafted in `window`: the end of the next minute (the reserving
- * write may count it in a minute another container opened) plus the grace.
- */
-export function leaseDueAt(window: number, policy: LeasePolicy = LEASE_POLICY): Date {
-  return new Date((window + 2) * 60_000 + policy.graceMs);
+/** When the sweep may settle a lease reserved at `reservedAt`: the end of its life plus the grace. */
+export function leaseDueAt(reservedAt: Date, policy: LeasePolicy = LEASE_POLICY): Date {
+  return new Date(reservedAt.getTime() + policy.lifeMs + policy.graceMs);
 }
 
 /**
@@ -135,8 +165,9 @@ export class LeaseBook {
   private readonly held = new Map<string, HeldLease>();
   private readonly traffic = new Map<string, AccountTraffic>();
   /**
-   * The last refusal per account: a full minute stays full until it ends (nothing gives minute
-   * slots back), so its calls are refused here without a write; a full month for monthRefusalMs.
+   * The last refusal per account: a minute refused as full stays full until it ends (every lease of
+   * it was recalled before the refusal, and no block is reserved in a full minute), so its calls
+   * are refused here without a write; a full month for monthRefusalMs (a refund can give back).
    */
   private readonly refusals = new Map<
     string,
@@ -144,6 +175,7 @@ export class LeaseBook {
   >();
   /** Accounts (and meters) a reserving write is on its way for: their other calls count on their own. */
   private readonly reserving = new Set<string>();
+
   private sequence = 0;
 
   constructor(
@@ -205,8 +237,9 @@ export class LeaseBook {
     return undefined;
   }
 
-  /** Remembers a refusal the counters gave (see refusal()). */
+  /** Remembers a refusal the counters gave (see refusal()); not one for contention alone. */
   refused(req: LeaseRequest, refusal: Exclude<Admission, { admitted: true }>): void {
+    if (refusal.reason === 'rate' && refusal.contended) return;
     this.refusals.set(req.accountId, {
       ...refusal,
       untilMs: req.now.getTime() + this.policy.monthRefusalMs,
@@ -231,14 +264,16 @@ export class LeaseBook {
 
   /**
    * Takes the call from the account's lease (of its meter) when that lease is of the call's minute
-   * (and so of its month) and has a call and the units left; undefined otherwise (the caller then
-   * settles it).
+   * (and so of its month), still in its life, and has a call and the units left; undefined
+   * otherwise (the caller then settles it). The caller records the call (LeaseStore.use) before
+   * answering it, and gives it back (untake) when that write refused it.
    */
   take(req: LeaseRequest): { lease: HeldLease; monthBefore: number; minuteCount: number } | undefined {
     const lease = this.held.get(keyOf(req));
     if (!lease) return undefined;
     if (
       lease.window !== minuteWindow(req.now) ||
+      req.now.getTime() >= lease.untilMs ||
       lease.usedCalls >= lease.calls ||
       lease.usedUnits + req.units > lease.units
     )
@@ -249,25 +284,19 @@ export class LeaseBook {
     return { lease, monthBefore, minuteCount: lease.minuteWithBlock - lease.calls + lease.usedCalls };
   }
 
-  /** Whether the lease's use should be written now (LEASE_POLICY.flushMs). */
-  flushDue(lease: HeldLease, now: Date): boolean {
-    const unwritten = lease.usedUnits - lease.flushedUnits;
-    const since = now.getTime() - lease.flushedAtMs;
-    return (
-      unwritten > 0 &&
-      (since >= this.policy.flushMaxMs ||
-        (since >= this.policy.flushMs && unwritten >= this.policy.flushUnits))
-    );
+  /** Gives back a call taken from the lease whose record refused it. */
+  untake(lease: HeldLease, units: number): void {
+    lease.usedCalls--;
+    lease.usedUnits -= units;
   }
 
-  flushed(lease: HeldLease, now: Date): void {
-    lease.flushedAtMs = now.getTime();
-    lease.flushedUnits = lease.usedUnits;
-  }
-
-  /** The account's lease, taken out of the book to be settled. */
-  release(req: Pick<LeaseRequest, 'accountId' | 'meter'>): HeldLease | undefined {
+  /**
+   * The account's lease, taken out of the book to be settled; `only` releases it only if it is
+   * still that lease (another call of the container may have settled it and reserved a new one).
+   */
+  release(req: Pick<LeaseRequest, 'accountId' | 'meter'>, only?: HeldLease): HeldLease | undefined {
     const lease = this.held.get(keyOf(req));
+    if (only && lease !== only) return undefined;
     this.held.delete(keyOf(req));
     return lease;
   }
@@ -302,9 +331,16 @@ export class LeaseBook {
     const minuteUsed = t.seen.window >= window ? t.seen.minuteCount : 0;
     const minuteRoom = req.perMinute - minuteUsed;
     const monthRoom = req.monthlyCap - t.seen.monthCount;
+    const lifeSeconds = this.policy.lifeMs / 1000;
     const calls = Math.min(
       this.policy.maxCalls,
-      Math.ceil(callsPerSecond * this.policy.blockSeconds),
+      Math.ceil(
+        callsPerSecond *
+          Math.max(
+            this.policy.blockSeconds,
+            Math.min(this.policy.minBlockCalls / callsPerSecond, lifeSeconds),
+          ),
+      ),
       Math.floor(minuteRoom / this.policy.roomDivisor),
     );
     const units = Math.min(
@@ -312,7 +348,7 @@ export class LeaseBook {
       Math.floor(monthRoom / this.policy.roomDivisor),
     );
     if (calls < 2 || units < req.units) return undefined;
-    return { calls, units };
+    return { calls, units, minuteOpen: t.seen.window >= window };
   }
 
   /** The record of a new lease for `block`, with this call as its first use. */
@@ -329,7 +365,8 @@ export class LeaseBook {
       units: block.units,
       usedCalls: 1,
       usedUnits: req.units,
-      dueAt: leaseDueAt(window, this.policy).toISOString(),
+      reservedAt: req.now.toISOString(),
+      dueAt: leaseDueAt(req.now, this.policy).toISOString(),
     };
   }
 
@@ -348,8 +385,7 @@ export class LeaseBook {
       window: granted.window,
       monthBase: granted.monthBefore,
       minuteWithBlock: granted.minuteCount,
-      flushedAtMs: now.getTime(),
-      flushedUnits: record.usedUnits,
+      untilMs: now.getTime() + this.policy.lifeMs,
     };
     this.held.set(keyOf(record), lease);
     return lease;

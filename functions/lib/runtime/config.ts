@@ -3,6 +3,7 @@ import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES, type TableEnvVar } from '../aws/r
 import { DEFAULT_DNS_CANARY, parseDnsCanary } from '../dns/canary.js';
 import { parseDnsServers } from '../dns/resolver.js';
 import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
+import { LEASE_POLICY } from '../limits/leases.js';
 import { DEFAULT_CHECK_INTERVAL_MS } from '../refresh/hot-swap.js';
 import { MX_LEARN_DEFAULTS } from '../refresh/mx-learn.js';
 
@@ -109,6 +110,11 @@ const ConfigSchema = z.object({
   // List jobs.
   JOB_CHUNK_ROWS: wholeNumber(1).default(DEFAULT_CHUNK_ROWS),
   JOB_SWEEP_GRACE_SECONDS: duration().default(JOB_SWEEP.graceSeconds),
+  /**
+   * Calls a minute from which an account's calls may be admitted from quota leases (limits/leases.ts
+   * LEASE_POLICY.minPerMinute). The local tests lower it to drive leases at small limits.
+   */
+  QUOTA_LEASE_MIN_PER_MINUTE: wholeNumber(1).default(LEASE_POLICY.minPerMinute),
 
   // Custom hostnames (spec: Authentication, rule 7).
   BASE_DOMAIN: text.default('localhost'),
@@ -124,6 +130,14 @@ const ConfigSchema = z.object({
   // Emulator endpoints (local stack): S3 then needs path-style addressing (aws/s3-client.ts).
   AWS_ENDPOINT_URL: text.optional(),
   AWS_ENDPOINT_URL_S3: text.optional(),
+
+  // Bounds of every AWS call (aws/call-bounds.ts). Unset: each kind of call keeps its own. Set, one
+  // value for every kind: the tests shorten them (a hung emulator answers 503 in a second, not in
+  // the seconds AWS's latencies call for) and the test stacks lengthen them for their 200-call races.
+  /** The TCP connection to a service's endpoint. */
+  AWS_CONNECT_TIMEOUT_MS: duration(1).optional(),
+  /** From a request sent to its response's headers, and the longest silence of a response's body. */
+  AWS_REQUEST_TIMEOUT_MS: duration(1).optional(),
 
   // X-Ray tracing (aws/tracing.ts): Lambda sets AWS_EXECUTION_ENV; POWERTOOLS_TRACE_ENABLED=false
   // turns tracing off there too. Read by tracingEnabled(), on its own.

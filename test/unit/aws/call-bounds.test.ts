@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import type { RetryStrategyV2 } from '@smithy/types';
+import type { RetryStrategyV2, SdkError } from '@smithy/types';
 import {
   CALL_BOUNDS,
   callBound,
@@ -87,7 +87,7 @@ describe('the clients carry them', () => {
     expect(await dynamo().config.maxAttempts()).toBe(2);
     const strategy = (await dynamoSingleAttempt().config.retryStrategy()) as RetryStrategyV2;
     const first = await strategy.acquireInitialRetryToken('dynamodb');
-    const timedOut = Object.assign(new Error('timed out'), { name: 'TimeoutError' });
+    const timedOut = Object.assign(new Error('timed out'), { name: 'TimeoutError' }) as SdkError;
     // A write that timed out may have been applied: its error is the call's, at once.
     await expect(
       strategy.refreshRetryTokenForRetry(first, { error: timedOut, errorType: 'TRANSIENT' }),
@@ -96,11 +96,17 @@ describe('the clients carry them', () => {
       strategy.refreshRetryTokenForRetry(first, { error: timedOut, errorType: 'SERVER_ERROR' }),
     ).rejects.toBe(timedOut);
     // A throttled one was not: tried again, twice at most, after a short wait.
-    const throttled = Object.assign(new Error('slow down'), { name: 'ThrottlingException' });
-    const second = await strategy.refreshRetryTokenForRetry(first, { error: throttled, errorType: 'THROTTLING' });
+    const throttled = Object.assign(new Error('slow down'), { name: 'ThrottlingException' }) as SdkError;
+    const second = await strategy.refreshRetryTokenForRetry(first, {
+      error: throttled,
+      errorType: 'THROTTLING',
+    });
     expect(second.getRetryDelay()).toBeGreaterThanOrEqual(25);
     expect(second.getRetryDelay()).toBeLessThanOrEqual(50);
-    const third = await strategy.refreshRetryTokenForRetry(second, { error: throttled, errorType: 'THROTTLING' });
+    const third = await strategy.refreshRetryTokenForRetry(second, {
+      error: throttled,
+      errorType: 'THROTTLING',
+    });
     await expect(
       strategy.refreshRetryTokenForRetry(third, { error: throttled, errorType: 'THROTTLING' }),
     ).rejects.toBe(throttled);

@@ -1,6 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import type { AdmissionRequest } from '../../../functions/lib/limits/admission.js';
-import { admitLeased, settleDueLeases } from '../../../functions/lib/limits/leased-admission.js';
+import {
+  admitLeased,
+  recallLeases,
+  settleDueLeases,
+} from '../../../functions/lib/limits/leased-admission.js';
 import { LEASE_POLICY, LeaseBook } from '../../../functions/lib/limits/leases.js';
 import { minuteWindow } from '../../../functions/lib/limits/windows.js';
 import { MemoryLeaseStore } from './support/memory-lease-store.js';
@@ -60,7 +64,7 @@ describe('quota leases', () => {
     expect(table.month(MONTH).state).toMatchObject({ minuteCount: 100, monthCount: 100, reserved: 0 });
   });
 
-  test('a busy account takes a block with one write and admits from it without writing', async () => {
+  test('a busy account takes a block with one write and admits from it without writing the month item', async () => {
     const table = new MemoryUsageTable();
     const store = new MemoryLeaseStore();
     const c = container(table, store, 'c1');
@@ -94,37 +98,38 @@ describe('quota leases', () => {
     expect(table.month(MONTH).state).toMatchObject({ monthCount: 331, reserved: 0, meters: { lookup: 331 } });
   });
 
-  test('a lease its container never settles is settled by the sweep after its window and the grace, once', async () => {
+  test('a lease its container never settles is settled by the sweep after its life and the grace, exactly and once', async () => {
     const table = new MemoryUsageTable();
     const store = new MemoryLeaseStore();
     const c = container(table, store, 'c1');
-    // 500 calls over 0.5 s: the lease is flushed every 100 ms while it is used.
+    // 500 calls over 0.5 s, then the container dies: every call it took is on the lease's record.
     await burst(c, T0, 500, 1);
     const [lease] = store.open();
-    const flushed = lease!.usedUnits;
-    expect(flushed).toBeGreaterThan(0);
     const month = table.month(MONTH);
-    const countedBefore = month.state.monthCount;
+    expect(month.state.monthCount).toBeGreaterThan(500);
 
     // Not yet due: the container may still settle it.
-    // Due at the end of the minute after the lease's, plus the grace.
-    const windowEnd = (minuteWindow(T0) + 2) * 60_000;
-    expect(
-      (await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs - 1))).settled,
-    ).toBe(0);
-    // Due: the sweep gives back what the record does not show used.
-    expect(
-      (await settleDueLeases(table, store, new Date(windowEnd + LEASE_POLICY.graceMs + 1))).settled,
-    ).toBe(1);
-    expect(month.state.reserved).toBe(0);
-    expect(month.state.monthCount).toBe(countedBefore - (lease!.units - flushed));
-    // Calls admitted after the last flush are not billed: never more than were admitted.
-    expect(month.state.monthCount).toBeLessThanOrEqual(500);
-    expect(month.state.monthCount).toBeGreaterThanOrEqual(500 - 100);
+    const due = Date.parse(lease!.reservedAt) + LEASE_POLICY.lifeMs + LEASE_POLICY.graceMs;
+    expect((await settleDueLeases(table, store, new Date(due - 1))).settled).toBe(0);
+    // Due: the sweep gives back exactly what the record does not show used.
+    expect((await settleDueLeases(table, store, new Date(due + 1))).settled).toBe(1);
+    expect(month.state).toMatchObject({ monthCount: 500, reserved: 0, meters: { lookup: 500 } });
     // Again: nothing changes.
-    expect((await settleDueLeases(table, store, new Date(windowEnd + 10 * 60_000))).settled).toBe(0);
+    expect((await settleDueLeases(table, store, new Date(due + 10 * 60_000))).settled).toBe(0);
     expect(await table.settleLease(lease!)).toBe(false);
-    expect(month.state.monthCount).toBe(countedBefore - (lease!.units - flushed));
+    expect(month.state.monthCount).toBe(500);
+  });
+
+  test('a lease is used for its life at most: the next call after it settles it and takes a new block', async () => {
+    const table = new MemoryUsageTable();
+    const store = new MemoryLeaseStore();
+    const c = container(table, store, 'c1');
+    await burst(c, T0, 100, 1);
+    const [first] = store.open();
+    await burst(c, new Date(Date.parse(first!.reservedAt) + LEASE_POLICY.lifeMs), 30, 1);
+    const [second] = store.open();
+    expect(second!.id).not.toBe(first!.id);
+    expect(store.records.get(first!.id)).toMatchObject({ open: false, closed: true });
   });
 
   test("a lease of a month's last minute is settled into that month after it ended; the new month starts from its own block", async () => {
@@ -154,7 +159,7 @@ describe('quota leases', () => {
     expect(table.month(MONTH).state).toMatchObject({ monthCount: 100 - 1 + 1, reserved: 0 });
   });
 
-  test('blocks shrink as the minute fills: three containers never admit more than the limit, and miss little of it', async () => {
+  test('three containers admit exactly the minute limit: a call the full minute would refuse recalls the blocks first', async () => {
     const table = new MemoryUsageTable();
     const store = new MemoryLeaseStore();
     const containers = ['a', 'b', 'c'].map((id) => container(table, store, id));
@@ -166,32 +171,73 @@ describe('quota leases', () => {
       const outcome = await containers[i % 3]!.call(new Date(start.getTime() + i), { perMinute: limit });
       if (outcome.admitted) admitted++;
     }
-    expect(admitted).toBeLessThanOrEqual(limit);
-    expect(admitted).toBeGreaterThanOrEqual(limit * 0.99);
-    expect(table.month(MONTH).state.minuteCount).toBeLessThanOrEqual(limit);
+    expect(admitted).toBe(limit);
+    expect(table.month(MONTH).state).toMatchObject({ minuteCount: limit, monthCount: limit, reserved: 0 });
   });
 
-  test('the monthly cap is never passed: blocks shrink to single calls near it', async () => {
+  test('the monthly cap is reached exactly: blocks shrink near it, and the last units held in blocks are recalled', async () => {
     const table = new MemoryUsageTable();
     table.month(MONTH).state.monthCount = 20_000_000 - 5_000;
     const store = new MemoryLeaseStore();
     const c = container(table, store, 'c1');
     const admitted = await burst(c, T0, 8_000, 1);
-    expect(admitted).toBeLessThanOrEqual(5_000);
-    expect(admitted).toBeGreaterThanOrEqual(5_000 - 50);
-    await c.call(new Date(T0.getTime() + 60_000)); // settles the last lease
-    expect(table.month(MONTH).state.monthCount).toBeLessThanOrEqual(20_000_000);
+    expect(admitted).toBe(5_000);
+    expect(table.month(MONTH).state).toMatchObject({ monthCount: 20_000_000, reserved: 0 });
   });
 
-  test('a failed flush does not fail the call: the lease stays, and the sweep settles it from its last flush', async () => {
+  test('16 callers over 4 containers on a 2,000 cap: exactly 2,000 admitted, every refusal the month', async () => {
+    const table = new MemoryUsageTable();
+    const store = new MemoryLeaseStore();
+    const containers = ['a', 'b', 'c', 'd'].map((id) => container(table, store, id));
+    const cap = { perMinute: 10_000_000, monthlyCap: 2_000 };
+    let admitted = 0;
+    const refusals = new Set<string>();
+    // Each caller calls until refused, 16 at once: the calls of one instant interleave at every await.
+    let at = T0.getTime();
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, i) => {
+        for (;;) {
+          const outcome = await containers[i % 4]!.call(new Date(at++), cap);
+          if (!outcome.admitted) {
+            refusals.add(outcome.reason);
+            return;
+          }
+          admitted++;
+        }
+      }),
+    );
+    expect(admitted).toBe(2_000);
+    expect([...refusals]).toEqual(['month']);
+    expect(table.month(MONTH).state).toMatchObject({ monthCount: 2_000, reserved: 0 });
+    expect(store.open()).toEqual([]);
+  });
+
+  test('a lease recalled by another container takes no more calls: its container counts the next call on its own', async () => {
+    const table = new MemoryUsageTable();
+    const store = new MemoryLeaseStore();
+    const a = container(table, store, 'a');
+    await burst(a, T0, 100, 1);
+    const [lease] = store.open();
+    await recallLeases(table, store, BUSY.accountId, [lease!.id]);
+    expect(table.month(MONTH).state).toMatchObject({ monthCount: 100, reserved: 0 });
+    expect(await a.call(new Date(T0.getTime() + 101))).toMatchObject({ admitted: true });
+    expect(store.records.get(lease!.id)!.usedUnits).toBe(lease!.usedUnits);
+    // Settled, every call billed once.
+    await a.call(new Date(T0.getTime() + 60_000));
+    expect(table.month(MONTH).state).toMatchObject({ monthCount: 102, reserved: 0 });
+  });
+
+  test("a failed write of the lease's record fails the call, and leaves the lease's room for the next", async () => {
     const table = new MemoryUsageTable();
     const store = new MemoryLeaseStore();
     const c = container(table, store, 'c1');
     await burst(c, T0, 50, 1);
-    store.failFlush = true;
-    const outcome = await c.call(new Date(T0.getTime() + 200));
-    expect(outcome).toMatchObject({ admitted: true });
-    expect(outcome.leaseError).toBeInstanceOf(Error);
+    store.failUse = true;
+    await expect(c.call(new Date(T0.getTime() + 200))).rejects.toThrow('use failed');
+    store.failUse = false;
+    expect(await c.call(new Date(T0.getTime() + 201))).toMatchObject({ admitted: true });
+    await c.call(new Date(T0.getTime() + 60_000));
+    expect(table.month(MONTH).state).toMatchObject({ monthCount: 52, reserved: 0 });
   });
 
   test('a full minute refuses its further calls without a write, until it ends or the limits change', async () => {

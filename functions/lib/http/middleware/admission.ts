@@ -1,7 +1,12 @@
 import type { Meter } from '../../../routes.js';
 import type { Clock } from '../../clock.js';
 import { type Admission, admit, type UsageCounter } from '../../limits/admission.js';
-import { admitLeased, type LeasedAdmission, type Leases } from '../../limits/leased-admission.js';
+import {
+  admitLeased,
+  type LeasedAdmission,
+  type Leases,
+  recallLeases,
+} from '../../limits/leased-admission.js';
 import { type HttpError, MonthlyLimitError, RateLimitError } from '../errors.js';
 import type { PipelineLogger } from './pipeline-deps.js';
 import { type Middleware, stateOf } from './request-state.js';
@@ -96,15 +101,20 @@ export function admission<I, R>(options: {
     onError: async (request) => {
       const { principal, inputRefused } = request.context;
       if (!inputRefused || !principal) return;
+      const leases = options.leases?.();
       try {
-        const outcome = await admit(options.counter, {
-          accountId: principal.accountId,
-          perMinute: principal.perMinute,
-          monthlyCap: principal.monthlyCap,
-          units: 0,
-          meter: null,
-          now: options.clock.now(),
-        });
+        const outcome = await admit(
+          options.counter,
+          {
+            accountId: principal.accountId,
+            perMinute: principal.perMinute,
+            monthlyCap: principal.monthlyCap,
+            units: 0,
+            meter: null,
+            now: options.clock.now(),
+          },
+          leases && ((accountId, ids) => recallLeases(options.counter, leases.store, accountId, ids)),
+        );
         logSnapshotError(outcome, options.logger);
         if (outcome.admitted) {
           request.context.minute = {

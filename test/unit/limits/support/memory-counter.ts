@@ -76,7 +76,7 @@ export class MemoryUsageCounter implements UsageCounter {
 
   async read(): Promise<UsageState> {
     this.step('read');
-    return structuredClone(this.state);
+    return { ...structuredClone(this.state), leases: [...this.leases.keys()] };
   }
 
   async refund(req: { units: number; meter?: string | null }): Promise<void> {
@@ -90,6 +90,7 @@ export class MemoryUsageCounter implements UsageCounter {
     this.leases.delete(lease.id);
     const back = lease.units - lease.usedUnits;
     this.state.monthCount -= back;
+    if (this.state.window === lease.window) this.state.minuteCount -= lease.calls - lease.usedCalls;
     if (lease.meter) this.state.meters[lease.meter] = (this.state.meters[lease.meter] ?? 0) - back;
     this.state.reserved -= lease.units;
     return true;

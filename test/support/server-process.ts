@@ -1,0 +1,66 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../infra/project-root.js';
+import type { Endpoints } from '../../scripts/local/emulators.js';
+import type { DevAccount } from '../../scripts/local/seed.js';
+
+// `npm start` (scripts/start.ts) in a child process of its own, on a free loopback port and a data
+// directory the test owns, as a user runs it: what the crash tests kill with SIGKILL and start again.
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** The signal or exit code it ended with. */
+  exited: Promise<string | number | null>;
+  dev: DevAccount;
+  endpoints: Endpoints & { api: string };
+  /** What it printed so far. */
+  output(): string;
+}
+
+export async function startServerProcess(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
+  const base: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(base)) if (name.startsWith('AWS_ENDPOINT_URL')) delete base[name];
+  delete base.NODE_OPTIONS;
+  delete base.NETINTEL_CRASH_AT;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: PROJECT_ROOT,
+    env: {
+      ...base,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<string | number | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? code)),
+  );
+  let output = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const banner = /running at (http:\/\/\S+)/.exec(output);
+      if (banner) resolve(banner[1]!);
+    });
+    void exited.then((how) => reject(new Error(`the server stopped (${how}) before it served:\n${output}`)));
+  });
+  const read = async <T>(file: string) => JSON.parse(await readFile(join(dataDir, file), 'utf8')) as T;
+  return {
+    url,
+    child,
+    exited,
+    dev: await read<DevAccount>('dev-account.json'),
+    endpoints: await read<Endpoints & { api: string }>('endpoints.json'),
+    output: () => output,
+  };
+}
