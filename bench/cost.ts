@@ -8,7 +8,7 @@ import { CfnAlarm, CfnInsightRule } from 'aws-cdk-lib/aws-cloudwatch';
 import type { CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { dynamo } from '../functions/lib/aws/dynamo-client.js';
+import { dynamo, dynamoSingleAttempt } from '../functions/lib/aws/dynamo-client.js';
 import { accountStore } from '../functions/lib/aws/services.js';
 import { toAuthorizerContext } from '../functions/lib/http/principal.js';
 import { handlerEntry, type RouteName, routeByName } from '../functions/routes.js';
@@ -221,14 +221,17 @@ export async function run(): Promise<BenchResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-cost-'));
   const stack = await startLocalStack({ dataDir });
   const counts = { reads: 0, writes: 0 };
-  dynamo().middlewareStack.add(
-    (next, context) => async (args) => {
-      if (/^(Get|Query|Scan|BatchGet)/.test(context.commandName ?? '')) counts.reads++;
-      else counts.writes++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'costCounter' },
-  );
+  // Both clients: the counting writes go through the single-attempt one (aws/dynamo-client.ts).
+  for (const client of [dynamo(), dynamoSingleAttempt()]) {
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (/^(Get|Query|Scan|BatchGet)/.test(context.commandName ?? '')) counts.reads++;
+        else counts.writes++;
+        return next(args);
+      },
+      { step: 'initialize', name: 'costCounter' },
+    );
+  }
   try {
     const account = await accountStore().createAccount('business', {
       perMinute: 60_000,
