@@ -2,8 +2,13 @@ import { errorFromResponse, NetintelError } from './errors.js';
 
 // One API call: the key, a timeout and the caller's AbortSignal, and the retries that cannot
 // charge twice. A 429 was refused before any work, so it is retried after its Retry-After whatever
-// the method (when that wait is short enough). A call without an answer is retried, with backoff,
-// only when repeating it is harmless: GET, DELETE, and a POST carrying an Idempotency-Key.
+// the method (when that wait is short enough). A call without an answer, or answered 503 because a
+// service it depends on did not answer in time (its charge is returned, unless the counter itself
+// did not answer), is retried only when repeating it is harmless: GET, DELETE, and a POST carrying
+// an Idempotency-Key; the 503 after its Retry-After, the silence with backoff.
+
+/** The 503s that say a dependency did not answer in time: worth another try after Retry-After. */
+const RETRIED_503: ReadonlySet<string> = new Set(['service_unavailable', 'job_storage_unavailable']);
 
 export interface TransportOptions {
   baseUrl: string;
@@ -11,7 +16,7 @@ export interface TransportOptions {
   auth: { kind: 'secret' | 'publishable'; key: string };
   /** Per attempt, in milliseconds (default 30,000). */
   timeoutMs: number;
-  /** Retries of a 429 or of an idempotent call without an answer (default 2; 0 turns them off). */
+  /** Retries of a 429, or of an idempotent call without an answer or answered 503 (default 2; 0 turns them off). */
   maxRetries: number;
   /** A 429 whose Retry-After is longer than this many seconds is not waited for (default 60). */
   maxRetryAfterSeconds: number;
@@ -95,11 +100,12 @@ export class Transport {
       if (res.ok) return res;
       const error = await errorFromResponse(res);
       const wait = error.retryAfterSeconds ?? 1;
+      const refusedBeforeWork = res.status === 429 && error.code !== 'monthly_limit_exceeded';
+      const dependencyDown = res.status === 503 && repeatable && RETRIED_503.has(error.code);
       if (
-        res.status === 429 &&
+        (refusedBeforeWork || dependencyDown) &&
         attempt < this.options.maxRetries &&
-        wait <= this.options.maxRetryAfterSeconds &&
-        error.code !== 'monthly_limit_exceeded'
+        wait <= this.options.maxRetryAfterSeconds
       ) {
         await sleep(wait * 1000, request.signal);
         continue;
