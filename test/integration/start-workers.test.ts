@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,9 +10,9 @@ import { DynamoAccountStore } from '../../functions/lib/aws/account-store.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
-import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { type Endpoints, LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
+import { spawnServer } from '../support/server-process.js';
 import { callUntilRefused } from '../support/until-refused.js';
 
 // `WORKERS=2 npm start`: two processes answer HTTP on one port, like two Lambda containers of every
@@ -32,23 +32,11 @@ let db: DynamoDBDocumentClient;
 let output = '';
 
 function spawnStart(env: NodeJS.ProcessEnv): ChildProcess {
-  const base: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(base)) if (name.startsWith('AWS_ENDPOINT_URL')) delete base[name];
-  delete base.NODE_OPTIONS;
-  return spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: PROJECT_ROOT,
-    env: {
-      ...base,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      LOG_FORMAT: 'json',
-      POWERTOOLS_LOG_LEVEL: 'INFO',
-      DNS_CANARY: 'off',
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return spawnServer(env.DATA_DIR ?? dataDir, {
+    LOG_FORMAT: 'json',
+    POWERTOOLS_LOG_LEVEL: 'INFO',
+    DNS_CANARY: 'off',
+    ...env,
   });
 }
 

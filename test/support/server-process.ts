@@ -19,15 +19,16 @@ export interface ServerProcess {
   output(): string;
 }
 
-export async function startServerProcess(
-  dataDir: string,
-  env: NodeJS.ProcessEnv = {},
-): Promise<ServerProcess> {
+/**
+ * `npm start` spawned on `dataDir` (PORT 0 on 127.0.0.1 unless `env` says otherwise), with none of
+ * this process's emulator endpoints, Node options or crash point.
+ */
+export function spawnServer(dataDir: string, env: NodeJS.ProcessEnv = {}): ChildProcess {
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const name of Object.keys(base)) if (name.startsWith('AWS_ENDPOINT_URL')) delete base[name];
   delete base.NODE_OPTIONS;
   delete base.NETINTEL_CRASH_AT;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+  return spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
     cwd: PROJECT_ROOT,
     env: {
       ...base,
@@ -39,6 +40,14 @@ export async function startServerProcess(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** `npm start` on `dataDir`, once it serves: its address, dev account and emulator endpoints. */
+export async function startServerProcess(
+  dataDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<ServerProcess> {
+  const child = spawnServer(dataDir, env);
   const exited = new Promise<string | number | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(signal ?? code)),
   );
