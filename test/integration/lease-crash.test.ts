@@ -171,7 +171,7 @@ describe('a server killed at random under load, its calls admitted from quota le
     for (let kill = 0; kill < KILLS; kill++) {
       const running = load(server, tally, kill);
       // A random moment of the load: from a quiet start to well into lease turnover.
-      await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(next() * 1_300)));
+      await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(next() * 850)));
       const db = dynamoAt(server);
       leased += (
         await new DynamoUsageCounter(db, tableName('Usage', {})).read(accountId, monthKey(new Date()))

@@ -7,11 +7,12 @@ import Sequencer from '@jest/test-sequencer';
 // rest as usual.
 export const SLOW_FIRST = [
   'test/integration/chromium.test.ts',
-  'test/integration/list-jobs.test.ts',
   'test/integration/accounts-and-billing.test.ts',
+  'test/integration/list-jobs.test.ts',
   'test/integration/api.test.ts',
-  'test/integration/jobs-crash.test.ts',
+  'test/integration/start-workers.test.ts',
   'test/integration/lease-crash.test.ts',
+  'test/integration/jobs-crash.test.ts',
   'test/infra/all.test.ts',
   'test/infra/bundles.test.ts',
   'test/unit/ip/all.test.ts',
