@@ -14,7 +14,7 @@ import { traceAnnotations, traceInvocation } from '../lib/aws/tracing.js';
 import { hostCandidate, requestHost } from '../lib/custom-hostnames/binding.js';
 import { decideSession } from '../lib/dashboard/session-auth.js';
 import { SESSION_COOKIE } from '../lib/dashboard/session-cookie.js';
-import { dependencyUnavailable } from '../lib/http/dependency-unavailable.js';
+import { decideOrDefer } from '../lib/http/dependency-unavailable.js';
 import { fromOurEdge } from '../lib/http/edge-origin.js';
 import { denialContext } from '../lib/http/gateway-responses.js';
 import { TRACE_ANNOTATION } from '../lib/http/middleware/trace-annotations.js';
@@ -186,23 +186,21 @@ async function dashboardSession(method: string, headers: Record<string, string>)
 async function authorizeOrDefer(
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> {
-  try {
-    return await authorize(event);
-  } catch (err) {
-    const unavailable = dependencyUnavailable(err);
-    if (!unavailable) throw err;
-    logger.error('authorizer: a dependency did not answer in time', {
-      correlation_id: event.requestContext?.requestId,
-      error: err as Error,
-    });
-    traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, unavailable.code);
-    return {
-      principalId: 'refused',
-      policyDocument: invokePolicy('Allow', event.methodArn),
-      context: denialContext({ errorCode: unavailable.code, message: unavailable.message }),
-      ...(refusedCallsKey ? { usageIdentifierKey: refusedCallsKey } : {}),
-    };
-  }
+  return decideOrDefer(
+    'authorizer',
+    logger,
+    event.requestContext?.requestId,
+    () => authorize(event),
+    (unavailable) => {
+      traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, unavailable.code);
+      return {
+        principalId: 'refused',
+        policyDocument: invokePolicy('Allow', event.methodArn),
+        context: denialContext({ errorCode: unavailable.code, message: unavailable.message }),
+        ...(refusedCallsKey ? { usageIdentifierKey: refusedCallsKey } : {}),
+      };
+    },
+  );
 }
 
 /**

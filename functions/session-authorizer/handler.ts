@@ -3,7 +3,7 @@ import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Cont
 import { signInDeps } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { decideSession } from '../lib/dashboard/session-auth.js';
-import { dependencyUnavailable } from '../lib/http/dependency-unavailable.js';
+import { decideOrDefer } from '../lib/http/dependency-unavailable.js';
 import { headerValues, lastValues } from '../lib/http/multi-value.js';
 import { logger } from '../lib/observability.js';
 import { config } from '../lib/runtime/config.js';
@@ -67,17 +67,14 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
 async function authorizeOrDefer(
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> {
-  try {
-    return await authorize(event);
-  } catch (err) {
-    const unavailable = dependencyUnavailable(err);
-    if (!unavailable) throw err;
-    logger.error('session authorizer: a dependency did not answer in time', {
-      correlation_id: event.requestContext?.requestId,
-      error: err as Error,
-    });
-    return allow('refused', event.methodArn, { errorCode: unavailable.code, message: unavailable.message });
-  }
+  return decideOrDefer(
+    'session authorizer',
+    logger,
+    event.requestContext?.requestId,
+    () => authorize(event),
+    (unavailable) =>
+      allow('refused', event.methodArn, { errorCode: unavailable.code, message: unavailable.message }),
+  );
 }
 
 export const handler = middy(authorizeOrDefer).use(traceInvocation()) as (

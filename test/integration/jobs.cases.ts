@@ -23,8 +23,17 @@ let s3: S3Client;
 let sqs: SQSClient;
 let bearer: Record<string, string>;
 let accountId: string;
-/** A call the emulator never answers fails (and the SDK retries it) instead of holding the test. */
-const EMULATOR_TIMEOUTS = { requestTimeout: 10_000, connectionTimeout: 5_000 };
+/**
+ * A call the emulator never answers fails (and the SDK retries it) instead of holding the test.
+ * requestTimeout only throws with throwOnRequestTimeout (@smithy/node-http-handler 4.x); a body that
+ * stops arriving is socketTimeout's (functions/lib/aws/call-bounds.ts).
+ */
+const EMULATOR_TIMEOUTS = {
+  requestTimeout: 10_000,
+  connectionTimeout: 5_000,
+  socketTimeout: 10_000,
+  throwOnRequestTimeout: true,
+};
 
 describe('jobs', () => {
   beforeAll(async () => {

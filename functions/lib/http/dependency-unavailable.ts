@@ -45,6 +45,31 @@ export function isUnanswered(err: unknown): boolean {
   return false;
 }
 
+/**
+ * An authorizer's decision, or, when a dependency did not answer in time, `refuse`'s answer (an Allow
+ * that hands the route's function the 503 to answer: a thrown error would be API Gateway's fixed
+ * 500). The failure is logged as `who`'s; any other error is thrown.
+ */
+export async function decideOrDefer<R>(
+  who: string,
+  logger: { error(message: string, extra: Record<string, unknown>): void },
+  correlationId: string | undefined,
+  decide: () => Promise<R>,
+  refuse: (unavailable: DependencyUnavailableError) => R,
+): Promise<R> {
+  try {
+    return await decide();
+  } catch (err) {
+    const unavailable = dependencyUnavailable(err);
+    if (!unavailable) throw err;
+    logger.error(`${who}: a dependency did not answer in time`, {
+      correlation_id: correlationId,
+      error: err as Error,
+    });
+    return refuse(unavailable);
+  }
+}
+
 /** The API's answer to a call a dependency left unanswered, or undefined for any other error. */
 export function dependencyUnavailable(err: unknown): DependencyUnavailableError | undefined {
   // An HttpError is an answer already (a 503 an authorizer handed over included).

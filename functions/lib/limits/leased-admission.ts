@@ -176,8 +176,10 @@ export async function settleLease(
 }
 
 /**
- * Recalls the account's open leases (admission.ts RecallLeases): each settled as above, at once.
- * A lease another call settles at the same time is settled once (the month item's marker).
+ * Recalls the account's open leases (admission.ts RecallLeases): each settled as above, at once,
+ * including one that another call closed first: that call's settlement may still be on its way,
+ * and the caller is about to read the counters and may refuse from them, so it finishes the
+ * settlement itself. A lease settled by two calls at once is settled once (the month item's marker).
  */
 export async function recallLeases(
   counter: UsageCounter,
@@ -185,7 +187,7 @@ export async function recallLeases(
   accountId: string,
   ids: string[],
 ): Promise<void> {
-  await Promise.all(ids.map((id) => settleLease(counter, store, { accountId, id })));
+  await Promise.all(ids.map((id) => settleLease(counter, store, { accountId, id }, { finish: true })));
 }
 
 /** What a sweep of due leases did: leases settled, and those it could not settle (they stay due). */

@@ -227,6 +227,24 @@ describe('quota leases', () => {
     expect(table.month(MONTH).state).toMatchObject({ monthCount: 102, reserved: 0 });
   });
 
+  test('a call at the cap finishes the settlement of a lease another call closed and has not settled yet, then is admitted', async () => {
+    const table = new MemoryUsageTable();
+    const store = new MemoryLeaseStore();
+    const a = container(table, store, 'a');
+    const b = container(table, store, 'b');
+    await burst(a, T0, 100, 1, { monthlyCap: 100_000 });
+    const [lease] = store.open();
+    const month = table.month(MONTH);
+    // Other containers used the rest of the month; the lease's unused units are all that is left.
+    month.state.monthCount = 100_000;
+    // A third call closed the lease for its recall, and its settlement is still on its way.
+    await store.close(lease!);
+    expect(await b.call(new Date(T0.getTime() + 200), { monthlyCap: 100_000 })).toMatchObject({
+      admitted: true,
+    });
+    expect(month.leases.size).toBe(0);
+  });
+
   test("a failed write of the lease's record fails the call, and leaves the lease's room for the next", async () => {
     const table = new MemoryUsageTable();
     const store = new MemoryLeaseStore();
