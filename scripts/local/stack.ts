@@ -78,7 +78,7 @@ export interface LocalStack {
   /**
    * Runs the local sweeps now (they also run at start and every minute): list-job creations and
    * refunds a dead process left unsettled (jobs/job-sweep.ts, scheduled in AWS), then expiry (S3
-   * lifecycle and TTL in AWS). Returns how many jobs they settled or expired.
+   * lifecycle and TTL in AWS). Returns how many leases, creations, refunds and jobs they settled or expired.
    */
   sweepJobs(): Promise<number>;
   stop(): Promise<void>;
@@ -166,7 +166,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     return report.confirmed + report.abandoned + leases.settled + (await sweepExpired(jobStore(), now()));
   };
   const settled = await sweepJobs({ atStart: true });
-  if (settled > 0) log(`settled or expired ${settled} jobs`);
+  if (settled > 0) log(`settled ${settled} leases, creations or refunds a stopped server left, or expired jobs`);
 
   const served: WorkerGatewayOptions = {
     port: options.port ?? 0,
