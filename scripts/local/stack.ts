@@ -166,7 +166,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     return report.confirmed + report.abandoned + leases.settled + (await sweepExpired(jobStore(), now()));
   };
   const settled = await sweepJobs({ atStart: true });
-  if (settled > 0) log(`settled ${settled} leases, creations or refunds a stopped server left, or expired jobs`);
+  if (settled > 0)
+    log(`settled ${settled} leases, creations or refunds a stopped server left, or expired jobs`);
 
   const served: WorkerGatewayOptions = {
     port: options.port ?? 0,
