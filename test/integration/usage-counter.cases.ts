@@ -144,7 +144,7 @@ describe('usage-counter', () => {
       expect(await counter.read('acct_swept', '2026-11')).toMatchObject({ monthCount: 31, reserved: 0 });
     });
 
-    test('through HTTP: an account of 60,000 calls a minute is admitted from leases, and billed each call once', async () => {
+    test('through HTTP: an account of 60,000 calls a minute is admitted from leases, billed each call once, and shown its calls while a block is open', async () => {
       const account = await accountStore().createAccount('business', { perMinute: 60_000 });
       const headers = {
         Authorization: `Bearer ${(await accountStore().createKey(account.accountId, 'secret', [])).key}`,
@@ -158,6 +158,18 @@ describe('usage-counter', () => {
           expect((await stack.call('GET', '/v1/lookup/192.0.2.1', { headers })).status).toBe(200);
         }
         expect((await usageCounter().read(account.accountId, monthKey(at))).reserved).toBeGreaterThan(0);
+        // What the account sees is what it was charged: the open block's unused part is not.
+        const usage = (await (await stack.call('GET', '/v1/usage', { headers })).json()) as {
+          thisMinute: { used: number };
+          thisMonth: { used: number; remaining: number };
+          perKind: { lookup: number };
+        };
+        expect(usage).toMatchObject({
+          // The usage call itself takes a slot of the minute, and nothing of the month.
+          thisMinute: { used: 61 },
+          thisMonth: { used: 60 },
+          perKind: { lookup: 60 },
+        });
         // A call two minutes on settles this container's last lease: each call billed once.
         clock.freeze(later);
         expect((await stack.call('GET', '/v1/lookup/192.0.2.1', { headers })).status).toBe(200);

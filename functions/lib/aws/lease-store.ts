@@ -19,7 +19,10 @@ const QUEUE = 'LEASE';
  */
 const KEPT_SECONDS = 3600;
 
-const leaseKey = (accountId: string, id: string) => ({ pk: `ACCOUNT#${accountId}`, sk: `LEASE#${id}` });
+export const leaseKey = (accountId: string, id: string) => ({
+  pk: `ACCOUNT#${accountId}`,
+  sk: `LEASE#${id}`,
+});
 
 export class DynamoLeaseStore implements LeaseStore {
   constructor(

@@ -1,12 +1,13 @@
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, paginateQuery, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Charge, JobLedger } from '../jobs/job-charges.js';
 import type { Counted, CountRequest, Opened, UsageCounter, UsageState } from '../limits/admission.js';
 import type { LeaseRecord } from '../limits/leases.js';
 import { type DaySnapshot, monthsBetween, type UsageRecords } from '../limits/usage-history.js';
 import type { UsageReader } from '../limits/usage-report.js';
 import { dayOfWindow } from '../limits/windows.js';
+import { leaseKey } from './lease-store.js';
 
 // Layout: one item per account and month, pk ACCOUNT#<id>, sk MONTH#<yyyy-mm>, holding the current
 // minute window and its count, the month total and one total per meter. The primitives of the
@@ -197,6 +198,21 @@ export class DynamoUsageCounter implements UsageCounter, UsageReader, JobLedger 
       }
     }
     return false;
+  }
+
+  async leases(accountId: string, ids: string[]): Promise<LeaseRecord[]> {
+    // An account has a lease per container and meter at most: one BatchGetItem (100 keys) holds them.
+    const res = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: {
+          [this.table]: {
+            Keys: ids.slice(0, 100).map((id) => leaseKey(accountId, id)),
+            ConsistentRead: true,
+          },
+        },
+      }),
+    );
+    return (res.Responses?.[this.table] ?? []).map((item) => item.lease as LeaseRecord);
   }
 
   async read(accountId: string, month: string): Promise<UsageState> {

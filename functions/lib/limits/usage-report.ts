@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import type { UsageState } from './admission.js';
+import type { LeaseRecord } from './leases.js';
 import {
   addDays,
   DayUsageSchema,
@@ -51,6 +52,11 @@ export type UsageReport = z.infer<typeof UsageReportSchema>;
 /** Where usage is read from (aws/usage-counter.ts). */
 export interface UsageReader {
   read(accountId: string, month: string): Promise<UsageState>;
+  /**
+   * The records of the account's open leases `ids` (limits/leases.ts), which say what each used, so
+   * that a block's unused units are not shown as used. Absent: they are (a reader without leases).
+   */
+  leases?(accountId: string, ids: string[]): Promise<LeaseRecord[]>;
   /** The records of the days `fromDay` to `toDay` (usage-history.ts dailyUsage). */
   history(accountId: string, fromDay: string, toDay: string): Promise<UsageRecords>;
 }
@@ -61,6 +67,27 @@ export interface ReportedAccount {
   plan: string;
   perMinute: number;
   monthlyCap: number;
+}
+
+/**
+ * The counters as billed: the month item counts a lease's whole block from its reservation, and
+ * every call taken from it is on its record (limits/leases.ts), so what the open leases did not use
+ * comes off the month, its kinds and (in the lease's own minute) the minute.
+ */
+async function withoutUnusedBlocks(
+  reader: UsageReader,
+  accountId: string,
+  state: UsageState,
+): Promise<UsageState> {
+  if (!state.leases?.length || !reader.leases) return state;
+  const billed = structuredClone(state);
+  for (const lease of await reader.leases(accountId, state.leases)) {
+    const unused = lease.units - lease.usedUnits;
+    billed.monthCount -= unused;
+    if (lease.meter) billed.meters[lease.meter] = (billed.meters[lease.meter] ?? 0) - unused;
+    if (lease.window === billed.window) billed.minuteCount -= lease.calls - lease.usedCalls;
+  }
+  return billed;
 }
 
 /**
@@ -80,7 +107,12 @@ export async function usageReport(
   const today = dayKey(now);
   const fromDay = days === undefined ? undefined : addDays(today, 1 - days);
   const records = fromDay ? await reader.history(account.accountId, fromDay, today) : undefined;
-  const state = records?.months[month] ?? (await reader.read(account.accountId, month));
+  const state = await withoutUnusedBlocks(
+    reader,
+    account.accountId,
+    records?.months[month] ?? (await reader.read(account.accountId, month)),
+  );
+  if (records) records.months[month] = state;
   // The minute of now, or a newer one another call opened (its count is what the limit sees).
   const window = Math.max(state.window, minuteWindow(now));
   return {
