@@ -1,9 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { BUCKET, tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
@@ -11,7 +10,7 @@ import type { CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
-import { type ServerProcess, startServerProcess } from '../support/server-process.js';
+import { dynamoAt, type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 // Billing survives a crash: the local server runs as a child process (as `npm start` runs it) on
 // one data directory, and kills itself with SIGKILL at a chosen point of POST /v1/email/jobs
@@ -70,13 +69,7 @@ async function listJobs(s: Server): Promise<JobBody[]> {
 
 /** The month's charge, read from the usage counter over the emulator endpoint of DATA_DIR/endpoints.json. */
 async function monthCharged(s: Server): Promise<number> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: s.endpoints.dynamodb,
-      region: s.endpoints.region,
-      credentials: LOCAL_CREDENTIALS,
-    }),
-  );
+  const db = dynamoAt(s.endpoints);
   const counter = new DynamoUsageCounter(db, tableName('Usage', {}));
   const charged = (await counter.read(s.dev.accountId, monthKey(new Date()))).monthCount;
   const entries = await db.send(

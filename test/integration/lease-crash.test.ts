@@ -1,16 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DynamoAccountStore } from '../../functions/lib/aws/account-store.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
-import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
-import { type ServerProcess, startServerProcess } from '../support/server-process.js';
+import { dynamoAt, type ServerProcess, startServerProcess } from '../support/server-process.js';
 
 // Billing survives kills at any instruction with quota leases (docs/architecture.md, "Counters that
 // scale", "Settlement"): `npm start` in a child process serves 8 callers of one account whose calls
@@ -47,16 +44,6 @@ function start(): Promise<ServerProcess> {
   // Leases from 1,000 calls a minute (the account below allows far more), no sweep grace setting:
   // what a kill leaves must be settled by the restart itself.
   return startServerProcess(dataDir, { DNS_SERVERS: dns.address, QUOTA_LEASE_MIN_PER_MINUTE: '1000' });
-}
-
-function dynamoAt(s: ServerProcess): DynamoDBDocumentClient {
-  return DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: s.endpoints.dynamodb,
-      region: s.endpoints.region,
-      credentials: LOCAL_CREDENTIALS,
-    }),
-  );
 }
 
 interface Tally {
@@ -149,7 +136,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'netintel-lease-crash-'));
   dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
   server = await start();
-  const db = dynamoAt(server);
+  const db = dynamoAt(server.endpoints);
   const accounts = new DynamoAccountStore(db, tableName('Accounts', {}));
   const account = await accounts.createAccount('business', { perMinute: 1_000_000, monthlyCap: 100_000_000 });
   accountId = account.accountId;
@@ -173,7 +160,7 @@ describe('a server killed at random under load, its calls admitted from quota le
       const running = load(server, tally, kill);
       // A random moment of the load: from a quiet start to well into lease turnover.
       await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(next() * 850)));
-      const db = dynamoAt(server);
+      const db = dynamoAt(server.endpoints);
       leased += (
         await new DynamoUsageCounter(db, tableName('Usage', {})).read(accountId, monthKey(new Date()))
       ).reserved;
@@ -189,7 +176,7 @@ describe('a server killed at random under load, its calls admitted from quota le
     expect(tally.jobsAsked).toBeGreaterThan(0);
 
     // The restart settled before it served: nothing is held any more, and nothing waits for a sweep.
-    const db = dynamoAt(server);
+    const db = dynamoAt(server.endpoints);
     const usage = await new DynamoUsageCounter(db, tableName('Usage', {})).read(
       accountId,
       monthKey(new Date()),

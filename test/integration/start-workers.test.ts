@@ -3,16 +3,15 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DynamoAccountStore } from '../../functions/lib/aws/account-store.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
-import { type Endpoints, LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
+import type { Endpoints } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
-import { spawnServer } from '../support/server-process.js';
+import { dynamoAt, spawnServer } from '../support/server-process.js';
 import { callUntilRefused } from '../support/until-refused.js';
 
 // `WORKERS=2 npm start`: two processes answer HTTP on one port, like two Lambda containers of every
@@ -103,13 +102,7 @@ describe('npm start with WORKERS=2', () => {
     });
     dev = JSON.parse(await readFile(join(dataDir, 'dev-account.json'), 'utf8')) as DevAccount;
     const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8')) as Endpoints;
-    db = DynamoDBDocumentClient.from(
-      new DynamoDBClient({
-        endpoint: endpoints.dynamodb,
-        region: endpoints.region,
-        credentials: LOCAL_CREDENTIALS,
-      }),
-    );
+    db = dynamoAt(endpoints);
   }, 120_000);
 
   afterAll(async () => {

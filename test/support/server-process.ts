@@ -1,8 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
-import type { Endpoints } from '../../scripts/local/emulators.js';
+import { type Endpoints, LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
 
 // `npm start` (scripts/start.ts) in a child process of its own, on a free loopback port and a data
@@ -72,4 +74,15 @@ export async function startServerProcess(
     endpoints: await read<Endpoints & { api: string }>('endpoints.json'),
     output: () => output,
   };
+}
+
+/** A client of the server's DynamoDB emulator (its endpoints.json), to read what it stored. */
+export function dynamoAt(endpoints: Endpoints): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: endpoints.dynamodb,
+      region: endpoints.region,
+      credentials: LOCAL_CREDENTIALS,
+    }),
+  );
 }

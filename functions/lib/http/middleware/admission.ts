@@ -1,12 +1,7 @@
 import type { Meter } from '../../../routes.js';
 import type { Clock } from '../../clock.js';
-import { type Admission, admit, type UsageCounter } from '../../limits/admission.js';
-import {
-  admitLeased,
-  type LeasedAdmission,
-  type Leases,
-  recallLeases,
-} from '../../limits/leased-admission.js';
+import { type Admission, type AdmissionRequest, admit, type UsageCounter } from '../../limits/admission.js';
+import { admitLeased, type LeasedAdmission, type Leases } from '../../limits/leased-admission.js';
 import { type HttpError, MonthlyLimitError, RateLimitError } from '../errors.js';
 import type { PipelineLogger } from './pipeline-deps.js';
 import { type Middleware, stateOf } from './request-state.js';
@@ -70,6 +65,11 @@ export function admission<I, R>(options: {
   clock: Clock;
   logger: Pick<PipelineLogger, 'error'>;
 }): Middleware<I, R> {
+  // With the container's leases (admitLeased, which also recalls them before a refusal), or without.
+  const count = (req: AdmissionRequest): Promise<LeasedAdmission> => {
+    const leases = options.leases?.();
+    return leases ? admitLeased(options.counter, leases, req) : admit(options.counter, req);
+  };
   return {
     name: 'admission',
     before: async (request) => {
@@ -85,10 +85,7 @@ export function admission<I, R>(options: {
         now: charge.at,
         ...(charge.hold ? { hold: charge.hold } : {}),
       };
-      const leases = options.leases?.();
-      const outcome = leases
-        ? await admitLeased(options.counter, leases, req)
-        : await admit(options.counter, req);
+      const outcome = await count(req);
       logSnapshotError(outcome, options.logger);
       if (!outcome.admitted) {
         if (outcome.reason === 'rate') context.minute = fullMinute(principal.perMinute, outcome.window);
@@ -101,20 +98,15 @@ export function admission<I, R>(options: {
     onError: async (request) => {
       const { principal, inputRefused } = request.context;
       if (!inputRefused || !principal) return;
-      const leases = options.leases?.();
       try {
-        const outcome = await admit(
-          options.counter,
-          {
-            accountId: principal.accountId,
-            perMinute: principal.perMinute,
-            monthlyCap: principal.monthlyCap,
-            units: 0,
-            meter: null,
-            now: options.clock.now(),
-          },
-          leases && ((accountId, ids) => recallLeases(options.counter, leases.store, accountId, ids)),
-        );
+        const outcome = await count({
+          accountId: principal.accountId,
+          perMinute: principal.perMinute,
+          monthlyCap: principal.monthlyCap,
+          units: 0,
+          meter: null,
+          now: options.clock.now(),
+        });
         logSnapshotError(outcome, options.logger);
         if (outcome.admitted) {
           request.context.minute = {
