@@ -1,3 +1,4 @@
+import { contract as data } from './data/contract.js';
 import { contract as emailBatch } from './email-batch/contract.js';
 import { contract as emailValidate } from './email-validate/contract.js';
 import { contract as geo } from './geo/contract.js';
@@ -32,4 +33,5 @@ export const CONTRACTS: Record<RouteName, RouteContract> = {
   'risk-check': riskCheck,
   'risk-baseline-delete': riskBaselineDelete,
   usage: usage,
+  data: data,
 };

@@ -239,6 +239,21 @@ export const ROUTES = [
     tag: 'Account',
     extension: true,
   },
+  {
+    name: 'data',
+    method: 'GET',
+    path: '/v1/data',
+    keyType: 'secret',
+    billing: { per: 'none' },
+    // It reads the manifests beside the data, never the databases.
+    usesDataLayer: true,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary:
+      'The data in service: each dataset with its source, version, licence and attribution, and what is missing (extension)',
+    tag: 'Account',
+    extension: true,
+  },
 ] as const satisfies readonly Route[];
 
 export type RouteName = (typeof ROUTES)[number]['name'];

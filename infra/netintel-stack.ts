@@ -14,6 +14,7 @@ import type { NetintelFunction } from './constructs/netintel-function.js';
 import { AlarmActions, Observability } from './constructs/observability.js';
 import { Secrets } from './constructs/secrets.js';
 import { Tables } from './constructs/tables.js';
+import { type IpDataSources, ipDataEnvironment, ipDataSourcesOf } from './ip-data-sources.js';
 import { OUTPUTS } from './outputs.js';
 import {
   parseReservedConcurrency,
@@ -48,7 +49,11 @@ function contextFlag(scope: Construct, key: string): boolean {
   return value === true || value === 'true';
 }
 
-export interface NetintelStackProps extends StackProps {
+/**
+ * The IP data sources of the data refresh (infra/ip-data-sources.ts): each prop, else its context
+ * value (`-c geoCitySource=maxmind -c maxmindSecret=netintel/maxmind`, ...).
+ */
+export interface NetintelStackProps extends StackProps, IpDataSources {
   /** Directory zipped as the data layer (its `data/` folder is /opt/data): `layers/` in the app. */
   dataLayerDir: string;
   /** Verified SES identity usage notices are sent from (NOTIFY_FROM). Required: prop or `-c notifyFrom=`. */
@@ -117,6 +122,14 @@ export class NetintelStack extends Stack {
       );
     }
 
+    // Checked before anything is built: a wrong source or a missing secret fails the synth at once.
+    const ipDataSources = ipDataSourcesOf(props, (key) => contextString(this, key));
+    try {
+      ipDataEnvironment(ipDataSources);
+    } catch (error) {
+      throw new StackConfigurationError((error as Error).message);
+    }
+
     const accessLogs = new AccessLogs(this, 'AccessLogs');
     this.tables = new Tables(this, 'Tables');
     const secrets = new Secrets(this, 'Secrets');
@@ -158,12 +171,14 @@ export class NetintelStack extends Stack {
     for (const [name, executions] of Object.entries(reserved) as [ReservableFunction, number][]) {
       reservable[name].reserveConcurrency(executions);
     }
-    // Every 6 hours: security lists, disposable-email lists and MX hosts, published as versions
-    // under data/ of the jobs bucket; the functions with the data layer follow them (hot swap).
+    // At deploy and every 6 hours: security lists, disposable-email lists and MX hosts under data/,
+    // the IP data (the deployer's sources) under ip-data/ of the jobs bucket, published as versions;
+    // the functions with the data layer follow them (hot swap).
     this.refresh = new DataRefresh(this, 'DataRefresh', {
       bucket: this.pipeline.bucket,
       dataLayer: this.dataLayer,
       environment,
+      sources: ipDataSources,
     });
     // Every function with the data layer follows the refreshed versions, the job processor included
     // (a list job must flag the same disposable domains as /v1/email/batch).

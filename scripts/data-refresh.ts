@@ -1,17 +1,38 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dataReport } from '../functions/lib/data-report.js';
 import { createNodeMxResolver, parseDnsServers } from '../functions/lib/dns/resolver.js';
 import { EMAIL_LIST_FILES } from '../functions/lib/email/lists.js';
-import { readCurrentFromDir, writeArtifacts } from '../functions/lib/refresh/dir-store.js';
+import {
+  dateHolidayStates,
+  parsePairs,
+  parseSubdivisionAliases,
+  SUBDIVISION_ALIASES_NAME,
+  SUBDIVISION_PAIRS_NAME,
+} from '../functions/lib/ip/compile/subdivision-inputs.js';
+import {
+  ipCurrentFromDir,
+  publishIpToDir,
+  readCurrentFromDir,
+  writeArtifacts,
+  writeIpChecks,
+} from '../functions/lib/refresh/dir-store.js';
 import type { SourceFetcher } from '../functions/lib/refresh/fetch.js';
+import { GEONAMES_POSTAL_TARGET } from '../functions/lib/refresh/geonames.js';
 import { httpFetcher } from '../functions/lib/refresh/http-fetcher.js';
+import { geofeedFromUrl, runIpRefresh } from '../functions/lib/refresh/ip-refresh.js';
+import { type IpDatabaseSources, ipDatabaseSources } from '../functions/lib/refresh/ip-sources.js';
 import { MX_LEARN_DEFAULTS, mxLearning } from '../functions/lib/refresh/mx-learn.js';
 import { runRefresh } from '../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
+import { parseConfig } from '../functions/lib/runtime/config.js';
+import { dataInDirectory } from '../functions/lib/runtime/data-report.js';
 import { sharedDataDir } from '../layers/build/build-data.js';
 import { DATA_LAYER_DIR } from '../layers/build/data-layer.js';
 import { buildEmailLists } from '../layers/build/email-lists.js';
+import { readSubdivisionAliases } from '../layers/build/ip-data.js';
 import { resolveNetworkData } from '../layers/build/security-data.js';
 import { CliError } from './cli/cli-error.js';
 import { readCommandLine, wholeNumber } from './cli/command-line.js';
@@ -31,7 +52,7 @@ import { readCommandLine, wholeNumber } from './cli/command-line.js';
 // functions/lib/refresh/mx-learn.ts (3 listed domains, no allow-listed or free-provider one).
 
 const USAGE =
-  'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns SERVERS] [--force]';
+  'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--only lists|ip] [--mx-domains N] [--dns SERVERS] [--force]';
 
 const OPTIONS = {
   from: { type: 'string' },
@@ -40,6 +61,7 @@ const OPTIONS = {
   'mx-domains': { type: 'string' },
   dns: { type: 'string' },
   force: { type: 'boolean', default: false },
+  only: { type: 'string' },
   help: { type: 'boolean', default: false },
 } as const;
 
@@ -70,12 +92,33 @@ async function refresh(argv: string[]): Promise<number> {
     console.error(`--from ${fromDir}: no such directory`);
     return 64;
   }
-  const fetcher: SourceFetcher = fromDir ? snapshotFetcher(fromDir) : httpFetcher();
+  if (values.only !== undefined && values.only !== 'lists' && values.only !== 'ip') {
+    console.error(`--only ${values.only}: expected lists or ip\n${USAGE}`);
+    return 64;
+  }
+  const settings = parseConfig(process.env);
+  const fetcher: SourceFetcher = fromDir
+    ? snapshotFetcher(fromDir)
+    : httpFetcher({ mirror: settings.DATA_UPSTREAM_MIRROR });
   const mxDomains =
     wholeNumber('mx-domains', values['mx-domains'], { min: 0 }) ??
     (fromDir ? 0 : MX_LEARN_DEFAULTS.maxDomains);
   console.log(`data refresh: sources from ${fromDir ?? 'upstream URLs'}, output to ${out}`);
 
+  const listsCode = values.only === 'ip' ? 0 : await refreshLists(out, fromDir, fetcher, mxDomains, values);
+  const ipCode = values.only === 'lists' ? 0 : await refreshIp(out, fromDir, fetcher, settings);
+  const missing = dataReport(await dataInDirectory(out)).missing;
+  if (missing.length > 0) console.log(`still missing: ${missing.join('; ')}`);
+  return Math.max(listsCode, ipCode);
+}
+
+async function refreshLists(
+  out: string,
+  fromDir: string | undefined,
+  fetcher: SourceFetcher,
+  mxDomains: number,
+  values: { dns?: string; force?: boolean },
+): Promise<number> {
   // The free, role and typo lists come from the layer build; a fresh output directory gets them
   // first so that it is a complete email directory (loadEmailLists needs free.txt and role.txt).
   const emailDir = join(out, 'email');
@@ -125,6 +168,74 @@ async function refresh(argv: string[]): Promise<number> {
       if (f.status !== 'ok') console.log(`  note: ${f.id} left out (${f.note ?? 'unavailable'})`);
     }
   }
+  return 0;
+}
+
+/**
+ * The IP data (ip-refresh.ts): the deployer's databases when credentials are set, GeoNames' postal
+ * codes and admin1 names (unless a snapshot folder has no GeoNames dump), the geofeeds. Written into
+ * <out>/ip/, where a running `npm start` swaps the new version in (ip-data.ts).
+ */
+async function refreshIp(
+  out: string,
+  fromDir: string | undefined,
+  fetcher: SourceFetcher,
+  settings: ReturnType<typeof parseConfig>,
+): Promise<number> {
+  let databases: IpDatabaseSources;
+  try {
+    databases = ipDatabaseSources(settings);
+  } catch (error) {
+    console.error(`IP sources: ${(error as Error).message}`);
+    return 64;
+  }
+  const started = performance.now();
+  const current = await ipCurrentFromDir(out);
+  const ipDir = join(out, 'ip');
+  if (current.manifest === null && databases.location === null) {
+    console.log(
+      `no IP data in ${ipDir} to refresh (build it first: npm run build:data -- or npm start): IP data skipped`,
+    );
+    return 0;
+  }
+  const aliases = existsSync(join(ipDir, SUBDIVISION_ALIASES_NAME))
+    ? parseSubdivisionAliases(await readFile(join(ipDir, SUBDIVISION_ALIASES_NAME), 'utf8'))
+    : await readSubdivisionAliases();
+  const geofeeds = settings.GEOFEEDS.map((feed) =>
+    /^https?:\/\//i.test(feed)
+      ? geofeedFromUrl(fetcher, feed)
+      : { origin: basename(feed), text: () => readFile(resolve(feed), 'utf8') },
+  );
+  const pairsFile = join(ipDir, SUBDIVISION_PAIRS_NAME);
+  const outcome = await runIpRefresh({
+    current,
+    fetcher,
+    ...(existsSync(pairsFile) ? { cityPairs: parsePairs(await readFile(pairsFile, 'utf8')) } : {}),
+    databases,
+    geofeeds,
+    geonames: fromDir === undefined || existsSync(join(fromDir, GEONAMES_POSTAL_TARGET.snapshot as string)),
+    subdivisionSources: { holidays: await dateHolidayStates(), aliases },
+    now: () => new Date(),
+  });
+  const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
+  if (outcome.status === 'rejected') {
+    await writeIpChecks(out, outcome.checks);
+    console.error(
+      `IP data refresh REJECTED (current data kept in ${ipDir}; version ${current.manifest?.version ?? 'none'}):`,
+    );
+    for (const r of outcome.rejections) console.error(`  ${r.id}: ${r.reason}`);
+    return 2;
+  }
+  if (outcome.status === 'unchanged') {
+    await writeIpChecks(out, outcome.checks);
+    console.log(`IP data unchanged (version ${outcome.version ?? 'none'}; checked in ${took})`);
+    return 0;
+  }
+  await publishIpToDir(out, outcome.files, outcome.checks);
+  console.log(
+    `IP data version ${outcome.version} written in ${took}: ` +
+      outcome.manifest.datasets.map((d) => `${d.role ?? d.name} ${d.name} (${d.count})`).join(', '),
+  );
   return 0;
 }
 

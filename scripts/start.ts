@@ -2,6 +2,7 @@ import { parseDnsCanary } from '../functions/lib/dns/canary.js';
 import { logger, setLogFormat } from '../functions/lib/observability.js';
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
+import { dataBanner } from './local/data-banner.js';
 import { DEV_MEMBER } from './local/seed.js';
 import { startLocalStack } from './local/stack.js';
 
@@ -55,6 +56,7 @@ netintel is running at ${stack.url}
 Try:
   curl -s ${stack.url}/v1/lookup/8.8.8.8 -H "Authorization: Bearer ${stack.dev.secretKey}"
 Ctrl-C stops it; stored data is kept in the data dir.
+${await dataBanner()}
 `);
 
 // A resolver that answers NXDOMAIN for everything (a sandbox, no network) would make every address

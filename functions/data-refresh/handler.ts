@@ -1,20 +1,41 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import { BUCKET } from '../lib/aws/resources.js';
 import { s3CallBound, s3Client } from '../lib/aws/s3-client.js';
-import { DATA_PREFIX, S3DataStore } from '../lib/aws/s3-data-source.js';
+import { DATA_PREFIX, IP_DATA_PREFIX, S3DataStore } from '../lib/aws/s3-data-source.js';
 import { dataRoot, now } from '../lib/aws/services.js';
 import { traceInvocation, tracer } from '../lib/aws/tracing.js';
+import type { ManifestEntry } from '../lib/data-manifest.js';
+import { dataReport } from '../lib/data-report.js';
 import type { MxResolver } from '../lib/dns/mx-resolver.js';
 import { createNodeMxResolver } from '../lib/dns/resolver.js';
+import {
+  dateHolidayStates,
+  parsePairs,
+  parseSubdivisionAliases,
+  SUBDIVISION_ALIASES_NAME,
+  SUBDIVISION_PAIRS_NAME,
+} from '../lib/ip/compile/subdivision-inputs.js';
+import type { ReadDataFile } from '../lib/ip/ip-data.js';
+import { IP_CHECKS_FILE, IP_DATA_FILES, type IpManifest, parseIpManifest } from '../lib/ip/manifest.js';
 import { logger, metrics } from '../lib/observability.js';
-import { carriedEmailFiles, networkDataFromLayer, readCurrentFromDir } from '../lib/refresh/dir-store.js';
+import {
+  carriedEmailFiles,
+  ipCurrentFromDir,
+  networkDataFromLayer,
+  readCurrentFromDir,
+} from '../lib/refresh/dir-store.js';
 import type { SourceFetcher } from '../lib/refresh/fetch.js';
 import { httpFetcher } from '../lib/refresh/http-fetcher.js';
+import { geofeedFromUrl, runIpRefresh } from '../lib/refresh/ip-refresh.js';
+import { type IpSourceSettings, ipDatabaseSources } from '../lib/refresh/ip-sources.js';
 import { REFRESH_METRICS } from '../lib/refresh/metrics.js';
 import { mxLearning } from '../lib/refresh/mx-learn.js';
 import { type CurrentData, readCurrentData, runRefresh } from '../lib/refresh/refresh.js';
 import { config } from '../lib/runtime/config.js';
+import { FIX_AWS } from '../lib/runtime/data-report.js';
 import { tracedMxResolver } from '../lib/runtime/dns-tracing.js';
 
 // The scheduled data refresh (EventBridge, every 6 hours; infra/constructs/data-refresh.ts): fetch
@@ -27,6 +48,12 @@ import { tracedMxResolver } from '../lib/runtime/dns-tracing.js';
 
 export interface RefreshHandlerDeps {
   store(): S3DataStore;
+  /** The IP data's store (`ip-data/`); absent: the IP data is not refreshed (older tests). */
+  ipStore?(): S3DataStore;
+  /** The deployer's IP sources and geofeeds (config.ts). */
+  ipSettings?: IpSourceSettings & { GEOFEEDS: readonly string[] };
+  /** For the database downloads (tests: a loopback upstream). */
+  fetchImpl?: typeof fetch;
   fetcher(): SourceFetcher;
   /** The data layer root (ASN and city files, the email files carried into each version). */
   dataRoot(): string;
@@ -36,14 +63,102 @@ export interface RefreshHandlerDeps {
   mxDomainsPerRun: number;
 }
 
-export type RefreshSummary =
+/** The IP data's part of a run (ip-refresh.ts). */
+export type IpRefreshSummary =
+  | { status: 'published'; version: string; previous: string | null; pruned: string[] }
+  | { status: 'unchanged'; version: string | null }
+  | { status: 'rejected'; current: string | null; rejections: { id: string; reason: string }[] };
+
+export type RefreshSummary = (
   | { status: 'published'; version: string; previous: string | null; pruned: string[] }
   | {
       status: 'rejected';
       version: string;
       current: string | null;
       rejections: { id: string; reason: string }[];
+    }
+) & {
+  ip?: IpRefreshSummary;
+  /** Datasets still missing after the run (data-report.ts), in words. */
+  missing: string[];
+};
+
+/** IP data versions kept in the bucket: the one in service and one to roll back to (old licensed copies are not kept). */
+const IP_VERSIONS_KEPT = 2;
+
+/** The IP data in service: S3's version when it is newer than the layer's, else the layer's. */
+async function ipInService(
+  store: S3DataStore,
+  root: string,
+): Promise<{ manifest: IpManifest | null; read: ReadDataFile }> {
+  const layer = await ipCurrentFromDir(root);
+  const pointer = await store.readPointer();
+  if (pointer === null || (layer.manifest !== null && layer.manifest.version >= pointer.version))
+    return layer;
+  const read: ReadDataFile = (name) => store.readFile(pointer.version, name);
+  const text = await read(IP_DATA_FILES.manifest);
+  return { manifest: text === null ? null : parseIpManifest(new TextDecoder().decode(text)), read };
+}
+
+async function refreshIp(
+  deps: RefreshHandlerDeps,
+  root: string,
+): Promise<{ summary: IpRefreshSummary; manifest: IpManifest | null }> {
+  const store = (deps.ipStore as () => S3DataStore)();
+  const settings = deps.ipSettings as NonNullable<RefreshHandlerDeps['ipSettings']>;
+  const current = await ipInService(store, root);
+  const fetcher = deps.fetcher();
+  const aliasesText = await readFile(join(root, 'ip', SUBDIVISION_ALIASES_NAME), 'utf8').catch(() => null);
+  const pairsText = await readFile(join(root, 'ip', SUBDIVISION_PAIRS_NAME), 'utf8').catch(() => null);
+  const outcome = await runIpRefresh({
+    current,
+    fetcher,
+    ...(pairsText ? { cityPairs: parsePairs(pairsText) } : {}),
+    databases: ipDatabaseSources(settings),
+    ...(deps.fetchImpl ? { fetchImpl: deps.fetchImpl } : {}),
+    geofeeds: settings.GEOFEEDS.map((url) => geofeedFromUrl(fetcher, url)),
+    geonames: true,
+    subdivisionSources: {
+      holidays: await dateHolidayStates(),
+      ...(aliasesText ? { aliases: parseSubdivisionAliases(aliasesText) } : {}),
+    },
+    now: deps.now,
+  });
+  const checks = new TextEncoder().encode(`${JSON.stringify({ checks: outcome.checks }, null, 2)}\n`);
+  await store.writeBeside(IP_CHECKS_FILE, checks, 'application/json');
+  const previous = current.manifest?.version ?? null;
+  if (outcome.status === 'rejected') {
+    return {
+      summary: { status: 'rejected', current: previous, rejections: outcome.rejections },
+      manifest: current.manifest,
     };
+  }
+  if (outcome.status === 'unchanged') {
+    return { summary: { status: 'unchanged', version: outcome.version }, manifest: current.manifest };
+  }
+  await store.publish(
+    outcome.version,
+    outcome.files.map((f) => ({ path: f.name, body: f.body, contentType: 'application/octet-stream' })),
+    deps.now(),
+  );
+  const pruned = await store.prune(outcome.version, IP_VERSIONS_KEPT);
+  return {
+    summary: { status: 'published', version: outcome.version, previous, pruned },
+    manifest: outcome.manifest,
+  };
+}
+
+/** The layer's datasets (its manifest.json), for the report of what is missing. */
+async function layerDatasets(root: string): Promise<ManifestEntry[]> {
+  try {
+    return (
+      (JSON.parse(await readFile(join(root, 'manifest.json'), 'utf8')) as { datasets?: ManifestEntry[] })
+        .datasets ?? []
+    );
+  } catch {
+    return [];
+  }
+}
 
 /** The version in service: the one S3 points at, else the layer's. */
 async function currentData(store: S3DataStore, root: string): Promise<CurrentData> {
@@ -76,8 +191,45 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
         now: deps.now,
       }).finally(() => resolver?.close?.());
 
+      // The IP data: its own versions under ip-data/, published when something changed. A failure
+      // here never undoes the lists' part.
+      let ip: { summary: IpRefreshSummary; manifest: IpManifest | null } | undefined;
+      if (deps.ipStore && deps.ipSettings) {
+        try {
+          ip = await refreshIp(deps, root);
+        } catch (error) {
+          logger.error('IP data refresh failed; current IP data kept', { error: error as Error });
+          ip = {
+            summary: {
+              status: 'rejected',
+              current: null,
+              rejections: [{ id: 'ip-data', reason: (error as Error).message }],
+            },
+            manifest: null,
+          };
+        }
+        if (ip.summary.status === 'rejected') {
+          logger.error('IP data refresh rejected; current IP data kept', {
+            rejections: ip.summary.rejections,
+          });
+        } else {
+          logger.info(`IP data ${ip.summary.status}`, { ...ip.summary });
+        }
+      }
+      const rejected = !outcome.accepted || ip?.summary.status === 'rejected';
+      const missing = dataReport({
+        ip: ip?.manifest ?? (await ipCurrentFromDir(root)).manifest,
+        security: outcome.accepted ? outcome.security : current.security,
+        email: outcome.accepted ? outcome.email : current.email,
+        layer: await layerDatasets(root),
+        fix: FIX_AWS,
+      }).missing;
+      emf.addMetric(REFRESH_METRICS.rejected, MetricUnit.Count, rejected ? 1 : 0);
+      emf.addMetric(REFRESH_METRICS.missing, MetricUnit.Count, missing.length);
+      if (missing.length > 0) logger.warn('datasets still missing after the refresh', { missing });
+      const ipPart = ip ? { ip: ip.summary } : {};
+
       if (!outcome.accepted) {
-        emf.addMetric(REFRESH_METRICS.rejected, MetricUnit.Count, 1);
         logger.error('data refresh rejected; current data kept', {
           current: current.version,
           candidate: outcome.version,
@@ -88,13 +240,14 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
           version: outcome.version,
           current: current.version,
           rejections: outcome.rejections,
+          ...ipPart,
+          missing,
         };
       }
       // A version is complete on its own: the layer's free, role and typo lists ride along.
       const files = [...(await carriedEmailFiles(root)), ...outcome.files];
       await store.publish(outcome.version, files, deps.now());
       const pruned = await store.prune(outcome.version);
-      emf.addMetric(REFRESH_METRICS.rejected, MetricUnit.Count, 0);
       emf.addMetric(REFRESH_METRICS.published, MetricUnit.Count, 1);
       logger.info('data refresh published', {
         version: outcome.version,
@@ -105,7 +258,14 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
         mx: outcome.email.mx,
         pruned,
       });
-      return { status: 'published', version: outcome.version, previous: current.version, pruned };
+      return {
+        status: 'published',
+        version: outcome.version,
+        previous: current.version,
+        pruned,
+        ...ipPart,
+        missing,
+      };
     } finally {
       emf.publishStoredMetrics();
     }
@@ -128,7 +288,10 @@ function mxResolver(): MxResolver & { close(): void } {
 export const handler = middy(
   createRefreshHandler({
     store: () => new S3DataStore(s3Client(), bucketName(), DATA_PREFIX, s3CallBound()),
-    fetcher: () => httpFetcher({ now }),
+    ipStore: () => new S3DataStore(s3Client(), bucketName(), IP_DATA_PREFIX, s3CallBound()),
+    ipSettings: config(),
+    // GeoNames' postal zip is ~16 MB, a City database up to ~130 MB: the mirror applies to all.
+    fetcher: () => httpFetcher({ now, mirror: config().DATA_UPSTREAM_MIRROR }),
     dataRoot,
     resolver: mxResolver,
     now,

@@ -12,6 +12,7 @@ export const LONDON_VISITOR = {
   postalCode: 'EC4N',
   latitude: 51.51430130004883,
   longitude: -0.09122440218925476,
+  accuracyRadiusKm: null,
   timezone: 'Europe/London',
   continent: 'EU',
   isEUCountry: false,

@@ -4,7 +4,7 @@ import { HttpError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
 import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
 import { routeByName } from '../routes.js';
 import { GeoQuery } from './contract.js';
 
@@ -37,6 +37,6 @@ export const handler = defineHandler({
       lookup.geo(ip, { edge, includeSecurity: principal.includesSecurity }),
       hostname ? hostnameOf(ip.canonical) : Promise.resolve(undefined),
     ]);
-    return { json: hostname ? { ...result, hostname: ptr } : result };
+    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader() };
   },
 });

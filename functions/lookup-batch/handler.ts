@@ -2,7 +2,7 @@ import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { ipLookup } from '../lib/runtime/ip.js';
+import { dataVersionHeader, ipLookup } from '../lib/runtime/ip.js';
 import { LookupBatchBody } from './contract.js';
 
 // POST /v1/lookup: 1-100 IPs, validated whole before any lookup (400 empty_batch,
@@ -19,6 +19,9 @@ export const handler = defineHandler({
     const results = await Promise.all(
       ips.map((ip) => lookup.lookup(ip, { includeSecurity: principal.includesSecurity })),
     );
-    return { json: { results: results.map(({ userAgent: _u, hostname: _h, ...item }) => item) } };
+    return {
+      json: { results: results.map(({ userAgent: _u, hostname: _h, ...item }) => item) },
+      headers: dataVersionHeader(),
+    };
   },
 });

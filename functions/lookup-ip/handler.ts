@@ -1,7 +1,7 @@
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
 import { LookupIpPath, LookupIpQuery } from './contract.js';
 
 // GET /v1/lookup/{ip}: one IP, billed as one lookup; private, reserved and unknown addresses are
@@ -24,6 +24,6 @@ export const handler = defineHandler({
       hostname ? hostnameOf(ip.canonical) : Promise.resolve(undefined),
     ]);
     // The spec types hostname as string; when the PTR lookup fails it is null.
-    return { json: hostname ? { ...result, hostname: ptr } : result };
+    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader() };
   },
 });

@@ -16,6 +16,15 @@ import { PROJECT_ROOT } from '../project-root.js';
 //   -c cloudFrontLogs=true             CloudFront standard logs (not every opt-in region delivers them)
 //   -c reservedConcurrency=true        reserve concurrency for the authorizer, geo and email-validate
 //                                      (or authorizer=150,geo=40,...; infra/reserved-concurrency.ts)
+// IP data sources of the data refresh (infra/ip-data-sources.ts; read by the stack itself):
+//   -c geoCitySource=dbip|maxmind|ipinfo      location database (default dbip; maxmind with maxmindSecret)
+//   -c geoAsnSource=default|maxmind|ipinfo    network database (default: maxmind with maxmindSecret,
+//                                             else ipinfo with ipinfoSecret, else ip-location-db)
+//   -c maxmindSecret=<secret name or ARN>     Secrets Manager secret {"accountId": "...", "licenseKey": "..."}
+//   -c ipinfoSecret=<secret name or ARN>      Secrets Manager secret {"token": "..."}
+//   -c maxmindCityEdition=GeoIP2-City -c maxmindAsnEdition=GeoLite2-ASN   MaxMind editions
+//   -c geofeeds=https://a.example/geofeed.csv,https://b.example/feed.csv  operator geofeeds (RFC 8805)
+//   -c dataUpstreamMirror=https://mirror.example   fetch every upstream from <mirror>/<host>/<path>
 
 const layerDir = join(PROJECT_ROOT, 'layers');
 

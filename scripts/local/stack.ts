@@ -115,6 +115,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await mkdir(dataDir, { recursive: true });
 
   process.env.NETINTEL_DATA_PATH ??= DATA_LAYER_DIR;
+  // The functions follow the data directory (runtime/ip.ts, security.ts): a `npm run data:refresh`
+  // beside a running server is swapped in within seconds, not the 5 minutes of a Lambda.
+  process.env.DATA_CHECK_INTERVAL_MS ??= '10000';
   process.env.NOTIFY_OUTBOX = join(dataDir, 'outbox.jsonl');
   process.env.POWERTOOLS_LOG_LEVEL ??= 'WARN';
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';

@@ -1,10 +1,12 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { CfnElement } from 'aws-cdk-lib';
+import { type CfnElement, FeatureFlags } from 'aws-cdk-lib';
 import { Match } from 'aws-cdk-lib/assertions';
+import { LAMBDA_RECOGNIZE_LAYER_VERSION } from 'aws-cdk-lib/cx-api';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES } from '../../functions/lib/aws/resources.js';
 import { DOCS_CSP, siteFiles } from '../../functions/lib/http/docs-site.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
+import { REFRESH_METRICS, REFRESH_METRICS_NAMESPACE } from '../../functions/lib/refresh/metrics.js';
 import { DASHBOARD_ROUTES, METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
 import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
 import { API_TRACE_RATE, REFUSED_CALLS_THROTTLE, usagePlanThrottle } from '../../infra/constructs/api.js';
@@ -15,9 +17,18 @@ import {
   ORIGIN_REQUEST_POLICY_HEADER_QUOTA,
   ORIGIN_VERIFY_HEADER,
 } from '../../infra/constructs/edge.js';
+import { StackConfigurationError } from '../../infra/netintel-stack.js';
 import { OUTPUTS } from '../../infra/outputs.js';
 import { CONSUMERS } from '../../scripts/local/sqs-poller.js';
-import { type CfnResource, ofType, refId, type SynthesizedStack, synthesize } from './synth.js';
+import {
+  type CfnResource,
+  netintelStack,
+  ofType,
+  refId,
+  type SynthesizedStack,
+  synthesize,
+  testApp,
+} from './synth.js';
 
 let s: SynthesizedStack;
 beforeAll(() => {
@@ -471,10 +482,10 @@ describe('least privilege', () => {
       'jobs-results': { jobs: true, objects: ['/results/*'], queue: false },
     };
     for (const route of ROUTES) {
-      // Routes with the data layer also read the refreshed data versions (data/*).
+      // Routes with the data layer also read the refreshed data versions (data/*, ip-data/*).
       const want = expected[route.name] ?? {
         jobs: false,
-        objects: route.usesDataLayer ? ['/data/*'] : [],
+        objects: route.usesDataLayer ? ['/data/*', '/ip-data/*'] : [],
         queue: false,
       };
       const statements = statementsOf(fn(`route:${route.name}`)[0]);
@@ -873,5 +884,166 @@ describe('data refresh', () => {
     expect(props(fn('queue:job-processor')[1]).Environment.Variables.DATA_REFRESH_S3).toBe('true');
     const processorReads = JSON.stringify(statementsOf(fn('queue:job-processor')[0]));
     expect(processorReads).toContain('data/*');
+  });
+});
+
+describe('data refresh at deploy, IP data and sources', () => {
+  const refresh = () => fn('schedule:data-refresh');
+  /** Every variable the IP data sources may set (infra/ip-data-sources.ts). */
+  const SOURCE_VARIABLES = [
+    'GEO_CITY_SOURCE',
+    'GEO_ASN_SOURCE',
+    'MAXMIND_ACCOUNT_ID',
+    'MAXMIND_LICENSE_KEY',
+    'MAXMIND_CITY_EDITION',
+    'MAXMIND_ASN_EDITION',
+    'IPINFO_TOKEN',
+    'GEOFEEDS',
+    'DATA_UPSTREAM_MIRROR',
+  ];
+
+  it('invokes the refresh once at deploy, asynchronously, after its function, bucket and layer', () => {
+    const [refreshId] = refresh();
+    const triggers = ofType(s.resources, 'Custom::Trigger');
+    expect(triggers).toHaveLength(1);
+    const [, trigger] = triggers[0]!;
+    // The function's current version: a new one (and a run) with each change of its code, its
+    // configuration or its data layer.
+    const version = s.resources[refId(props(trigger).HandlerArn)!]!;
+    expect(version.Type).toBe('AWS::Lambda::Version');
+    expect(refId(props(version).FunctionName)).toBe(refreshId);
+    expect(props(trigger)).toMatchObject({ InvocationType: 'Event', ExecuteOnHandlerChange: true });
+    expect(FeatureFlags.of(s.stack).isEnabled(LAMBDA_RECOGNIZE_LAYER_VERSION)).toBe(true);
+    const dependsOn = (trigger as CfnResource & { DependsOn?: string[] }).DependsOn ?? [];
+    const layerId = ofType(s.resources, 'AWS::Lambda::LayerVersion').find(([id]) =>
+      id.startsWith('DataLayer'),
+    )![0];
+    const bucketId = ofType(s.resources, 'AWS::S3::Bucket').find(([id]) =>
+      id.startsWith('JobPipelineBucket'),
+    )![0];
+    const policyIds = ofType(s.resources, 'AWS::IAM::Policy')
+      .filter(([, p]) =>
+        (props(p).Roles as unknown[]).some((r) => refId(r) === refId(props(refresh()[1]).Role)),
+      )
+      .map(([id]) => id);
+    for (const id of [refreshId, layerId, bucketId, ...policyIds]) expect(dependsOn).toContain(id);
+    // The provider may invoke the refresh function's versions, and nothing else.
+    const provider = ofType(s.resources, 'AWS::IAM::Role').find(([id]) => id.startsWith('AWSCDKTrigger'))!;
+    const invoke = (props(provider[1]).Policies as Props[]).flatMap(
+      (p) => p.PolicyDocument.Statement as Props[],
+    );
+    expect(invoke).toEqual([
+      expect.objectContaining({
+        Action: ['lambda:InvokeFunction'],
+        Resource: [{ 'Fn::Join': ['', [{ 'Fn::GetAtt': [refreshId, 'Arn'] }, ':*']] }],
+      }),
+    ]);
+  });
+
+  it('publishes under ip-data/ with the access it has under data/, given room for the IP databases', () => {
+    const [id, resource] = refresh();
+    const onBucket = statementsOf(id).filter((st) =>
+      JSON.stringify(st.Resource).includes('JobPipelineBucket'),
+    );
+    const actionsOnPrefix = (prefix: string) =>
+      onBucket
+        .filter((st) => JSON.stringify(st.Resource).includes(`"/${prefix}*"`))
+        .flatMap((st) => [st.Action].flat() as string[])
+        .sort();
+    expect(actionsOnPrefix('ip-data/')).toEqual(expect.arrayContaining(['s3:PutObject', 's3:DeleteObject*']));
+    expect(actionsOnPrefix('ip-data/')).toEqual(actionsOnPrefix('data/'));
+    expect(props(resource).MemorySize).toBeGreaterThanOrEqual(4096);
+    expect(props(resource).Timeout).toBeLessThanOrEqual(900);
+  });
+
+  it('alarms while a dataset is missing, no data counting as missing (a new deployment until its first refresh)', () => {
+    const missing = ofType(s.resources, 'AWS::CloudWatch::Alarm')
+      .map(([, a]) => props(a))
+      .filter((a) => a.MetricName === REFRESH_METRICS.missing);
+    expect(missing).toHaveLength(1);
+    expect(missing[0]).toMatchObject({
+      Namespace: REFRESH_METRICS_NAMESPACE,
+      Dimensions: [{ Name: 'service', Value: 'netintel' }],
+      Statistic: 'Maximum',
+      Period: 6 * 3600,
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+      TreatMissingData: 'breaching',
+    });
+    expect(missing[0]!.AlarmDescription).toMatch(/new deployment/);
+    expect(missing[0]!.AlarmDescription).toContain('GET /v1/data');
+    expect(missing[0]!.AlarmDescription).toMatch(/refresh log/);
+    const topicId = ofType(s.resources, 'AWS::SNS::Topic')[0]![0];
+    expect((missing[0]!.AlarmActions as unknown[]).map(refId)).toContain(topicId);
+  });
+
+  it("passes only the sources set: none by default; the deployer's, credentials as dynamic references", () => {
+    const defaults = props(refresh()[1]).Environment.Variables as Props;
+    for (const name of SOURCE_VARIABLES) expect(defaults[name]).toBeUndefined();
+
+    const ipinfoArn = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:netintel/ipinfo-AbC123';
+    const configured = synthesize(
+      netintelStack(
+        testApp(undefined, {
+          maxmindSecret: 'netintel/maxmind',
+          geoCitySource: 'maxmind',
+          ipinfoSecret: ipinfoArn,
+          maxmindCityEdition: 'GeoIP2-City',
+          geofeeds: 'https://isp.example/geofeed.csv, https://cdn.example/feed.csv',
+        }),
+        // Props and context mix: a prop wins over its context value.
+        { notifyFrom: 'notices@example.com', dataUpstreamMirror: 'https://mirror.example/upstreams' },
+      ),
+    );
+    const withDescription = ofType(configured.resources, 'AWS::Lambda::Function').filter(
+      ([, f]) => props(f).Description !== undefined,
+    );
+    for (const [, f] of withDescription) {
+      const vars = props(f).Environment.Variables as Props;
+      if (props(f).Description !== 'schedule:data-refresh') {
+        for (const name of SOURCE_VARIABLES) expect(vars[name]).toBeUndefined();
+        continue;
+      }
+      expect(vars).toMatchObject({
+        GEO_CITY_SOURCE: 'maxmind',
+        MAXMIND_CITY_EDITION: 'GeoIP2-City',
+        GEOFEEDS: 'https://isp.example/geofeed.csv,https://cdn.example/feed.csv',
+        DATA_UPSTREAM_MIRROR: 'https://mirror.example/upstreams',
+        // Resolved by CloudFormation at deploy: the template holds the secret's name, not its value.
+        MAXMIND_ACCOUNT_ID: '{{resolve:secretsmanager:netintel/maxmind:SecretString:accountId::}}',
+        MAXMIND_LICENSE_KEY: '{{resolve:secretsmanager:netintel/maxmind:SecretString:licenseKey::}}',
+        IPINFO_TOKEN: `{{resolve:secretsmanager:${ipinfoArn}:SecretString:token::}}`,
+      });
+      // Unset, so the function's defaults apply: the network source is MaxMind with its credentials.
+      expect(vars.GEO_ASN_SOURCE).toBeUndefined();
+      expect(vars.MAXMIND_ASN_EDITION).toBeUndefined();
+    }
+  });
+
+  it('refuses at synth a source without its credentials, an unknown source, a plain-HTTP geofeed or mirror, a partial secret ARN', () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ geoCitySource: 'maxmind' }, /maxmindSecret/],
+      [{ geoAsnSource: 'maxmind', ipinfoSecret: 'netintel/ipinfo' }, /maxmindSecret/],
+      [{ geoAsnSource: 'ipinfo' }, /ipinfoSecret/],
+      [{ geoCitySource: 'ipinfo', maxmindSecret: 'netintel/maxmind' }, /ipinfoSecret/],
+      [{ geoCitySource: 'geoip2' }, /geoCitySource: "geoip2" is not one of dbip, maxmind, ipinfo/],
+      [{ geoAsnSource: 'dbip' }, /geoAsnSource: "dbip" is not one of default, maxmind, ipinfo/],
+      [
+        { geofeeds: 'https://isp.example/geofeed.csv,http://isp.example/plain.csv' },
+        /geofeeds: .*not an https URL/,
+      ],
+      [{ geofeeds: 'isp.example/geofeed.csv' }, /geofeeds: .*not a URL/],
+      [{ dataUpstreamMirror: 'http://mirror.example' }, /dataUpstreamMirror: .*not an https URL/],
+      [{ maxmindCityEdition: 'GeoIP2 City' }, /maxmindCityEdition/],
+      [
+        { maxmindSecret: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:maxmind' },
+        /maxmindSecret: .*not a complete Secrets Manager secret ARN/,
+      ],
+    ];
+    for (const [context, message] of cases) {
+      const build = () => netintelStack(testApp(undefined, context));
+      expect(build).toThrow(StackConfigurationError);
+      expect(build).toThrow(message);
+    }
   });
 });

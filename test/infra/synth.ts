@@ -18,11 +18,16 @@ export const LAYER_FIXTURE = join(PROJECT_ROOT, 'test/fixtures/layer');
 const ownOutdirs = mkdtempSync(join(tmpdir(), 'netintel-synth-'));
 afterAll(() => rmSync(ownOutdirs, { recursive: true, force: true }));
 
+/** cdk.json's context (feature flags), which `cdk synth` gives the app. */
+const CDK_JSON_CONTEXT = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'cdk.json'), 'utf8')) as { context?: Record<string, unknown> }
+).context;
+
 /** `context`: what `cdk synth -c key=value` would set (values are strings there). */
 export function testApp(outdir?: string, context: Record<string, string> = {}): App {
   return new App({
     builtinCloudFormationValidation: false,
-    context: { 'aws:cdk:bundling-stacks': [], ...context },
+    context: { ...CDK_JSON_CONTEXT, 'aws:cdk:bundling-stacks': [], ...context },
     outdir: outdir ?? mkdtempSync(join(ownOutdirs, 'app-')),
   });
 }

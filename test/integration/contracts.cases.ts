@@ -84,6 +84,7 @@ describe('contracts', () => {
     'risk-check': () => ({ path: '/v1/risk/check', body: { userId: 'user-1', ip: '8.8.8.8' } }),
     'risk-baseline-delete': () => ({ path: '/v1/risk/baseline', body: { userId: 'user-1' } }),
     usage: () => ({ path: '/v1/usage?days=3' }),
+    data: () => ({ path: '/v1/data' }),
   };
 
   /** True when `schema` accepts `body` and drops nothing from it: an extra field anywhere fails. */

@@ -91,6 +91,7 @@ function routeCalls(): Record<string, () => Promise<Response>> {
     'risk-baseline-delete': () =>
       stack.call('DELETE', '/v1/risk/baseline', { headers: secret, body: { userId: 'user-1' } }),
     usage: () => stack.call('GET', '/v1/usage', { headers: secret }),
+    data: () => stack.call('GET', '/v1/data', { headers: secret }),
   };
 }
 

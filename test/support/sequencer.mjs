@@ -13,6 +13,8 @@ export const SLOW_FIRST = [
   'test/integration/start-workers.test.ts',
   'test/integration/lease-crash.test.ts',
   'test/integration/jobs-crash.test.ts',
+  'test/integration/fresh-data.test.ts',
+  'test/integration/ip-sources.test.ts',
   'test/infra/all.test.ts',
   'test/infra/bundles.test.ts',
   'test/unit/ip/all.test.ts',

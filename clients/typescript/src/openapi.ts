@@ -637,6 +637,44 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The data in service: each dataset with its source, version, licence and attribution, and what is missing (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/data" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/data`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        get: operations["data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -977,7 +1015,9 @@ export interface operations {
                         latitude: number | null;
                         /** @description Approximate longitude in degrees: not a device or GPS position. */
                         longitude: number | null;
-                        /** @description IANA timezone name at the coordinates; null without coordinates. */
+                        /** @description Radius in km around the coordinates within which the address is likely located, as the location database states it; null when the source gives none (the default DB-IP Lite data does not). */
+                        accuracyRadiusKm: number | null;
+                        /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
                         timezone: string | null;
                         /** @description The country is an EU member state (locational flag). */
                         isEUCountry: boolean;
@@ -1243,7 +1283,9 @@ export interface operations {
                         latitude: number | null;
                         /** @description Approximate longitude in degrees: not a device or GPS position. */
                         longitude: number | null;
-                        /** @description IANA timezone name at the coordinates; null without coordinates. */
+                        /** @description Radius in km around the coordinates within which the address is likely located, as the location database states it; null when the source gives none (the default DB-IP Lite data does not). */
+                        accuracyRadiusKm: number | null;
+                        /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
                         timezone: string | null;
                         /** @description The country is an EU member state (locational flag). */
                         isEUCountry: boolean;
@@ -1513,7 +1555,9 @@ export interface operations {
                             latitude: number | null;
                             /** @description Approximate longitude in degrees: not a device or GPS position. */
                             longitude: number | null;
-                            /** @description IANA timezone name at the coordinates; null without coordinates. */
+                            /** @description Radius in km around the coordinates within which the address is likely located, as the location database states it; null when the source gives none (the default DB-IP Lite data does not). */
+                            accuracyRadiusKm: number | null;
+                            /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
                             timezone: string | null;
                             /** @description The country is an EU member state (locational flag). */
                             isEUCountry: boolean;
@@ -3522,6 +3566,140 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data in service and its provenance. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Versions in service. */
+                        versions: {
+                            /** @description Version of the IP data (also in the X-Data-Version header). */
+                            ip: string | null;
+                            /** @description Version of the security and email lists. */
+                            lists: string | null;
+                        };
+                        datasets: {
+                            /** @description Dataset name, e.g. "GeoLite2-City" or "security: tor-exits". */
+                            name: string;
+                            /**
+                             * @description What it serves: IP lookups, security flags or email checks.
+                             * @enum {string}
+                             */
+                            area: "ip" | "security" | "email";
+                            /** @description For IP data: location, network, postal, subdivisions or geofeed; null otherwise. */
+                            role: string | null;
+                            /** @description Where it comes from (URL, package or file). */
+                            source: string;
+                            /** @description The source's version: package version, database build date or fetch time. */
+                            version: string;
+                            /** @description The database type or edition (e.g. "GeoLite2-City"); null when none. */
+                            edition: string | null;
+                            /** @description When the source built it (ISO 8601); null when unknown. */
+                            builtAt: string | null;
+                            /** @description When the refresh last asked the upstream for a newer copy (ISO 8601); null when never. */
+                            checkedAt: string | null;
+                            /** @description Records in service: networks, ranges, points, domains. */
+                            count: number;
+                            /** @description Licence as stated upstream. */
+                            licence: string;
+                            /** @description The credit line its licence asks for; null when none is required. */
+                            attribution: string | null;
+                            /**
+                             * @description missing: empty because its source was not available.
+                             * @enum {string}
+                             */
+                            status: "ok" | "missing";
+                            note: string | null;
+                        }[];
+                        /** @description Datasets that are empty or absent, in words; empty when the data is complete. */
+                        missing: string[];
+                        /** @description How to fill what is missing; null when nothing is. */
+                        fix: string | null;
+                        /** @description Every credit line the sources in service ask for. */
+                        attribution: string[];
+                    };
                 };
             };
             /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */

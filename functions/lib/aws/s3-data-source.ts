@@ -6,6 +6,7 @@ import {
   paginateListObjectsV2,
   type S3Client,
 } from '@aws-sdk/client-s3';
+import { type LoadedData, loadIpData } from '../ip/ip-data.js';
 import type { VersionSource } from '../refresh/hot-swap.js';
 import type { ArtifactFile } from '../refresh/refresh.js';
 import { isVersionId } from '../refresh/version.js';
@@ -129,6 +130,24 @@ export class S3DataStore {
     return pointer;
   }
 
+  /** One object beside the versions (`<prefix><path>`), e.g. the last refresh's checks. */
+  async writeBeside(path: string, body: Uint8Array, contentType: string): Promise<void> {
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: `${this.prefix}${path}`,
+        Body: body,
+        ContentType: contentType,
+        CacheControl: 'no-cache',
+      }),
+    );
+  }
+
+  /** One object beside the versions, or null when absent. */
+  readBeside(path: string): Promise<Uint8Array | null> {
+    return this.get(`${this.prefix}${path}`);
+  }
+
   /** Version ids present in the bucket, oldest first. */
   async listVersions(): Promise<string[]> {
     // Every key is listed rather than CommonPrefixes with a delimiter: a version holds about a dozen
@@ -187,5 +206,25 @@ export function s3VersionSource<T>(
           throw new Error(`s3://${store.bucket}/${DATA_PREFIX}${version}/${path} is missing`);
         return body;
       }, version),
+  };
+}
+
+/**
+ * Where the refresh publishes the IP data (location, network, postal, subdivisions, geofeed): a
+ * store of its own beside `data/`, since its files are large (a City database is 60-130 MB) and
+ * change on their own schedule (a database's weekly or monthly build, GeoNames' dumps): a lists
+ * refresh every 6 hours does not copy them, and a function downloads them only when they change.
+ */
+export const IP_DATA_PREFIX = 'ip-data/';
+
+/** The hot-swap port over the IP store: a version's files by name, absent ones null (ip-data.ts loadIpData). */
+export function s3IpVersions(store: S3DataStore): VersionSource<LoadedData> {
+  return {
+    latestVersion: async () => (await store.readPointer())?.version ?? null,
+    load: (version) =>
+      loadIpData(
+        (name) => store.readFile(version, name),
+        `s3://${store.bucket}/${IP_DATA_PREFIX}${version}/`,
+      ),
   };
 }

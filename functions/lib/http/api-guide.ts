@@ -6,14 +6,23 @@ import { PLANS } from '../accounts/plans.js';
 // that report them, errors, and the attribution the CC BY data requires. Tables that restate the
 // route table or the plans are generated from them.
 
-/** CC BY 4.0 requires attribution wherever the data is served (spec: What the service does, 2). */
+/**
+ * CC BY 4.0 and CC BY-SA 4.0 require attribution wherever the data is served. The default sources'
+ * lines, then those of the sources a deployer may choose instead (docs/data-sources.md); GET /v1/data
+ * lists exactly the ones a deployment serves.
+ */
 export const ATTRIBUTION = [
-  'IP geolocation: **DB-IP Lite** by [DB-IP](https://db-ip.com), licensed ' +
+  'IP geolocation (the default): **DB-IP Lite** by [DB-IP](https://db-ip.com), licensed ' +
     '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
-  'ASN data: [@ip-location-db/asn](https://github.com/sapics/ip-location-db) (DB-IP, RouteViews, NRO), ' +
+  'ASN data (the default): [ip-location-db](https://github.com/sapics/ip-location-db) (DB-IP, RouteViews, NRO), ' +
     '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
   'Postal codes and subdivision names: **[GeoNames](https://www.geonames.org)**, licensed ' +
     '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
+  'Where a deployment uses MaxMind GeoLite2 data: this product includes GeoLite2 data created by MaxMind, ' +
+    'available from [https://www.maxmind.com](https://www.maxmind.com).',
+  'Where a deployment uses IPinfo Lite data: IP address data powered by [IPinfo](https://ipinfo.io), licensed ' +
+    '[CC BY-SA 4.0](https://creativecommons.org/licenses/by-sa/4.0/).',
+  'The datasets a deployment serves, with their sources, versions, licences and credit lines: `GET /v1/data`.',
 ] as const;
 
 export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
@@ -21,7 +30,8 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
     "The visitor's own connection, called from the visitor's browser with a publishable key. Behind the " +
     "deployment's CloudFront the location comes from CloudFront's viewer headers.",
   'IP lookup':
-    'Addresses you supply, from your backend with a secret key: location from DB-IP Lite, network, derived ' +
+    'Addresses you supply, from your backend with a secret key: location (DB-IP Lite by default; MaxMind or IPinfo ' +
+    'data where the deployment chose it: see `GET /v1/data`), network, derived ' +
     'context and security flags. Unknown and private addresses are `found: false`, never an error.',
   Email:
     'Syntax, DNS (MX), disposable, free-provider, role and typo checks of addresses, and the signup score that ' +

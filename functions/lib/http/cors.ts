@@ -7,7 +7,8 @@ export const CORS_MAX_AGE_SECONDS = 600;
 
 /**
  * The response headers a page may read besides the CORS-safelisted ones: the request id to quote
- * when asking for help, and the limits (http/middleware/response-headers.ts, errors.ts).
+ * when asking for help, the limits (http/middleware/response-headers.ts, errors.ts) and the data
+ * version that answered (runtime/ip.ts).
  */
 export const EXPOSED_HEADERS = [
   'X-Request-Id',
@@ -16,6 +17,7 @@ export const EXPOSED_HEADERS = [
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
   'X-Monthly-Remaining',
+  'X-Data-Version',
 ].join(', ');
 
 export function corsHeaders(keyType: KeyType, allowedOrigin: string | undefined): Record<string, string> {

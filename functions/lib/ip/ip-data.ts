@@ -1,14 +1,32 @@
 // The IP data files of the data layer, read once per process, lazily on the first call, and shared by
 // the full lookup (lookup.ts) and the slim locator (locator.ts): a Lambda container, and the local
-// server that runs every handler in one process, keep one copy between invocations.
+// server that runs every handler in one process, keep one copy between invocations. The manifest
+// says which source each role comes from (manifest.ts, sources.ts); a newer version published by the
+// refresh is swapped in without a cold start when the data follows a VersionSource (follow()).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../clock.js';
-import { AsnTable } from './asn-reader.js';
-import { CityReader, type DbipCityRecord } from './city-reader.js';
-import { IP_DATA_FILES, type ManifestEntry } from './manifest.js';
+import { HotSwap, type HotSwapOptions, type VersionSource } from '../refresh/hot-swap.js';
+import { EMPTY_VERSION } from '../refresh/version.js';
+import { type GeofeedEntry, GeofeedIndex } from './geofeed.js';
+import { openLocationReader } from './location-readers.js';
+import {
+  datasetOf,
+  IP_DATA_FILES,
+  type IpManifest,
+  type ManifestEntry,
+  parseIpManifest,
+} from './manifest.js';
+import { openNetworkReader } from './network-readers.js';
 import type { ParsedIp } from './parse-ip.js';
 import { PostalIndex } from './postal-index.js';
+import type {
+  LocationReader,
+  LocationRecord,
+  LocationSchema,
+  NetworkReader,
+  NetworkSchema,
+} from './sources.js';
 import { specialRange } from './special-ranges.js';
 import { SubdivisionIndex, type SubdivisionTable } from './subdivision.js';
 
@@ -18,7 +36,7 @@ export function ipDataDir(dataRoot: string): string {
 }
 
 export interface DataStatus {
-  /** The city files are open: lookups can find addresses. */
+  /** The location data is open: lookups can find addresses. */
   available: boolean;
   asn: boolean;
   postalCountries: number;
@@ -27,12 +45,12 @@ export interface DataStatus {
 }
 
 export interface LoadedData {
-  city: CityReader | null;
-  asnV4: AsnTable | null;
-  asnV6: AsnTable | null;
+  location: LocationReader | null;
+  network: NetworkReader | null;
   subdivisions: SubdivisionIndex;
   postal: PostalIndex | null;
-  manifest: ManifestEntry[];
+  geofeed: GeofeedIndex;
+  manifest: IpManifest;
   status: DataStatus;
 }
 
@@ -43,7 +61,7 @@ export interface Network {
 
 export const NO_NETWORK: Network = Object.freeze({ asn: null, asOrganization: null });
 
-/** What DB-IP and the subdivision table say about a place, before postal code, time zone and derived groups. */
+/** What the location source and the subdivision table say about a place, before postal code, time zone and derived groups. */
 export interface BasePlace {
   country: string;
   region: string | null;
@@ -53,58 +71,78 @@ export interface BasePlace {
   longitude: number | null;
 }
 
-async function optional<T>(path: string, open: (file: Buffer) => T): Promise<T | null> {
-  let file: Buffer;
-  try {
-    file = await readFile(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  return open(file);
+/** Reads one file of a version (a directory, an S3 version); null when it is absent. */
+export type ReadDataFile = (name: string) => Promise<Uint8Array | null>;
+
+/** Reads files from a directory. */
+export function directoryFiles(dir: string): ReadDataFile {
+  return async (name) => {
+    try {
+      return await readFile(join(dir, name));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  };
 }
 
-async function loadData(dataDir: string): Promise<LoadedData> {
-  const path = (name: string) => join(dataDir, name);
-  const [v4, v6, asnV4, asnV6, subdivisions, postal, manifest] = await Promise.all([
-    optional(path(IP_DATA_FILES.cityV4), (f) => f),
-    optional(path(IP_DATA_FILES.cityV6), (f) => f),
-    optional(path(IP_DATA_FILES.asnV4), (f) => new AsnTable(f)),
-    optional(path(IP_DATA_FILES.asnV6), (f) => new AsnTable(f)),
-    optional(
-      path(IP_DATA_FILES.subdivisions),
-      (f) => new SubdivisionIndex(JSON.parse(f.toString('utf8')) as SubdivisionTable),
-    ),
-    optional(path(IP_DATA_FILES.postal), (f) => new PostalIndex(f)),
-    optional(path(IP_DATA_FILES.manifest), (f) => JSON.parse(f.toString('utf8')) as ManifestEntry[]),
+const decoder = new TextDecoder();
+
+async function allFiles(read: ReadDataFile, names: readonly string[]): Promise<Uint8Array[] | null> {
+  const files = await Promise.all(names.map(read));
+  return files.every((f) => f !== null) ? (files as Uint8Array[]) : null;
+}
+
+/** Opens a version of the IP data from its files; `where` names it in errors. */
+export async function loadIpData(read: ReadDataFile, where: string): Promise<LoadedData> {
+  const manifestFile = await read(IP_DATA_FILES.manifest);
+  const manifest: IpManifest = manifestFile
+    ? parseIpManifest(decoder.decode(manifestFile))
+    : { version: EMPTY_VERSION, datasets: [] };
+  const locationEntry = datasetOf(manifest, 'location');
+  const networkEntry = datasetOf(manifest, 'network');
+  const locationSchema = (locationEntry?.schema ?? 'dbip-lite') as LocationSchema;
+  const networkSchema = (networkEntry?.schema ?? 'compiled') as NetworkSchema;
+  const [locationFiles, networkFiles, subdivisions, postal, geofeed] = await Promise.all([
+    allFiles(read, locationEntry?.files ?? [IP_DATA_FILES.cityV4, IP_DATA_FILES.cityV6]),
+    allFiles(read, networkEntry?.files ?? [IP_DATA_FILES.asnV4, IP_DATA_FILES.asnV6]),
+    read(IP_DATA_FILES.subdivisions),
+    read(IP_DATA_FILES.postal),
+    read(IP_DATA_FILES.geofeed),
   ]);
-  const city = v4 && v6 ? new CityReader(v4, v6) : null;
-  const sub = subdivisions ?? SubdivisionIndex.empty();
+  const location = locationFiles ? openLocationReader(locationSchema, locationFiles) : null;
+  const network = networkFiles ? openNetworkReader(networkSchema, networkFiles) : null;
+  const sub = subdivisions
+    ? new SubdivisionIndex(JSON.parse(decoder.decode(subdivisions)) as SubdivisionTable)
+    : SubdivisionIndex.empty();
+  const postalIndex = postal
+    ? new PostalIndex(Buffer.from(postal.buffer, postal.byteOffset, postal.byteLength))
+    : null;
   return {
-    city,
-    asnV4,
-    asnV6,
+    location,
+    network,
     subdivisions: sub,
-    postal,
-    manifest: manifest ?? [],
+    postal: postalIndex,
+    geofeed: geofeed ? new GeofeedIndex(JSON.parse(decoder.decode(geofeed))) : GeofeedIndex.empty(),
+    manifest,
     status: {
-      available: city !== null,
-      asn: asnV4 !== null && asnV6 !== null,
-      postalCountries: postal?.coveredCountries().length ?? 0,
+      available: location !== null,
+      asn: network !== null,
+      postalCountries: postalIndex?.coveredCountries().length ?? 0,
       subdivisions: sub.source,
-      ...(city ? {} : { error: `city data not found in ${dataDir}` }),
+      ...(location ? {} : { error: `location data not found in ${where}` }),
     },
   };
 }
 
 function unavailable(err: unknown): LoadedData {
   return {
-    city: null,
-    asnV4: null,
-    asnV6: null,
+    location: null,
+    network: null,
     subdivisions: SubdivisionIndex.empty(),
     postal: null,
-    manifest: [],
+    geofeed: GeofeedIndex.empty(),
+    manifest: { version: EMPTY_VERSION, datasets: [] },
     status: {
       available: false,
       asn: false,
@@ -119,11 +157,34 @@ export interface IpDataOptions {
   clock?: Clock;
   /** How long to wait before trying again after the data could not be opened (ms). */
   retryAfterMs?: number;
+  /** Newer versions to swap in (a directory's manifest, S3's pointer), checked at most every checkIntervalMs. */
+  follow?: { source: VersionSource<LoadedData> } & HotSwapOptions;
+}
+
+/** The versions of an IP data directory: its manifest names the latest; a load checks it did not change meanwhile. */
+export function directoryVersions(dir: string): VersionSource<LoadedData> {
+  const read = directoryFiles(dir);
+  const versionNow = async () => {
+    const file = await read(IP_DATA_FILES.manifest);
+    return file ? parseIpManifest(decoder.decode(file)).version : null;
+  };
+  return {
+    latestVersion: versionNow,
+    load: async (version) => {
+      const loaded = await loadIpData(read, dir);
+      // The refresh writes the manifest last; one that moved on while the files were read may
+      // have mixed two versions: refused here, the next check loads the newer one whole.
+      if (loaded.manifest.version !== version || (await versionNow()) !== version) {
+        throw new Error(`the IP data in ${dir} changed while it was loaded`);
+      }
+      return loaded;
+    },
+  };
 }
 
 export class IpData {
-  /** The opened data once available: hot paths read it without awaiting the load. */
-  ready: LoadedData | null = null;
+  private loaded: LoadedData | null = null;
+  private swap: HotSwap<LoadedData> | null = null;
   private loading: Promise<LoadedData> | null = null;
   private failedAt = 0;
   private readonly clock: Clock;
@@ -131,10 +192,23 @@ export class IpData {
 
   constructor(
     readonly dataDir: string,
-    options: IpDataOptions = {},
+    private readonly options: IpDataOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
     this.retryAfterMs = options.retryAfterMs ?? 30_000;
+  }
+
+  /**
+   * The data in service once opened: hot paths read it without awaiting the load. Following a
+   * source, each read may start a background check for a newer version (hot-swap.ts).
+   */
+  get ready(): LoadedData | null {
+    return this.swap ? this.swap.current() : this.loaded;
+  }
+
+  /** Version in service (null before the first open). */
+  get version(): string | null {
+    return this.swap ? this.swap.version : (this.loaded?.manifest.version ?? null);
   }
 
   /**
@@ -142,10 +216,12 @@ export class IpData {
    * unavailable": after a failed open the answer is "no data", tried again once retryAfterMs passed.
    */
   async open(): Promise<LoadedData> {
+    const ready = this.ready;
+    if (ready) return ready;
     if (!this.loading) {
-      this.loading = loadData(this.dataDir).catch(unavailable);
+      this.loading = loadIpData(directoryFiles(this.dataDir), this.dataDir).catch(unavailable);
       const d = await this.loading;
-      if (d.status.available) this.ready = d;
+      if (d.status.available) this.serve(d);
       else this.failedAt = this.clock.now().getTime();
       return d;
     }
@@ -155,37 +231,93 @@ export class IpData {
     }
     return d;
   }
+
+  /** Checks the followed source now and swaps a newer version in (tests, the local refresh). */
+  async checkNow(): Promise<boolean> {
+    return this.swap ? this.swap.check() : false;
+  }
+
+  private serve(d: LoadedData): void {
+    this.loaded = d;
+    const follow = this.options.follow;
+    if (follow) this.swap = new HotSwap({ version: d.manifest.version, value: d }, follow.source, follow);
+  }
 }
 
-/** The city record of a public address, or null (special ranges, unknown addresses, no data). */
-export function cityRecordOf(d: LoadedData, ip: ParsedIp): DbipCityRecord | null {
-  if (!d.city || specialRange(ip) !== null) return null;
-  return d.city.get(ip);
+/** A geofeed entry as a location record: the database's coordinates when it places the address in the same country. */
+const feedRecords = new WeakMap<object, WeakMap<object, LocationRecord>>();
+const NO_RECORD = {};
+
+function feedRecordOf(entry: GeofeedEntry, base: LocationRecord | null): LocationRecord {
+  const key = base && base.country === entry.country ? base : NO_RECORD;
+  let byBase = feedRecords.get(entry);
+  if (!byBase) {
+    byBase = new WeakMap();
+    feedRecords.set(entry, byBase);
+  }
+  let record = byBase.get(key);
+  if (!record) {
+    const coordinates = key === NO_RECORD ? null : (base as LocationRecord);
+    const code = entry.regionCode ? entry.regionCode.slice(entry.country.length + 1) : null;
+    record = Object.freeze({
+      country: entry.country,
+      subdivisionName: null,
+      subdivisionCode: code,
+      city: entry.city,
+      latitude: coordinates?.latitude ?? null,
+      longitude: coordinates?.longitude ?? null,
+      postalCode: entry.postalCode,
+      timeZone: coordinates && coordinates.subdivisionCode === code ? coordinates.timeZone : null,
+      isInEU: null,
+      accuracyRadiusKm: coordinates?.accuracyRadiusKm ?? null,
+    });
+    byBase.set(key, record);
+  }
+  return record;
+}
+
+/**
+ * The location record of a public address, or null (special ranges, unknown addresses, no data). An
+ * operator's geofeed (geofeed.ts) overrides the database for its prefixes; an entry without a country
+ * asks for the prefix not to be located.
+ */
+export function locationRecordOf(d: LoadedData, ip: ParsedIp): LocationRecord | null {
+  if (!d.location || specialRange(ip) !== null) return null;
+  const base = d.location.get(ip);
+  const entry = d.geofeed.size > 0 ? d.geofeed.lookup(ip) : null;
+  if (!entry) return base;
+  return entry.country ? feedRecordOf(entry, base) : null;
 }
 
 export function networkOf(d: LoadedData, ip: ParsedIp): Network {
-  const rec = (ip.lookupFamily === 4 ? d.asnV4 : d.asnV6)?.lookup(ip);
+  const rec = d.network?.get(ip);
   return rec ? { asn: rec.asn, asOrganization: rec.organization } : NO_NETWORK;
 }
 
-function text(value: string | undefined): string | null {
-  return value === undefined || value === '' ? null : value;
-}
-
-function finite(value: number | undefined): number | null {
-  return typeof value === 'number' && Number.isFinite(value) ? value : null;
-}
-
-/** The place of a city record (whose country_code CityReader guarantees), its region resolved. */
-export function basePlaceOf(d: LoadedData, record: DbipCityRecord): BasePlace {
-  const country = record.country_code as string;
-  const sub = record.state1 ? d.subdivisions.resolve(country, record.state1) : null;
+/** The place of a location record, its region resolved through the subdivision table. */
+export function basePlaceOf(d: LoadedData, record: LocationRecord): BasePlace {
+  const country = record.country;
+  let region: string | null = null;
+  let regionCode: string | null = null;
+  if (record.subdivisionCode) {
+    regionCode = `${country}-${record.subdivisionCode}`;
+    region = d.subdivisions.nameOf(regionCode) ?? record.subdivisionName;
+  } else if (record.subdivisionName) {
+    const sub = d.subdivisions.resolve(country, record.subdivisionName);
+    region = sub?.name ?? null;
+    regionCode = sub?.code ?? null;
+  }
   return {
     country,
-    region: sub?.name ?? null,
-    regionCode: sub?.code ?? null,
-    city: text(record.city),
-    latitude: finite(record.latitude),
-    longitude: finite(record.longitude),
+    region,
+    regionCode,
+    city: record.city,
+    latitude: record.latitude,
+    longitude: record.longitude,
   };
+}
+
+/** Datasets of the version in service, for GET /v1/data. */
+export function datasetsOf(d: LoadedData): ManifestEntry[] {
+  return d.manifest.datasets;
 }

@@ -3,10 +3,17 @@
 // derived groups' code out (phone and time-zone metadata, country tables, sun, holidays) keeps their
 // bundles small and their requests cheap.
 import type { SecurityClassifier } from '../security/classifier.js';
-import type { DbipCityRecord } from './city-reader.js';
-import { type BasePlace, basePlaceOf, cityRecordOf, type IpData, NO_NETWORK, networkOf } from './ip-data.js';
+import {
+  type BasePlace,
+  basePlaceOf,
+  type IpData,
+  locationRecordOf,
+  NO_NETWORK,
+  networkOf,
+} from './ip-data.js';
 import type { ParsedIp } from './parse-ip.js';
 import type { IpLookupResult } from './schema.js';
+import type { LocationRecord } from './sources.js';
 
 /** The fields of the full lookup's result that the locator answers, with the same values. */
 export type IpLocation = Pick<
@@ -44,13 +51,13 @@ const NOWHERE = Object.freeze({
 
 export function createIpLocator(deps: IpLocatorDeps): IpLocator {
   const { data } = deps;
-  /** Place per DB-IP record object (stable while the reader's cache holds it). */
-  const places = new WeakMap<DbipCityRecord, BasePlace>();
+  /** Place per record object (stable while the reader's cache holds it). */
+  const places = new WeakMap<LocationRecord, BasePlace>();
 
   return {
     async locate(ip, options = {}) {
       const d = data.ready ?? (await data.open());
-      const record = cityRecordOf(d, ip);
+      const record = locationRecordOf(d, ip);
       let place: BasePlace | undefined;
       if (record) {
         place = places.get(record);

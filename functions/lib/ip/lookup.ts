@@ -6,17 +6,16 @@
 import { type Clock, systemClock } from '../clock.js';
 import type { SecurityClassifier } from '../security/classifier.js';
 import { ageFor } from './age.js';
-import type { DbipCityRecord } from './city-reader.js';
 import type { EdgeLocation } from './cloudfront-headers.js';
 import { complianceFor } from './compliance.js';
 import { type CountryFacts, countryFacts, isKnownCountry } from './country-facts.js';
 import { type HolidayCalendar, holidayCalendar } from './holiday.js';
 import {
   basePlaceOf,
-  cityRecordOf,
   type DataStatus,
   IpData,
   type LoadedData,
+  locationRecordOf,
   NO_NETWORK,
   networkOf,
 } from './ip-data.js';
@@ -32,6 +31,7 @@ import type {
   SunInfo,
   TaxInfo,
 } from './schema.js';
+import type { LocationRecord } from './sources.js';
 import { specialRange } from './special-ranges.js';
 import { sunTracker } from './sun.js';
 import { taxFor } from './tax.js';
@@ -62,6 +62,8 @@ export interface IpLookup {
   lookup(ip: ParsedIp, options?: LookupOptions): Promise<IpLookupResult>;
   geo(ip: ParsedIp, options?: GeoOptions): Promise<GeoResult>;
   manifest(): Promise<ManifestEntry[]>;
+  /** Version of the IP data in service (null before it is opened). */
+  dataVersion(): string | null;
   /** Opens the data (if not yet) and reports what is available. */
   ready(): Promise<DataStatus>;
 }
@@ -75,6 +77,7 @@ interface Place {
   postalCode: string | null;
   latitude: number | null;
   longitude: number | null;
+  accuracyRadiusKm: number | null;
   timezone: string | null;
 }
 
@@ -101,7 +104,7 @@ const UNKNOWN_COUNTRY: Readonly<CountryFacts> = Object.freeze({
  * The derived groups that depend only on the place (spec: derived "from this result's country,
  * regionCode and coordinates"), computed once per place; sun and holiday keep their own per-day state.
  */
-function locatedAt(place: Place): Located {
+function locatedAt(place: Place, isInEU: boolean | null = null): Located {
   const country = place.country;
   if (!country || !isKnownCountry(country)) {
     return {
@@ -116,9 +119,14 @@ function locatedAt(place: Place): Located {
     };
   }
   const suffix = place.regionCode ? place.regionCode.slice(country.length + 1) : null;
+  const facts = countryFacts(country);
   return {
     place,
-    facts: countryFacts(country),
+    // The location database's own EU flag, where it has one, wins over the country table's.
+    facts:
+      isInEU === null || isInEU === facts.isEUCountry
+        ? facts
+        : Object.freeze({ ...facts, isEUCountry: isInEU }),
     compliance: complianceFor(country, place.regionCode),
     locale: localeFor(country),
     age: ageFor(country, place.regionCode),
@@ -136,6 +144,7 @@ const NOWHERE: Place = Object.freeze({
   postalCode: null,
   latitude: null,
   longitude: null,
+  accuracyRadiusKm: null,
   timezone: null,
 });
 
@@ -149,10 +158,10 @@ function ipDataOf(deps: IpLookupDeps): IpData {
 export function createIpLookup(deps: IpLookupDeps): IpLookup {
   const clock = deps.clock ?? systemClock;
   const ipData = ipDataOf(deps);
-  /** Location and derived groups per DB-IP record object (stable while the reader's cache holds it). */
-  const located = new WeakMap<DbipCityRecord, Located>();
+  /** Location and derived groups per record object (stable while the reader's cache holds it). */
+  const located = new WeakMap<LocationRecord, Located>();
 
-  function locatedOf(d: LoadedData, record: DbipCityRecord): Located {
+  function locatedOf(d: LoadedData, record: LocationRecord): Located {
     let at = located.get(record);
     if (at) return at;
     const { country, region, regionCode, city, latitude, longitude } = basePlaceOf(d, record);
@@ -164,21 +173,25 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
         region,
         regionCode,
         city,
+        // The source's own postal code and zone where it has them (MaxMind), else ours.
         postalCode:
-          latitude !== null && longitude !== null
+          record.postalCode ??
+          (latitude !== null && longitude !== null
             ? (d.postal?.nearest(country, latitude, longitude) ?? null)
-            : null,
+            : null),
         latitude,
         longitude,
-        timezone: timezoneAt(latitude, longitude),
+        accuracyRadiusKm: record.accuracyRadiusKm,
+        timezone: record.timeZone ?? timezoneAt(latitude, longitude),
       }),
+      record.isInEU,
     );
     located.set(record, at);
     return at;
   }
 
   function locate(d: LoadedData, ip: ParsedIp): Located | null {
-    const record = cityRecordOf(d, ip);
+    const record = locationRecordOf(d, ip);
     return record ? locatedOf(d, record) : null;
   }
 
@@ -225,6 +238,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       continent: at.facts.continent,
       latitude: place.latitude,
       longitude: place.longitude,
+      accuracyRadiusKm: place.accuracyRadiusKm,
       timezone: place.timezone,
       isEUCountry: at.facts.isEUCountry,
       asn: network.asn,
@@ -244,10 +258,17 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
     return result;
   }
 
-  /** The edge's location as a Place; the region name and missing postal code and timezone come from our tables. */
-  function edgePlace(d: LoadedData, edge: EdgeLocation): Place {
+  /**
+   * The edge's location as a Place. What the edge leaves out comes from the configured location
+   * source when it places the address in the same country and city (its postal code and zone),
+   * else from our tables (the postal index, the zone at the coordinates). No accuracy radius: the
+   * coordinates are the edge's, and it states none.
+   */
+  function edgePlace(d: LoadedData, edge: EdgeLocation, ip: ParsedIp): Place {
     const country = edge.country as string;
     const { latitude, longitude, regionCode } = edge;
+    const own = locationRecordOf(d, ip);
+    const same = own !== null && own.country === country && (edge.city === null || own.city === edge.city);
     return {
       country,
       region: regionCode ? (d.subdivisions.nameOf(regionCode) ?? edge.regionName) : null,
@@ -255,12 +276,14 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       city: edge.city,
       postalCode:
         edge.postalCode ??
+        (same ? own.postalCode : null) ??
         (latitude !== null && longitude !== null
           ? (d.postal?.nearest(country, latitude, longitude) ?? null)
           : null),
       latitude,
       longitude,
-      timezone: edge.timezone ?? timezoneAt(latitude, longitude),
+      accuracyRadiusKm: null,
+      timezone: edge.timezone ?? (same ? own.timeZone : null) ?? timezoneAt(latitude, longitude),
     };
   }
 
@@ -269,13 +292,11 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
     const edge = options.edge;
     // The edge's location, when it names a country, wins as a whole: mixing its country with a city
     // from the other database could produce a place that does not exist.
-    const at = edge?.country ? locatedAt(edgePlace(d, edge)) : locate(d, ip);
+    const at = edge?.country ? locatedAt(edgePlace(d, edge, ip)) : locate(d, ip);
     let network = at && specialRange(ip) === null ? networkOf(d, ip) : NO_NETWORK;
     if (edge?.asn) {
       const organization =
-        network.asn === edge.asn
-          ? network.asOrganization
-          : (d.asnV4?.organizationOf(edge.asn) ?? d.asnV6?.organizationOf(edge.asn) ?? null);
+        network.asn === edge.asn ? network.asOrganization : (d.network?.organizationOf(edge.asn) ?? null);
       network = { asn: edge.asn, asOrganization: organization };
     }
     const now = clock.now();
@@ -300,7 +321,8 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
   return {
     lookup,
     geo,
-    manifest: async () => (await ipData.open()).manifest,
+    manifest: async () => (await ipData.open()).manifest.datasets,
+    dataVersion: () => ipData.version,
     ready: async () => (await ipData.open()).status,
   };
 }

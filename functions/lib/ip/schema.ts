@@ -187,10 +187,22 @@ const location = {
     .number()
     .nullable()
     .describe('Approximate longitude in degrees: not a device or GPS position.'),
+  accuracyRadiusKm: z
+    .number()
+    .int()
+    .nonnegative()
+    .nullable()
+    .describe(
+      'Radius in km around the coordinates within which the address is likely located, as the location ' +
+        'database states it; null when the source gives none (the default DB-IP Lite data does not).',
+    ),
   timezone: z
     .string()
     .nullable()
-    .describe('IANA timezone name at the coordinates; null without coordinates.'),
+    .describe(
+      "IANA timezone name: the location database's when it has one, else the zone at the coordinates; null " +
+        'without either.',
+    ),
   isEUCountry: z.boolean().describe('The country is an EU member state (locational flag).'),
   asn: z.number().int().nullable().describe('Autonomous system number of the network; null when unknown.'),
   asOrganization: z

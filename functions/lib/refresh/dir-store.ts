@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EMAIL_LIST_FILES } from '../email/lists.js';
-import { IP_DATA_FILES } from '../ip/manifest.js';
+import { directoryFiles, type ReadDataFile } from '../ip/ip-data.js';
+import { IP_CHECKS_FILE, IP_DATA_FILES, type IpManifest, parseIpManifest } from '../ip/manifest.js';
 import { asnRangesFromCompiled, countryLookupFromMmdb } from '../security/asn-networks.js';
+import type { IpCheck, IpFile } from './ip-refresh.js';
 import { type ArtifactFile, type CurrentData, readCurrentData } from './refresh.js';
 import type { NetworkData } from './security-build.js';
 
@@ -77,4 +79,56 @@ export async function carriedEmailFiles(dataRoot: string): Promise<ArtifactFile[
     });
   }
   return out;
+}
+
+/** The IP data in service in a data directory: its manifest (null: none) and its files. */
+export async function ipCurrentFromDir(
+  dataRoot: string,
+): Promise<{ manifest: IpManifest | null; read: ReadDataFile }> {
+  const dir = join(dataRoot, 'ip');
+  const read = directoryFiles(dir);
+  const text = await readOptional(join(dir, IP_DATA_FILES.manifest));
+  let manifest: IpManifest | null = null;
+  try {
+    manifest = text === null ? null : parseIpManifest(text);
+  } catch {
+    manifest = null;
+  }
+  return { manifest, read };
+}
+
+/**
+ * Writes an accepted IP refresh into `dataRoot/ip` (each file through a temporary name and a rename,
+ * the manifest last: running functions swap the version in when they see it, ip-data.ts), then
+ * deletes the operator databases the new version no longer lists (an old licensed copy is not kept:
+ * GeoLite2's licence asks for that). The layer's default files stay: the security build reads them.
+ */
+export async function publishIpToDir(
+  dataRoot: string,
+  files: readonly IpFile[],
+  checks: readonly IpCheck[],
+): Promise<void> {
+  // The files carried from the version in service are in the directory already.
+  await writeArtifacts(
+    dataRoot,
+    files
+      .filter((f) => !f.carried)
+      .map((f) => ({ path: `ip/${f.name}`, body: f.body, contentType: 'application/octet-stream' })),
+  );
+  const listed = new Set(files.map((f) => f.name));
+  for (const name of [IP_DATA_FILES.location, IP_DATA_FILES.network]) {
+    if (!listed.has(name)) await rm(join(dataRoot, 'ip', name), { force: true });
+  }
+  await writeIpChecks(dataRoot, checks);
+}
+
+/** What the last IP refresh asked its upstreams, beside the versions (GET /v1/data shows it). */
+export async function writeIpChecks(dataRoot: string, checks: readonly IpCheck[]): Promise<void> {
+  await writeArtifacts(dataRoot, [
+    {
+      path: `ip/${IP_CHECKS_FILE}`,
+      body: new TextEncoder().encode(`${JSON.stringify({ checks }, null, 2)}\n`),
+      contentType: 'application/json',
+    },
+  ]);
 }

@@ -1,5 +1,5 @@
 // The fetch port of the refresh: the orchestration asks for a source file by its upstream URL and
-// snapshot path and gets text back, or a SourceUnavailableError. Adapters: http-fetcher.ts (the
+// snapshot path and gets text (or, for archives, bytes) back, or a SourceUnavailableError. Adapters: http-fetcher.ts (the
 // upstream URLs; the refresh Lambda and `npm run data:refresh`) and snapshot-fetcher.ts (a local
 // directory laid out like ../shared/data; tests, the layer build and `--from DIR`).
 
@@ -18,6 +18,14 @@ export interface FetchedText {
   origin: string;
 }
 
+export interface FetchedBytes {
+  bytes: Uint8Array;
+  /** When it was fetched, or the snapshot file's modification time. */
+  fetchedAt: Date;
+  /** The URL or file it came from. */
+  origin: string;
+}
+
 export class SourceUnavailableError extends Error {
   override readonly name = 'SourceUnavailableError';
 }
@@ -25,5 +33,8 @@ export class SourceUnavailableError extends Error {
 export interface SourceFetcher {
   /** Recorded in the manifests. */
   readonly mode: 'upstream' | 'snapshot';
+  /** The file as UTF-8 text. */
   fetch(target: FetchTarget): Promise<FetchedText>;
+  /** The file as bytes (a zip archive), under the same rules. */
+  fetchBytes(target: FetchTarget): Promise<FetchedBytes>;
 }

@@ -1,25 +1,39 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type FetchedText, type FetchTarget, type SourceFetcher, SourceUnavailableError } from './fetch.js';
+import {
+  type FetchedBytes,
+  type FetchedText,
+  type FetchTarget,
+  type SourceFetcher,
+  SourceUnavailableError,
+} from './fetch.js';
 
 // Reads sources from a directory laid out like ../shared/data (SOURCES.md): each source file at its
 // `snapshot` path. The fetch time recorded is the file's modification time, so a build from the
 // same snapshot directory gives the same version.
 
 export function snapshotFetcher(dir: string): SourceFetcher {
+  async function read<T>(target: FetchTarget, load: (path: string) => Promise<T>) {
+    if (target.snapshot === null) throw new SourceUnavailableError(`${target.id}: no snapshot copy exists`);
+    const path = join(dir, target.snapshot);
+    try {
+      const [content, info] = await Promise.all([load(path), stat(path)]);
+      return { content, fetchedAt: info.mtime, origin: path };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new SourceUnavailableError(`${target.id}: ${path} not found`);
+      throw error;
+    }
+  }
   return {
     mode: 'snapshot',
     async fetch(target: FetchTarget): Promise<FetchedText> {
-      if (target.snapshot === null) throw new SourceUnavailableError(`${target.id}: no snapshot copy exists`);
-      const path = join(dir, target.snapshot);
-      try {
-        const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
-        return { text, fetchedAt: info.mtime, origin: path };
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') throw new SourceUnavailableError(`${target.id}: ${path} not found`);
-        throw error;
-      }
+      const { content, fetchedAt, origin } = await read(target, (path) => readFile(path, 'utf8'));
+      return { text: content, fetchedAt, origin };
+    },
+    async fetchBytes(target: FetchTarget): Promise<FetchedBytes> {
+      const { content, fetchedAt, origin } = await read(target, (path) => readFile(path));
+      return { bytes: content, fetchedAt, origin };
     },
   };
 }

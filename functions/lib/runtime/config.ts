@@ -75,6 +75,38 @@ const ConfigSchema = z.object({
   DATA_CHECK_INTERVAL_MS: duration().default(DEFAULT_CHECK_INTERVAL_MS),
   MX_DOMAINS_PER_RUN: wholeNumber(0).default(MX_LEARN_DEFAULTS.maxDomains),
 
+  // IP data sources (docs/data-sources.md): read by the layer build, `npm run data:refresh` and the
+  // refresh function. Local database files (MaxMind schema) take the place of the default data;
+  // credentials make the refresh download and renew the operator's own database.
+  /** A City (or Country) database in the MaxMind schema, or an IPinfo Lite file. */
+  GEO_CITY_MMDB: text.optional(),
+  /** An ASN database in the MaxMind schema, or an IPinfo Lite file. */
+  GEO_ASN_MMDB: text.optional(),
+  /** Location source: `dbip` (default), `maxmind` (default with MaxMind credentials), `ipinfo`. */
+  GEO_CITY_SOURCE: z.enum(['dbip', 'maxmind', 'ipinfo']).optional(),
+  /** Network source: `default` (ip-location-db), `maxmind` (default with credentials), `ipinfo` (default with a token). */
+  GEO_ASN_SOURCE: z.enum(['default', 'maxmind', 'ipinfo']).optional(),
+  // In AWS these come from a Secrets Manager secret, resolved at deploy (infra/constructs/data-refresh.ts).
+  MAXMIND_ACCOUNT_ID: text.optional(),
+  MAXMIND_LICENSE_KEY: text.optional(),
+  MAXMIND_CITY_EDITION: text.regex(/^[A-Za-z0-9-]{1,64}$/).default('GeoLite2-City'),
+  MAXMIND_ASN_EDITION: text.regex(/^[A-Za-z0-9-]{1,64}$/).default('GeoLite2-ASN'),
+  IPINFO_TOKEN: text.optional(),
+  /** Operator geofeeds (RFC 8805): files or https URLs, comma-separated; their prefixes override the database. */
+  GEOFEEDS: text
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .default([]),
+  /**
+   * Fetch every upstream from a mirror instead (`https://host/path` from `<mirror>/host/path`): for
+   * deployments without internet access, and the tests' loopback upstreams.
+   */
+  DATA_UPSTREAM_MIRROR: text.optional(),
+
   // DNS: resolvers ("host:port,host:port"; none: the system's), budgets, canary (email checks, IP lookup).
   DNS_SERVERS: text.transform(parseDnsServers).default([]),
   /** Unset: the email checker's own default (email/check.ts). */

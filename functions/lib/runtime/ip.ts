@@ -1,22 +1,55 @@
 import { dataRoot, now } from '../aws/services.js';
 import { tracer } from '../aws/tracing.js';
 import { reverseLookup } from '../dns/reverse.js';
-import { IpData, ipDataDir } from '../ip/ip-data.js';
+import { directoryVersions, IpData, ipDataDir, type LoadedData } from '../ip/ip-data.js';
 import { createIpLocator, type IpLocator } from '../ip/locator.js';
 import { createIpLookup, type IpLookup } from '../ip/lookup.js';
-import { config } from './config.js';
+import { logger } from '../observability.js';
+import type { VersionSource } from '../refresh/hot-swap.js';
+import { config, type DataRefresh, dataRefresh } from './config.js';
 import { tracedReverseLookup } from './dns-tracing.js';
-import { securityClassifier } from './security.js';
+import { securityClassifier, securityDataVersion } from './security.js';
 
 // The container's IP lookup (every derived group) and locator (place and network only): one copy of
 // the data files, opened lazily once and shared by both and by every request; security flags from
-// the (hot-swappable) list classifier.
+// the (hot-swappable) list classifier. The IP data follows the versions the refresh publishes: in
+// AWS (DATA_REFRESH_S3) S3's `ip-data/` pointer, otherwise the data directory's own manifest (what
+// `npm run data:refresh` rewrites), checked at most every DATA_CHECK_INTERVAL_MS, and a newer version
+// is swapped in without a cold start (ip-data.ts).
 let data: IpData | undefined;
 let lookup: Promise<IpLookup> | undefined;
 let locator: Promise<IpLocator> | undefined;
 
+/** S3's IP versions, its client loaded only when the first check runs (not on the lookup path). */
+function s3Versions(refresh: DataRefresh): VersionSource<LoadedData> {
+  let source: Promise<VersionSource<LoadedData>> | undefined;
+  const open = () => {
+    source ??= Promise.all([import('../aws/s3-client.js'), import('../aws/s3-data-source.js')]).then(
+      ([{ s3Client }, { S3DataStore, IP_DATA_PREFIX, s3IpVersions }]) =>
+        s3IpVersions(new S3DataStore(s3Client(), refresh.bucket, IP_DATA_PREFIX)),
+    );
+    return source;
+  };
+  return {
+    latestVersion: async () => (await open()).latestVersion(),
+    load: async (version) => (await open()).load(version),
+  };
+}
+
 function ipData(): IpData {
-  data ??= new IpData(ipDataDir(dataRoot()), { clock: { now } });
+  if (data) return data;
+  const dir = ipDataDir(dataRoot());
+  const refresh = dataRefresh();
+  data = new IpData(dir, {
+    clock: { now },
+    follow: {
+      source: refresh ? s3Versions(refresh) : directoryVersions(dir),
+      checkIntervalMs: config().DATA_CHECK_INTERVAL_MS,
+      onSwap: (from, to) => logger.info('IP data swapped in', { from, to }),
+      onError: (error, version) =>
+        logger.warn('IP data check failed; keeping the current version', { version, error: error as Error }),
+    },
+  });
   return data;
 }
 
@@ -37,6 +70,21 @@ export function ipLocator(): Promise<IpLocator> {
     locator = undefined;
   });
   return locator;
+}
+
+/** The IP data of this container (GET /v1/data reads its manifest). */
+export async function ipDataInService(): Promise<LoadedData> {
+  const d = ipData();
+  return d.ready ?? d.open();
+}
+
+/**
+ * `X-Data-Version` of a lookup's answer: the IP data and the security lists that answered, e.g.
+ * `ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f` (GET /v1/data lists them).
+ */
+export function dataVersionHeader(): Record<string, string> {
+  const ip = data?.version ?? 'none';
+  return { 'X-Data-Version': `ip=${ip}, lists=${securityDataVersion() ?? 'none'}` };
 }
 
 function lookUpHostname(ip: string): Promise<string | null> {

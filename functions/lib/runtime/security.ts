@@ -3,12 +3,12 @@ import { join } from 'node:path';
 import { dataRoot } from '../aws/services.js';
 import { logger } from '../observability.js';
 import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
-import { HotSwap } from '../refresh/hot-swap.js';
+import { HotSwap, type VersionSource } from '../refresh/hot-swap.js';
 import { openSecurityArtifact, type SecurityArtifact } from '../security/artifact.js';
 import { noMatchClassifier, type SecurityClassifier } from '../security/classifier.js';
 import { delegatingClassifier } from '../security/list-classifier.js';
-import { SECURITY_FILES, securityDataDir } from '../security/manifest.js';
-import { type DataRefresh, dataRefresh, resetConfig } from './config.js';
+import { parseSecurityManifest, SECURITY_FILES, securityDataDir } from '../security/manifest.js';
+import { config, type DataRefresh, dataRefresh, resetConfig } from './config.js';
 
 // The container's security classifier. It starts from the data layer's artifact
 // (`${dataRoot()}/security/ranges.bin` + manifest.json); without one every flag is false
@@ -48,7 +48,11 @@ async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
   }
   layerVersion = layer?.version ?? null;
   const initial = { version: layerVersion, value: layer?.classifier ?? noMatchClassifier };
-  if (refresh === null) return initial.value;
+  if (refresh === null) {
+    // No S3 versions: follow the data directory itself, which `npm run data:refresh` rewrites
+    // (in Lambda /opt/data never changes, and a check is one small read every few minutes).
+    return follow(initial, directoryVersions(dataRoot()), config().DATA_CHECK_INTERVAL_MS);
+  }
 
   // Loaded only when S3 refresh is on: the S3 client is not on the lookup path otherwise.
   const [{ s3Client }, { S3DataStore, s3VersionSource }] = await Promise.all([
@@ -63,8 +67,16 @@ async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
     ]);
     return openSecurityArtifact(table, new TextDecoder().decode(manifest)).classifier;
   });
+  return follow(initial, source, refresh.checkIntervalMs);
+}
+
+function follow(
+  initial: { version: string | null; value: SecurityClassifier },
+  source: VersionSource<SecurityClassifier>,
+  checkIntervalMs: number,
+): SecurityClassifier {
   const swap = new HotSwap(initial, source, {
-    checkIntervalMs: refresh.checkIntervalMs,
+    checkIntervalMs,
     onSwap: (from, to) => logger.info('security data swapped in', { from, to }),
     onError: (error, version) =>
       logger.warn('security data check failed; keeping the current version', {
@@ -74,6 +86,29 @@ async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
   });
   holder = swap;
   return delegatingClassifier(() => swap.current());
+}
+
+/** The security versions of a data directory: its manifest names the version in it. */
+function directoryVersions(root: string): VersionSource<SecurityClassifier> {
+  const manifestPath = join(securityDataDir(root), SECURITY_FILES.manifest);
+  const versionNow = async (): Promise<string | null> => {
+    try {
+      return parseSecurityManifest(await readFile(manifestPath, 'utf8')).version;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  };
+  return {
+    latestVersion: versionNow,
+    load: async (version) => {
+      const artifact = await loadLayerSecurity(root);
+      if (!artifact || artifact.version !== version) {
+        throw new Error(`the security data in ${root} changed while it was loaded`);
+      }
+      return artifact.classifier;
+    },
+  };
 }
 
 /**

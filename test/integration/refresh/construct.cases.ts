@@ -55,8 +55,8 @@ describe('construct', () => {
       template.hasResourceProperties('AWS::Events::Rule', { ScheduleExpression: 'rate(6 hours)' });
       template.hasResourceProperties('AWS::Lambda::Function', {
         Description: 'schedule:data-refresh',
-        MemorySize: 2048,
-        Timeout: 600,
+        MemorySize: 4096,
+        Timeout: 900,
         Environment: {
           Variables: Match.objectLike({ DATA_BUCKET: Match.anyValue(), NETINTEL_DATA_PATH: '/opt/data' }),
         },
@@ -77,7 +77,7 @@ describe('construct', () => {
       });
     });
 
-    test('grants bucket access under data/ only', () => {
+    test('grants bucket access under data/ and ip-data/ only', () => {
       const policies = Object.values(template.findResources('AWS::IAM::Policy')) as {
         Properties: { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } };
       }[];
@@ -87,7 +87,8 @@ describe('construct', () => {
         .flatMap((s) => [s.Resource].flat());
       const objectArns = s3Resources.map((r) => JSON.stringify(r)).filter((r) => r.includes('/'));
       expect(objectArns.length).toBeGreaterThan(0);
-      expect(objectArns.every((r) => r.includes('"/data/*"'))).toBe(true);
+      expect(objectArns.every((r) => r.includes('"/data/*"') || r.includes('"/ip-data/*"'))).toBe(true);
+      expect(objectArns.some((r) => r.includes('"/ip-data/*"'))).toBe(true);
     });
 
     test('the consumer gets the variables that turn the S3 hot swap on', () => {

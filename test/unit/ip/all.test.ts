@@ -10,5 +10,6 @@ import './locator.cases.js';
 import './lookup.cases.js';
 import './parse-ip.cases.js';
 import './postal-index.cases.js';
+import './sources.cases.js';
 import './special-ranges.cases.js';
 import './subdivisions.cases.js';

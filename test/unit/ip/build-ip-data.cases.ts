@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import type { ManifestEntry } from '../../../functions/lib/data-manifest.js';
 import { createIpLookup } from '../../../functions/lib/ip/lookup.js';
+import { parseIpManifest } from '../../../functions/lib/ip/manifest.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { DATA_LAYER_DIR } from '../../../layers/build/data-layer.js';
 import { buildIpData, buildPostal, buildSubdivisions } from '../../../layers/build/ip-data.js';
@@ -37,8 +38,11 @@ describe('build-ip-data', () => {
         'asn-v6.bin',
         'city-v4.mmdb',
         'city-v6.mmdb',
+        'geofeed.json',
         'manifest.json',
         'postal.bin',
+        'subdivision-aliases.json',
+        'subdivision-pairs.json',
         'subdivisions.json',
       ]);
       const entries = built!;
@@ -47,6 +51,7 @@ describe('build-ip-data', () => {
         'asn',
         'subdivisions',
         'geonames-postal-codes',
+        'geofeeds',
       ]);
       for (const e of entries) {
         expect(e.version).toBeTruthy();
@@ -137,7 +142,7 @@ describe('build-ip-data', () => {
 
   async function readManifest(dir: string): Promise<ManifestEntry[] | undefined> {
     try {
-      return JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as ManifestEntry[];
+      return parseIpManifest(await readFile(join(dir, 'manifest.json'), 'utf8')).datasets;
     } catch {
       return undefined;
     }

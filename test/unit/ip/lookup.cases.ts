@@ -25,6 +25,7 @@ const ip = (s: string): ParsedIp => {
 /** Spec field set of the IP lookup result, without the optional hostname and security. */
 const LOOKUP_FIELDS = [
   'ip',
+  'accuracyRadiusKm',
   'country',
   'region',
   'regionCode',
@@ -76,6 +77,7 @@ describe('lookup', () => {
         continent: 'NA',
         latitude: expect.closeTo(37.422, 3),
         longitude: expect.closeTo(-122.085, 3),
+        accuracyRadiusKm: null,
         timezone: 'America/Los_Angeles',
         isEUCountry: false,
         asn: 15169,
@@ -207,6 +209,7 @@ describe('lookup', () => {
         continent: null,
         latitude: null,
         longitude: null,
+        accuracyRadiusKm: null,
         timezone: null,
         isEUCountry: false,
         asn: null,
@@ -322,6 +325,7 @@ describe('lookup', () => {
   describe('visitor geolocation (GET /v1/geo)', () => {
     const GEO_FIELDS = [
       'ip',
+      'accuracyRadiusKm',
       'country',
       'region',
       'regionCode',

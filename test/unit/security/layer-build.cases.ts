@@ -67,7 +67,9 @@ describe('layer-build', () => {
 
     test('a layer without security data serves no-match', async () => {
       expect(await loadLayerSecurity(root)).toBeNull();
-      expect(await securityClassifier(null)).toBe(noMatchClassifier);
+      // No match for anything, while it follows the directory for a refresh to fill it.
+      const classifier = await securityClassifier(null);
+      expect(classifier.classify(ip('8.8.8.8'))).toEqual(noMatchClassifier.classify(ip('8.8.8.8')));
     });
 
     test('a table that does not match its manifest is refused', async () => {

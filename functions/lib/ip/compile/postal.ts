@@ -1,7 +1,10 @@
-// Compiles the GeoNames postal-code CSV (zauberware conversion: country_code, zipcode, place, state,
-// state_code, province, province_code, community, community_code, latitude, longitude) into the grid
-// index read by ../postal-index.ts. Points are sorted by (country, cell, lat, lon, code), so the same
-// input always gives the same bytes.
+// Compiles GeoNames postal codes into the grid index read by ../postal-index.ts, from either of two
+// formats: the zauberware CSV conversion (country_code, zipcode, place, state, state_code, province,
+// province_code, community, community_code, latitude, longitude; compilePostalCsv) or GeoNames' own
+// tab-separated dump (allCountries.txt of export/zip: country code, postal code, place name, admin
+// name1, admin code1, admin name2, admin code2, admin name3, admin code3, latitude, longitude,
+// accuracy; compileGeonamesPostal). Points are sorted by (country, cell, lat, lon, code), so the
+// same points always give the same bytes.
 import {
   COORDINATE_SCALE,
   cellColumn,
@@ -20,6 +23,22 @@ export interface PostalCompileResult {
   /** Distinct (country, code, position) points written. */
   points: number;
   skipped: number;
+  /** Rows read (kept or skipped; header and blank lines not counted). */
+  rows: number;
+}
+
+/** One postal row of either format; a malformed one is passed on too (NaN, '') and counted as skipped. */
+export interface PostalRow {
+  country: string;
+  code: string;
+  /** Degrees; NaN when blank or not a number. */
+  latitude: number;
+  longitude: number;
+}
+
+export interface PostalCompileOptions {
+  /** Rows (kept or skipped) past which the input is rejected with an error. Default: no limit. */
+  maxRows?: number;
 }
 
 interface Point {
@@ -31,13 +50,21 @@ interface Point {
 
 const COUNTRY = /^[A-Z]{2}$/;
 
+/** A coordinate field: NaN when blank, which Number() would read as 0. */
+function coordinate(text: string | undefined): number {
+  return text === undefined || text.trim() === '' ? Number.NaN : Number(text);
+}
+
 /** Compiles CSV lines (the first line is the header). Pass no lines for an empty index. */
 export async function compilePostalCsv(
   lines: AsyncIterable<string> | Iterable<string>,
+  options: PostalCompileOptions = {},
 ): Promise<PostalCompileResult> {
-  const byCountry = new Map<string, Map<string, Point>>();
+  return compilePostalRows(csvRows(lines), options);
+}
+
+async function* csvRows(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<PostalRow> {
   let columns: { cc: number; code: number; lat: number; lon: number } | null = null;
-  let skipped = 0;
   for await (const raw of lines) {
     const line = raw.replace(/\r$/, '');
     if (line === '') continue;
@@ -51,17 +78,55 @@ export async function compilePostalCsv(
       columns = { cc: at('country_code'), code: at('zipcode'), lat: at('latitude'), lon: at('longitude') };
       continue;
     }
-    const cc = fields[columns.cc] ?? '';
-    const code = (fields[columns.code] ?? '').trim();
-    const latText = fields[columns.lat] ?? '';
-    const lonText = fields[columns.lon] ?? '';
-    const lat = Number(latText);
-    const lon = Number(lonText);
+    yield {
+      country: fields[columns.cc] ?? '',
+      code: fields[columns.code] ?? '',
+      latitude: coordinate(fields[columns.lat]),
+      longitude: coordinate(fields[columns.lon]),
+    };
+  }
+}
+
+/** Compiles the lines of GeoNames' allCountries.txt (12 tab-separated columns, no header). */
+export async function compileGeonamesPostal(
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: PostalCompileOptions = {},
+): Promise<PostalCompileResult> {
+  return compilePostalRows(geonamesRows(lines), options);
+}
+
+async function* geonamesRows(lines: AsyncIterable<string> | Iterable<string>): AsyncGenerator<PostalRow> {
+  for await (const raw of lines) {
+    const line = raw.replace(/\r$/, '');
+    if (line === '') continue;
+    const fields = line.split('\t');
+    yield {
+      country: fields[0] ?? '',
+      code: fields[1] ?? '',
+      latitude: coordinate(fields[9]),
+      longitude: coordinate(fields[10]),
+    };
+  }
+}
+
+/** Compiles postal rows of any format: rows without a country, code or valid position are skipped,
+ * a (country, code, position) seen twice is written once. */
+export async function compilePostalRows(
+  rows: AsyncIterable<PostalRow> | Iterable<PostalRow>,
+  options: PostalCompileOptions = {},
+): Promise<PostalCompileResult> {
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  const byCountry = new Map<string, Map<string, Point>>();
+  let skipped = 0;
+  let count = 0;
+  for await (const row of rows) {
+    if (++count > maxRows) throw new Error(`postal data has more than ${maxRows} rows`);
+    const cc = row.country;
+    const code = row.code.trim();
+    const { latitude: lat, longitude: lon } = row;
     if (
       !COUNTRY.test(cc) ||
       code === '' ||
-      latText.trim() === '' ||
-      lonText.trim() === '' ||
       !Number.isFinite(lat) ||
       !Number.isFinite(lon) ||
       Math.abs(lat) > 90 ||
@@ -82,10 +147,13 @@ export async function compilePostalCsv(
       points.set(id, { key: cellKey(cellRow(lat), cellColumn(lon)), lat: latI, lon: lonI, code });
     }
   }
-  return encode(byCountry, skipped);
+  return { ...encode(byCountry, skipped), rows: count };
 }
 
-function encode(byCountry: Map<string, Map<string, Point>>, skipped: number): PostalCompileResult {
+function encode(
+  byCountry: Map<string, Map<string, Point>>,
+  skipped: number,
+): Omit<PostalCompileResult, 'rows'> {
   const countries = [...byCountry.keys()].sort();
   const codeIds = new Map<string, number>();
   const codeList: Buffer[] = [];

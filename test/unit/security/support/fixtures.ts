@@ -52,6 +52,11 @@ export function overridingFetcher(
         throw new SourceUnavailableError(`${target.id}: overridden as unavailable`);
       return { text, fetchedAt: new Date('2026-08-22T00:00:00Z'), origin: `override:${target.id}` };
     },
+    async fetchBytes(target: FetchTarget) {
+      if (!(target.id in overrides)) return base.fetchBytes(target);
+      const { text, ...rest } = await this.fetch(target);
+      return { bytes: new TextEncoder().encode(text), ...rest };
+    },
   };
 }
 

@@ -1,0 +1,11 @@
+import { defineHandler } from '../lib/http/define-handler.js';
+import { dataReportInService } from '../lib/runtime/data-report.js';
+
+// GET /v1/data: the datasets in service, where each came from, its licence and attribution, and
+// what is missing (docs/data-sources.md). Not billed; counted against the minute like every keyed
+// call. The same for every account: the data is the deployment's.
+export const handler = defineHandler({
+  route: 'data',
+  input: () => undefined,
+  run: async () => ({ json: await dataReportInService() }),
+});

@@ -1,0 +1,187 @@
+import * as z from 'zod';
+import type { ManifestEntry } from './data-manifest.js';
+import type { IpManifest } from './ip/manifest.js';
+import type { EmailListsManifest } from './refresh/email-build.js';
+import type { SecurityManifest, SourceReport } from './security/manifest.js';
+
+// What data is in service, where it came from and what is missing: GET /v1/data, the dashboard's
+// data panel, `npm start`'s banner and the refresh's `datasetsMissing` metric all read this one
+// report, built from the manifests of the versions in service (the IP data's, the security lists'
+// and the email lists'). Pure: the callers read the manifests (runtime/data-report.ts).
+
+export const DatasetSchema = z
+  .object({
+    name: z.string().describe('Dataset name, e.g. "GeoLite2-City" or "security: tor-exits".'),
+    area: z
+      .enum(['ip', 'security', 'email'])
+      .describe('What it serves: IP lookups, security flags or email checks.'),
+    role: z
+      .string()
+      .nullable()
+      .describe('For IP data: location, network, postal, subdivisions or geofeed; null otherwise.'),
+    source: z.string().describe('Where it comes from (URL, package or file).'),
+    version: z.string().describe("The source's version: package version, database build date or fetch time."),
+    edition: z
+      .string()
+      .nullable()
+      .describe('The database type or edition (e.g. "GeoLite2-City"); null when none.'),
+    builtAt: z.string().nullable().describe('When the source built it (ISO 8601); null when unknown.'),
+    checkedAt: z
+      .string()
+      .nullable()
+      .describe('When the refresh last asked the upstream for a newer copy (ISO 8601); null when never.'),
+    count: z.number().int().nonnegative().describe('Records in service: networks, ranges, points, domains.'),
+    licence: z.string().describe('Licence as stated upstream.'),
+    attribution: z
+      .string()
+      .nullable()
+      .describe('The credit line its licence asks for; null when none is required.'),
+    status: z.enum(['ok', 'missing']).describe('missing: empty because its source was not available.'),
+    note: z.string().nullable(),
+  })
+  .describe('One dataset in service.');
+
+export const DataReportSchema = z
+  .object({
+    versions: z
+      .object({
+        ip: z.string().nullable().describe('Version of the IP data (also in the X-Data-Version header).'),
+        lists: z.string().nullable().describe('Version of the security and email lists.'),
+      })
+      .describe('Versions in service.'),
+    datasets: z.array(DatasetSchema),
+    missing: z
+      .array(z.string())
+      .describe('Datasets that are empty or absent, in words; empty when the data is complete.'),
+    fix: z.string().nullable().describe('How to fill what is missing; null when nothing is.'),
+    attribution: z.array(z.string()).describe('Every credit line the sources in service ask for.'),
+  })
+  .describe('The data in service and its provenance.');
+
+export type Dataset = z.infer<typeof DatasetSchema>;
+export type DataReport = z.infer<typeof DataReportSchema>;
+
+export interface DataInService {
+  ip: IpManifest | null;
+  security: SecurityManifest | null;
+  email: EmailListsManifest | null;
+  /** The layer's datasets (its manifest.json), for the email lists a refresh has not yet rebuilt. */
+  layer: ManifestEntry[];
+  /** The one command (locally) or step (AWS) that fills what is missing. */
+  fix: string;
+}
+
+/** Credit lines by licence family; a source's own line (ManifestEntry.attribution) wins. */
+const CC_BY = /CC[- ]BY(?!-?SA)/i;
+
+function creditOf(entry: {
+  name: string;
+  licence: string;
+  attribution?: string;
+  source: string;
+}): string | null {
+  if (entry.attribution) return entry.attribution;
+  if (CC_BY.test(entry.licence)) return `${entry.name}: ${entry.source} (${entry.licence})`;
+  return null;
+}
+
+function ipDataset(entry: ManifestEntry): Dataset {
+  return {
+    name: entry.name,
+    area: 'ip',
+    role: entry.role ?? null,
+    source: entry.source,
+    version: entry.version,
+    edition: entry.edition ?? null,
+    builtAt: entry.builtAt ?? null,
+    checkedAt: entry.checkedAt ?? null,
+    count: Math.max(0, Math.trunc(entry.count)),
+    licence: entry.licence,
+    attribution: creditOf(entry),
+    status: entry.missing || entry.count === 0 ? 'missing' : 'ok',
+    note: entry.note ?? null,
+  };
+}
+
+function listDataset(area: 'security' | 'email', source: SourceReport): Dataset {
+  const ok = source.files.filter((f) => f.status === 'ok');
+  const fetched = ok.map((f) => f.fetchedAt).filter((t): t is string => t !== null);
+  const latest = fetched.sort().at(-1) ?? null;
+  return {
+    name: `${area}: ${source.id}`,
+    area,
+    role: null,
+    source: source.homepage,
+    version: latest ?? 'none',
+    edition: null,
+    builtAt: null,
+    checkedAt: latest,
+    count: ok.reduce((sum, f) => sum + f.count, 0),
+    licence: source.licence,
+    attribution: CC_BY.test(source.licence) ? `${source.name}: ${source.homepage} (${source.licence})` : null,
+    status: ok.length > 0 ? 'ok' : 'missing',
+    note: source.note ?? null,
+  };
+}
+
+/** What a missing IP dataset means for an answer, in words. */
+const IP_ROLE_WORDS: Record<NonNullable<ManifestEntry['role']>, string> = {
+  location: 'location data (every lookup is found: false)',
+  network: 'network data (asn and asOrganization are null)',
+  postal: 'postal codes (GeoNames; postalCode is null)',
+  subdivisions: 'subdivision names (GeoNames admin1; region is null for many addresses)',
+  geofeed: 'operator geofeeds',
+};
+
+export function dataReport(data: DataInService): DataReport {
+  const datasets: Dataset[] = [];
+  const missing: string[] = [];
+  for (const entry of data.ip?.datasets ?? []) {
+    const d = ipDataset(entry);
+    // Subdivision names are complete only with GeoNames' admin1 names (the fallback lists cover
+    // about half of the world's subdivisions).
+    if (entry.role === 'subdivisions' && !/geonames/i.test(entry.source)) d.status = 'missing';
+    // No geofeed configured is not missing data.
+    if (entry.role === 'geofeed' && entry.count === 0 && !entry.missing) continue;
+    datasets.push(d);
+    if (d.status === 'missing' && entry.role) missing.push(IP_ROLE_WORDS[entry.role]);
+  }
+  if (!data.ip) missing.push('IP data (no manifest: rebuild the data layer)');
+
+  const security = data.security;
+  if (!security || security.mode === 'none') {
+    missing.push('security lists (every security flag is false)');
+  } else {
+    for (const source of security.sources) {
+      const d = listDataset('security', source);
+      datasets.push(d);
+      // A source of optional files only (a second Tor list, say) is a bonus, not missing data.
+      const required = source.files.some((f) => !f.optional);
+      if (d.status === 'missing' && required)
+        missing.push(`security list ${source.id} (its ${source.flag ?? 'flags'} stay false)`);
+    }
+  }
+
+  if (data.email) {
+    for (const source of data.email.sources) datasets.push(listDataset('email', source));
+  } else {
+    for (const entry of data.layer) {
+      if (
+        entry.role ||
+        entry.name.startsWith('security') ||
+        /^(dbip|asn|subdivisions|geonames)/.test(entry.name)
+      )
+        continue;
+      datasets.push({ ...ipDataset(entry), area: 'email', role: null });
+    }
+  }
+
+  const attribution = [...new Set(datasets.map((d) => d.attribution).filter((a): a is string => a !== null))];
+  return {
+    versions: { ip: data.ip?.version ?? null, lists: security?.version ?? data.email?.version ?? null },
+    datasets,
+    missing,
+    fix: missing.length > 0 ? data.fix : null,
+    attribution,
+  };
+}

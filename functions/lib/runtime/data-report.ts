@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dataRoot } from '../aws/services.js';
+import type { ManifestEntry } from '../data-manifest.js';
+import { type DataInService, type DataReport, dataReport } from '../data-report.js';
+import { IP_DATA_FILES, type IpManifest, parseIpManifest } from '../ip/manifest.js';
+import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
+import { type EmailListsManifest, parseEmailListsManifest } from '../refresh/email-build.js';
+import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
+import { dataRefresh } from './config.js';
+
+// The manifests of the data in service, for GET /v1/data and the start banner: in AWS
+// (DATA_REFRESH_S3) the versions S3's pointers name, else (and for anything not yet published) the
+// data directory's own files. Only manifests are read, never the databases.
+
+/** How to fill missing data, by where the data comes from. */
+export const FIX_LOCAL =
+  'Run `npm run data:refresh` (it fetches the upstream lists and GeoNames; see docs/data-sources.md).';
+export const FIX_AWS =
+  'The data refresh fills it: it runs at deploy and every 6 hours (its log says why a run was rejected; the DataMissing alarm stays up until it succeeds).';
+
+type Read = (path: string) => Promise<string | null>;
+
+async function readText(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+function parsed<T>(text: string | null, parse: (t: string) => T): T | null {
+  if (text === null) return null;
+  try {
+    return parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The manifests of a data directory (the layer, or what `npm run data:refresh` wrote). */
+export async function dataInDirectory(root: string, fix = FIX_LOCAL): Promise<DataInService> {
+  const read: Read = (path) => readText(join(root, path));
+  return manifestsFrom(read, read, read, fix);
+}
+
+async function manifestsFrom(
+  ipRead: Read,
+  listsRead: Read,
+  layerRead: Read,
+  fix: string,
+): Promise<DataInService> {
+  const [ip, security, email, layer] = await Promise.all([
+    ipRead(`ip/${IP_DATA_FILES.manifest}`).then((t) => parsed<IpManifest>(t, parseIpManifest)),
+    listsRead(ARTIFACT_PATHS.securityManifest).then((t) =>
+      parsed<SecurityManifest>(t, parseSecurityManifest),
+    ),
+    listsRead(ARTIFACT_PATHS.emailManifest).then((t) =>
+      parsed<EmailListsManifest>(t, parseEmailListsManifest),
+    ),
+    layerRead('manifest.json').then((t) =>
+      parsed(
+        t,
+        (text) => ((JSON.parse(text) as { datasets?: ManifestEntry[] }).datasets ?? []) as ManifestEntry[],
+      ),
+    ),
+  ]);
+  return { ip, security, email, layer: layer ?? [], fix };
+}
+
+/** The report of this deployment's data in service. */
+export async function dataReportInService(): Promise<DataReport> {
+  const root = dataRoot();
+  const local: Read = (path) => readText(join(root, path));
+  const refresh = dataRefresh();
+  if (!refresh) return dataReport(await dataInDirectory(root));
+
+  const [{ s3Client }, { S3DataStore, DATA_PREFIX, IP_DATA_PREFIX }] = await Promise.all([
+    import('../aws/s3-client.js'),
+    import('../aws/s3-data-source.js'),
+  ]);
+  const decoder = new TextDecoder();
+  const published = (prefix: string): Read => {
+    const store = new S3DataStore(s3Client(), refresh.bucket, prefix);
+    let pointer: Promise<string | null> | undefined;
+    return async (path) => {
+      pointer ??= store.readPointer().then((p) => p?.version ?? null);
+      const version = await pointer;
+      const body = version === null ? null : await store.readFile(version, path.replace(/^ip\//, ''));
+      return body === null ? local(path) : decoder.decode(body);
+    };
+  };
+  return dataReport(await manifestsFrom(published(IP_DATA_PREFIX), published(DATA_PREFIX), local, FIX_AWS));
+}
