@@ -35,6 +35,9 @@ export interface DataRefreshProps {
 /** Period of the alarms: one refresh per period, so a rejected run keeps the alarm up until the next. */
 const ALARM_PERIOD = Duration.hours(6);
 
+/** Period of the missing-data alarm, which treats a period without a report as missing data. */
+const MISSING_ALARM_PERIOD = Duration.hours(12);
+
 /**
  * The data refresh (functions/data-refresh/handler.ts): run once at deploy (a Trigger) and every 6
  * hours (an EventBridge rule); it writes versioned artifacts under `data/` (security and email
@@ -125,7 +128,9 @@ export class DataRefresh extends Construct {
         metricName: REFRESH_METRICS.missing,
         dimensionsMap: { service: 'netintel' },
         statistic: 'Maximum',
-        period: ALARM_PERIOD,
+        // Two runs a period: a 6-hour window can hold no run when the schedule's runs sit near its
+        // edges (and no data counts as missing); a 12-hour one always holds one.
+        period: MISSING_ALARM_PERIOD,
       }),
       threshold: 0,
       comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -68,6 +68,9 @@ const OUR_FUNCTIONS = [
   'schedule:job-sweeper',
 ];
 
+/** Routes with the data layer: the API's and the dashboard's (the Data page). */
+const DATA_ROUTES = [...ROUTES, ...DASHBOARD_ROUTES].filter((r) => r.usesDataLayer);
+
 /** API Gateway resource logical id -> path, rebuilt from PathPart/ParentId. */
 function resourcePaths(): Map<string, string> {
   const resources = new Map(ofType(s.resources, 'AWS::ApiGateway::Resource'));
@@ -207,7 +210,7 @@ describe('data layer', () => {
       id.startsWith('DataLayer'),
     )![0];
     const expected = new Set([
-      ...ROUTES.filter((r) => r.usesDataLayer).map((r) => `route:${r.name}`),
+      ...DATA_ROUTES.map((r) => `route:${r.name}`),
       'queue:job-processor',
       'schedule:data-refresh',
     ]);
@@ -241,6 +244,26 @@ describe('REST API', () => {
       expect(methods[0]!.AuthorizationType).toBe('NONE');
       expect(methods[0]!.AuthorizerId).toBeUndefined();
     }
+  });
+
+  it("the dashboard's Data route reads what GET /v1/data reads (the published data versions), and no table", () => {
+    const objectsOf = (statements: Props[]) =>
+      statements
+        .flatMap((st) => [st.Resource].flat())
+        .filter((r) => JSON.stringify(r).includes('JobPipelineBucket'))
+        .flatMap((r) => (r['Fn::Join'] ? [(r['Fn::Join'] as [string, unknown[]])[1][1]] : []));
+    const dashboardData = statementsOf(fn('route:dashboard-data')[0]);
+    expect(new Set(objectsOf(dashboardData))).toEqual(new Set(['/data/*', '/ip-data/*']));
+    expect(new Set(objectsOf(dashboardData))).toEqual(new Set(objectsOf(statementsOf(fn('route:data')[0]))));
+    // The deployment's data, the same for every account: nothing of an account is read.
+    for (const table of TABLES) expect(actionsOn(dashboardData, tableId(table.id))).toEqual([]);
+    const methods = methodsAt('/v1/dashboard/data').filter((m) => m.HttpMethod === 'GET');
+    expect(methods).toHaveLength(1);
+    expect(methods[0]).toMatchObject({ AuthorizationType: 'CUSTOM' });
+    const sessionAuthorizer = ofType(s.resources, 'AWS::ApiGateway::Authorizer').find(([, a]) =>
+      JSON.stringify(props(a).AuthorizerUri).includes(fn('session-authorizer')[0]),
+    )![0];
+    expect(refId(methods[0]!.AuthorizerId)).toBe(sessionAuthorizer);
   });
 
   it('answers any other method on a route path with a mock 405 and an Allow header', () => {
@@ -878,7 +901,7 @@ describe('data refresh', () => {
     expect(rules.some((r) => r.ScheduleExpression === 'rate(6 hours)')).toBe(true);
     const alarms = ofType(s.resources, 'AWS::CloudWatch::Alarm').map(([, r]) => props(r));
     expect(alarms.some((a) => a.MetricName === 'refreshRejected' && a.Threshold === 0)).toBe(true);
-    for (const route of ROUTES.filter((r) => r.usesDataLayer)) {
+    for (const route of DATA_ROUTES) {
       expect(props(fn(`route:${route.name}`)[1]).Environment.Variables.DATA_REFRESH_S3).toBe('true');
     }
     expect(props(fn('queue:job-processor')[1]).Environment.Variables.DATA_REFRESH_S3).toBe('true');
@@ -965,7 +988,7 @@ describe('data refresh at deploy, IP data and sources', () => {
       Namespace: REFRESH_METRICS_NAMESPACE,
       Dimensions: [{ Name: 'service', Value: 'netintel' }],
       Statistic: 'Maximum',
-      Period: 6 * 3600,
+      Period: 12 * 3600,
       Threshold: 0,
       ComparisonOperator: 'GreaterThanThreshold',
       TreatMissingData: 'breaching',

@@ -6,6 +6,14 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { main as dataRefresh } from '../../scripts/data-refresh.js';
 import { dataBanner } from '../../scripts/local/data-banner.js';
 import { makeDataRoot } from '../support/data-root.js';
+import {
+  GEONAMES_ADMIN1_URL,
+  GEONAMES_POSTAL_URL,
+  LONDON_EC1A,
+  PARIS_75001,
+  PARIS_75002,
+  serveGeonames,
+} from '../support/geonames-files.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { startUpstreamMirror, type UpstreamMirror } from '../support/upstream-mirror.js';
 
@@ -55,60 +63,7 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     process.env.DATA_CHECK_INTERVAL_MS = '0';
     process.env.GEOFEEDS = GEOFEED;
     mirror = await startUpstreamMirror({ snapshots: join(PROJECT_ROOT, 'test/fixtures/security/snapshots') });
-    const { zipSync, strToU8 } = await import('fflate');
-    const rows = [
-      // GeoNames' own rows near the addresses looked up (CC BY 4.0).
-      [
-        'FR',
-        '75002',
-        'Paris 02',
-        'Île-de-France',
-        '11',
-        'Paris',
-        '75',
-        'Paris',
-        '751',
-        '48.8677',
-        '2.3411',
-        '5',
-      ],
-      [
-        'FR',
-        '75001',
-        'Paris 01',
-        'Île-de-France',
-        '11',
-        'Paris',
-        '75',
-        'Paris',
-        '751',
-        '48.8592',
-        '2.3417',
-        '5',
-      ],
-      [
-        'GB',
-        'EC1A',
-        'London',
-        'England',
-        'ENG',
-        'Greater London',
-        'GLA',
-        'City of London',
-        '',
-        '51.5194',
-        '-0.0977',
-        '4',
-      ],
-    ];
-    mirror.serve(
-      'https://download.geonames.org/export/zip/allCountries.zip',
-      zipSync({ 'allCountries.txt': strToU8(`${rows.map((r) => r.join('\t')).join('\n')}\n`) }),
-    );
-    mirror.serve(
-      'https://download.geonames.org/export/dump/admin1CodesASCII.txt',
-      'FR.11\tÎle-de-France\tIle-de-France\t3012874\nGB.ENG\tEngland\tEngland\t6269131\n',
-    );
+    serveGeonames(mirror, [PARIS_75002, PARIS_75001, LONDON_EC1A]);
     // The Tor list as upstream publishes it, with a listed exit relay.
     mirror.serve(
       'https://raw.githubusercontent.com/alireza-rezaee/tor-nodes/main/latest.exits.csv',
@@ -163,11 +118,7 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     const before = (await lookup('81.2.69.142')).version;
     expect(await refresh()).toBe(0);
     expect(mirror.requests).toEqual(
-      expect.arrayContaining([
-        'https://download.geonames.org/export/zip/allCountries.zip',
-        'https://download.geonames.org/export/dump/admin1CodesASCII.txt',
-        GEOFEED,
-      ]),
+      expect.arrayContaining([GEONAMES_POSTAL_URL, GEONAMES_ADMIN1_URL, GEOFEED]),
     );
     let london: Lookup | undefined;
     for (let i = 0; i < 500 && !london; i++) {

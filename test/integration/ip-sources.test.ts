@@ -6,6 +6,7 @@ import { DBIP_TERMS } from '../../functions/lib/ip/source-terms.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { main as dataRefresh } from '../../scripts/data-refresh.js';
 import { makeDataRoot } from '../support/data-root.js';
+import { PARIS_75001, serveGeonames } from '../support/geonames-files.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 import { IPINFO_LITE, type MmdbUpstream, startMmdbUpstream } from '../support/mmdb-upstream.js';
 import { startUpstreamMirror, type UpstreamMirror } from '../support/upstream-mirror.js';
@@ -203,7 +204,11 @@ describe('IP data from the deployer’s own databases', () => {
       DATA_UPSTREAM_MIRROR: mirror.url,
     });
     // The refresh's own GeoNames files: a refresh of the IP data renews them too.
-    await serveGeonames(mirror);
+    serveGeonames(mirror, [
+      PARIS_75001,
+      // Near 8.8.8.8's coordinates in the test database, which has no postal code of its own.
+      ['US', '67025', 'Cheney', 'Kansas', 'KS', 'Sedgwick', '173', '', '', '37.7501', '-97.8219', '4'],
+    ]);
     upstream.serve(
       EDITION,
       await readFile(join(MMDB, 'City-Test-v2.mmdb')),
@@ -285,34 +290,3 @@ describe('IP data from the deployer’s own databases', () => {
     expect(report.attribution.some((a) => a.includes('IPinfo'))).toBe(true);
   });
 });
-
-/** GeoNames' two files, small: a postal zip and the admin1 names. */
-async function serveGeonames(to: UpstreamMirror): Promise<void> {
-  const { zipSync, strToU8 } = await import('fflate');
-  const rows = [
-    [
-      'FR',
-      '75001',
-      'Paris 01',
-      'Île-de-France',
-      '11',
-      'Paris',
-      '75',
-      'Paris',
-      '751',
-      '48.8592',
-      '2.3417',
-      '5',
-    ],
-    ['US', '67025', 'Cheney', 'Kansas', 'KS', 'Sedgwick', '173', '', '', '37.7501', '-97.8219', '4'],
-  ];
-  const text = `${rows.map((r) => r.join('\t')).join('\n')}\n`;
-  to.serve(
-    'https://download.geonames.org/export/zip/allCountries.zip',
-    zipSync({ 'allCountries.txt': strToU8(text) }),
-  );
-  to.serve(
-    'https://download.geonames.org/export/dump/admin1CodesASCII.txt',
-    'FR.11\tÎle-de-France\tIle-de-France\t3012874\n',
-  );
-}
