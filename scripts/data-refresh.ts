@@ -37,19 +37,23 @@ import { resolveNetworkData } from '../layers/build/security-data.js';
 import { CliError } from './cli/cli-error.js';
 import { readCommandLine, wholeNumber } from './cli/command-line.js';
 
-// `npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--mx-domains N] [--dns HOST[:PORT],...] [--force]`
+// `npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--only lists|ip] [--mx-domains N] [--dns HOST[:PORT],...] [--force]`
 //
-// Refreshes the list-based data the way the refresh Lambda does, into a local data directory:
+// Refreshes the data the way the refresh Lambda does, into a local data directory (`--only` one part).
+// The lists:
 // security lists → <out>/security/{ranges.bin,manifest.json}; disposable-email lists and the MX-host
 // table → <out>/email/{disposable,allowlist,mx-hosts}.txt + lists-manifest.json (the formats
-// loadEmailLists reads). Sources: `--from DIR` reads snapshots laid out like ../shared/data;
-// `--upstream` fetches every upstream URL; with neither, ../shared/data (or SHARED_DATA_DIR) when it
-// exists, else upstream. The output is validated against what <out> holds (a list shrinking by more
-// than half, or an unparseable source, refuses the refresh: nothing is written, exit code 2);
+// loadEmailLists reads). Sources: `--from DIR` reads a folder of snapshots;
+// `--upstream` fetches every upstream URL (from DATA_UPSTREAM_MIRROR when set); with neither, the
+// development machine's snapshot folder (SHARED_DATA_DIR) when it exists, else upstream. The output
+// is validated against what <out> holds (a list shrinking by more than half, or an unparseable source, refuses the refresh: nothing is written, exit code 2);
 // `--force` skips the comparison. MX learning resolves `--mx-domains` of the listed, allow-listed and
 // free-provider domains (default 1000 upstream, 0 from snapshots) through `--dns` or DNS_SERVERS,
 // keeps them in email/mx-observations.txt and promotes a mail host only on the rule of
 // functions/lib/refresh/mx-learn.ts (3 listed domains, no allow-listed or free-provider one).
+// The IP data (functions/lib/refresh/ip-refresh.ts): the deployer's MaxMind or IPinfo databases when
+// credentials are set, GeoNames' postal codes and admin1 names, the geofeeds (docs/data-sources.md) →
+// <out>/ip/, manifest last; a running `npm start` swaps the new version in.
 
 const USAGE =
   'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--only lists|ip] [--mx-domains N] [--dns SERVERS] [--force]';
