@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { HOSTNAME_STATUSES } from './lib/custom-hostnames/hostname.js';
 import { KeyLabelSchema } from './lib/dashboard/key-rules.js';
+import { DataReportSchema } from './lib/data-report.js';
 import type { ErrorCode } from './lib/http/errors.js';
 import { UsageReportSchema } from './lib/limits/usage-report.js';
 
@@ -143,4 +144,5 @@ export const DASHBOARD_CONTRACTS: Record<string, DashboardContract> = {
   'dashboard-hostnames-check': { params: HostnameParams, response: HostnameView, errors: ['not_found'] },
   'dashboard-hostnames-remove': { params: HostnameParams, responseStatus: 204, errors: ['not_found'] },
   'dashboard-notices': { response: NoticesView },
+  'dashboard-data': { response: DataReportSchema },
 };

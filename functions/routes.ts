@@ -287,6 +287,11 @@ export interface DashboardRoute {
    * (401 session_required).
    */
   answersSignedOut?: true;
+  /**
+   * Needs the data layer mounted (as Route.usesDataLayer): in AWS it also follows the refreshed
+   * data versions (the data refresh's consumer environment and its read grant on data/, ip-data/).
+   */
+  usesDataLayer?: true;
   memoryMb: number;
   timeoutSeconds: number;
   summary: string;
@@ -334,6 +339,16 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
   dashboard('dashboard-hostnames-check', 'POST', '/hostnames/{hostname}/check', "Check a hostname's DNS now"),
   dashboard('dashboard-hostnames-remove', 'DELETE', '/hostnames/{hostname}', 'Remove a custom hostname'),
   dashboard('dashboard-notices', 'GET', '/notices', 'Usage notices sent this month'),
+  {
+    ...dashboard(
+      'dashboard-data',
+      'GET',
+      '/data',
+      "The deployment's data in service, as GET /v1/data answers it: datasets, versions, what is missing, attribution",
+    ),
+    // It reads the manifests beside the data, never the databases.
+    usesDataLayer: true,
+  },
 ];
 
 export function routeByName(name: RouteName): Route {

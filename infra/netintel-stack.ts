@@ -2,7 +2,7 @@ import { Annotations, Aspects, CfnOutput, CfnParameter, Stack, type StackProps }
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
-import { ROUTES } from '../functions/routes.js';
+import { DASHBOARD_ROUTES, ROUTES } from '../functions/routes.js';
 import { AccessLogs } from './constructs/access-logs.js';
 import { Api } from './constructs/api.js';
 import { CustomHostnames } from './constructs/custom-hostnames.js';
@@ -183,7 +183,9 @@ export class NetintelStack extends Stack {
     // Every function with the data layer follows the refreshed versions, the job processor included
     // (a list job must flag the same disposable domains as /v1/email/batch).
     const dataFunctions = [
-      ...ROUTES.filter((r) => r.usesDataLayer).map((r) => this.api.routeFunctions[r.name]!),
+      ...[...ROUTES, ...DASHBOARD_ROUTES]
+        .filter((r) => r.usesDataLayer)
+        .map((r) => this.api.routeFunctions[r.name]!),
       this.pipeline.processor,
     ];
     for (const dataFn of dataFunctions) {

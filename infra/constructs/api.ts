@@ -165,6 +165,9 @@ const DASHBOARD_ACCESS: Record<string, DashboardAccess> = {
   'dashboard-hostnames-check': { accounts: 'readWrite' },
   'dashboard-hostnames-remove': { accounts: 'readWrite' },
   'dashboard-notices': { accounts: 'read', usage: true },
+  // The deployment's data report (as GET /v1/data): the data layer's manifests and the published
+  // versions' (usesDataLayer: the DataRefresh grant, as every data-layer route); no account data.
+  'dashboard-data': {},
 };
 
 export interface ApiProps {
@@ -465,6 +468,7 @@ export class Api extends Construct {
         },
       });
       this.routeFunctions[route.name] = fn;
+      if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
       if (access.sessions) tables.byId.Sessions.grantReadWriteData(fn.fn);
       if (access.accounts) tables.grant('Accounts', fn.fn, access.accounts, fn);
       if (access.usage) {

@@ -6,7 +6,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { build, type Metafile } from 'esbuild';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { MINIMUM_COMPRESSION_SIZE } from '../../functions/lib/http/gateway-settings.js';
-import { handlerEntry, ROUTES, routeByName } from '../../functions/routes.js';
+import { DASHBOARD_ROUTES, handlerEntry, ROUTES, routeByName } from '../../functions/routes.js';
 import { cdkBundling, esbuildOptions, externalModules } from '../../infra/bundling.js';
 import { CLOUDFRONT_LOG_PREFIX } from '../../infra/constructs/edge.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
@@ -231,7 +231,7 @@ describe('least privilege', () => {
 
   it('the functions that follow the refreshed data may only GetObject under data/', () => {
     const readers = [
-      ...ROUTES.filter((r) => r.usesDataLayer).map((r) => `route:${r.name}`),
+      ...[...ROUTES, ...DASHBOARD_ROUTES].filter((r) => r.usesDataLayer).map((r) => `route:${r.name}`),
       'queue:job-processor',
     ];
     for (const description of readers) {

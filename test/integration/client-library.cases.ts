@@ -70,7 +70,12 @@ describe('client-library', () => {
       const client = browser();
       expect(await client.geo()).toHaveProperty('ip');
       expect(await client.validateEmail('jane@gmial.com')).toMatchObject({ didYouMean: 'jane@gmail.com' });
-      for (const call of [() => client.lookup('8.8.8.8'), () => client.usage(), () => client.jobs.list()]) {
+      for (const call of [
+        () => client.lookup('8.8.8.8'),
+        () => client.usage(),
+        () => client.data(),
+        () => client.jobs.list(),
+      ]) {
         await expect(call()).rejects.toMatchObject({
           name: 'NetintelError',
           status: 0,
@@ -104,6 +109,20 @@ describe('client-library', () => {
       await expect(client.deleteBaseline('client-user')).resolves.toBeUndefined();
       await expect(client.deleteBaseline('client-user')).resolves.toBeUndefined();
       expect(await client.usage({ days: 3 })).toHaveProperty('days');
+    });
+
+    test("data(): the data in service, as GET /v1/data answers it: the layer's location dataset and its credit line; not billed", async () => {
+      const client = server();
+      const before = (await client.usage()).thisMonth.used;
+      const report = await client.data();
+      const location = report.datasets.find((d) => d.name === 'dbip-city-lite');
+      expect(location).toMatchObject({ area: 'ip', role: 'location', status: 'ok' });
+      expect(location!.count).toBeGreaterThan(0);
+      expect(report.attribution).toContain(location!.attribution);
+      expect(report.versions.ip).toMatch(/\S/);
+      const raw = await stack.call('GET', '/v1/data', { headers: stack.secret() });
+      expect(report).toEqual(await raw.json());
+      expect((await client.usage()).thisMonth.used).toBe(before);
     });
   });
 

@@ -4,7 +4,9 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page, Route } from 'playwright-core';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
+import type { DataReport } from '../../functions/lib/data-report.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { DEV_MEMBER } from '../../scripts/local/seed.js';
 import { FakeDashboardApi } from '../../web/dashboard/dev/fake-api.js';
 import {
   CHROMIUM,
@@ -15,6 +17,7 @@ import {
   watchFailures,
   watchPage,
 } from '../support/chromium.js';
+import { linksFor, requestLink } from '../support/dashboard-session.js';
 import { leftOut } from '../support/left-out.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -22,8 +25,9 @@ import { startTestStack, type TestStack } from '../support/local-stack.js';
 // local stack with its CSP. Signed out, the page talks to the stack itself; signed in, a fake
 // backend answering the dashboard's contract stands in for the session routes (Playwright routes
 // the page's /v1 requests to web/dashboard/dev/fake-api.ts), for the states the real stack rarely
-// shows (a plan without hostnames, a refused origin, a used link). The real flow, keys, hostname,
-// job and download included, is dashboard-e2e.cases.ts. At 375 px and at desktop width: nothing the CSP
+// shows (a plan without hostnames, a refused origin, a used link, missing data). The Data page is
+// also opened signed in on the real stack, to show the layer's own data. The real flow, keys,
+// hostname, job and download included, is dashboard-e2e.cases.ts. At 375 px and at desktop width: nothing the CSP
 // blocks, no uncaught error, and axe-core finds no serious or critical violation. Screenshots go
 // to test-output/dashboard/. Left out, with a note, where Chromium is not installed.
 if (!haveChromium)
@@ -188,6 +192,7 @@ maybe('the dashboard in Chromium', () => {
       ['hostnames', 'Custom hostnames'],
       ['jobs', 'List jobs'],
       ['notices', 'Usage notices'],
+      ['data', 'Data'],
     ]) {
       if (name !== 'overview') {
         await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: title }).click();
@@ -208,6 +213,84 @@ maybe('the dashboard in Chromium', () => {
     await page.getByLabel('E-mail address').waitFor();
     await opened.close();
   }, 180_000);
+
+  test("the Data page, signed in on the real stack, shows GET /v1/data's report: the layer's location dataset, the versions and the attribution", async () => {
+    // The session route answers only a session: no cookie, or a key in its place, is refused.
+    for (const headers of [{}, stack.secret()]) {
+      const refused = await stack.call('GET', '/v1/dashboard/data', { headers });
+      expect(refused.status).toBe(401);
+      expect(((await refused.json()) as { error: string }).error).toBe('session_required');
+    }
+    const res = await stack.call('GET', '/v1/data', { headers: stack.secret() });
+    expect(res.status).toBe(200);
+    const report = (await res.json()) as DataReport;
+    const location = report.datasets.find((d) => d.name === 'dbip-city-lite');
+    expect(location).toMatchObject({ area: 'ip', role: 'location', status: 'ok' });
+
+    // Signed in as a person is: the link the outbox received, opened in the page.
+    const opened = await open(DESKTOP);
+    const { page } = opened;
+    await page.getByLabel('E-mail address').waitFor();
+    expect((await requestLink(stack, DEV_MEMBER)).status).toBe(202);
+    const link = (await linksFor(stack, DEV_MEMBER)).at(-1);
+    expect(link).toMatch(new RegExp(`^${stack.url}/dashboard/#/sign-in/`));
+    await page.goto(link!);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/dashboard/data');
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Data' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Data' }).waitFor();
+    // The dashboard's answer is the API's report: the deployment's data, whoever asks.
+    const answer = await answered;
+    expect(answer.status()).toBe(200);
+    expect(answer.headers()['cache-control']).toBe('no-store');
+    expect(await answer.json()).toEqual(report);
+
+    const table = page.getByRole('table', { name: 'Datasets in service' });
+    await table.waitFor();
+    expect(await table.getByRole('row').count()).toBe(report.datasets.length + 1);
+    const row = table.getByRole('row', { name: /^dbip-city-lite/ });
+    expect(await row.getByRole('rowheader').textContent()).toContain('dbip-city-lite');
+    const cells = (await row.getByRole('cell').allTextContents()).map((t) => t.trim());
+    expect(cells[0]).toBe('IP lookups: location');
+    expect(cells[1]).toContain(location!.source.split(' ')[0]);
+    expect(cells[2]).toContain(location!.version);
+    expect(cells[4]).toBe(location!.count.toLocaleString('en-US'));
+    expect(cells[5]).toBe(location!.licence);
+    expect(cells[6]).toBe('In service');
+    // The versions, and every credit line the sources ask for (DB-IP's among them).
+    for (const version of [report.versions.ip, report.versions.lists].filter(Boolean)) {
+      expect(await page.getByText(version!, { exact: true }).count()).toBe(1);
+    }
+    const credits = page.getByRole('region', { name: 'Attribution' }).getByRole('listitem').allTextContents();
+    expect(report.attribution).toContain(location!.attribution);
+    expect(await credits).toEqual(report.attribution);
+    // What is missing (a layer built without GeoNames or the lists, say) comes first, with its fix.
+    const notice = page.getByRole('heading', { level: 2, name: 'Some data is missing' });
+    expect(await notice.count()).toBe(report.missing.length > 0 ? 1 : 0);
+    await expectClean(opened, 'data-desktop');
+    await opened.close();
+  }, 120_000);
+
+  test('the Data page puts what is missing at the top, with the fix, at 375 px', async () => {
+    const fake = new FakeDashboardApi({ dataMissing: true });
+    const report = fake.data();
+    const opened = await open(PHONE, '#/data', fake);
+    const { page } = opened;
+    const notice = page.getByRole('region', { name: 'Some data is missing' });
+    await notice.waitFor();
+    // The first section of the page, above the versions and the table.
+    expect(await page.locator('main h2').first().textContent()).toBe('Some data is missing');
+    expect(await notice.getByRole('listitem').allTextContents()).toEqual(report.missing);
+    expect(await notice.locator('code').textContent()).toBe('npm run data:refresh');
+    const row = page.getByRole('table', { name: 'Datasets in service' }).getByRole('row', {
+      name: /^geonames-postal-codes/,
+    });
+    expect(await row.getByRole('cell').last().textContent()).toBe('Missing');
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await expectClean(opened, 'data-missing-375');
+    await opened.close();
+  }, 90_000);
 
   test("a publishable key's origins are edited in a dialog; a bad origin gets the API's message", async () => {
     const opened = await open(PHONE, '#/keys', new FakeDashboardApi());

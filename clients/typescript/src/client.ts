@@ -4,6 +4,7 @@ import { Jobs } from './jobs.js';
 import { type CallOptions, Transport } from './transport.js';
 import type {
   BatchLookupResult,
+  DataReport,
   EmailCheckResult,
   GeoResult,
   LookupResult,
@@ -180,6 +181,14 @@ export class Netintel {
   async usage(options: CallOptions & { days?: number } = {}): Promise<Usage> {
     const { days, ...call } = options;
     return this.secret('usage()').json({ ...call, method: 'GET', path: '/v1/usage', query: { days } });
+  }
+
+  /**
+   * The data in service (not billed): each dataset with its source, version, licence and
+   * attribution, the data versions, and what is missing with how to fill it.
+   */
+  async data(options: CallOptions = {}): Promise<DataReport> {
+    return this.secret('data()').json({ ...options, method: 'GET', path: '/v1/data' });
   }
 
   private secret(what: string): Transport {

@@ -18,6 +18,8 @@ export {
 export type { CallOptions } from './transport.js';
 export type {
   BatchLookupResult,
+  DataReport,
+  Dataset,
   EmailCheckResult,
   GeoResult,
   Job,

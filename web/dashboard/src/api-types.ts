@@ -8,6 +8,7 @@ import type {
   SessionView,
 } from '../../../functions/dashboard-contracts.js';
 import type { HostnameStatus } from '../../../functions/lib/custom-hostnames/hostname.js';
+import type { DataReport, Dataset } from '../../../functions/lib/data-report.js';
 import type { Job } from '../../../functions/lib/jobs/job.js';
 import type { DayUsage } from '../../../functions/lib/limits/usage-history.js';
 import type { Meter } from '../../../functions/routes.js';
@@ -16,7 +17,8 @@ import type { Meter } from '../../../functions/routes.js';
 // handlers validate with (functions/dashboard-contracts.ts) and the server's own vocabulary, so
 // the client follows the contract and nothing of the server's code reaches the browser bundle.
 
-export type { HostnameStatus, Job, Meter };
+/** DataReport: GET /v1/dashboard/data, the deployment's data in service (GET /v1/data's report). */
+export type { DataReport, Dataset, HostnameStatus, Job, Meter };
 
 export type Session = z.infer<typeof SessionView>;
 /** GET /v1/dashboard/session: the session, or `{signedIn: false}` (a 200, not a 401). */

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, rememberSession, whenSessionEnds } from './api.js';
 import type { Session } from './api-types.js';
 import { Loading } from './components/messages.js';
+import { DataPage } from './pages/data.js';
 import { HostnamesPage } from './pages/hostnames.js';
 import { JobsPage } from './pages/jobs.js';
 import { KeysPage } from './pages/keys.js';
@@ -17,6 +18,7 @@ const NAV: readonly [Page, string][] = [
   ['hostnames', 'Custom hostnames'],
   ['jobs', 'List jobs'],
   ['notices', 'Usage notices'],
+  ['data', 'Data'],
 ];
 
 type SessionState =
@@ -139,6 +141,7 @@ export function App() {
         {page === 'hostnames' && <HostnamesPage />}
         {page === 'jobs' && <JobsPage jobId={route.page === 'jobs' ? route.jobId : undefined} />}
         {page === 'notices' && <NoticesPage />}
+        {page === 'data' && <DataPage />}
       </main>
     </>
   );
