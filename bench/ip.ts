@@ -20,10 +20,10 @@ import type { BenchResult } from './types.js';
 // The data is the built layer (layers/data/ip) when present, else built into a temp folder first.
 
 const GROUP = 'IP lookup';
-const COUNT = 10_000;
+export const COUNT = 10_000;
 const SAMPLES = 7;
 const CHILD_FLAG = '--ip-bench-child';
-const RSS_TARGET_MB = 512;
+export const RSS_TARGET_MB = 512;
 
 /** Deterministic xorshift32, so every run measures the same addresses. */
 function rng(seed: number): () => number {
@@ -38,7 +38,8 @@ function rng(seed: number): () => number {
   };
 }
 
-async function randomPublicIps(count: number): Promise<string[]> {
+/** The benchmarks' addresses: `count` random public ones (every tenth IPv6), the same every run. */
+export async function randomPublicIps(count: number): Promise<string[]> {
   const { parseIp } = await import('../functions/lib/ip/parse-ip.js');
   const { specialRange } = await import('../functions/lib/ip/special-ranges.js');
   const next = rng(0x1b2c3d4e);
@@ -60,7 +61,8 @@ async function randomPublicIps(count: number): Promise<string[]> {
   return out;
 }
 
-async function ensureData(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+/** The built layer's IP data directory, else the IP data built into a temp folder (removed by cleanup). */
+export async function ensureData(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const built = join(PROJECT_ROOT, 'layers', 'data', 'ip');
   if (existsSync(join(built, 'manifest.json'))) return { dir: built, cleanup: async () => {} };
   const { buildIpData } = await import('../layers/build/ip-data.js');
@@ -70,14 +72,17 @@ async function ensureData(): Promise<{ dir: string; cleanup: () => Promise<void>
   return { dir: join(tmp, 'ip'), cleanup: () => rm(tmp, { recursive: true, force: true }) };
 }
 
-interface ChildReport {
+export interface ChildReport {
   coldStartMs: number;
   rssMb: number;
   found: number;
 }
 
-/** Runs this file in a fresh Node process (same loader flags) and returns its report. */
-function runChild(dataDir: string, ipsFile: string): Promise<ChildReport> {
+/**
+ * Runs this file in a fresh Node process (same loader flags) and returns its report: cold start and
+ * resident memory of the full lookup over `dataDir`, after answering the addresses of `ipsFile`.
+ */
+export function runChild(dataDir: string, ipsFile: string): Promise<ChildReport> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(
       process.execPath,

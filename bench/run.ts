@@ -17,6 +17,7 @@ const MODULES = [
   'email',
   'email-http',
   'ip',
+  'ip-sources',
   'ip-http',
   'throughput',
   'security',

@@ -94,7 +94,17 @@ async function allFiles(read: ReadDataFile, names: readonly string[]): Promise<U
 }
 
 /** Opens a version of the IP data from its files; `where` names it in errors. */
-export async function loadIpData(read: ReadDataFile, where: string): Promise<LoadedData> {
+export async function loadIpData(readFile: ReadDataFile, where: string): Promise<LoadedData> {
+  // A file two roles list (IPinfo Lite answers location and network) is read and held once.
+  const reads = new Map<string, Promise<Uint8Array | null>>();
+  const read: ReadDataFile = (name) => {
+    let file = reads.get(name);
+    if (!file) {
+      file = readFile(name);
+      reads.set(name, file);
+    }
+    return file;
+  };
   const manifestFile = await read(IP_DATA_FILES.manifest);
   const manifest: IpManifest = manifestFile
     ? parseIpManifest(decoder.decode(manifestFile))

@@ -126,7 +126,8 @@ async function databaseStep(
   shared: DownloadResult | null,
 ): Promise<{ step: DatabaseStep | null; rejection: Rejection | null; result: DownloadResult | null }> {
   const current = deps.current.manifest ? datasetOf(deps.current.manifest, role) : undefined;
-  const target = role === 'location' ? IP_DATA_FILES.location : IP_DATA_FILES.network;
+  // IPinfo Lite answering both roles is one file: the network reads the location's copy.
+  const target = role === 'location' || shared !== null ? IP_DATA_FILES.location : IP_DATA_FILES.network;
   const sameSource = current?.edition === source.edition;
   const previous =
     sameSource && current?.lastModified !== undefined
