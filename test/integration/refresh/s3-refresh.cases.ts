@@ -8,17 +8,23 @@ import S3rver from 's3rver';
 import { createRefreshHandler, type RefreshHandlerDeps } from '../../../functions/data-refresh/handler.js';
 import {
   DATA_VERSIONS_KEPT,
+  IP_DATA_PREFIX,
   S3DataStore,
+  s3IpVersions,
   s3VersionSource,
 } from '../../../functions/lib/aws/s3-data-source.js';
 import { EMAIL_LIST_FILES, loadEmailLists } from '../../../functions/lib/email/lists.js';
 import { compileAsnCsv } from '../../../functions/lib/ip/compile/asn.js';
-import { IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
+import { IP_CHECKS_FILE, IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
 import { logger, metrics } from '../../../functions/lib/observability.js';
 import { emailListsFromVersion } from '../../../functions/lib/refresh/email-version.js';
+import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
+import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
 import { REFRESH_METRICS } from '../../../functions/lib/refresh/metrics.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
 import { resetSecurityClassifier, securityClassifier } from '../../../functions/lib/runtime/security.js';
+import { buildOwnDatabase } from '../../../layers/build/ip-data.js';
+import { ADMIN1, PARIS_75001, postalZip } from '../../support/geonames-files.js';
 import { FIXTURE_SNAPSHOTS, ip, overridingFetcher, ROOT } from '../../unit/security/support/fixtures.js';
 
 // The refresh Lambda's handler against a real S3 protocol server (s3rver, on disk), and a function
@@ -190,6 +196,78 @@ describe('s3-refresh', () => {
       const versions = await store.listVersions();
       expect(versions).toHaveLength(DATA_VERSIONS_KEPT);
       expect(versions.at(-1)).toBe((await store.readPointer())?.version);
+    });
+
+    test('the IP data: published under ip-data/ when it changed, loaded by a function from S3, an unchanged run publishes nothing', async () => {
+      // A layer whose location data is a MaxMind City database, and GeoNames' two dumps.
+      const ipLayer = join(dir, 'ip-layer');
+      await makeLayer(ipLayer);
+      const location = await buildOwnDatabase(
+        join(ipLayer, 'ip'),
+        join(ROOT, 'test/fixtures/ip/mmdb/City-Test.mmdb'),
+        'location',
+        'GEO_CITY_MMDB',
+      );
+      await writeFile(
+        join(ipLayer, 'ip', IP_DATA_FILES.manifest),
+        JSON.stringify({ version: '20260101T000000Z-a0', datasets: [location] }),
+      );
+      const base = snapshotFetcher(FIXTURE_SNAPSHOTS);
+      const served: Record<string, Uint8Array> = {
+        [GEONAMES_POSTAL_TARGET.id]: postalZip([PARIS_75001]),
+        [GEONAMES_ADMIN1_TARGET.id]: new TextEncoder().encode(ADMIN1),
+      };
+      const fetcher: SourceFetcher = {
+        mode: 'upstream',
+        fetch: async (target) =>
+          served[target.id]
+            ? {
+                text: new TextDecoder().decode(served[target.id]),
+                fetchedAt: new Date(0),
+                origin: target.url,
+              }
+            : base.fetch(target),
+        fetchBytes: async (target) =>
+          served[target.id]
+            ? { bytes: served[target.id] as Uint8Array, fetchedAt: new Date(0), origin: target.url }
+            : base.fetchBytes(target),
+      };
+      const ipStore = new S3DataStore(client, BUCKET, IP_DATA_PREFIX);
+      const run = (hour: number) =>
+        createRefreshHandler(
+          deps({
+            dataRoot: () => ipLayer,
+            fetcher: () => fetcher,
+            ipStore: () => ipStore,
+            ipSettings: {
+              MAXMIND_CITY_EDITION: 'GeoLite2-City',
+              MAXMIND_ASN_EDITION: 'GeoLite2-ASN',
+              GEOFEEDS: [],
+            },
+            now: () => new Date(Date.UTC(2026, 10, 24, hour)),
+          }),
+        )();
+
+      const first = await run(1);
+      expect(first.ip).toMatchObject({ status: 'published', previous: '20260101T000000Z-a0' });
+      const pointer = await ipStore.readPointer();
+      expect(pointer?.version).toBe((first.ip as { version: string }).version);
+      // What a function following S3 loads: the MaxMind record, GeoNames' postal index.
+      const loaded = await s3IpVersions(ipStore).load(pointer?.version as string);
+      expect(loaded.location?.schema).toBe('maxmind-city');
+      expect(loaded.postal?.nearest('FR', 48.86, 2.342)).toBe('75001');
+      expect(loaded.manifest.datasets.map((d) => d.role)).toEqual([
+        'location',
+        'subdivisions',
+        'postal',
+        'geofeed',
+      ]);
+      const checks = await ipStore.readBeside(IP_CHECKS_FILE);
+      expect(new TextDecoder().decode(checks as Uint8Array)).toContain('geonames-postal');
+
+      const second = await run(2);
+      expect(second.ip).toEqual({ status: 'unchanged', version: pointer?.version });
+      expect((await ipStore.readPointer())?.version).toBe(pointer?.version);
     });
   });
 });
