@@ -618,7 +618,7 @@ describe('geofeed', () => {
   });
 
   describe('scale', () => {
-    test('100,000 prefixes: every lookup finds its longest matching prefix', () => {
+    test('30,000 prefixes: every lookup finds its longest matching prefix', () => {
       const entries: GeofeedEntry[] = [];
       const entry = (prefix: string, country: string): GeofeedEntry => ({
         prefix,
@@ -628,7 +628,7 @@ describe('geofeed', () => {
         postalCode: null,
         origin: OWN,
       });
-      for (let i = 0; i < 100_000; i++) {
+      for (let i = 0; i < 30_000; i++) {
         // Distinct /24s across 5.0.0.0/8 with a /28 nested in each, and /48s in 2a03::/16.
         const n = (0x0500_0000 + Math.floor(i / 3) * 256) >>> 0;
         if (i % 3 === 0) entries.push(entry(`${addressText(4, BigInt(n))}/24`, 'NL'));
@@ -637,10 +637,10 @@ describe('geofeed', () => {
       }
       const table = compileGeofeeds([{ origin: OWN, entries }]);
       const index = new GeofeedIndex(table);
-      expect(index.size).toBe(100_000);
+      expect(index.size).toBe(30_000);
       const addresses = [
         ...Array.from({ length: 500 }, (_, i) =>
-          ip(addressText(4, BigInt(0x0500_0000 + ((i * 997) % 33_333) * 256 + (i % 2) * 20))),
+          ip(addressText(4, BigInt(0x0500_0000 + ((i * 997) % 10_000) * 256 + (i % 2) * 20))),
         ),
         ...Array.from({ length: 500 }, (_, i) =>
           ip(`2a03:${((i * 191) >> 8).toString(16)}:${((i * 191) & 0xff).toString(16)}::1`),
