@@ -140,7 +140,8 @@ export function dataReport(data: DataInService): DataReport {
     const d = ipDataset(entry);
     // Subdivision names are complete only with GeoNames' admin1 names (the fallback lists cover
     // about half of the world's subdivisions).
-    if (entry.role === 'subdivisions' && !/geonames/i.test(entry.source)) d.status = 'missing';
+    // (A table built with them carries GeoNames' credit line.)
+    if (entry.role === 'subdivisions' && !entry.attribution?.includes('GeoNames')) d.status = 'missing';
     // No geofeed configured is not missing data.
     if (entry.role === 'geofeed' && entry.count === 0 && !entry.missing) continue;
     datasets.push(d);

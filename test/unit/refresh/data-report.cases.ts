@@ -1,0 +1,112 @@
+import { describe, expect, test } from '@jest/globals';
+import type { ManifestEntry } from '../../../functions/lib/data-manifest.js';
+import { type DataInService, dataReport } from '../../../functions/lib/data-report.js';
+import { GEONAMES_TERMS } from '../../../functions/lib/ip/source-terms.js';
+import type { SecurityManifest } from '../../../functions/lib/security/manifest.js';
+
+// The report GET /v1/data, the dashboard, the start banner and the refresh's datasetsMissing metric
+// share: what counts as missing, and whose credit lines are listed.
+
+const location: ManifestEntry = {
+  name: 'GeoLite2-City',
+  version: '2026-11-24',
+  licence: 'GeoLite2 End User License Agreement (MaxMind)',
+  attribution:
+    'This product includes GeoLite2 data created by MaxMind, available from https://www.maxmind.com',
+  source: 'https://www.maxmind.com',
+  count: 3_000_000,
+  role: 'location',
+};
+const subdivisions = (withGeonames: boolean): ManifestEntry => ({
+  name: 'subdivisions',
+  version: 'x',
+  licence: 'CC-BY-4.0',
+  // A source string may name GeoNames while saying it was left out: the credit line decides.
+  source: withGeonames ? 'GeoNames admin1' : 'date-holidays (no GeoNames names)',
+  count: 3000,
+  role: 'subdivisions',
+  ...(withGeonames ? { attribution: GEONAMES_TERMS.attribution } : {}),
+});
+const postal = (count: number): ManifestEntry => ({
+  name: 'geonames-postal-codes',
+  version: 'x',
+  licence: 'CC-BY-4.0',
+  source: 'https://download.geonames.org/export/zip/allCountries.zip',
+  count,
+  role: 'postal',
+  ...(count > 0 ? { attribution: GEONAMES_TERMS.attribution } : { missing: true }),
+});
+const noGeofeed: ManifestEntry = {
+  name: 'geofeeds',
+  version: 'operator',
+  licence: '-',
+  source: 'none',
+  count: 0,
+  role: 'geofeed',
+};
+
+function security(files: { optional: boolean; status: 'ok' | 'unavailable' }[]): SecurityManifest {
+  return {
+    version: '20261127T000000Z-1',
+    mode: 'upstream',
+    sources: [
+      {
+        id: 'tor',
+        name: 'Tor',
+        licence: 'MIT',
+        homepage: 'https://example.org/tor',
+        flag: 'isTor',
+        files: files.map((f, i) => ({
+          id: `f${i}`,
+          url: 'u',
+          count: f.status === 'ok' ? 10 : 0,
+          invalid: 0,
+          fetchedAt: null,
+          ...f,
+        })),
+      },
+    ],
+  } as unknown as SecurityManifest;
+}
+
+function report(over: Partial<DataInService>) {
+  return dataReport({
+    ip: { version: '20261127T000000Z-2', datasets: [location, subdivisions(true), postal(10), noGeofeed] },
+    security: security([{ optional: false, status: 'ok' }]),
+    email: null,
+    layer: [],
+    fix: 'run the refresh',
+    ...over,
+  });
+}
+
+describe('data report', () => {
+  test('complete data: nothing missing, no fix, the credit lines of the sources in service', () => {
+    const r = report({});
+    expect(r.missing).toEqual([]);
+    expect(r.fix).toBeNull();
+    expect(r.attribution).toEqual([location.attribution, GEONAMES_TERMS.attribution]);
+    // No geofeed configured is not a dataset to show.
+    expect(r.datasets.some((d) => d.role === 'geofeed')).toBe(false);
+  });
+
+  test('no postal codes, subdivision names without GeoNames and no security lists are missing, with the fix', () => {
+    const r = report({
+      ip: { version: 'v', datasets: [location, subdivisions(false), postal(0)] },
+      security: null,
+    });
+    expect(r.missing).toEqual([
+      expect.stringContaining('subdivision names'),
+      expect.stringContaining('postal codes'),
+      expect.stringContaining('security lists'),
+    ]);
+    expect(r.fix).toBe('run the refresh');
+  });
+
+  test('a security source of optional files only is shown missing but is not missing data', () => {
+    expect(report({ security: security([{ optional: true, status: 'unavailable' }]) }).missing).toEqual([]);
+    expect(report({ security: security([{ optional: false, status: 'unavailable' }]) }).missing).toEqual([
+      expect.stringContaining('security list tor'),
+    ]);
+  });
+});
