@@ -266,7 +266,9 @@ export async function buildSubdivisions(
   }
   const result = compileSubdivisions(pairs, sources);
   await writeFile(join(outDir, IP_DATA_FILES.subdivisions), `${JSON.stringify(result.table)}\n`);
-  const fallback = sources.iso ? '' : ' (fallback: no local snapshots, so no iso-codes or GeoNames names until the refresh)';
+  const fallback = sources.iso
+    ? ''
+    : ' (fallback: no local snapshots, so no iso-codes or GeoNames names until the refresh)';
   return {
     name: 'subdivisions',
     version: result.table.source,
