@@ -6,6 +6,7 @@ import { type DataInService, type DataReport, dataReport } from '../data-report.
 import { IP_DATA_FILES, type IpManifest, parseIpManifest } from '../ip/manifest.js';
 import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
 import { type EmailListsManifest, parseEmailListsManifest } from '../refresh/email-build.js';
+import { isNewerVersion } from '../refresh/version.js';
 import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
 import { dataRefresh } from './config.js';
 
@@ -81,15 +82,31 @@ export async function dataReportInService(): Promise<DataReport> {
     import('../aws/s3-data-source.js'),
   ]);
   const decoder = new TextDecoder();
-  const published = (prefix: string): Read => {
+  const layer = await dataInDirectory(root, FIX_AWS);
+  /**
+   * A prefix's published version, when it is newer than the layer's (`layerVersion`): the one the
+   * functions serve (they start from the layer and only move forward, hot-swap.ts); else the layer's.
+   */
+  const published = (prefix: string, layerVersion: string | null): Read => {
     const store = new S3DataStore(s3Client(), refresh.bucket, prefix);
     let pointer: Promise<string | null> | undefined;
     return async (path) => {
-      pointer ??= store.readPointer().then((p) => p?.version ?? null);
+      pointer ??= store
+        .readPointer()
+        .then((p) => (p && isNewerVersion(p.version, layerVersion) ? p.version : null));
       const version = await pointer;
       const body = version === null ? null : await store.readFile(version, path.replace(/^ip\//, ''));
       return body === null ? local(path) : decoder.decode(body);
     };
   };
-  return dataReport(await manifestsFrom(published(IP_DATA_PREFIX), published(DATA_PREFIX), local, FIX_AWS));
+  const ipLayer = layer.ip?.version ?? null;
+  const listsLayer = layer.security?.version ?? layer.email?.version ?? null;
+  return dataReport(
+    await manifestsFrom(
+      published(IP_DATA_PREFIX, ipLayer),
+      published(DATA_PREFIX, listsLayer),
+      local,
+      FIX_AWS,
+    ),
+  );
 }

@@ -22,6 +22,8 @@ import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
 import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
 import { REFRESH_METRICS } from '../../../functions/lib/refresh/metrics.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
+import { resetConfig } from '../../../functions/lib/runtime/config.js';
+import { dataReportInService } from '../../../functions/lib/runtime/data-report.js';
 import { resetSecurityClassifier, securityClassifier } from '../../../functions/lib/runtime/security.js';
 import { buildOwnDatabase } from '../../../layers/build/ip-data.js';
 import { ADMIN1, PARIS_75001, postalZip } from '../../support/geonames-files.js';
@@ -268,6 +270,25 @@ describe('s3-refresh', () => {
       const second = await run(2);
       expect(second.ip).toEqual({ status: 'unchanged', version: pointer?.version });
       expect((await ipStore.readPointer())?.version).toBe(pointer?.version);
+
+      // GET /v1/data in AWS: the published version, newer than the layer's, is the one in service...
+      Object.assign(process.env, {
+        DATA_REFRESH_S3: 'true',
+        DATA_BUCKET: BUCKET,
+        NETINTEL_DATA_PATH: ipLayer,
+      });
+      resetConfig();
+      const report = await dataReportInService();
+      expect(report.versions.ip).toBe(pointer?.version);
+      expect(report.datasets.find((d) => d.role === 'postal')).toMatchObject({ count: 1, status: 'ok' });
+      // ...and after a deploy of a newer layer, the layer's is (functions start from it and only move forward).
+      await writeFile(
+        join(ipLayer, 'ip', IP_DATA_FILES.manifest),
+        JSON.stringify({ version: '20270101T000000Z-b0', datasets: [location] }),
+      );
+      expect((await dataReportInService()).versions.ip).toBe('20270101T000000Z-b0');
+      for (const name of ['DATA_REFRESH_S3', 'DATA_BUCKET', 'NETINTEL_DATA_PATH']) delete process.env[name];
+      resetConfig();
     });
   });
 });
