@@ -97,8 +97,14 @@ export interface EnsureDataLayerOptions {
   /** Default: DATA_LAYER_DIR. */
   dataDir?: string;
   /** Builds the layer into `dataDir`. Default: buildData in this process. */
-  build?: (dataDir: string) => unknown;
+  build?: (dataDir: string, sources: IpBuildSources) => unknown;
   log?: (line: string) => void;
+  /**
+   * The IP sources to build from. Default: the environment's (GEO_CITY_MMDB, GEO_ASN_MMDB,
+   * GEOFEEDS). The tests pass none: they answer from the default data whatever a developer's
+   * environment names (a test of one's own database files makes a data directory of its own).
+   */
+  sources?: IpBuildSources;
 }
 
 /**
@@ -109,7 +115,8 @@ export async function ensureDataLayer(options: EnsureDataLayerOptions = {}): Pro
   const dataDir = options.dataDir ?? DATA_LAYER_DIR;
   const built = await builtDataLayer(dataDir);
   const found = built?.format ?? null;
-  const sources = await ipSourcesKey(ipBuildSourcesFromEnv());
+  const chosen = options.sources ?? ipBuildSourcesFromEnv();
+  const sources = await ipSourcesKey(chosen);
   if (found === DATA_LAYER_FORMAT && built?.sources === sources) return false;
   const log = options.log ?? ((line: string) => console.log(line));
   log(
@@ -119,7 +126,7 @@ export async function ensureDataLayer(options: EnsureDataLayerOptions = {}): Pro
         ? `The data layer in ${dataDir} is format ${found}, this source builds ${DATA_LAYER_FORMAT}: rebuilding it (npm run build:data)...`
         : `The data layer in ${dataDir} was built from other IP sources (GEO_CITY_MMDB, GEO_ASN_MMDB, GEOFEEDS): rebuilding it (npm run build:data)...`,
   );
-  await (options.build ?? buildInProcess)(dataDir);
+  await (options.build ?? buildInProcess)(dataDir, chosen);
   const after = await builtDataLayerFormat(dataDir);
   if (after !== DATA_LAYER_FORMAT) {
     throw new Error(
@@ -129,8 +136,8 @@ export async function ensureDataLayer(options: EnsureDataLayerOptions = {}): Pro
   return true;
 }
 
-async function buildInProcess(dataDir: string): Promise<void> {
+async function buildInProcess(dataDir: string, sources: IpBuildSources): Promise<void> {
   // Loaded only when a build is due (see the top of this file).
   const { buildData } = await import('./build-data.js');
-  await buildData({ outDir: dataDir });
+  await buildData({ outDir: dataDir, sources });
 }

@@ -7,6 +7,9 @@ export default async function globalSetup() {
   const { ensureDataLayer } = await tsImport('../../layers/build/data-layer.ts', import.meta.url);
   await ensureDataLayer({
     dataDir: process.env.NETINTEL_DATA_PATH,
+    // The default sources, whatever GEO_CITY_MMDB and the like name (test/unit/ip/sources.cases.ts
+    // looks up a developer's own files on data of its own).
+    sources: {},
     log: (line) => console.log(`\n${line}`),
   });
 }

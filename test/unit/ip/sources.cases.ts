@@ -361,3 +361,42 @@ describe('sources', () => {
     });
   });
 });
+
+// A developer's own databases (GEO_CITY_MMDB, GEO_ASN_MMDB: a real GeoIP2/GeoLite2 City or ASN
+// file, or IPinfo Lite): opened as the layer build opens them and looked up like any source. The
+// other tests answer from the default data whatever these name (test/support/global-setup.mjs).
+describe('sources: the deployer’s own database files (GEO_CITY_MMDB, GEO_ASN_MMDB)', () => {
+  const own = { city: process.env.GEO_CITY_MMDB, asn: process.env.GEO_ASN_MMDB };
+  if (!own.city && !own.asn)
+    leftOut('the checks of your own databases: GEO_CITY_MMDB and GEO_ASN_MMDB are not set');
+
+  test.each([
+    ['GEO_CITY_MMDB', own.city],
+    ['GEO_ASN_MMDB', own.asn],
+  ])('%s opens with its reader and locates well-known public addresses', (variable, path) => {
+    if (!path) return;
+    const file = readFileSync(path);
+    if (variable === 'GEO_CITY_MMDB') {
+      const schema = detectLocationSchema(file);
+      expect(schema).not.toBeNull();
+      const reader = openLocationReader(schema as NonNullable<typeof schema>, [file]);
+      // MaxMind's own test addresses and public resolvers: any worldwide database has most of them.
+      const addresses = [
+        '8.8.8.8',
+        '1.1.1.1',
+        '2.4.18.10',
+        '81.2.69.142',
+        '216.160.83.56',
+        '2001:4860:4860::8888',
+      ];
+      const found = addresses.map((a) => reader.get(ip(a)));
+      expect(found.filter((r) => r?.country).length).toBeGreaterThanOrEqual(addresses.length / 2);
+      if (schema === 'maxmind-city') expect(found.some((r) => r?.accuracyRadiusKm !== null)).toBe(true);
+    } else {
+      const schema = detectNetworkSchema(file);
+      expect(schema).not.toBeNull();
+      const reader = openNetworkReader(schema as NonNullable<typeof schema>, [file]);
+      expect(reader.get(ip('8.8.8.8'))?.asn).toBe(15169);
+    }
+  });
+});
