@@ -87,7 +87,7 @@ function configuredMemory(): Map<string, number> {
   return sizes;
 }
 
-/** Every source file the refresh fetches, by URL, to its copy under ../shared/data. */
+/** Every source file the refresh fetches, by URL, to its copy in the data snapshots beside the checkout. */
 function snapshotFiles(dir: string): Record<string, string> {
   const map: Record<string, string> = {};
   const walk = (value: unknown): void => {
@@ -146,7 +146,7 @@ interface Scenario {
   events: unknown[];
   /** Extra environment (the stack's per-function variables). */
   env?: Record<string, string>;
-  /** URL -> file: the refresh's upstream sources served from ../shared/data. */
+  /** URL -> file: the refresh's upstream sources served from the data snapshots beside the checkout. */
   fetchMap?: Record<string, string>;
 }
 
@@ -384,8 +384,8 @@ export async function run(): Promise<BenchResult[]> {
     const scenarios: Record<string, () => Scenario | Promise<Scenario>> = {
       'data-refresh': () => ({
         load: shared
-          ? 'a full refresh from the ../shared/data snapshots (every list compiled, MX of up to 1,000 domains learnt), published to S3'
-          : 'a refresh with no source reachable (../shared/data absent): rejected, nothing compiled',
+          ? 'a full refresh from the data snapshots beside the checkout (every list compiled, MX of up to 1,000 domains learnt), published to S3'
+          : 'a refresh with no source reachable (no data snapshots beside the checkout): rejected, nothing compiled',
         events: [{}],
         env: { DATA_BUCKET: BUCKET.localName },
         ...(shared ? { fetchMap: snapshotFiles(shared) } : {}),

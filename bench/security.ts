@@ -20,11 +20,11 @@ import { networkDataFromPackages } from '../layers/build/security-data.js';
 import { median, minMax, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
-// Security-list benchmarks (data refresh): the compile of every list from the snapshots in ../shared/data
-// (parse, ASN expansion, sanctioned rule over the real ASN and DB-IP data, sweep, encode) and the size
-// of the artifact; lookups per second answering all five flags, IPv4 and IPv6; memory held by the
-// loaded artifact. Without the snapshots the compile figures are a note and the lookups run on a
-// synthetic table of the same size.
+// Security-list benchmarks (data refresh): the compile of every list from the data snapshots beside
+// the checkout (a snapshot folder, SHARED_DATA_DIR): parse, ASN expansion, sanctioned rule over the
+// real ASN and DB-IP data, sweep, encode; the size of the artifact; lookups per second answering all
+// five flags, IPv4 and IPv6; memory held by the loaded artifact. Without the snapshots the compile
+// figures are a note and the lookups run on a synthetic table of the same size.
 
 const GROUP = 'Security lists';
 const SAMPLE_MS = 1_000;
@@ -161,7 +161,7 @@ async function compileFigures(shared: string): Promise<{ results: BenchResult[];
       {
         group: GROUP,
         figure:
-          'Compile every security list from ../shared/data (parse, ASN expansion, sanctioned rule, sweep, encode)',
+          'Compile every security list from the data snapshots beside the checkout (parse, ASN expansion, sanctioned rule, sweep, encode)',
         median: round(median(compileS), 2),
         spread: minMax(compileS),
         unit: 's',
@@ -228,7 +228,8 @@ export async function run(): Promise<BenchResult[]> {
   } else {
     results.push({
       group: GROUP,
-      figure: 'Compile from ../shared/data: skipped, snapshots absent (lookups below use a synthetic table)',
+      figure:
+        'Compile from the data snapshots beside the checkout: skipped, snapshots absent (lookups below use a synthetic table)',
       median: 0,
       spread: '–',
       unit: 'n/a',

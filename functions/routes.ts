@@ -16,7 +16,7 @@ export const API_TAGS = [
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number];
 
-/** What a call costs against the monthly cap (spec: "Billing against the monthly cap"). */
+/** What a call costs against the monthly cap (README: Endpoints, the "Billing" column). */
 export type Billing =
   | { per: 'none' }
   | { per: 'call'; meter: Meter }
@@ -45,7 +45,7 @@ export interface Route {
   summary: string;
   /** Its section of the API reference. */
   tag: ApiTag;
-  /** Not in the spec's endpoint table: an addition this service documents in its README. */
+  /** An extension: one of the "+" rows of the README's endpoint table, not a numbered endpoint. */
   extension?: boolean;
   /**
    * The dashboard's session cookie (with X-CSRF-Token on a POST) may stand in for the secret key:

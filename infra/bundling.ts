@@ -10,7 +10,8 @@ import { LAYER_MODULES, NODE_TARGET } from './layer-modules.js';
 
 /**
  * The newest Node.js runtime aws-cdk-lib knows (cdk-nag L1 wants the newest). Bundles are still
- * compiled for node22 (`target`), the oldest runtime the project supports (TOOLCHAIN.md).
+ * compiled for node22 (`target`), the oldest runtime the project supports (AWS SDK releases after the
+ * first week of January 2027 need Node 22).
  */
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 /** Graviton: cheaper per GB-second than x86 and nothing we bundle is native code. */
@@ -28,7 +29,10 @@ export const LAMBDA_BUNDLE = {
   /** ESM because @middy/core 7 is ESM-only. */
   format: 'esm',
   mainFields: ['module', 'main'],
-  /** CommonJS dependencies inside an ESM bundle still call require() (TOOLCHAIN.md). */
+  /**
+   * CommonJS dependencies inside an ESM bundle still call require(), which ESM does not define:
+   * the banner makes one from import.meta.url.
+   */
   banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
   target: NODE_TARGET,
   /**

@@ -5,5 +5,8 @@
 /** Packages the functions load from /opt/nodejs/node_modules instead of their own bundles. */
 export const LAYER_MODULES = ['date-holidays'] as const;
 
-/** The oldest Lambda runtime the project supports (TOOLCHAIN.md): bundles and layer modules target it. */
+/**
+ * The oldest Lambda runtime the project supports (AWS SDK releases after the first week of January 2027
+ * need Node 22): bundles and layer modules target it.
+ */
 export const NODE_TARGET = 'node22';

@@ -197,7 +197,7 @@ async function connect(values: Values): Promise<Connection> {
   return { aws: false, emulators };
 }
 
-/** `domain add|verify|list|remove`: custom hostnames (spec: Authentication, rule 7). */
+/** `domain add|verify|list|remove`: custom hostnames (docs/custom-hostnames.md). */
 async function domain(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
   const verb = positionals[1];
   if (aws && !process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID) {

@@ -23,7 +23,7 @@ export const handler = defineHandler({
       (await ipLookup()).lookup(ip, { includeSecurity: principal.includesSecurity, userAgent }),
       hostname ? hostnameOf(ip.canonical) : Promise.resolve(undefined),
     ]);
-    // The spec types hostname as string; when the PTR lookup fails it is null.
+    // With ?include=hostname the field is always there: the PTR name, or null when the lookup fails.
     return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader() };
   },
 });

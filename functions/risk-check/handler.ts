@@ -9,7 +9,10 @@ import { baselineKey } from '../lib/risk/user-id.js';
 import { ipLocator } from '../lib/runtime/ip.js';
 import { RiskCheckBody } from './contract.js';
 
-/** The IP's location, or 422: without coordinates there is nothing to compare (spec: endpoint 10). */
+/**
+ * The IP's location, or 422: without coordinates there is nothing to compare (README: Impossible
+ * travel).
+ */
 async function locate(ip: ParsedIp): Promise<Location> {
   const found = await (await ipLocator()).locate(ip);
   if (found.latitude === null || found.longitude === null) {

@@ -373,7 +373,7 @@ export class Api extends Construct {
     Validations.of(this.restApi).acknowledge({
       id: 'AwsSolutions-APIG2',
       reason:
-        "API Gateway validates required path parameters; bodies are validated by each route's zod schema, which answers with the spec's error codes (invalid_json, missing_field, batch_too_large, ...) where a JSON-schema model would give a generic BAD_REQUEST_BODY.",
+        "API Gateway validates required path parameters; bodies are validated by each route's zod schema, which answers with the API's documented error codes (invalid_json, missing_field, batch_too_large, ...) where a JSON-schema model would give a generic BAD_REQUEST_BODY.",
     });
     Validations.of(this.restApi).acknowledge({
       id: 'AwsSolutions-APIG3',
@@ -399,7 +399,7 @@ export class Api extends Construct {
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-COG4',
         reason:
-          'API keys, not Cognito users: the custom REQUEST authorizer checks them (spec: Authentication).',
+          'API keys, not Cognito users: the custom REQUEST authorizer checks them (README: Authentication).',
       });
     }
 
@@ -419,8 +419,8 @@ export class Api extends Construct {
         authorizationType: AuthorizationType.NONE,
       });
     Validations.of(openapiMethod).acknowledge(
-      { id: 'AwsSolutions-APIG4', reason: 'The OpenAPI document is public (spec: served without a key).' },
-      { id: 'AwsSolutions-COG4', reason: 'The OpenAPI document is public (spec: served without a key).' },
+      { id: 'AwsSolutions-APIG4', reason: 'The OpenAPI document is public: it is served without a key.' },
+      { id: 'AwsSolutions-COG4', reason: 'The OpenAPI document is public: it is served without a key.' },
     );
 
     this.addMethodFallbacks();

@@ -75,7 +75,7 @@ export interface CustomHostnamesProps {
 }
 
 /**
- * Custom hostnames (spec: Authentication, rule 7) in AWS, as CloudFront SaaS Manager resources:
+ * Custom hostnames (docs/custom-hostnames.md) in AWS, as CloudFront SaaS Manager resources:
  * - a multi-tenant distribution (connection mode tenant-only) with the base distribution's API
  *   behaviours and origin: one distribution tenant per custom hostname, each with a
  *   CloudFront-managed certificate, is created at runtime by the verifier;

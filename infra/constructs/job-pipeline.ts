@@ -27,8 +27,9 @@ export interface JobPipelineProps {
 }
 
 /**
- * Email list jobs: the bucket holding uploads, chunks and results (spec: deleted 7 days after
- * creation), the chunk queue with its DLQ, the chunk processor and the DLQ consumer.
+ * Email list jobs: the bucket holding uploads, chunks and results (deleted 7 days after creation;
+ * README: Email list jobs, "Expiry"), the chunk queue with its DLQ, the chunk processor and the DLQ
+ * consumer.
  */
 export class JobPipeline extends Construct {
   readonly bucket: Bucket;

@@ -294,7 +294,7 @@ export async function buildPostal(outDir: string, shared: string | undefined): P
     licence: 'CC-BY-4.0',
     source: present
       ? 'https://download.geonames.org/export/zip/ (a local snapshot)'
-      : 'none: ../shared/data/geonames absent, empty index written (postalCode is null)',
+      : 'none: no GeoNames snapshot at build time, empty index written (postalCode is null until the refresh fetches it)',
     count: result.points,
     note: present
       ? `${result.countries} countries, ${result.points} points, ${result.skipped} rows skipped; nearest point within 15 km`

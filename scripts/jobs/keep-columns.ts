@@ -2,12 +2,13 @@ import { csvField, formulaSafe } from '../../functions/lib/jobs/results-csv.js';
 import type { ListRecord } from './list-file.js';
 
 // `--keep-columns`: the results file with the input's own columns in front of the result columns.
-// The results have one row per input row with an address, in input order (spec: Job results file),
-// so the two files are walked side by side, one record at a time: memory stays bounded whatever
-// the size. Each pair is checked by its address (the results' email cell is the input cell, with
-// an apostrophe before a formula character), so a file changed since it was submitted is noticed
-// rather than misaligned. Input rows the API skipped (an empty email cell) are kept, with empty
-// result cells; input cells are copied as they are, and every row is padded to the widest record.
+// The results have one row per input row with an address, in input order (README: Email list jobs,
+// "Results"), so the two files are walked side by side, one record at a time: memory stays bounded
+// whatever the size. Each pair is checked by its address (the results' email cell is the input
+// cell, with an apostrophe before a formula character), so a file changed since it was submitted is
+// noticed rather than misaligned. Input rows the API skipped (an empty email cell) are kept, with
+// empty result cells; input cells are copied as they are, and every row is padded to the widest
+// record.
 
 /** The input and the results do not line up: the file is not the one the job was made from. */
 export class KeepColumnsError extends Error {}

@@ -9,7 +9,7 @@ import { NetintelStack } from '../../infra/netintel-stack.js';
 import { OUTPUTS } from '../../infra/outputs.js';
 import { type CfnResource, LAYER_FIXTURE, nagErrors, ofType, refId, synthesize, testApp } from './synth.js';
 
-// Custom hostnames (spec: Authentication, rule 7) in the template: opt-in (-c customHostnames=true), a multi-tenant
+// Custom hostnames (docs/custom-hostnames.md) in the template: opt-in (-c customHostnames=true), a multi-tenant
 // distribution with a connection group, the scheduled verifier with least-privilege grants, and the
 // CloudFront Function that carries the viewer's Host to the authorizer.
 

@@ -6,9 +6,9 @@ import { runAdmin } from '../../scripts/admin-cli.js';
 import { cname, type DnsServer, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
-// Spec, Authentication rule 7 on the local stack: `npm run admin -- domain ...` against the running
-// stack, a DNS server on loopback serving (or not) the customer's records, and requests addressed
-// to the hostname by their Host header.
+// Custom hostnames (docs/custom-hostnames.md) on the local stack: `npm run admin -- domain ...`
+// against the running stack, a DNS server on loopback serving (or not) the customer's records, and
+// requests addressed to the hostname by their Host header.
 
 let stack: TestStack;
 /** What CloudFront sends as X-Origin-Verify (infra/constructs/edge.ts). */
@@ -97,7 +97,7 @@ describe('custom-hostnames', () => {
     }
   }
 
-  describe('domain add (spec: Authentication, rule 7: eligibility and valid hostnames)', () => {
+  describe('domain add (docs/custom-hostnames.md: eligibility and valid hostnames)', () => {
     test('plans without the custom-hostname flag are refused; an account override grants it', async () => {
       for (const plan of ['free', 'starter']) {
         const { accountId } = await account(plan);

@@ -1,7 +1,7 @@
-// Jest prints nothing a test file logs when every test in it is skipped, so a suite left out on this
-// machine (no ../shared/data, no Chromium) would be skipped silently. This reporter collects the
-// "left out: <why>" lines every such file logs (test/support/left-out.ts) and prints them after the
-// summary, skipped files included.
+// Jest prints nothing a test file logs when every test in it is skipped, so a suite left out on
+// this machine (no data snapshots beside the checkout, no Chromium) would be skipped silently. This
+// reporter collects the "left out: <why>" lines every such file logs (test/support/left-out.ts) and
+// prints them after the summary, skipped files included.
 import { relative } from 'node:path';
 
 export default class LeftOutReporter {

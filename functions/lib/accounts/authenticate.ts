@@ -92,7 +92,7 @@ function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | 
   const sent: [Channel, readonly string[]][] = [
     ['bearer', input.headers.authorization ?? []],
     ['header', input.headers['x-api-key'] ?? []],
-    // Spec: the `key` query parameter is a fallback for GET /v1/geo only.
+    // The `key` query parameter is a fallback for GET /v1/geo only (README: Authentication).
     ['query', input.route.name === 'geo' ? (input.query.key ?? []) : []],
   ];
   const found: { key: string; channel: Channel }[] = [];
@@ -117,10 +117,10 @@ function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | 
 const lastOf = (values: readonly string[] | undefined): string | undefined => values?.at(-1);
 
 /**
- * Spec, Authentication rules 1-5 and 7: who is calling, with which key type, from which origin, on
- * which hostname. 401 for a missing, malformed, unknown or revoked key, and for more than one key
- * (two different keys, or one channel sent twice); 403 for the wrong key type, an origin that is
- * not on a publishable key's list, or another account's custom hostname.
+ * README: Authentication, and docs/custom-hostnames.md: who is calling, with which key type, from
+ * which origin, on which hostname. 401 for a missing, malformed, unknown or revoked key, and for
+ * more than one key (two different keys, or one channel sent twice); 403 for the wrong key type, an
+ * origin that is not on a publishable key's list, or another account's custom hostname.
  */
 export async function authenticate(input: AuthInput, store: AccountStore): Promise<AuthDecision> {
   const presented = presentedKeys(input);

@@ -188,7 +188,7 @@ export function jobSweep(): SweepDeps {
   return { store: jobStore(), ledger: usageCounter(), graceMs: jobSweepGraceMs() };
 }
 
-// Custom hostnames (spec: Authentication, rule 7).
+// Custom hostnames (docs/custom-hostnames.md).
 
 let hostnames: DynamoHostnameStore | undefined;
 let cachedHostnames: HostnameLookup | undefined;

@@ -3,7 +3,7 @@ import { normaliseHostname } from '../dns/host-name.js';
 import type { HostnameRecord } from './hostname.js';
 import { isWithin, MAX_HOSTNAME_OCTETS } from './validate-hostname.js';
 
-// Requests on a custom hostname (spec: Authentication, rule 7): served exactly like the base address,
+// Requests on a custom hostname (docs/custom-hostnames.md): served exactly like the base address,
 // but bound to the account that owns the hostname. An unknown Host is the base address.
 
 /** Header our CloudFront Function copies the viewer's Host into (infra/constructs/custom-hostnames.ts). */

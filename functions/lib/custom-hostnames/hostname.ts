@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-// Custom hostnames (spec: Authentication, rule 7): an account on a plan with the custom-hostname
+// Custom hostnames (docs/custom-hostnames.md): an account on a plan with the custom-hostname
 // flag serves the API on a hostname of its own domain once DNS and TLS are set up. This module
 // holds the vocabulary; validation, the records to create, the verification state machine and the
 // request binding each have their own file beside it.

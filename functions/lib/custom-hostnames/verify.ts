@@ -8,8 +8,8 @@ import {
 import type { CertificateProvider, DomainResolver } from './ports.js';
 import { challengeName, challengeValue } from './records.js';
 
-// The verification state machine (spec: Authentication, rule 7 — "subject to successful DNS and SSL
-// setup"):
+// The verification state machine (docs/custom-hostnames.md, "States and timeouts"): a hostname
+// serves only once its DNS and TLS setup succeeded.
 //
 //   pending_dns --(CNAME to our edge + TXT challenge found)--> pending_certificate --(issued)--> active
 //        |                                                         |

@@ -1,4 +1,4 @@
-// Disposable-domain matching (spec fields isDisposable and disposableSource).
+// Disposable-domain matching (the fields isDisposable and disposableSource).
 
 export const DISPOSABLE_SOURCES = ['list', 'parent_domain', 'mx_host'] as const;
 export type DisposableSource = (typeof DISPOSABLE_SOURCES)[number];

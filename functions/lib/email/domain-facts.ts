@@ -28,7 +28,7 @@ export function computeDomainFacts(
 ): DomainFacts {
   const { registrable, knownSuffix } = domainParts(domain);
   const isFreeProvider = lists.free.has(domain);
-  // No suggestion for a domain that is itself a known provider or on the free list (spec).
+  // No suggestion for a domain that is itself a known provider or on the free list.
   const known = isFreeProvider || commonProviders.has(domain);
   return {
     domain,

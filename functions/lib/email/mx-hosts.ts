@@ -1,10 +1,10 @@
 import { normaliseHostname } from '../dns/host-name.js';
 import { registrableDomain } from './public-suffix.js';
 
-// The MX-host table (spec: disposable data "extended with mail servers seen serving listed
-// domains"; disposableSource `mx_host`). Temp-mail services rotate through fresh domains faster
-// than the lists follow, but keep receiving on the same mail servers: a domain whose MX host is in
-// this table is disposable too.
+// The MX-host table (README: Email checks, "Disposable": the disposable data extended with mail
+// servers seen serving listed domains; disposableSource `mx_host`). Temp-mail services rotate
+// through fresh domains faster than the lists follow, but keep receiving on the same mail servers:
+// a domain whose MX host is in this table is disposable too.
 //
 // The table is read-only data, the same for every account: the curated seeds below plus the hosts
 // the data refresh promotes on its own DNS evidence (../refresh/mx-learn.ts). A check never adds

@@ -1,7 +1,7 @@
 import type { DnsLookup, MxRecord, MxResolver } from '../dns/mx-resolver.js';
 import { isValidAsciiDomain } from './address-shape.js';
 
-// Mail-server status of a domain (spec fields mx.status and mx.host).
+// Mail-server status of a domain (the fields mx.status and mx.host).
 
 export const MX_STATUSES = ['found', 'implicit', 'none', 'null_mx', 'no_domain', 'unknown'] as const;
 export type MxStatus = (typeof MX_STATUSES)[number];
@@ -12,7 +12,7 @@ export interface MxResult {
   readonly host: string | null;
 }
 
-/** Default overall DNS time budget of one check, in milliseconds (the spec leaves it "not shown"). */
+/** Default DNS time budget of one check, in milliseconds (ours to choose; README: Email checks). */
 export const DEFAULT_DNS_BUDGET_MS = 1500;
 
 const UNKNOWN: MxResult = { status: 'unknown', host: null };

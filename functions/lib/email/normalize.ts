@@ -1,6 +1,6 @@
 import type { ParsedAddress } from './syntax.js';
 
-// Normalisation (spec fields normalizedEmail and canonicalEmail).
+// Normalisation (the fields normalizedEmail and canonicalEmail).
 
 /** The large consumer provider whose local parts ignore dots, and its alternate domain. */
 export const GMAIL_DOMAIN = 'gmail.com';

@@ -1,4 +1,4 @@
-// Reason codes of the email check (spec: "Email check result", reason-code table). The array order
+// Reason codes of the email check (README: Email checks, "Reasons order"). The array order
 // IS the severity order: a result's `reasons` are listed in it, and the verdict is that of the
 // first one. Everything else in the code base refers to these constants, never to string literals.
 
@@ -30,7 +30,7 @@ export const Reason = {
 export const VERDICTS = ['accept', 'review', 'reject'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-/** The verdict each reason sets (spec table, column "Verdict"). */
+/** The verdict each reason sets. */
 export const REASON_VERDICT: Readonly<Record<ReasonCode, Verdict>> = {
   invalid_syntax: 'reject',
   domain_not_found: 'reject',

@@ -1,7 +1,7 @@
 import { stripPlusTag } from './normalize.js';
 
 /**
- * Role account (spec `isRoleAccount`, reason `role_account`): the local part, lowercased and
+ * Role account (the field `isRoleAccount`, the reason `role_account`): the local part, lowercased and
  * without a +tag, is on the role list (admin, info, noreply and similar).
  */
 export function isRoleLocalPart(localPart: string, roles: ReadonlySet<string>): boolean {

@@ -2,10 +2,10 @@ import { domainToASCII } from 'node:url';
 import punycode from 'punycode/punycode.js';
 import { DOT, isValidAsciiDomain, isValidLocalPart, LDH, MAX_ADDRESS_OCTETS } from './address-shape.js';
 
-// Address syntax (spec reason `invalid_syntax`): RFC 5321 length limits, an RFC 5322 dot-atom local
-// part, and a real DNS domain. Written as character loops over lookup tables so a batch of
-// thousands of addresses compiles no regular expression per address, and so that hostile input
-// (megabyte strings, control characters) costs one linear pass at most.
+// Address syntax (the reason `invalid_syntax`; README: Email checks, "Syntax"): RFC 5321 length
+// limits, an RFC 5322 dot-atom local part, and a real DNS domain. Written as character loops over
+// lookup tables so a batch of thousands of addresses compiles no regular expression per address,
+// and so that hostile input (megabyte strings, control characters) costs one linear pass at most.
 
 /**
  * UTF-8 local parts are rejected. RFC 6531 (SMTPUTF8) allows them, but few mail servers accept

@@ -1,4 +1,4 @@
-// Typo suggestions (spec fields didYouMean and reason typo_suspected): a misspelt common provider
+// Typo suggestions (the field didYouMean, the reason typo_suspected): a misspelt common provider
 // (gmial.com, hotmial.com, gmail.con) or a misspelt top-level domain (example.cmo).
 
 /**
@@ -164,9 +164,9 @@ export interface TypoFacts {
 }
 
 /**
- * The domain the address most likely meant, or null. A domain whose own MX resolves (`mxFound`)
- * is corrected only when exactly one edit away from a common provider (spec); a TLD correction is
- * made only for domains without a working mail server.
+ * The domain the address most likely meant, or null. A domain whose own MX resolves (`mxFound`) is
+ * corrected only when exactly one edit away from a common provider (README: Email checks, "Typo");
+ * a TLD correction is made only for domains without a working mail server.
  */
 export function suggestedDomain(facts: TypoFacts, mxFound: boolean): string | null {
   const { nearest, tldFix } = facts;

@@ -4,7 +4,7 @@ const SEVERITY: Readonly<Record<Verdict, number>> = { accept: 0, review: 1, reje
 
 /**
  * The most severe verdict among the reasons (reject > review > accept); `accept` when there are
- * none (spec: "verdict: the most severe condition among reasons").
+ * none.
  */
 export function verdictFor(reasons: readonly ReasonCode[]): Verdict {
   let verdict: Verdict = 'accept';

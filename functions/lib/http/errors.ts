@@ -1,6 +1,5 @@
-// Every non-2xx response is `{error, message}` (spec: Error object). Codes are stable API; the
-// spec's named codes are used verbatim, and the ones it leaves "not shown" are chosen here once
-// and listed in the README. Messages may change.
+// Every non-2xx response is `{error, message}` (README: Errors). Codes are stable API: each is
+// defined here once and listed in the README's table. Messages may change.
 
 export const ERROR_CODES = {
   // 400
@@ -70,8 +69,8 @@ export interface ErrorBody {
   error: ErrorCode;
   message: string;
   /**
-   * `monthly_limit_exceeded` from the counters: requests left of the month's cap (spec: Error
-   * object names `error` and `message`; this field is ours, README: Errors).
+   * `monthly_limit_exceeded` from the counters: requests left of the month's cap (the one field
+   * beyond `error` and `message`, README: Errors).
    */
   remaining?: number;
 }

@@ -7,9 +7,9 @@ import { ERROR_CODES, type ErrorCode } from './errors.js';
 // only one route answers its contract lists (`requestErrors`, `errors`).
 
 /**
- * Every keyed route: the authorizer's refusals (spec: Authentication, rules 1-5), custom hostnames
- * (rule 7: another account's, or not active yet) and admission (the rate limit counts every call;
- * the monthly cap only billed ones).
+ * Every keyed route: the authorizer's refusals (README: Authentication), custom hostnames (another
+ * account's, or not active yet: docs/custom-hostnames.md) and admission (the rate limit counts
+ * every call; the monthly cap only billed ones).
  */
 function keyedCodes(route: Route): ErrorCode[] {
   return [

@@ -12,7 +12,7 @@ export const PrincipalSchema = z.object({
   includesSecurity: z.preprocess((v) => v === true || v === 'true', z.boolean()),
   /** The request's origin when it matched the key's allowed list (publishable keys only). */
   allowedOrigin: z.string().default(''),
-  /** The custom hostname the request arrived on (spec: Authentication, rule 7), when it is one of the account's. */
+  /** The account's custom hostname the request arrived on, if any (docs/custom-hostnames.md). */
   customHostname: z.string().min(1).optional(),
   /** `inactive`: the hostname is known but not serving; the handler answers 421 hostname_not_active. */
   hostStatus: z.enum(['active', 'inactive']).optional(),

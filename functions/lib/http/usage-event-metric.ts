@@ -1,12 +1,13 @@
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Meter } from '../../routes.js';
 
-// Usage events (spec: Events) as CloudWatch EMF, one line per billed call. One metric per meter and
-// never one per account: CloudWatch keeps each combination of dimension values as a custom metric
-// of its own ($0.30 a month at list price), so an `account` dimension would be 50,000 metrics for
-// 10,000 accounts before a single call. The account rides on the line as a plain property: the
-// Contributor Insights rule of infra/constructs/observability.ts ranks accounts from these lines,
-// and an account's own history is the usage table's (GET /v1/usage, the dashboard).
+// Usage events (README: Limits, billing and usage notices) as CloudWatch EMF, one line per billed
+// call. One metric per meter and never one per account: CloudWatch keeps each combination of
+// dimension values as a custom metric of its own ($0.30 a month at list price), so an `account`
+// dimension would be 50,000 metrics for 10,000 accounts before a single call. The account rides on
+// the line as a plain property: the Contributor Insights rule of infra/constructs/observability.ts
+// ranks accounts from these lines, and an account's own history is the usage table's
+// (GET /v1/usage, the dashboard).
 
 export const USAGE_EVENT = {
   /** Units billed; dimensions `service` (Powertools' default) and `meter`. */

@@ -1,7 +1,7 @@
 // Reader of the compiled ASN range file (built by compile/asn.ts from the ip-location-db ASN CSV).
-// No MMDB writer exists on npm (shared TOOLCHAIN.md), so the layer stores ASN data as sorted,
-// non-overlapping inclusive ranges in typed arrays and answers with a binary search: O(log n), no
-// parsing at load beyond wrapping the buffer.
+// No MMDB writer exists on npm, so the layer stores ASN data as sorted, non-overlapping inclusive
+// ranges in typed arrays and answers with a binary search: O(log n), no parsing at load beyond
+// wrapping the buffer.
 //
 // Layout, all integers unsigned 32-bit little-endian:
 //   header (32 bytes): magic "NIASN001", version, family (4|6), rangeCount, orgCount, stringBytes, 0

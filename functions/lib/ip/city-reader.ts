@@ -1,6 +1,6 @@
 // Reader of the DB-IP Lite city MMDBs (ip-location-db packaging: one file per family, records
 // {country_code, state1, state2, city, postcode, latitude, longitude, timezone}, empty strings for
-// unknown). Shared TOOLCHAIN.md: an IPv6 address looked up in the IPv4 file returns wrong data and
+// unknown). maxmind returns wrong data for an IPv6 address looked up in the IPv4 file, and
 // `::ffff:a.b.c.d` is absent from the IPv6 file, so the family of the parsed lookup address picks the
 // file (parse-ip maps IPv4-mapped IPv6 to IPv4).
 import { Reader, type Response } from 'maxmind';

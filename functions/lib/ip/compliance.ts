@@ -1,6 +1,6 @@
 // The compliance group: which data-protection regimes are associated with where the address is.
-// A locational hint only (spec: "never legal, tax or identity determinations"): whether a law applies
-// depends on the business, not on an IP address.
+// A locational hint only, never a legal, tax or identity determination (as /docs tells callers):
+// whether a law applies depends on the business, not on an IP address.
 import { isGdprArea } from './regions.js';
 import type { ComplianceInfo } from './schema.js';
 

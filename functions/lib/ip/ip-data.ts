@@ -222,8 +222,9 @@ export class IpData {
   }
 
   /**
-   * The data, opened on the first call. Spec: found is false while "the database is temporarily
-   * unavailable": after a failed open the answer is "no data", tried again once retryAfterMs passed.
+   * The data, opened on the first call. found is false while the database is temporarily unavailable
+   * (the API reference says so for every lookup): after a failed open the answer is "no data", tried
+   * again once retryAfterMs passed.
    */
   async open(): Promise<LoadedData> {
     const ready = this.ready;

@@ -1,6 +1,6 @@
 // The locale group: a country's default conventions, from ICU/CLDR data built into Node (Intl) and the
-// language list of countries-list. Spec: "In locale, suggestedLocale is always the country's own
-// default (no Accept-Language header is read)".
+// language list of countries-list. suggestedLocale is always the country's own default: no
+// Accept-Language header is read (the field's description in /docs says so).
 import { countries, type TCountryCode } from 'countries-list';
 import type { LocaleInfo } from './schema.js';
 

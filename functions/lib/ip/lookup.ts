@@ -101,8 +101,8 @@ const UNKNOWN_COUNTRY: Readonly<CountryFacts> = Object.freeze({
 });
 
 /**
- * The derived groups that depend only on the place (spec: derived "from this result's country,
- * regionCode and coordinates"), computed once per place; sun and holiday keep their own per-day state.
+ * The derived groups that depend only on the place (each is derived from the result's country,
+ * regionCode and coordinates), computed once per place; sun and holiday keep their own per-day state.
  */
 function locatedAt(place: Place, isInEU: boolean | null = null): Located {
   const country = place.country;

@@ -1,4 +1,4 @@
-// Strict parser for the one IP address a caller supplies (spec: "400 when the ip is invalid").
+// Strict parser for the one IP address a caller supplies (a malformed one is 400 invalid_ip).
 // Accepts exactly an IPv4 dotted quad (RFC 791 notation, decimal, no leading zeros, so that
 // "010.1.1.1" cannot be read as octal by one system and decimal by another) or an RFC 4291 §2.2
 // IPv6 text form (full, "::"-compressed, or with a trailing dotted quad). Everything else is refused:

@@ -1,6 +1,6 @@
 // Country groupings used by several enrichment groups, kept in one place.
 
-/** The 27 EU member states (since the UK left on 31 January 2020). Spec: isEUCountry uses a static EU-27 table. */
+/** The 27 EU member states (the UK left on 31 January 2020): the static table behind isEUCountry. */
 export const EU_27: ReadonlySet<string> = new Set([
   'AT',
   'BE',

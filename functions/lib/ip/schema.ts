@@ -1,7 +1,7 @@
-// Response schemas of the IP lookup and visitor geolocation results (spec: "IP lookup result" and
-// "Visitor geolocation result"). They are the source of the OpenAPI document, so every field says
-// what it means. Inner structure of the derived groups is the project's choice ("not shown" in the
-// spec) and is documented here and in the README.
+// Response schemas of the IP lookup and visitor geolocation results. They are the source of the
+// OpenAPI document (/docs), so every field says what it means. The inner structure of the derived
+// groups is the project's own choice and is documented here and in the README (IP lookup and
+// visitor geolocation).
 import * as z from 'zod';
 import { SecurityFlagsSchema } from '../security/classifier.js';
 

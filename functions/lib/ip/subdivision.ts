@@ -1,8 +1,9 @@
-// Subdivision (region) resolution. DB-IP Lite gives a subdivision only as an English name (`state1`);
-// the spec wants `regionCode` as an ISO 3166-2 code and `region` as the name "resolved from a
-// geographic names table keyed on country and regionCode; null when the pair is absent". The build
-// (compile/subdivisions.ts) maps every (country, state1) pair that the city files contain to a code,
-// and every code to one canonical name; this module only reads that table.
+// Subdivision (region) resolution. DB-IP Lite gives a subdivision only as an English name
+// (`state1`); the API gives `regionCode` as an ISO 3166-2 code and `region` as the name from a
+// geographic names table keyed on country and regionCode, null when the pair is absent (as /docs
+// describes both). The build (compile/subdivisions.ts) maps every (country, state1) pair that the
+// city files contain to a code, and every code to one canonical name; this module only reads that
+// table.
 
 export interface SubdivisionTable {
   version: 1;

@@ -1,6 +1,7 @@
-// IANA timezone at a point (spec: timezone is "computed from latitude and longitude; null when
-// coordinates are unavailable"). tz-lookup answers from a compact embedded map of timezone
-// boundaries; over open sea it gives the nautical zone ("Etc/GMT+5").
+// IANA timezone at a point: a result's `timezone` when its location database gives none, computed
+// from latitude and longitude; null without coordinates (the field's description in /docs).
+// tz-lookup answers from a compact embedded map of timezone boundaries; over open sea it gives the
+// nautical zone ("Etc/GMT+5").
 import tzLookup from '@photostructure/tz-lookup';
 
 export function timezoneAt(lat: number | null, lon: number | null): string | null {

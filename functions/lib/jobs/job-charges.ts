@@ -1,11 +1,11 @@
 import type { Meter } from '../../routes.js';
 import { JOB_METER, type JobRecord } from './job.js';
 
-// A list job's credits on the month counter (spec: charged at creation; the unprocessed part of a
-// failed job returned). The counter and the job record are two items, and there are no
-// transactions (dynalite has none, and one write per step keeps every step retryable), so each
-// step that moves credits leaves a marker named by the job id on the counter item IN THE SAME
-// conditional write:
+// A list job's credits on the month counter: charged at creation, and the unprocessed part of a
+// failed job returned (README: Email list jobs, "Billing"). The counter and the job record are two
+// items, and there are no transactions (dynalite has none, and one write per step keeps every step
+// retryable), so each step that moves credits leaves a marker named by the job id on the counter
+// item IN THE SAME conditional write:
 //   hold_<jobId>      set by the admission that charged the creation; dropped when the job is
 //                     confirmed (the charge stays) or refunded (in the refunding write)
 //   refunded_<jobId>  set by the write that returned a failed job's unprocessed credits

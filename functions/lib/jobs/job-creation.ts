@@ -5,9 +5,9 @@ import { creationCharge, type JobLedger } from './job-charges.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError, JobAbandonedError } from './job-errors.js';
 import type { SweepEntries } from './sweep-entry.js';
 
-// Creating a list job (spec: States and transitions, "(none) -> queued"; billing: "charged at
-// creation"), so that a process killed at any point leaves the month charged with exactly the
-// credits of the jobs that exist:
+// Creating a list job: from nothing to `queued`, its credits charged at creation (README: Email list
+// jobs, "Billing"; docs/architecture.md, "The list job's states"), so that a process killed at any
+// point leaves the month charged with exactly the credits of the jobs that exist:
 //
 //   reserve   sweep entry -> record `pending` (the reservation: account, month, credits)
 //             -> idempotency key                                     [checkpoint after_record]

@@ -1,8 +1,8 @@
 import type { RecordStatus } from './job.js';
 
-// The record's status transitions (spec: States and transitions), as data: each write in the
-// DynamoDB adapter (aws/job-records.ts) is conditional on the record being in one of `from`, so a
-// request, a retry, a redelivery and any number of sweeps agree on one outcome.
+// The record's status transitions (docs/architecture.md, "The list job's states"), as data: each
+// write in the DynamoDB adapter (aws/job-records.ts) is conditional on the record being in one of
+// `from`, so a request, a retry, a redelivery and any number of sweeps agree on one outcome.
 
 export interface Transition {
   from: readonly RecordStatus[];

@@ -4,7 +4,8 @@ import { REASON_CODES } from '../email/index.js';
 import type { Counts, Summary } from './summary.js';
 import { summaryFrom } from './summary.js';
 
-// The email list job (spec: Email list job; States and transitions).
+// The email list job (README: Email list jobs) and its states (docs/architecture.md, "The list
+// job's states").
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 /**

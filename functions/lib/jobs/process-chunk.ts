@@ -26,10 +26,11 @@ export interface JobRepository extends Pick<SweepEntries, 'putSweepEntry' | 'del
 export type ChunkOutcome = 'counted' | 'completed' | 'duplicate' | 'ignored';
 
 /**
- * One SQS chunk (spec: States and transitions). Safe to run twice for the same chunk: the chunk is
- * counted by one conditional write, and the job is finalised by whichever delivery sees every
- * chunk done (finalising again is harmless). Chunks of failed, expired or unknown jobs are
- * dropped. Throws on storage errors so SQS redelivers and, after the retries, dead-letters.
+ * One SQS chunk (docs/architecture.md, "The list job's states"). Safe to run twice for the same
+ * chunk: the chunk is counted by one conditional write, and the job is finalised by whichever
+ * delivery sees every chunk done (finalising again is harmless). Chunks of failed, expired or
+ * unknown jobs are dropped. Throws on storage errors so SQS redelivers and, after the retries,
+ * dead-letters.
  */
 export async function processChunk(
   repo: JobRepository,

@@ -1,15 +1,15 @@
 import type { EmailCheckResult } from '../email/index.js';
 
-// The job results file (spec: Job results file): one row per submitted row, in submission order,
-// with these columns in this order; reasons joined by ";"; empty cell for null; mx_status empty
-// for invalid syntax; RFC 4180 quoting and CRLF line ends.
+// The job results file (README: Email list jobs, "Results"): one row per submitted row, in
+// submission order, with these columns in this order; reasons joined by ";"; empty cell for null;
+// mx_status empty for invalid syntax; RFC 4180 quoting and CRLF line ends.
 // Spreadsheet safety (OWASP "CSV Injection"): a spreadsheet runs a cell starting with =, +, - or @
 // as a formula, and a leading tab or carriage return can hide such a start, so EVERY cell starting
-// with one of those six characters gets a leading apostrophe, which spreadsheets read as "this
-// is text". The spec asks this for invalid addresses; it is applied to every column because
-// valid addresses (dot-atom allows = + - and more: `=cmd|'/c'!a0@example.test` is valid), the
-// normalized address and the typo suggestion built from it, and the MX host from third-party DNS
-// can all start with one. A program reading the file drops an apostrophe followed by one of them.
+// with one of those six characters gets a leading apostrophe, which spreadsheets read as "this is
+// text". It is applied to every column, not only to invalid addresses, because valid addresses
+// (dot-atom allows = + - and more: `=cmd|'/c'!a0@example.test` is valid), the normalized address
+// and the typo suggestion built from it, and the MX host from third-party DNS can all start with
+// one. A program reading the file drops an apostrophe followed by one of them.
 
 export const RESULT_COLUMNS = [
   'email',

@@ -2,9 +2,10 @@ import type { Meter } from '../../routes.js';
 import type { LeaseRecord } from './leases.js';
 import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
 
-// Admission (spec: Limits): the per-minute rate limit and the monthly cap, checked and counted
-// together. The rules live here; the counter store (aws/usage-counter.ts) only offers conditional
-// writes and a consistent read, so every decision is made from state that was actually observed.
+// Admission (README: Limits, billing and usage notices): the per-minute rate limit and the monthly
+// cap, checked and counted together. The rules live here; the counter store (aws/usage-counter.ts)
+// only offers conditional writes and a consistent read, so every decision is made from state that
+// was actually observed.
 
 /** One admission request: one HTTP call costing `units` against the month on `meter`. */
 export interface AdmissionRequest {
@@ -121,8 +122,8 @@ export interface Admitted {
 /**
  * What admission decided. A refusal names what the store showed: `month` when the month has no
  * room for the call's `units` (waiting would not help), `rate` when the minute is full, with the
- * seconds until it ends. The HTTP layer turns a refusal into the spec's 429
- * (http/middleware/admission.ts).
+ * seconds until it ends. The HTTP layer turns a refusal into the API's 429 (README: Errors;
+ * http/middleware/admission.ts).
  */
 export type Admission =
   | ({ admitted: true } & Admitted)

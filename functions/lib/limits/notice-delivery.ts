@@ -1,11 +1,11 @@
 import type { NoticeId, NoticeLedger, UsageNotifier } from './notifier.js';
 import { type NotifyPercent, reachedThresholds } from './thresholds.js';
 
-// Usage notices at 75/90/100% of the monthly cap (spec: Events), each sent once per month and
-// never lost to a failed send. A notice is claimed, sent, and only then marked sent; a failed send
-// releases the claim, and the next billed call at or over the threshold tries again. The claim
-// makes concurrent callers send it once; its expiry lets a later call send a notice whose sender
-// died between claim and send.
+// Usage notices at 75/90/100% of the monthly cap (README: Limits, billing and usage notices), each
+// sent once per month and never lost to a failed send. A notice is claimed, sent, and only then
+// marked sent; a failed send releases the claim, and the next billed call at or over the threshold
+// tries again. The claim makes concurrent callers send it once; its expiry lets a later call send a
+// notice whose sender died between claim and send.
 
 /** How long a claim holds a notice: far longer than any request (route timeouts are under 30 s). */
 export const NOTICE_CLAIM_MS = 5 * 60 * 1000;

@@ -1,5 +1,6 @@
-// Fixed windows in UTC (spec: Limits): a one-minute window for the rate limit and a calendar
-// month for the cap. Windows are identified by integers/strings so counters can be compared.
+// Fixed windows in UTC (README: Limits, billing and usage notices): a one-minute window for the
+// rate limit and a calendar month for the cap. Windows are identified by integers/strings so
+// counters can be compared.
 
 /** Index of the fixed one-minute window that contains `now`. */
 export function minuteWindow(now: Date): number {

@@ -1,7 +1,7 @@
 // The fetch port of the refresh: the orchestration asks for a source file by its upstream URL and
 // snapshot path and gets text (or, for archives, bytes) back, or a SourceUnavailableError. Adapters: http-fetcher.ts (the
 // upstream URLs; the refresh Lambda and `npm run data:refresh`) and snapshot-fetcher.ts (a local
-// directory laid out like ../shared/data; tests, the layer build and `--from DIR`).
+// snapshot directory, each file at its `snapshot` path; tests, the layer build and `--from DIR`).
 
 export interface FetchTarget {
   id: string;

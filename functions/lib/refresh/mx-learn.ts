@@ -5,10 +5,11 @@ import type { MxResolver } from '../dns/mx-resolver.js';
 import { isValidAsciiDomain } from '../email/address-shape.js';
 import { registrableDomain } from '../email/public-suffix.js';
 
-// The refresh's part of the MX-host table (spec: disposable data "extended with mail servers seen
-// serving listed domains"). Hardening, "Learned data must not cross accounts": the table is the same
-// for every account, so nothing a request (or one domain's owner) does may put a host in it. Only
-// this pipeline adds hosts, from DNS answers it asked for itself, and only on strong evidence.
+// The refresh's part of the MX-host table: the disposable data is extended with mail servers seen
+// serving listed domains (README: Email checks, "Disposable"). Hardening, "Learned data must not
+// cross accounts": the table is the same for every account, so nothing a request (or one domain's
+// owner) does may put a host in it. Only this pipeline adds hosts, from DNS answers it asked for
+// itself, and only on strong evidence.
 //
 // Evidence: each run resolves the MX of a bounded slice of the domains the lists name (disposable,
 // allow-listed and free-provider domains, one sorted rotation), continuing where the previous run

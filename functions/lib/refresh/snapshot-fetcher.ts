@@ -8,9 +8,9 @@ import {
   SourceUnavailableError,
 } from './fetch.js';
 
-// Reads sources from a directory laid out like ../shared/data (SOURCES.md): each source file at its
-// `snapshot` path. The fetch time recorded is the file's modification time, so a build from the
-// same snapshot directory gives the same version.
+// Reads sources from a local snapshot directory (`--from DIR`): each source file at the `snapshot`
+// path its catalog entry names. The fetch time recorded is the file's modification time, so a build
+// from the same snapshot directory gives the same version.
 
 export function snapshotFetcher(dir: string): SourceFetcher {
   async function read<T>(target: FetchTarget, load: (path: string) => Promise<T>) {

@@ -1,7 +1,7 @@
 import type { Baseline, BaselineStore } from './baseline.js';
 
-// Impossible-travel detection (spec: "Travel-risk result", endpoint 10). Pure: the stored baseline
-// comes through the BaselineStore port and the time of the observation is passed in.
+// Impossible-travel detection of POST /v1/risk/check (README: Impossible travel). Pure: the stored
+// baseline comes through the BaselineStore port and the time of the observation is passed in.
 //
 // The rule, in the order it is applied:
 //   - first-ever check (no baseline): risk low, impossibleTravel false, distance/speed/elapsed null;

@@ -148,7 +148,7 @@ const ConfigSchema = z.object({
    */
   QUOTA_LEASE_MIN_PER_MINUTE: wholeNumber(1).default(LEASE_POLICY.minPerMinute),
 
-  // Custom hostnames (spec: Authentication, rule 7).
+  // Custom hostnames (docs/custom-hostnames.md).
   BASE_DOMAIN: text.default('localhost'),
   CUSTOM_HOSTNAME_TARGET: text.optional(),
   CUSTOM_HOSTNAME_DISTRIBUTION_ID: text.optional(),

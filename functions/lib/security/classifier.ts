@@ -1,6 +1,7 @@
-// The IP security classification port (spec: the `security` object of the visitor and lookup
-// results). Lookups depend only on this interface; list-classifier.ts implements it over the compiled
-// range table (compile.ts, range-table.ts), and noMatchClassifier stands in when no data is loaded.
+// The IP security classification port (the `security` object of the visitor and lookup results;
+// README: Security flags and data refresh). Lookups depend only on this interface;
+// list-classifier.ts implements it over the compiled range table (compile.ts, range-table.ts), and
+// noMatchClassifier stands in when no data is loaded.
 import * as z from 'zod';
 import type { ParsedIp } from '../ip/parse-ip.js';
 

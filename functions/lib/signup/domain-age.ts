@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { Clock } from '../clock.js';
 import { registrableDomain } from '../email/public-suffix.js';
 
-// Age of an email domain from public registration data (spec: emailDomainAgeDays, reason
+// Age of an email domain from public registration data (the field emailDomainAgeDays, the reason
 // new_domain), over RDAP (RFC 9083 responses, RFC 9082 queries). The registry's RDAP server is found
 // in the IANA bootstrap file for DNS (RFC 9224, https://data.iana.org/rdap/dns.json); the query is
 // `domain/<registered domain>` and the answer's `registration` event is the registration date.

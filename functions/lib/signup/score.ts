@@ -1,10 +1,11 @@
 import type { ReasonCode, Verdict } from '../email/reasons.js';
 import type { SecurityFlags } from '../security/classifier.js';
 
-// The signup score (spec: "Signup check result", reason-weight table). Every weight and threshold
-// of the spec appears here once; the handler, the schema and the tests refer to these constants.
+// The signup score (README: Signup check, "Score"; the score's description in /docs lists the
+// weights). Every weight and threshold appears here once; the handler, the schema and the tests refer
+// to these constants.
 
-/** Signup reason codes in the order of the spec's weight table. */
+/** Signup reason codes in weight order, heaviest first (README: Signup check, "Score"). */
 export const SIGNUP_REASONS = [
   'invalid_syntax',
   'domain_not_found',
@@ -25,7 +26,7 @@ export const SIGNUP_REASONS = [
 
 export type SignupReason = (typeof SIGNUP_REASONS)[number];
 
-/** The weight of each reason (spec table, column "Weight"). */
+/** The weight of each reason. */
 export const SIGNUP_REASON_WEIGHTS: Readonly<Record<SignupReason, number>> = {
   invalid_syntax: 70,
   domain_not_found: 60,
@@ -54,10 +55,11 @@ export const REVIEW_AT = 25;
 export const NEW_DOMAIN_DAYS = 30;
 
 /**
- * The one order of `reasons` in a signup result: heaviest weight first, and among equal weights the
- * order of the spec's table (so e.g. domain_not_found, no_mail_server, disposable_domain at 60; ip_tor
- * before ip_threat at 40; ip_vpn before new_domain at 25; ip_datacenter before automated_user_agent at
- * 20). The spec table is itself sorted by weight, so this is the table order.
+ * The one order of `reasons` in a signup result (README: Signup check, "Reasons order"): heaviest
+ * weight first, and among equal weights the order of SIGNUP_REASONS (so e.g. domain_not_found,
+ * no_mail_server, disposable_domain at 60; ip_tor before ip_threat at 40; ip_vpn before new_domain at
+ * 25; ip_datacenter before automated_user_agent at 20). SIGNUP_REASONS is itself sorted by weight, so
+ * this is its own order.
  */
 export const SIGNUP_REASON_ORDER: readonly SignupReason[] = SIGNUP_REASONS.map((reason, index) => ({
   reason,
@@ -97,7 +99,8 @@ export interface SignupScore {
  * contributes nothing but the informational ip_security_unavailable (weight 0), so the score is made
  * of the signals about the address itself (the email check and its domain's age) and of the caller's
  * own userAgent, never of IP data. ip_datacenter is added only when the address is not already
- * flagged as a VPN or a Tor exit (spec), so one hosting-provider exit is not counted twice.
+ * flagged as a VPN or a Tor exit (README: Signup check), so one hosting-provider exit is not
+ * counted twice.
  */
 export function signupReasons(signals: SignupSignals): SignupReason[] {
   // Email reason codes are signup reasons under the same names (this assignment checks it).

@@ -1,6 +1,6 @@
 import { isbot } from 'isbot';
 
-// `automated_user_agent` (spec: "The supplied userAgent looks like a bot or script"). isbot knows
+// `automated_user_agent`: the supplied userAgent looks like a bot or script. isbot knows
 // crawlers, monitors and most HTTP libraries; the pattern below makes sure the script clients and
 // automated browsers a signup form should never see are caught whatever isbot's list holds, and
 // adds the few it does not know (Puppeteer/Playwright/Selenium markers, Dart, httpx).

@@ -5,7 +5,7 @@ import {
   originOf,
 } from '../../../functions/lib/accounts/origins.js';
 
-describe('allowed origins of publishable keys (spec: Authentication, rule 1)', () => {
+describe('allowed origins of publishable keys (README: Authentication)', () => {
   const allowed = ['https://shop.customer.example', 'http://localhost:*'];
 
   test('an exact origin matches, with no path or port tricks', () => {

@@ -2,11 +2,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 
-// STYLE.md, "a pure core, thin edges": domain code under functions/lib/<area>/ knows neither AWS
-// nor HTTP nor the process environment. Only the adapters (aws/), the runtime wiring (runtime/) and
-// the HTTP layer (http/) may import an AWS SDK package, the API's HTTP errors or the configuration;
-// the domain returns outcomes or throws its own errors, and takes its settings as arguments. The
-// files are read as text: the rule is about what they import and read, whatever they do at run time.
+// A pure core, thin edges (the layout in the README: Development): domain code under
+// functions/lib/<area>/ knows neither AWS nor HTTP nor the process environment. Only the adapters
+// (aws/), the runtime wiring (runtime/) and the HTTP layer (http/) may import an AWS SDK package,
+// the API's HTTP errors or the configuration; the domain returns outcomes or throws its own errors,
+// and takes its settings as arguments. The files are read as text: the rule is about what they
+// import and read, whatever they do at run time.
 
 const FUNCTIONS = join(process.cwd(), 'functions');
 const ROOT = join(FUNCTIONS, 'lib');
@@ -72,7 +73,7 @@ const domainFiles = sourceFiles(ROOT)
   .map((path) => relative(ROOT, path).split('\\').join('/'))
   .filter((file) => !EDGES.some((edge) => file.startsWith(edge)));
 
-describe('domain code knows neither AWS nor HTTP nor the environment (STYLE.md: a pure core, thin edges)', () => {
+describe('domain code knows neither AWS nor HTTP nor the environment (a pure core, thin edges)', () => {
   test('no module of functions/lib outside aws/, runtime/ and http/ imports an AWS SDK package, HTTP errors or the configuration', () => {
     const found = domainFiles.flatMap((file) => violations(file, readFileSync(join(ROOT, file), 'utf8')));
 

@@ -21,7 +21,10 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** The fixture snapshots without their own ASN data (../shared/data has none either). */
+/**
+ * The fixture snapshots without their own ASN data (the data snapshots beside the checkout have none
+ * either).
+ */
 async function snapshotsWithoutAsnData(): Promise<string> {
   const dir = join(root, 'snapshots');
   await cp(FIXTURE_SNAPSHOTS, dir, { recursive: true });

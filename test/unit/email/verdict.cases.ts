@@ -6,7 +6,7 @@ import { fixtureLists, ZoneResolver } from './support/zone-resolver.js';
 
 describe('verdict', () => {
   describe('verdict and reasons', () => {
-    test('the reason codes are in the spec table order, most severe first', () => {
+    test('the reason codes are in their documented order, most severe first (README: Email checks, "Reasons order")', () => {
       expect(REASON_CODES).toEqual([
         'invalid_syntax',
         'domain_not_found',
@@ -19,7 +19,7 @@ describe('verdict', () => {
       ]);
     });
 
-    test('each reason sets the verdict of the spec table', () => {
+    test('each reason sets its verdict: syntax, domain, mail server and disposable reject, the others review', () => {
       expect(REASON_VERDICT).toEqual({
         invalid_syntax: 'reject',
         domain_not_found: 'reject',

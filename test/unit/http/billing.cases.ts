@@ -3,7 +3,7 @@ import { billedUnits } from '../../../functions/lib/http/define-handler.js';
 import { ROUTES, type Route, routeByName } from '../../../functions/routes.js';
 
 describe('billing', () => {
-  describe('billing rules of the route table (spec: Billing against the monthly cap)', () => {
+  describe('billing rules of the route table (README: Endpoints, billing column; Limits, monthly cap)', () => {
     test('each IP of POST /v1/lookup is billed, duplicates twice', () => {
       expect(
         billedUnits(routeByName('lookup-batch').billing, { ips: ['1.1.1.1', '1.1.1.1', '8.8.8.8'] }),
@@ -30,7 +30,7 @@ describe('billing', () => {
       }
     });
 
-    test('the table has the 11 endpoints of the spec, each once', () => {
+    test('the table has the 11 numbered endpoints of the README, each once', () => {
       const keys = (ROUTES as readonly Route[]).map((r) => `${r.method} ${r.path}`);
       expect(new Set(keys).size).toBe(ROUTES.length);
       expect((ROUTES as readonly Route[]).filter((r) => !r.extension)).toHaveLength(11);

@@ -22,7 +22,7 @@ const ip = (s: string): ParsedIp => {
   return parsed;
 };
 
-/** Spec field set of the IP lookup result, without the optional hostname and security. */
+/** The documented field set of the IP lookup result (/docs), without the optional hostname and security. */
 const LOOKUP_FIELDS = [
   'ip',
   'accuracyRadiusKm',
@@ -181,7 +181,7 @@ describe('lookup', () => {
     });
   });
 
-  describe('addresses that are not looked up or not found (spec: found false, null location)', () => {
+  describe('addresses that are not looked up or not found (found false, null location)', () => {
     test.each([
       '10.0.0.1',
       '192.168.1.1',
@@ -260,7 +260,7 @@ describe('lookup', () => {
       '133.242.0.1',
       '2a00:1450:4001::1',
       '10.0.0.1',
-    ])('%s has exactly the spec fields and matches the schema', async (address) => {
+    ])('%s has exactly the documented fields and matches the schema', async (address) => {
       const r = await lookup.lookup(ip(address));
       expect(Object.keys(r).sort()).toEqual(LOOKUP_FIELDS);
       expect(IpLookupResultSchema.strict().parse(r)).toEqual(r);
@@ -347,7 +347,7 @@ describe('lookup', () => {
       'ageVerification',
     ].sort();
 
-    test('without edge headers the DB-IP file answers, with the spec field names of the visitor result', async () => {
+    test('without edge headers the DB-IP file answers, with the documented field names of the visitor result', async () => {
       const g = await lookup.geo(ip('8.8.8.8'));
       expect(Object.keys(g).sort()).toEqual(GEO_FIELDS);
       expect(GeoResultSchema.strict().parse(g)).toEqual(g);

@@ -4,7 +4,7 @@ import ipaddr from 'ipaddr.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 
 describe('parse-ip', () => {
-  describe('strict IP parsing (spec: 400 invalid_ip when the ip is malformed)', () => {
+  describe('strict IP parsing (400 invalid_ip when the ip is malformed)', () => {
     test.each([
       ['8.8.8.8', 4, '8.8.8.8', '8.8.8.8'],
       ['0.0.0.0', 4, '0.0.0.0', '0.0.0.0'],

@@ -10,7 +10,7 @@ async function fixtureIndex() {
 }
 
 describe('postal-index', () => {
-  describe('postal-code index (nearest code within the country, spec: postalCode)', () => {
+  describe('postal-code index (nearest code within the country, for postalCode)', () => {
     test('the nearest postal point of the same country gives the code', async () => {
       const { index } = await fixtureIndex();
       // DB-IP's coordinates of 8.8.8.8 (Mountain View).

@@ -4,8 +4,9 @@ import { type AdmissionRequest, admit } from '../../../functions/lib/limits/admi
 import { minuteWindow } from '../../../functions/lib/limits/windows.js';
 import { MemoryUsageCounter } from './support/memory-counter.js';
 
-// Admission decides from the counters it read (spec: Limits, Errors). The races between containers
-// are replayed in a fixed order with an in-memory store that has the DynamoDB item's conditions.
+// Admission decides from the counters it read (README: Limits, billing and usage notices; Errors).
+// The races between containers are replayed in a fixed order with an in-memory store that has the
+// DynamoDB item's conditions.
 
 /** 20 s into a minute of November 2026: 40 s remain of it. */
 const NOW = new Date('2026-11-20T10:15:20.000Z');
@@ -30,7 +31,7 @@ async function refusal(counter: MemoryUsageCounter, req: AdmissionRequest) {
 }
 
 describe('admission', () => {
-  describe('a refusal names the limit the counters showed (spec: Errors, 429)', () => {
+  describe('a refusal names the limit the counters showed (README: Errors, the two 429 codes)', () => {
     test('a call that finds the month filled after it saw room is refused as monthly, not as rate', async () => {
       // The last minute is over; 2 requests remain of the month.
       const counter = new MemoryUsageCounter({ window: W - 1, minuteCount: 7, monthCount: 98 })
@@ -128,7 +129,7 @@ describe('admission', () => {
     });
   });
 
-  describe('admission counts the call once (spec: Limits)', () => {
+  describe('admission counts the call once (README: Limits)', () => {
     test('a call that loses the race to open its minute counts in the minute the other call opened', async () => {
       const counter = new MemoryUsageCounter({ window: W - 1, minuteCount: 3, monthCount: 40 }).before(
         'openWindow',

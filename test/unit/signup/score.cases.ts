@@ -38,7 +38,7 @@ const flags = (overrides: Partial<SecurityFlags>): SecurityFlags => ({ ...CLEAN,
 
 describe('score', () => {
   describe('the weight table', () => {
-    test('every reason has the weight of the spec table', () => {
+    test('every reason has its documented weight (README: Signup check, "Score")', () => {
       expect(SIGNUP_REASON_WEIGHTS).toEqual({
         invalid_syntax: 70,
         domain_not_found: 60,
@@ -212,7 +212,7 @@ describe('score', () => {
   });
 
   describe('the order of reasons', () => {
-    test('heaviest weight first, equal weights in spec table order', () => {
+    test('heaviest weight first, equal weights in the order of the weight table', () => {
       expect(SIGNUP_REASON_ORDER).toEqual([
         'invalid_syntax',
         'domain_not_found',

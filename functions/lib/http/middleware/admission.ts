@@ -15,7 +15,7 @@ export function monthResetsAt(month: string): Date {
 const plural = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 
 /**
- * The spec's 429 for a refused admission (spec: Errors). A monthly refusal says how much of the
+ * The 429 for a refused admission (README: Errors). A monthly refusal says how much of the
  * month is left and when it resets (and carries `remaining`, errors.ts).
  */
 export function admissionRefusal(refusal: Exclude<Admission, { admitted: true }>): HttpError {
@@ -48,9 +48,10 @@ function logSnapshotError(outcome: LeasedAdmission, logger: Pick<PipelineLogger,
 const fullMinute = (limit: number, window: number) => ({ limit, used: limit, window });
 
 /**
- * Admission (spec: Limits): the rate limit and the monthly cap, checked and counted in one counter
- * write (limits/admission.ts); a refusal is the 429. What the counter showed of the minute goes on
- * the context for the X-RateLimit-* headers (response-headers.ts).
+ * Admission (README: Limits, billing and usage notices): the rate limit and the monthly cap,
+ * checked and counted in one counter write (limits/admission.ts); a refusal is the 429. What the
+ * counter showed of the minute goes on the context for the X-RateLimit-* headers
+ * (response-headers.ts).
  *
  * A call refused by validation is still a call (the per-minute limit counts HTTP calls): it takes
  * one unit of the minute and nothing of the month, so a client whose bodies are refused is slowed

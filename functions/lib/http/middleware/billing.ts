@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import { MonthlyLimitError } from '../errors.js';
 import { type Middleware, stateOf } from './request-state.js';
 
-/** Units of the monthly cap a validated input costs (spec: Billing against the monthly cap). */
+/** Units of the monthly cap a validated input costs (README: Endpoints, the "Billing" column). */
 export function billedUnits(billing: Billing, input: unknown): number {
   switch (billing.per) {
     case 'none':

@@ -11,7 +11,7 @@ export type PipelineLogger = Pick<Logger, 'error' | 'appendKeys'>;
 
 /** The metrics the pipeline emits (EMF in Lambda). */
 export interface PipelineMetrics {
-  /** Usage events (spec: Events): units billed on `meter` for an account. */
+  /** Usage events: units billed on `meter` for an account (README: Limits, billing and usage notices). */
   usageEvents(accountId: string, meter: Meter, units: number): void;
   /** A usage notice that failed (the stack alarms on it). */
   noticeFailed(): void;

@@ -2,7 +2,10 @@ import type { Meter } from '../../../routes.js';
 import type { PipelineMetrics } from './pipeline-deps.js';
 import type { Middleware } from './request-state.js';
 
-/** Usage events (spec: Events): the units a successful call billed, per account, as metrics. */
+/**
+ * Usage events (README: Limits, billing and usage notices): the units a successful call billed, per
+ * account, as metrics.
+ */
 export function usageEvents(options: {
   meter: Meter | null;
   metrics: Pick<PipelineMetrics, 'usageEvents'>;

@@ -8,9 +8,8 @@ import type { SourceFile } from './parse-result.js';
 import { parseTorExitCsv } from './tor.js';
 
 // Every upstream list behind the security flags: what it is, its licence, its upstream URL (the
-// refresh fetches these) and the path of its copy in a snapshot directory laid out like
-// ../shared/data (see its SOURCES.md). Not used, because their terms do not allow redistribution
-// (SOURCES.md "Not included"): FireHOL level1 and Spamhaus DROP/EDROP.
+// refresh fetches these) and the path of its copy in a snapshot directory (`--from DIR`). Not used,
+// because their terms do not allow redistribution: FireHOL level1 and Spamhaus DROP/EDROP.
 
 interface SourceBase {
   id: string;
@@ -101,7 +100,7 @@ export const SECURITY_SOURCES: readonly SecuritySource[] = [
     flag: 'isTor',
     licence: 'Tor Project public data (no licence stated on the list)',
     homepage: 'https://check.torproject.org/torbulkexitlist',
-    note: 'optional: fetched upstream only; no redistributable snapshot exists (SOURCES.md)',
+    note: 'optional: fetched upstream only; no redistributable snapshot exists',
     files: [
       {
         id: 'tor-bulk-exit-list',

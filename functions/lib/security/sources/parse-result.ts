@@ -43,7 +43,7 @@ export interface SourceFile<T> {
   id: string;
   /** Upstream URL the refresh fetches. */
   url: string;
-  /** Path under a snapshot directory laid out like ../shared/data (`--from DIR`); null: none kept. */
+  /** Path under a snapshot directory (`--from DIR`); null: none kept. */
   snapshot: string | null;
   /**
    * An optional file may be unavailable or unparseable without failing the refresh (it is left out
