@@ -31,7 +31,12 @@ if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
 }
 
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
-await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH });
+// A source the environment names that cannot be used (GEO_CITY_MMDB naming a missing or wrong
+// file, say) stops the start with the build's reason, not a stack trace.
+await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH }).catch((err: Error) => {
+  console.error(`The data layer could not be built: ${err.message}`);
+  process.exit(2);
+});
 
 const stack = await startLocalStack({
   port,

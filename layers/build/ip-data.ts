@@ -145,12 +145,14 @@ export async function buildOwnDatabase(
   role: 'location' | 'network',
   variable: string,
 ): Promise<ManifestEntry> {
-  const bytes = await readFile(path);
+  const bytes = await readFile(path).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`${variable}=${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  });
   const schema = role === 'location' ? detectLocationSchema(bytes) : detectNetworkSchema(bytes);
   const type = mmdbDatabaseType(bytes);
   if (schema === null || type === null) {
     throw new Error(
-      `${variable}=${path}: ${type === null ? 'not an MMDB file' : `database type "${type}"`} is not a ${role === 'location' ? 'City, Country or IPinfo Lite' : 'ASN or IPinfo Lite'} database`,
+      `${variable}=${path}: ${type === null ? 'not an MMDB file' : `database type "${type}"`} is not ${role === 'location' ? 'a City, Country or IPinfo Lite' : 'an ASN or IPinfo Lite'} database`,
     );
   }
   const target = role === 'location' ? IP_DATA_FILES.location : IP_DATA_FILES.network;

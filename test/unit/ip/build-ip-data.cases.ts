@@ -8,7 +8,12 @@ import { createIpLookup } from '../../../functions/lib/ip/lookup.js';
 import { parseIpManifest } from '../../../functions/lib/ip/manifest.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { DATA_LAYER_DIR } from '../../../layers/build/data-layer.js';
-import { buildIpData, buildPostal, buildSubdivisions } from '../../../layers/build/ip-data.js';
+import {
+  buildIpData,
+  buildOwnDatabase,
+  buildPostal,
+  buildSubdivisions,
+} from '../../../layers/build/ip-data.js';
 import { leftOut } from '../../support/left-out.js';
 import { ROOT } from './support/fixture-data.js';
 
@@ -147,4 +152,33 @@ describe('build-ip-data', () => {
       return undefined;
     }
   }
+});
+
+describe('build-ip-data: the deployer’s own database files', () => {
+  test('a missing file, or a database of the other kind, is refused by name', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'netintel-own-'));
+    try {
+      await expect(
+        buildOwnDatabase(dir, join(dir, 'absent.mmdb'), 'location', 'GEO_CITY_MMDB'),
+      ).rejects.toThrow(/GEO_CITY_MMDB=.*absent\.mmdb: no such file/);
+      const asn = join(ROOT, 'test/fixtures/ip/mmdb/ASN-Test.mmdb');
+      await expect(buildOwnDatabase(dir, asn, 'location', 'GEO_CITY_MMDB')).rejects.toThrow(
+        /database type "GeoLite2-ASN" is not a City, Country or IPinfo Lite database/,
+      );
+      const city = join(ROOT, 'test/fixtures/ip/mmdb/City-Test.mmdb');
+      await expect(buildOwnDatabase(dir, city, 'network', 'GEO_ASN_MMDB')).rejects.toThrow(
+        /is not an ASN or IPinfo Lite database/,
+      );
+      // Read as the service reads it: the entry names its reader, files, edition and network count.
+      expect(await buildOwnDatabase(dir, city, 'location', 'GEO_CITY_MMDB')).toMatchObject({
+        role: 'location',
+        schema: 'maxmind-city',
+        files: ['location.mmdb'],
+        edition: 'GeoIP2-City',
+        count: 6,
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
