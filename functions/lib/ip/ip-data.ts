@@ -232,8 +232,11 @@ export class IpData {
     if (!this.loading) {
       this.loading = loadIpData(directoryFiles(this.dataDir), this.dataDir).catch(unavailable);
       const d = await this.loading;
-      if (d.status.available) this.serve(d);
-      else this.failedAt = this.clock.now().getTime();
+      if (d.status.available) {
+        this.serve(d);
+        // `ready` answers from now on; the settled promise would keep this first version alive.
+        this.loading = null;
+      } else this.failedAt = this.clock.now().getTime();
       return d;
     }
     const d = await this.loading;
@@ -249,9 +252,11 @@ export class IpData {
   }
 
   private serve(d: LoadedData): void {
-    this.loaded = d;
     const follow = this.options.follow;
+    // Following a source, the swap holds the version in service and nothing else keeps the first
+    // one: once a newer version is in, the old files (up to ~150 MB) can be collected.
     if (follow) this.swap = new HotSwap({ version: d.manifest.version, value: d }, follow.source, follow);
+    else this.loaded = d;
   }
 }
 
