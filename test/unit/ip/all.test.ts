@@ -13,3 +13,4 @@ import './postal-index.cases.js';
 import './sources.cases.js';
 import './special-ranges.cases.js';
 import './subdivisions.cases.js';
+import './swaps.cases.js';

@@ -1,0 +1,24 @@
+// Run by swaps.cases.ts in a child `node --expose-gc`: opens an IP data directory that follows its
+// own manifest, swaps two newer versions in, and prints whether the first version was collected.
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { directoryVersions, IpData } from '../../../../functions/lib/ip/ip-data.js';
+
+const dir = process.argv[2] as string;
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with --expose-gc');
+const data = new IpData(dir, { follow: { source: directoryVersions(dir), checkIntervalMs: 0 } });
+const first = new WeakRef(await data.open());
+for (const version of ['20270101T000000Z-a1', '20270102T000000Z-a2']) {
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { version: string };
+  manifest.version = version;
+  await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest));
+  await data.checkNow();
+}
+// Collection of external memory settles over a few turns of the event loop.
+for (let i = 0; i < 5 && first.deref() !== undefined; i++) {
+  gc();
+  await sleep(20);
+}
+console.log(JSON.stringify({ version: data.version, firstCollected: first.deref() === undefined }));
