@@ -4,6 +4,7 @@ import { KeyLabelSchema } from './lib/dashboard/key-rules.js';
 import { DataReportSchema } from './lib/data-report.js';
 import type { ErrorCode } from './lib/http/errors.js';
 import { UsageReportSchema } from './lib/limits/usage-report.js';
+import type { DashboardRouteName } from './routes.js';
 
 // The dashboard API's request and response schemas (README: Dashboard): its handlers validate with
 // them and the OpenAPI document shows them under the Dashboard tag.
@@ -102,7 +103,7 @@ export const NoticesView = z.object({
   ),
 });
 
-export const DASHBOARD_CONTRACTS: Record<string, DashboardContract> = {
+export const DASHBOARD_CONTRACTS: Record<DashboardRouteName, DashboardContract> = {
   'dashboard-sign-in': {
     body: SignInBody,
     response: z.object({ message: z.string() }),

@@ -298,13 +298,13 @@ export interface DashboardRoute {
   tag: 'Dashboard';
 }
 
-const dashboard = (
-  name: string,
+const dashboard = <N extends string>(
+  name: N,
   method: DashboardRoute['method'],
   path: string,
   summary: string,
   auth: DashboardRoute['auth'] = 'session',
-): DashboardRoute => ({
+): DashboardRoute & { name: N } => ({
   name,
   method,
   path: `/v1/dashboard${path}`,
@@ -315,7 +315,8 @@ const dashboard = (
   tag: 'Dashboard',
 });
 
-export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
+/** The dashboard's routes; their names type the tables that must list every one (infra, contracts). */
+export const DASHBOARD_ROUTES = [
   dashboard('dashboard-sign-in', 'POST', '/sign-in', "E-mail a sign-in link to a member's address", 'none'),
   dashboard(
     'dashboard-session-open',
@@ -349,7 +350,9 @@ export const DASHBOARD_ROUTES: readonly DashboardRoute[] = [
     // It reads the manifests beside the data, never the databases.
     usesDataLayer: true,
   },
-];
+] as const satisfies readonly DashboardRoute[];
+
+export type DashboardRouteName = (typeof DASHBOARD_ROUTES)[number]['name'];
 
 export function routeByName(name: RouteName): Route {
   const route = ROUTES.find((r) => r.name === name);

@@ -1,7 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { DASHBOARD_ROUTES, type DashboardRoute } from '../../routes.js';
+import { DASHBOARD_ROUTES, type DashboardRoute, type DashboardRouteName } from '../../routes.js';
 import { now } from '../aws/services.js';
 import { traceInvocation } from '../aws/tracing.js';
 import { logger } from '../observability.js';
@@ -36,27 +36,27 @@ export interface DashboardCall {
 }
 
 export interface DashboardSpec<I> {
-  route: string;
+  route: DashboardRouteName;
   input: (req: HttpRequest) => I | Promise<I>;
   run: (input: I, call: DashboardCall & { session: SessionPrincipal }) => Promise<Reply>;
 }
 
 export interface SessionProbeSpec<I> {
-  route: string;
+  route: DashboardRouteName;
   input: (req: HttpRequest) => I | Promise<I>;
   /** `session` is null when the call has none (no cookie, or its session ended). */
   run: (input: I, call: DashboardCall & { session: SessionPrincipal | null }) => Promise<Reply>;
 }
 
 export interface PublicDashboardSpec<I> {
-  route: string;
+  route: DashboardRouteName;
   input: (req: HttpRequest) => I | Promise<I>;
   run: (input: I, call: DashboardCall) => Promise<Reply>;
 }
 
 type DashboardContext = RequestContext & { session?: SessionPrincipal };
 
-function dashboardRoute(name: string): DashboardRoute {
+function dashboardRoute(name: DashboardRouteName): DashboardRoute {
   const route = DASHBOARD_ROUTES.find((r) => r.name === name);
   if (!route) throw new Error(`no dashboard route named ${name}`);
   return route;
@@ -92,7 +92,7 @@ function session(answersSignedOut: boolean): Middleware {
 }
 
 function build<I>(
-  name: string,
+  name: DashboardRouteName,
   input: (req: HttpRequest) => I | Promise<I>,
   run: (input: I, context: DashboardContext) => Promise<Reply>,
 ) {
