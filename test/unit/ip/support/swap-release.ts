@@ -2,7 +2,7 @@
 // own manifest, swaps two newer versions in, and prints whether the first version was collected.
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { directoryVersions, IpData } from '../../../../functions/lib/ip/ip-data.js';
 
 const dir = process.argv[2] as string;
@@ -19,7 +19,7 @@ for (const version of ['20270101T000000Z-a1', '20270102T000000Z-a2']) {
 // A WeakRef's target lives to the end of the job that created or dereferenced it: collect only in
 // later turns of the event loop, and dereference once, after them.
 for (let i = 0; i < 5; i++) {
-  await sleep(10);
+  await nextTurn();
   gc();
 }
 console.log(JSON.stringify({ version: data.version, firstCollected: first.deref() === undefined }));
