@@ -55,7 +55,7 @@ export function httpFetcher(options: HttpFetcherOptions = {}): SourceFetcher {
           signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
-        if (attempt === 1 && causeCode(error) === 'ECONNRESET') continue;
+        if (attempt === 1 && CLOSED_BEFORE_ANSWER.has(causeCode(error) ?? '')) continue;
         throw new SourceUnavailableError(`${url}: ${failure(error)}`);
       }
     }
@@ -114,6 +114,12 @@ async function readCapped(response: Response, maxBytes: number, url: string): Pr
   }
   return body;
 }
+
+/**
+ * How fetch reports a connection the server closed before answering: reset by the peer, or closed
+ * by it (undici's "other side closed").
+ */
+const CLOSED_BEFORE_ANSWER = new Set(['ECONNRESET', 'UND_ERR_SOCKET']);
 
 function causeCode(error: unknown): string | undefined {
   return (error as { cause?: { code?: string } }).cause?.code;

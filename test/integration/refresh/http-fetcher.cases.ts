@@ -10,6 +10,8 @@ import { parseCidrList } from '../../../functions/lib/security/sources/cidr-list
 
 let server: Server;
 let base: string;
+/** Requests seen per reset path. */
+const resets = new Map<string, number>();
 
 describe('http-fetcher', () => {
   beforeAll(async () => {
@@ -22,6 +24,12 @@ describe('http-fetcher', () => {
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Rate limited</body></html>');
       } else if (req.url === '/slow') {
         setTimeout(() => res.writeHead(200).end('198.51.100.1\n'), 500);
+      } else if (req.url === '/reset-once' || req.url === '/reset-always') {
+        // The connection closed before any answer, as a kept-alive one closed by the server while idle.
+        const seen = (resets.get(req.url) ?? 0) + 1;
+        resets.set(req.url, seen);
+        if (req.url === '/reset-always' || seen === 1) req.socket.destroy();
+        else res.writeHead(200, { 'content-type': 'text/plain' }).end('198.51.100.7\n');
       } else if (req.url === '/big') {
         res.writeHead(200).end('x'.repeat(2048));
       } else {
@@ -45,6 +53,19 @@ describe('http-fetcher', () => {
   });
 
   describe('fetching sources upstream', () => {
+    test('a connection reset before any answer is tried once more; a second reset is the upstream unavailable', async () => {
+      const fetched = await httpFetcher().fetch(file('/reset-once'));
+      expect(fetched.text).toBe('198.51.100.7\n');
+      expect(resets.get('/reset-once')).toBe(2);
+      await expect(httpFetcher().fetch(file('/reset-always'))).rejects.toThrow(
+        expect.objectContaining({
+          name: 'SourceUnavailableError',
+          message: expect.stringMatching(/ECONNRESET|UND_ERR_SOCKET/),
+        }),
+      );
+      expect(resets.get('/reset-always')).toBe(2);
+    });
+
     test('a list is fetched, following redirects, and stamped with the fetch time', async () => {
       const at = new Date('2026-11-22T06:00:00Z');
       const fetched = await httpFetcher({ now: () => at }).fetch(file('/moved'));
