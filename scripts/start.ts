@@ -43,6 +43,7 @@ const stack = await startLocalStack({
   host: process.env.HOST ?? '127.0.0.1',
   workers,
   log: (line) => logger.info(line),
+  warn: (line) => logger.warn(line),
 }).catch((err: NodeJS.ErrnoException) => {
   if (err.code !== 'EADDRINUSE') throw err;
   console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);

@@ -35,6 +35,7 @@ import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from
 import { freePort } from './free-port.js';
 import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
 import { type DevAccount, seed } from './seed.js';
+import { type SweepRound, settleAtStart } from './settle-at-start.js';
 import { type Pollers, startPollers } from './sqs-poller.js';
 
 export { PROJECT_ROOT };
@@ -60,6 +61,8 @@ export interface LocalStackOptions {
    */
   awsTimeouts?: { connectMs: number; requestMs: number };
   log?: (line: string) => void;
+  /** What went wrong but did not stop the stack (a sweep that left something for later); default: log. */
+  warn?: (line: string) => void;
   /**
    * Processes answering HTTP (`WORKERS` for npm start). 1: this process. More: that many worker
    * processes share the port (node:cluster), each like a Lambda container of every function, while
@@ -112,6 +115,7 @@ export function installCrashPoint(value: string | undefined): void {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
   const log = options.log ?? (() => undefined);
+  const warn = options.warn ?? log;
   await mkdir(dataDir, { recursive: true });
 
   process.env.NETINTEL_DATA_PATH ??= DATA_LAYER_DIR;
@@ -153,24 +157,39 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // a running request (one server per folder: the emulators lock it), so everything is settled at
   // once, without the grace that protects running requests in the periodic sweep: a killed
   // server's held charges and leases are back before its successor answers its first call.
-  const sweepJobs = async ({ atStart = false } = {}) => {
+  const sweep = async ({ atStart = false } = {}): Promise<SweepRound> => {
     const deps = jobSweep();
     const report = await settleJobs(atStart ? { ...deps, graceMs: 0 } : deps, now());
-    for (const { entry, error } of report.failures) {
-      log(`job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`);
-    }
+    const failures = report.failures.map(
+      ({ entry, error }) =>
+        `job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`,
+    );
     const leasesDueBy = atStart ? new Date(now().getTime() + LEASE_EVERY_DUE_MS) : now();
     const leases = await settleDueLeases(usageCounter(), quotaLeases().store, leasesDueBy, {
       maxPages: atStart ? 1_000 : 50,
     });
     for (const { lease, error } of leases.failures) {
-      log(`lease sweep: ${lease.id} not settled: ${(error as Error).message}`);
+      failures.push(`lease sweep: ${lease.id} not settled: ${(error as Error).message}`);
     }
-    return report.confirmed + report.abandoned + leases.settled + (await sweepExpired(jobStore(), now()));
+    const expired = await sweepExpired(jobStore(), now());
+    return { settled: report.confirmed + report.abandoned + leases.settled + expired, failures };
   };
-  const settled = await sweepJobs({ atStart: true });
-  if (settled > 0)
-    log(`settled ${settled} leases, creations or refunds a stopped server left, or expired jobs`);
+  const sweepJobs = async () => {
+    const round = await sweep();
+    for (const failure of round.failures) warn(failure);
+    return round.settled;
+  };
+  // A sweep that failed as a whole (its first read passed its bound) is a failed round too.
+  const start = await settleAtStart(() =>
+    sweep({ atStart: true }).catch((err: unknown) => ({
+      settled: 0,
+      failures: [`sweep failed: ${(err as Error).message}`],
+    })),
+  );
+  if (start.settled > 0)
+    log(`settled ${start.settled} leases, creations or refunds a stopped server left, or expired jobs`);
+  for (const failure of start.failures)
+    warn(`${failure} (after ${start.rounds} tries; the periodic sweep retries)`);
 
   const served: WorkerGatewayOptions = {
     port: options.port ?? 0,
@@ -212,7 +231,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const requeued = await requeueUnfinished(jobStore());
   if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
   const sweeper = setInterval(() => {
-    sweepJobs().catch((err: unknown) => log(`job sweep failed: ${(err as Error).message}`));
+    sweepJobs().catch((err: unknown) => warn(`job sweep failed: ${(err as Error).message}`));
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
 

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DynamoAccountStore } from '../../functions/lib/aws/account-store.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
-import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
+import { DynamoUsageCounter, usageKey } from '../../functions/lib/aws/usage-counter.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { dynamoAt, type ServerProcess, startServerProcess } from '../support/server-process.js';
@@ -43,7 +44,12 @@ function random(seed: number): () => number {
 function start(): Promise<ServerProcess> {
   // Leases from 1,000 calls a minute (the account below allows far more), no sweep grace setting:
   // what a kill leaves must be settled by the restart itself.
-  return startServerProcess(dataDir, { DNS_SERVERS: dns.address, QUOTA_LEASE_MIN_PER_MINUTE: '1000' });
+  // Its warnings are kept: a start that could not settle everything says so (scripts/local/stack.ts).
+  return startServerProcess(dataDir, {
+    DNS_SERVERS: dns.address,
+    QUOTA_LEASE_MIN_PER_MINUTE: '1000',
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+  });
 }
 
 interface Tally {
@@ -69,8 +75,21 @@ const CALLS = [
   },
 ] as const;
 
-/** 8 callers until the server dies under them; one in four of caller 0's calls creates a list job. */
-function load(s: ServerProcess, tally: Tally, round: number): Promise<void> {
+/**
+ * 8 callers until the server dies under them; one in four of caller 0's calls creates a list job.
+ * `reached` settles once `killAfter` calls of this round have been answered: the moment to kill.
+ */
+function load(
+  s: ServerProcess,
+  tally: Tally,
+  round: number,
+  killAfter: number,
+): { running: Promise<void>; reached: Promise<void> } {
+  let answeredHere = 0;
+  let reach: () => void = () => undefined;
+  const reached = new Promise<void>((resolve) => {
+    reach = resolve;
+  });
   let dead = false;
   void s.exited.then(() => {
     dead = true;
@@ -99,6 +118,7 @@ function load(s: ServerProcess, tally: Tally, round: number): Promise<void> {
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
         await res.arrayBuffer();
+        if (++answeredHere >= killAfter) reach();
         if (!job && res.status === 200) tally.answered += kind.units;
         // A 503: an AWS call of it passed its bound on this loaded machine. If that was a write that
         // landed, the call is charged without an answer, as one cut off (docs/architecture.md).
@@ -114,7 +134,8 @@ function load(s: ServerProcess, tally: Tally, round: number): Promise<void> {
       }
     }
   };
-  return Promise.all(Array.from({ length: CALLERS }, (_, c) => caller(c))).then(() => undefined);
+  const running = Promise.all(Array.from({ length: CALLERS }, (_, c) => caller(c))).then(() => undefined);
+  return { running, reached };
 }
 
 async function jobCredits(s: ServerProcess): Promise<number> {
@@ -157,13 +178,10 @@ describe('a server killed at random under load, its calls admitted from quota le
     const tally: Tally = { answered: 0, cutOff: 0, jobsAsked: 0 };
     let leased = 0;
     for (let kill = 0; kill < KILLS; kill++) {
-      const running = load(server, tally, kill);
-      // A random moment of the load: from a quiet start to well into lease turnover. A wait, not a
-      // count of answers: killed right after an answer (a kill point chosen by counting answers), 1 run
-      // in 3 charged 47-64 units more than the answers and the calls cut off, an edge of the crash
-      // settlement not yet explained (the closing note of 2026-11-27 says so); this keeps the test
-      // to what it has always checked until that is found.
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.floor(next() * 850)));
+      // A random moment of the load, counted in answers (not time): from a quiet start to well into
+      // lease turnover.
+      const { running, reached } = load(server, tally, kill, 15 + Math.floor(next() * 85));
+      await Promise.race([reached, running]);
       const db = dynamoAt(server.endpoints);
       leased += (
         await new DynamoUsageCounter(db, tableName('Usage', {})).read(accountId, monthKey(new Date()))
@@ -179,17 +197,27 @@ describe('a server killed at random under load, its calls admitted from quota le
     expect(tally.answered).toBeGreaterThan(0);
     expect(tally.jobsAsked).toBeGreaterThan(0);
 
-    // The restart settled before it served: nothing is held any more, and nothing waits for a sweep.
+    // The restart settled before it served: nothing is held any more (no lease, no list job's
+    // charge waiting on its creation), and nothing waits for a sweep.
     const db = dynamoAt(server.endpoints);
-    const usage = await new DynamoUsageCounter(db, tableName('Usage', {})).read(
-      accountId,
-      monthKey(new Date()),
-    );
+    const month = monthKey(new Date());
+    const usage = await new DynamoUsageCounter(db, tableName('Usage', {})).read(accountId, month);
+    const item =
+      (await db.send(new GetCommand({ TableName: tableName('Usage', {}), Key: usageKey(accountId, month) })))
+        .Item ?? {};
     db.destroy();
-    expect(usage).toMatchObject({ reserved: 0, leases: [] });
+    const unsettled = `month item ${JSON.stringify(item)}; the last start said:\n${server.output()}`;
+    expect({ reserved: usage.reserved, leases: usage.leases, unsettled }).toMatchObject({
+      reserved: 0,
+      leases: [],
+    });
+    expect({ holds: Object.keys(item).filter((k) => k.startsWith('hold_')), unsettled }).toMatchObject({
+      holds: [],
+    });
     const jobs = await jobCredits(server);
     const floor = tally.answered + jobs;
-    expect(usage.monthCount).toBeGreaterThanOrEqual(floor);
-    expect(usage.monthCount).toBeLessThanOrEqual(floor + tally.cutOff);
+    const figures = { charged: usage.monthCount, answered: tally.answered, jobs, cutOff: tally.cutOff };
+    expect({ ...figures, atLeast: usage.monthCount >= floor }).toMatchObject({ atLeast: true });
+    expect({ ...figures, atMost: usage.monthCount <= floor + tally.cutOff }).toMatchObject({ atMost: true });
   }, 300_000);
 });

@@ -12,3 +12,4 @@ import './results-csv-formula.cases.js';
 import './results-csv.cases.js';
 import './s3-keys.cases.js';
 import './queue-handlers.cases.js';
+import './settle-at-start.cases.js';
