@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { dashboardHeaders, SITE_ALIASES } from '../functions/lib/http/docs-site.js';
+import { dashboardHeaders, SITE_ALIASES } from '../functions/api-reference/docs-site.js';
 import { buildDashboard, type DashboardBuild } from '../web/dashboard/build.js';
 import { FakeDashboardApi } from '../web/dashboard/dev/fake-api.js';
 import { median, minMax, round } from './stats.js';

@@ -1,14 +1,14 @@
 import { gzipSync } from 'node:zlib';
 import { Logger } from '@aws-lambda-powertools/logger';
+import { buildOpenApi } from '../functions/api-reference/openapi.js';
 import { CONTRACTS } from '../functions/contracts.js';
 import { DASHBOARD_CONTRACTS } from '../functions/dashboard-contracts.js';
 import { defineHandlerWith } from '../functions/lib/http/define-handler.js';
 import { ValidationError } from '../functions/lib/http/errors.js';
 import type { PipelineDeps } from '../functions/lib/http/middleware/pipeline-deps.js';
-import { buildOpenApi } from '../functions/lib/http/openapi.js';
 import { type Principal, toAuthorizerContext } from '../functions/lib/http/principal.js';
 import { SentNotices } from '../functions/lib/limits/notice-delivery.js';
-import { ROUTES } from '../functions/routes.js';
+import { ROUTES, routeByName } from '../functions/routes.js';
 import {
   apiEvent,
   FakeMetrics,
@@ -77,12 +77,12 @@ export async function run(): Promise<BenchResult[]> {
   const make = define();
   const ctx = lambdaContext();
   const billed = make({
-    route: 'lookup-ip',
+    route: routeByName('lookup-ip'),
     input: () => ({ ip: '1.1.1.1' }),
     run: () => ({ json: { ok: true } }),
   });
   const refused = make({
-    route: 'lookup-ip',
+    route: routeByName('lookup-ip'),
     input: () => {
       throw new ValidationError('invalid_query', 'include takes the value hostname.');
     },

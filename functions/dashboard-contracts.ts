@@ -6,7 +6,7 @@ import type { ErrorCode } from './lib/http/errors.js';
 import { UsageReportSchema } from './lib/limits/usage-report.js';
 import type { DashboardRouteName } from './routes.js';
 
-// The dashboard API's request and response schemas (README: Dashboard): its handlers validate with
+// The dashboard API's request and response schemas (docs/dashboard.md): its handlers validate with
 // them and the OpenAPI document shows them under the Dashboard tag.
 
 export interface DashboardContract {

@@ -2,57 +2,14 @@
 // document are all generated from it, so a route cannot exist in one and not the others.
 // It holds plain data only: infra imports it, so it must not pull in handler code.
 
-export type KeyType = 'publishable' | 'secret';
+import type { DashboardRoute, Route } from './lib/route-types.js';
 
-/** Sections of the API reference (/docs), in the order it shows them. */
-export const API_TAGS = [
-  'Geolocation',
-  'IP lookup',
-  'Email',
-  'List jobs',
-  'Risk',
-  'Account',
-  'Dashboard',
-] as const;
-export type ApiTag = (typeof API_TAGS)[number];
-
-/** What a call costs against the monthly cap (README: Endpoints, the "Billing" column). */
-export type Billing =
-  | { per: 'none' }
-  | { per: 'call'; meter: Meter }
-  /** One unit per element of `field` in the validated input; duplicates billed again. */
-  | { per: 'item'; meter: Meter; field: string }
-  /** One unit per distinct (exact-match) element of `field` in the validated input. */
-  | { per: 'distinct'; meter: Meter; field: string };
-
-/** Usage kinds recorded per account and month; they all count against the one monthly cap. */
-export const METERS = ['geo', 'lookup', 'email', 'signup', 'risk'] as const;
-export type Meter = (typeof METERS)[number];
-
-export interface Route {
-  /** Stable name: the folder of the handler under functions/ and the Lambda's logical id. */
-  name: string;
-  method: 'GET' | 'POST' | 'DELETE';
-  /** API Gateway resource path, `{param}` for path parameters. */
-  path: string;
-  keyType: KeyType;
-  billing: Billing;
-  /** Needs the data layer (MMDB, lists) mounted. */
-  usesDataLayer: boolean;
-  /** Lambda memory; lookup functions hold the MMDBs in memory. */
-  memoryMb: number;
-  timeoutSeconds: number;
-  summary: string;
-  /** Its section of the API reference. */
-  tag: ApiTag;
-  /** An extension: one of the "+" rows of the README's endpoint table, not a numbered endpoint. */
-  extension?: boolean;
-  /**
-   * The dashboard's session cookie (with X-CSRF-Token on a POST) may stand in for the secret key:
-   * the dashboard runs list jobs through these routes, billed as any call (README: Dashboard).
-   */
-  dashboardSession?: boolean;
-}
+// The table's vocabulary (a route's shape, key types, meters and billing rules) lives in
+// functions/lib, which never imports this table: a handler passes its route to the code that
+// needs it. Re-exported for the infra, scripts and tests that read it from here.
+export type { KeyType } from './lib/accounts/key-type.js';
+export { type Billing, METERS, type Meter } from './lib/billing/meters.js';
+export { API_TAGS, type ApiTag, type DashboardRoute, type Route } from './lib/route-types.js';
 
 /**
  * Memory of every function that looks up addresses: the IP data and the record caches of a
@@ -269,35 +226,6 @@ export const PUBLIC_ROUTES = [
   },
 ] as const;
 
-/**
- * The account dashboard's API (README: Dashboard): its own functions behind the session authorizer,
- * which reads the session cookie instead of a key. Nothing here is billed.
- */
-export interface DashboardRoute {
-  /** The folder of the handler under functions/ and the Lambda's logical id. */
-  name: string;
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  path: string;
-  /** `session`: a live session (and X-CSRF-Token on a change); `none`: the two sign-in steps. */
-  auth: 'session' | 'none';
-  /**
-   * A session route that answers a signed-out call (`{signedIn: false}`, 200) instead of refusing
-   * it: GET /v1/dashboard/session, which the page asks on its first load, when being signed out is
-   * an answer, not an error a browser would log. Every other session route refuses such a call
-   * (401 session_required).
-   */
-  answersSignedOut?: true;
-  /**
-   * Needs the data layer mounted (as Route.usesDataLayer): in AWS it also follows the refreshed
-   * data versions (the data refresh's consumer environment and its read grant on data/, ip-data/).
-   */
-  usesDataLayer?: true;
-  memoryMb: number;
-  timeoutSeconds: number;
-  summary: string;
-  tag: 'Dashboard';
-}
-
 const dashboard = <N extends string>(
   name: N,
   method: DashboardRoute['method'],
@@ -354,69 +282,21 @@ export const DASHBOARD_ROUTES = [
 
 export type DashboardRouteName = (typeof DASHBOARD_ROUTES)[number]['name'];
 
+/** A route of the table, to pass to its handler's definition (defineHandler's `route`). */
 export function routeByName(name: RouteName): Route {
   const route = ROUTES.find((r) => r.name === name);
   if (!route) throw new Error(`no route named ${name}`);
   return route;
 }
 
+/** A dashboard route of the table, to pass to its handler's definition (defineDashboardHandler's `route`). */
+export function dashboardRouteByName(name: DashboardRouteName): DashboardRoute {
+  const route = DASHBOARD_ROUTES.find((r) => r.name === name);
+  if (!route) throw new Error(`no dashboard route named ${name}`);
+  return route;
+}
+
 /** Entry module of a route's Lambda handler, relative to the project root. */
 export function handlerEntry(name: string): string {
   return `functions/${name}/handler.ts`;
-}
-
-const PARAM = /\{(\w+)\}/g;
-
-/**
- * Matches a concrete path against the table like API Gateway does: the most specific resource
- * (fewest path parameters) wins. Returns that resource's routes (one per method) and parameters.
- */
-export function matchPath(
-  path: string,
-): { routes: Route[]; pathParameters: Record<string, string> } | undefined {
-  return matchIn(ROUTES, path);
-}
-
-/** matchPath over the dashboard's routes. */
-export function matchDashboardPath(
-  path: string,
-): { routes: DashboardRoute[]; pathParameters: Record<string, string> } | undefined {
-  return matchIn(DASHBOARD_ROUTES, path);
-}
-
-const compiledPaths = new Map<string, { pattern: RegExp; names: string[] }>();
-
-/** A route template as a regular expression and its parameter names, built once per template. */
-function compiledPath(template: string): { pattern: RegExp; names: string[] } {
-  let compiled = compiledPaths.get(template);
-  if (!compiled) {
-    const names: string[] = [];
-    const source = template.replace(PARAM, (_m, n: string) => {
-      names.push(n);
-      return '([^/]+)';
-    });
-    compiled = { pattern: new RegExp(`^${source}$`), names };
-    compiledPaths.set(template, compiled);
-  }
-  return compiled;
-}
-
-function matchIn<R extends { path: string }>(
-  table: readonly R[],
-  path: string,
-): { routes: R[]; pathParameters: Record<string, string> } | undefined {
-  let best: { template: string; params: Record<string, string>; count: number } | undefined;
-  for (const route of table) {
-    const { pattern, names } = compiledPath(route.path);
-    const m = pattern.exec(path);
-    if (!m || (best && best.count <= names.length)) continue;
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => {
-      params[n] = m[i + 1] ?? '';
-    });
-    best = { template: route.path, params, count: names.length };
-  }
-  if (!best) return undefined;
-  const template = best.template;
-  return { routes: table.filter((r) => r.path === template), pathParameters: best.params };
 }

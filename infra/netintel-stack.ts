@@ -71,7 +71,7 @@ export interface NetintelStackProps extends StackProps, IpDataSources {
   domainName?: string;
   certificateArn?: string;
   /**
-   * Custom hostnames for pro/business accounts (README: Custom hostnames): the multi-tenant distribution, its
+   * Custom hostnames for pro/business accounts (docs/custom-hostnames.md): the multi-tenant distribution, its
    * connection group and the scheduled verifier. Default: the `customHostnames` context (`-c
    * customHostnames=true`), else off.
    */

@@ -2,9 +2,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { buildOpenApi } from '../functions/api-reference/openapi.js';
 import { CONTRACTS } from '../functions/contracts.js';
 import { DASHBOARD_CONTRACTS } from '../functions/dashboard-contracts.js';
-import { buildOpenApi } from '../functions/lib/http/openapi.js';
 import { ROUTES } from '../functions/routes.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 

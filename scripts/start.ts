@@ -6,10 +6,10 @@ import { dataBanner } from './local/data-banner.js';
 import { DEV_MEMBER } from './local/seed.js';
 import { startLocalStack } from './local/stack.js';
 
-// `npm start`: the whole API on this machine (see README, "Run it locally").
+// `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
 const port = Number(process.env.PORT ?? 8787);
 
-// Logs (README: Logs): the functions' Powertools entries and one access-log line per request, at
+// Logs (docs/operations.md: Logs): the functions' Powertools entries and one access-log line per request, at
 // INFO unless POWERTOOLS_LOG_LEVEL says otherwise; readable lines in a terminal or with
 // LOG_FORMAT=pretty, Powertools JSON when piped or with LOG_FORMAT=json.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
@@ -23,7 +23,7 @@ setLogFormat(logFormat);
 process.env.LOG_FORMAT = logFormat;
 
 // One process answers HTTP unless WORKERS says more: then that many share the port, like Lambda's
-// containers, so the routes' work spreads over the cores (README: Run it locally).
+// containers, so the routes' work spreads over the cores (docs/operations.md: Run it locally).
 const workers = Number(process.env.WORKERS ?? 1);
 if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
   console.error(`WORKERS must be a whole number from 1 to 64, not ${process.env.WORKERS}`);

@@ -14,9 +14,9 @@ import { traceAnnotations, traceInvocation } from '../lib/aws/tracing.js';
 import { hostCandidate, requestHost } from '../lib/custom-hostnames/binding.js';
 import { decideSession } from '../lib/dashboard/session-auth.js';
 import { SESSION_COOKIE } from '../lib/dashboard/session-cookie.js';
+import { fromOurEdge } from '../lib/gateway/edge-origin.js';
+import { denialContext } from '../lib/gateway/gateway-responses.js';
 import { decideOrDefer } from '../lib/http/dependency-unavailable.js';
-import { fromOurEdge } from '../lib/http/edge-origin.js';
-import { denialContext } from '../lib/http/gateway-responses.js';
 import { TRACE_ANNOTATION } from '../lib/http/middleware/trace-annotations.js';
 import { headerValues, lastValues, queryValues } from '../lib/http/multi-value.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
@@ -144,7 +144,7 @@ async function markUsed(keyHash: string, recorded: string | undefined): Promise<
 
 /**
  * A list-job call from the dashboard: its session (and CSRF token on a POST) in place of a secret
- * key, as the account's backend would call with one (README: Dashboard). Billed like any call.
+ * key, as the account's backend would call with one (docs/dashboard.md). Billed like any call.
  */
 async function dashboardSession(method: string, headers: Record<string, string>): Promise<AuthDecision> {
   const session = await decideSession({ method, headers }, signInDeps());

@@ -4,10 +4,11 @@ import { addOwn } from '../lib/dashboard/hostnames.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // POST /v1/dashboard/hostnames: claims a hostname; the answer lists the DNS records to publish.
 export const handler = defineDashboardHandler({
-  route: 'dashboard-hostnames-add',
+  route: dashboardRouteByName('dashboard-hostnames-add'),
   input: (req) => validate(HostnameBody, readJsonBody(req)),
   run: async ({ hostname }, { session }) => ({
     status: 201,

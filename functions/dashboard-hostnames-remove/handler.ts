@@ -3,10 +3,11 @@ import { dashboardDomainDeps } from '../lib/aws/services.js';
 import { removeOwn } from '../lib/dashboard/hostnames.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // DELETE /v1/dashboard/hostnames/{hostname}: its binding ends at once (the edge lets go after).
 export const handler = defineDashboardHandler({
-  route: 'dashboard-hostnames-remove',
+  route: dashboardRouteByName('dashboard-hostnames-remove'),
   input: (req) => validate(HostnameParams, req.pathParameters, 'path'),
   run: async ({ hostname }, { session }) => {
     await removeOwn(session.accountId, hostname, dashboardDomainDeps());

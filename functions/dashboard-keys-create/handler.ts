@@ -5,10 +5,11 @@ import { allowedOrigins, keyView, MAX_LIVE_KEYS } from '../lib/dashboard/key-rul
 import { readJsonBody } from '../lib/http/body.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // POST /v1/dashboard/keys: a new key, returned this once (only its hash is stored).
 export const handler = defineDashboardHandler({
-  route: 'dashboard-keys-create',
+  route: dashboardRouteByName('dashboard-keys-create'),
   input: (req) => validate(KeyCreateBody, readJsonBody(req)),
   run: async (body, { session, now }) => {
     const store = accountStore();

@@ -2,10 +2,11 @@ import { KeyParams } from '../dashboard-contracts.js';
 import { accountStore } from '../lib/aws/services.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // DELETE /v1/dashboard/keys/{keyId}: revoked within KEY_CACHE_SECONDS everywhere; another account's id is 404.
 export const handler = defineDashboardHandler({
-  route: 'dashboard-keys-revoke',
+  route: dashboardRouteByName('dashboard-keys-revoke'),
   input: (req) => validate(KeyParams, req.pathParameters, 'path'),
   run: async ({ keyId }, { session }) => {
     await accountStore().revokeKey(keyId, session.accountId);

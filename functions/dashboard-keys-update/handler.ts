@@ -4,10 +4,11 @@ import { allowedOrigins, keyView } from '../lib/dashboard/key-rules.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // PUT /v1/dashboard/keys/{keyId}: a live publishable key's allowed origins, replaced whole.
 export const handler = defineDashboardHandler({
-  route: 'dashboard-keys-update',
+  route: dashboardRouteByName('dashboard-keys-update'),
   input: (req) => ({
     ...validate(KeyParams, req.pathParameters, 'path'),
     ...validate(KeyOriginsBody, readJsonBody(req)),

@@ -3,10 +3,11 @@ import { NotYoursError } from '../lib/dashboard/dashboard-errors.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { NOTIFY_PERCENTS } from '../lib/limits/thresholds.js';
 import { monthKey } from '../lib/limits/windows.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // GET /v1/dashboard/notices: the 75/90/100% notices sent this month.
 export const handler = defineDashboardHandler({
-  route: 'dashboard-notices',
+  route: dashboardRouteByName('dashboard-notices'),
   input: () => undefined,
   run: async (_input, { session, now }) => {
     const account = await accountStore().getAccount(session.accountId);

@@ -3,10 +3,11 @@ import { NotYoursError } from '../lib/dashboard/dashboard-errors.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { NOTIFY_PERCENTS } from '../lib/limits/thresholds.js';
 import { usageReport } from '../lib/limits/usage-report.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // GET /v1/dashboard/overview: what the Overview page shows, usage as GET /v1/usage?days=90 has it.
 export const handler = defineDashboardHandler({
-  route: 'dashboard-overview',
+  route: dashboardRouteByName('dashboard-overview'),
   input: () => undefined,
   run: async (_input, { session, now, req }) => {
     const account = await accountStore().getAccount(session.accountId);

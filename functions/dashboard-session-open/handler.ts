@@ -5,10 +5,11 @@ import { openSession } from '../lib/dashboard/sign-in.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { definePublicDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // POST /v1/dashboard/sessions: a sign-in link's token for a session cookie (the link works once).
 export const handler = definePublicDashboardHandler({
-  route: 'dashboard-session-open',
+  route: dashboardRouteByName('dashboard-session-open'),
   input: (req) => validate(SessionOpenBody, readJsonBody(req)),
   run: async ({ token }, { req }) => {
     const opened = await openSession(token, signInDeps());

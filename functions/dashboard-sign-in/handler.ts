@@ -5,13 +5,14 @@ import { readJsonBody } from '../lib/http/body.js';
 import { definePublicDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { HttpError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // POST /v1/dashboard/sign-in: the same 202 whether or not the address is a member's.
 export const SIGN_IN_ANSWER =
   'If this address may sign in, a link is on its way; it works once, within 15 minutes.';
 
 export const handler = definePublicDashboardHandler({
-  route: 'dashboard-sign-in',
+  route: dashboardRouteByName('dashboard-sign-in'),
   input: (req) => validate(SignInBody, readJsonBody(req)),
   run: async ({ email }, { req }) => {
     const url = dashboardUrl(req.headers);

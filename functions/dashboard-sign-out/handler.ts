@@ -2,10 +2,11 @@ import { signInDeps } from '../lib/aws/services.js';
 import { clearedSessionCookie, isPlainLocalhost, sessionSecretOf } from '../lib/dashboard/session-cookie.js';
 import { closeSession } from '../lib/dashboard/sign-in.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { dashboardRouteByName } from '../routes.js';
 
 // DELETE /v1/dashboard/session: the session ends on the server; the cookie is cleared too.
 export const handler = defineDashboardHandler({
-  route: 'dashboard-sign-out',
+  route: dashboardRouteByName('dashboard-sign-out'),
   input: () => undefined,
   run: async (_input, { req }) => {
     await closeSession(sessionSecretOf(req.headers.cookie), signInDeps());

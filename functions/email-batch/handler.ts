@@ -2,11 +2,12 @@ import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { emailChecker } from '../lib/runtime/email.js';
+import { routeByName } from '../routes.js';
 import { EmailBatchBody } from './contract.js';
 
 // POST /v1/email/batch (secret key): 1-100 addresses, results in input order, billed per address.
 export const handler = defineHandler({
-  route: 'email-batch',
+  route: routeByName('email-batch'),
   input: (req) => validate(EmailBatchBody, readJsonBody(req)),
   run: async ({ emails }) => ({ json: { results: await (await emailChecker()).checkMany(emails) } }),
 });

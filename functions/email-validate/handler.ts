@@ -2,11 +2,12 @@ import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { emailChecker } from '../lib/runtime/email.js';
+import { routeByName } from '../routes.js';
 import { EmailValidateBody } from './contract.js';
 
 // POST /v1/email/validate (publishable key, from browsers): one email check result.
 export const handler = defineHandler({
-  route: 'email-validate',
+  route: routeByName('email-validate'),
   input: (req) => validate(EmailValidateBody, readJsonBody(req)),
   run: async ({ email }) => ({ json: await (await emailChecker()).check(email) }),
 });

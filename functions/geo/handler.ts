@@ -1,5 +1,5 @@
+import { edgeLocationTrust } from '../lib/gateway/edge-origin.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { edgeLocationTrust } from '../lib/http/edge-origin.js';
 import { HttpError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
 import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
@@ -15,7 +15,7 @@ const GEO_PATH = routeByName('geo').path;
 // any field the edge leaves out, from the MMDB lookup of the connecting address. Through our
 // CloudFront on another spelling of the path those headers are not CloudFront's: 404 (edgeLocationTrust).
 export const handler = defineHandler({
-  route: 'geo',
+  route: routeByName('geo'),
   input: (req) => {
     const trust = edgeLocationTrust(req, GEO_PATH);
     if (trust === 'other_spelling') {

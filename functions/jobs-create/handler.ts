@@ -1,5 +1,6 @@
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { landingKey } from '../lib/aws/job-keys.js';
 import { JobStorageError } from '../lib/aws/job-store.js';
 import { jobCreation, jobStore } from '../lib/aws/services.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
@@ -16,8 +17,8 @@ import {
   reserveJob,
 } from '../lib/jobs/job-creation.js';
 import { CSV_LIMIT_BYTES, csvEmails, looksGzipped } from '../lib/jobs/job-input.js';
-import { landingKey } from '../lib/jobs/landing.js';
 import { logger } from '../lib/observability.js';
+import { routeByName } from '../routes.js';
 import { JobsCreateHeaders, JobsCreateQuery } from './contract.js';
 import { readJobSource, sentGzipped } from './job-request.js';
 
@@ -78,7 +79,7 @@ async function stored<T>(step: () => Promise<T>): Promise<T> {
 // it and answers 202. Any failure after reserve() abandons the job and returns its charge
 // (jobs/job-creation.ts); a process that dies is settled the same way by the sweep.
 export const handler = defineHandler({
-  route: 'jobs-create',
+  route: routeByName('jobs-create'),
   input: async (req, principal) => {
     // The headers and query first: they are cheap, the body may be 10 MB.
     const { 'Idempotency-Key': idempotencyKey } = validateHeaders(JobsCreateHeaders, req.headers);

@@ -4,11 +4,12 @@ import { JobNotFoundError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
 import { toJob } from '../lib/jobs/job.js';
 import { ownJob } from '../lib/jobs/job-access.js';
+import { routeByName } from '../routes.js';
 import { JobsGetPath } from './contract.js';
 
 // GET /v1/email/jobs/{id}: the job object (expired once past expiresAt, even before the sweep).
 export const handler = defineHandler({
-  route: 'jobs-get',
+  route: routeByName('jobs-get'),
   input: (req) => validate(JobsGetPath, req.pathParameters, 'path'),
   run: async ({ id }, { principal, now }) => {
     const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));

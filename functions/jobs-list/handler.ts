@@ -3,12 +3,13 @@ import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { toJob } from '../lib/jobs/job.js';
 import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from '../lib/jobs/list-cursor.js';
+import { routeByName } from '../routes.js';
 import { JobsListQuery } from './contract.js';
 
 // GET /v1/email/jobs: the account's jobs, newest first, as job objects (like GET /v1/email/jobs/{id});
 // not billed, counted against the minute like polling. Only the caller's account is ever queried.
 export const handler = defineHandler({
-  route: 'jobs-list',
+  route: routeByName('jobs-list'),
   input: (req) => {
     const { limit, cursor } = validate(JobsListQuery, req.query, 'query');
     // The contract accepted the cursor as one encodeCursor made.

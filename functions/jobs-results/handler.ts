@@ -5,6 +5,7 @@ import type { Reply } from '../lib/http/reply.js';
 import { validate } from '../lib/http/validate.js';
 import { statusAt } from '../lib/jobs/job.js';
 import { ownJob } from '../lib/jobs/job-access.js';
+import { routeByName } from '../routes.js';
 import { JobsResultsPath } from './contract.js';
 
 /** Results up to this size travel in the response; a Lambda response carries at most 6 MB. */
@@ -13,7 +14,7 @@ const REDIRECT_SECONDS = 300;
 
 // GET /v1/email/jobs/{id}/results: not billed. 409 unless completed, 410 once expired.
 export const handler = defineHandler({
-  route: 'jobs-results',
+  route: routeByName('jobs-results'),
   input: (req) => validate(JobsResultsPath, req.pathParameters, 'path'),
   run: async ({ id }, { principal, now }): Promise<Reply> => {
     const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { landingKey } from '../lib/aws/job-keys.js';
 import { jobStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { CSV_LIMIT_BYTES } from '../lib/jobs/job-input.js';
-import { landingKey } from '../lib/jobs/landing.js';
+import { routeByName } from '../routes.js';
 
 const TICKET_SECONDS = 15 * 60;
 
@@ -12,7 +13,7 @@ const TICKET_SECONDS = 15 * 60;
 // is refused by S3 and never stored. The landing key is scoped to the account, so an uploadId is
 // useless to anyone else.
 export const handler = defineHandler({
-  route: 'jobs-upload',
+  route: routeByName('jobs-upload'),
   input: () => ({}),
   run: async (_input, { principal, now }) => {
     const uploadId = randomUUID();

@@ -4,7 +4,7 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import { scrubKeys } from './log/key-mask.js';
 import { prettyLine } from './log/pretty-line.js';
 
-// One log format everywhere (README: Logs): Powertools' structured JSON, in Lambda, in the tests and
+// One log format everywhere (docs/operations.md: Logs): Powertools' structured JSON, in Lambda, in the tests and
 // from the local server, with every request's id (`correlation_id`) on its lines; `npm start` in a
 // terminal prints the same entries as readable lines instead. No line ever holds an API key in full.
 

@@ -3,12 +3,13 @@ import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader, ipLookup } from '../lib/runtime/ip.js';
+import { routeByName } from '../routes.js';
 import { LookupBatchBody } from './contract.js';
 
 // POST /v1/lookup: 1-100 IPs, validated whole before any lookup (400 empty_batch,
 // batch_too_large, invalid_ip with the index), results in order, each IP billed (duplicates too).
 export const handler = defineHandler({
-  route: 'lookup-batch',
+  route: routeByName('lookup-batch'),
   input: (req) => {
     const { ips } = validate(LookupBatchBody, readJsonBody(req));
     // The contract accepted each one as an address.

@@ -2,12 +2,13 @@ import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { routeByName } from '../routes.js';
 import { LookupIpPath, LookupIpQuery } from './contract.js';
 
 // GET /v1/lookup/{ip}: one IP, billed as one lookup; private, reserved and unknown addresses are
 // found:false, never an error.
 export const handler = defineHandler({
-  route: 'lookup-ip',
+  route: routeByName('lookup-ip'),
   input: (req) => {
     const path = validate(LookupIpPath, req.pathParameters, 'path');
     const query = validate(LookupIpQuery, req.query, 'query');

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { buildOpenApi } from '../api-reference/openapi.js';
 import { CONTRACTS } from '../contracts.js';
 import { DASHBOARD_CONTRACTS } from '../dashboard-contracts.js';
-import { buildOpenApi } from '../lib/http/openapi.js';
 import { ROUTES } from '../routes.js';
 
 // GET /v1/openapi.json, served without a key. Built once per container from the contracts.
@@ -17,7 +17,7 @@ export async function handler(
     headers: {
       'Content-Type': 'application/json; charset=utf-8',
       'Access-Control-Allow-Origin': '*',
-      // API Gateway's id of the request, as on every answer of the API (README: Errors).
+      // API Gateway's id of the request, as on every answer of the API (docs/api.md: Errors).
       ...(requestId ? { 'X-Request-Id': requestId, 'Access-Control-Expose-Headers': 'X-Request-Id' } : {}),
     },
     body,

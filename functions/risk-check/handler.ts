@@ -7,10 +7,11 @@ import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
 import { checkTravel, type Location } from '../lib/risk/travel.js';
 import { baselineKey } from '../lib/risk/user-id.js';
 import { ipLocator } from '../lib/runtime/ip.js';
+import { routeByName } from '../routes.js';
 import { RiskCheckBody } from './contract.js';
 
 /**
- * The IP's location, or 422: without coordinates there is nothing to compare (README: Impossible
+ * The IP's location, or 422: without coordinates there is nothing to compare (docs/api.md: Impossible
  * travel).
  */
 async function locate(ip: ParsedIp): Promise<Location> {
@@ -24,7 +25,7 @@ async function locate(ip: ParsedIp): Promise<Location> {
 // POST /v1/risk/check (secret key): impossible travel against the user's baseline; one request.
 // The location is resolved while validating, so a 422 (like a 400) is not charged.
 export const handler = defineHandler({
-  route: 'risk-check',
+  route: routeByName('risk-check'),
   input: async (req) => {
     const { userId, ip, commit } = validate(RiskCheckBody, readJsonBody(req));
     // The contract accepted ip as an address.

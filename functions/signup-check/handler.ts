@@ -4,11 +4,12 @@ import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { signupDeps } from '../lib/runtime/signup.js';
 import { checkSignup } from '../lib/signup/check.js';
+import { routeByName } from '../routes.js';
 import { SignupCheckBody } from './contract.js';
 
 // POST /v1/signup/check (secret key): email check + IP data + email domain age, scored; one request.
 export const handler = defineHandler({
-  route: 'signup-check',
+  route: routeByName('signup-check'),
   input: (req) => {
     const body = validate(SignupCheckBody, readJsonBody(req));
     // The contract accepted ip as an address.

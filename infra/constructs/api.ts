@@ -27,15 +27,15 @@ import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
 import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
+import { landingKey } from '../../functions/lib/aws/job-keys.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
-import { preflightHeaders } from '../../functions/lib/http/cors.js';
-import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
+import { GATEWAY_RESPONSES } from '../../functions/lib/gateway/gateway-responses.js';
 import {
   BINARY_MEDIA_TYPES,
   MINIMUM_COMPRESSION_SIZE,
   STAGE_NAME,
-} from '../../functions/lib/http/gateway-settings.js';
-import { landingKey } from '../../functions/lib/jobs/landing.js';
+} from '../../functions/lib/gateway/gateway-settings.js';
+import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import {
   DASHBOARD_ROUTES,
   type DashboardRouteName,
@@ -98,7 +98,7 @@ interface RouteAccess {
 }
 
 const { uploads, chunks, results } = BUCKET.prefixes;
-/** Presigned CSV uploads: `uploads/landing/<account>/<upload>.csv` (functions/lib/jobs/landing.ts). */
+/** Presigned CSV uploads: `uploads/landing/<account>/<upload>.csv` (functions/lib/aws/job-keys.ts landingKey). */
 const LANDING_OBJECTS = landingKey('*', '*');
 
 /**
@@ -296,7 +296,7 @@ export class Api extends Construct {
     });
 
     // API Gateway's own errors as {error, message}, with CORS for an allowed origin
-    // (functions/lib/http/gateway-responses.ts). DEFAULT_4XX/5XX carry no status: each type they
+    // (functions/lib/gateway/gateway-responses.ts). DEFAULT_4XX/5XX carry no status: each type they
     // stand for keeps its own.
     for (const def of GATEWAY_RESPONSES) {
       this.restApi.addGatewayResponse(`GatewayResponse${def.type}`, {
@@ -428,7 +428,7 @@ export class Api extends Construct {
   }
 
   /**
-   * The dashboard's API (README: Dashboard): a function per route behind the session authorizer
+   * The dashboard's API (docs/dashboard.md): a function per route behind the session authorizer
    * (the two sign-in steps have none), without API keys or usage plans: nothing here is billed, and
    * the stage's throttle and the sign-in limits per address and IP bound it.
    */

@@ -32,7 +32,7 @@ import { NetintelFunction } from './netintel-function.js';
  * - deletes every CloudFront-Viewer-* header. This behaviour forwards all viewer headers with the
  *   origin secret, and another spelling of the geo path (/v1/geo/, //v1/geo, ...) reaches the geo
  *   function through it: a viewer's own CloudFront-Viewer-Country must not arrive there looking
- *   like CloudFront's (functions/lib/http/edge-origin.ts refuses such requests too). Not used on
+ *   like CloudFront's (functions/lib/gateway/edge-origin.ts refuses such requests too). Not used on
  *   the geo behaviour itself, where CloudFront writes those headers and a viewer-request function
  *   would see, and delete, the real ones.
  * Header names in the event are lower case (CloudFront Functions event structure).

@@ -57,9 +57,9 @@ import {
   SITE_CACHE_CONTROL,
   SITE_REDIRECTS,
   siteFiles,
-} from '../../functions/lib/http/docs-site.js';
-import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/http/edge-origin.js';
-import { STAGE_NAME } from '../../functions/lib/http/gateway-settings.js';
+} from '../../functions/api-reference/docs-site.js';
+import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/gateway/edge-origin.js';
+import { STAGE_NAME } from '../../functions/lib/gateway/gateway-settings.js';
 import { routeByName } from '../../functions/routes.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { ForwardedHostFunction } from './custom-hostnames.js';
@@ -96,7 +96,7 @@ export const CLOUDFRONT_LOG_PREFIX = 'cloudfront/';
 /**
  * The docs site's viewer-request function (CloudFront Functions, JS 2.0): `/` answers 302 to /docs,
  * and /docs, /docs/, /favicon.ico, /dashboard and /dashboard/ read the bucket's file of the same
- * table the local server uses (functions/lib/http/docs-site.ts).
+ * table the local server uses (functions/api-reference/docs-site.ts).
  */
 export const DOCS_SITE_FUNCTION_CODE =
   `var REDIRECTS = ${JSON.stringify(SITE_REDIRECTS)}; var ALIASES = ${JSON.stringify(SITE_ALIASES)}; ` +
@@ -295,7 +295,7 @@ export class Edge extends Construct {
       // CloudFront compresses only under a cache policy with its Gzip/Brotli settings on, which it
       // refuses on a policy whose TTLs are all 0; a policy that may cache lets it collapse
       // simultaneous requests (see above). So API Gateway compresses (MINIMUM_COMPRESSION_SIZE in
-      // functions/lib/http/gateway-settings.ts): with CachingDisabled CloudFront forwards
+      // functions/lib/gateway/gateway-settings.ts): with CachingDisabled CloudFront forwards
       // Accept-Encoding like any viewer header and passes the encoded answer through.
       compress: false,
     };

@@ -28,7 +28,7 @@ export interface JobPipelineProps {
 
 /**
  * Email list jobs: the bucket holding uploads, chunks and results (deleted 7 days after creation;
- * README: Email list jobs, "Expiry"), the chunk queue with its DLQ, the chunk processor and the DLQ
+ * docs/api.md: Email list jobs, "Expiry"), the chunk queue with its DLQ, the chunk processor and the DLQ
  * consumer.
  */
 export class JobPipeline extends Construct {

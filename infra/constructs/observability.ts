@@ -272,7 +272,7 @@ export class Observability extends Construct {
    * cannot publish to a topic under the AWS-managed SNS key, so this key lets CloudWatch use it.
    */
   /**
-   * Two Contributor Insights rules (README: Monitoring costs): billed units per account and meter,
+   * Two Contributor Insights rules (docs/deploy.md: "What a call costs you"): billed units per account and meter,
    * summed from the usage-event lines of the billed routes, and calls per account, counted from the
    * API's access log. A rule costs $0.50 a month and $0.02 per million lines it matches.
    */

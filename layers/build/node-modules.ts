@@ -2,8 +2,8 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
 import { LAYER_MODULES, NODE_TARGET } from '../../infra/layer-modules.js';
-import type { ManifestEntry } from './build-data.js';
 
 // Packages the functions load from the layer instead of their own bundles (LAYER_MODULES, external
 // in infra/bundling.ts): Lambda puts /opt/nodejs/node_modules on the module path. Each is bundled

@@ -1,13 +1,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
 import {
   IANA_RDAP_DNS_BOOTSTRAP_URL,
   parseRdapBootstrap,
   RDAP_BOOTSTRAP_PATH,
   RdapBootstrapFileSchema,
 } from '../../functions/lib/signup/domain-age.js';
-import type { ManifestEntry } from './build-data.js';
 
 // The RDAP part of the data layer: `<layer>/rdap/dns.json`, the IANA bootstrap file for DNS
 // (RFC 9224) that the signup check's domain-age lookup reads (functions/lib/runtime/signup.ts).

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
 import { networkDataFromLayer } from '../../functions/lib/refresh/dir-store.js';
 import {
   compileSecuritySources,
@@ -20,7 +21,6 @@ import {
 } from '../../functions/lib/security/asn-networks.js';
 import { compileRanges } from '../../functions/lib/security/compile.js';
 import { SECURITY_FILES, type SecurityManifest } from '../../functions/lib/security/manifest.js';
-import type { ManifestEntry } from './build-data.js';
 
 // The security part of the data layer (`<layer>/security/`, read by functions/lib/runtime/security.ts):
 //   ranges.bin     every security list compiled into one range table (functions/lib/security/range-table.ts)

@@ -2,7 +2,7 @@ import { csvField, formulaSafe } from '../../functions/lib/jobs/results-csv.js';
 import type { ListRecord } from './list-file.js';
 
 // `--keep-columns`: the results file with the input's own columns in front of the result columns.
-// The results have one row per input row with an address, in input order (README: Email list jobs,
+// The results have one row per input row with an address, in input order (docs/api.md: Email list jobs,
 // "Results"), so the two files are walked side by side, one record at a time: memory stays bounded
 // whatever the size. Each pair is checked by its address (the results' email cell is the input
 // cell, with an apostrophe before a formula character), so a file changed since it was submitted is

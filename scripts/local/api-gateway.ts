@@ -11,9 +11,6 @@ import type {
   APIGatewayRequestAuthorizerEvent,
   Context,
 } from 'aws-lambda';
-import { originOf } from '../../functions/lib/accounts/origins.js';
-import { checkHostHeader } from '../../functions/lib/custom-hostnames/host-header.js';
-import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import {
   DASHBOARD_PATH,
   DOCS_CSP,
@@ -23,40 +20,37 @@ import {
   SITE_REDIRECTS,
   type SiteFile,
   siteFile,
-} from '../../functions/lib/http/docs-site.js';
-import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
+} from '../../functions/api-reference/docs-site.js';
+import { originOf } from '../../functions/lib/accounts/origins.js';
+import { checkHostHeader } from '../../functions/lib/custom-hostnames/host-header.js';
 import {
   type GatewayRequestFacts,
   gatewayResponse,
   renderGatewayBody,
   renderGatewayHeaders,
-} from '../../functions/lib/http/gateway-responses.js';
+} from '../../functions/lib/gateway/gateway-responses.js';
 import {
   isBinaryMediaType,
   MINIMUM_COMPRESSION_SIZE,
   type ResponseEncoding,
   responseEncoding,
   STAGE_NAME,
-} from '../../functions/lib/http/gateway-settings.js';
+} from '../../functions/lib/gateway/gateway-settings.js';
+import { preflightHeaders } from '../../functions/lib/http/cors.js';
+import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
 import { accessLogger } from '../../functions/lib/observability.js';
-import {
-  type DashboardRoute,
-  handlerEntry,
-  matchDashboardPath,
-  matchPath,
-  PUBLIC_ROUTES,
-  type Route,
-} from '../../functions/routes.js';
+import { type DashboardRoute, handlerEntry, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandlerModule } from './load-handler.js';
+import { matchDashboardPath, matchPath } from './match-path.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
 // stack deploys: the v1 event shape, the REQUEST authorizer, gateway responses, binary media
 // types, and the payload limits (10 MB request at the gateway, 6 MB per synchronous invocation).
 // Every request gets an id, as API Gateway's `$context.requestId`: in the event, in X-Request-Id on
-// every answer, and on the one access-log line it writes (README: Logs), where keys are masked.
+// every answer, and on the one access-log line it writes (docs/operations.md: Logs), where keys are masked.
 
 export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 export const INVOKE_PAYLOAD_LIMIT = 6 * 1024 * 1024;

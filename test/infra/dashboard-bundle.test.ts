@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { DASHBOARD_PATH } from '../../functions/lib/http/docs-site.js';
+import { DASHBOARD_PATH } from '../../functions/api-reference/docs-site.js';
 import { buildDashboard, type DashboardBuild } from '../../web/dashboard/build.js';
 
 // What the dashboard's build (web/dashboard/build.ts) must hold to: the first page's JavaScript

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { DASHBOARD_PATH, dashboardCsp, SITE_ALIASES } from '../../functions/lib/http/docs-site.js';
+import { DASHBOARD_PATH, dashboardCsp, SITE_ALIASES } from '../../functions/api-reference/docs-site.js';
 import { CLOUDFRONT_ORIGINS, DOCS_SITE_FUNCTION_CODE, SITE_PATHS } from '../../infra/constructs/edge.js';
 import {
   type CfnResource,

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { TABLES, usagePlanIdVariable } from '../../functions/lib/aws/resources.js';
 import { DNS_CANARY_METRIC } from '../../functions/lib/dns/canary.js';
-import { GATEWAY_RESPONSES } from '../../functions/lib/http/gateway-responses.js';
+import { GATEWAY_RESPONSES } from '../../functions/lib/gateway/gateway-responses.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.js';
 import { environmentFromOutputs, OUTPUTS } from '../../infra/outputs.js';
 import {
@@ -219,7 +219,7 @@ describe('alarms', () => {
       }),
     ]);
 
-    // The DNS canary (README: Email checks): a resolver that stops resolving known mail domains.
+    // The DNS canary (docs/api.md: Email checks): a resolver that stops resolving known mail domains.
     expect(all.filter((a) => a.MetricName === DNS_CANARY_METRIC)).toEqual([
       expect.objectContaining({ Namespace: 'netintel', Statistic: 'Maximum', Threshold: 0 }),
     ]);

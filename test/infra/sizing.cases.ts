@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Template } from 'aws-cdk-lib/assertions';
 import { build, type Metafile } from 'esbuild';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
-import { MINIMUM_COMPRESSION_SIZE } from '../../functions/lib/http/gateway-settings.js';
+import { MINIMUM_COMPRESSION_SIZE } from '../../functions/lib/gateway/gateway-settings.js';
 import { DASHBOARD_ROUTES, handlerEntry, ROUTES, routeByName } from '../../functions/routes.js';
 import { cdkBundling, esbuildOptions, externalModules } from '../../infra/bundling.js';
 import { CLOUDFRONT_LOG_PREFIX } from '../../infra/constructs/edge.js';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { MINIMUM_COMPRESSION_SIZE } from '../../functions/lib/http/gateway-settings.js';
+import { MINIMUM_COMPRESSION_SIZE } from '../../functions/lib/gateway/gateway-settings.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Payload compression as API Gateway does it for the deployed stack (minimumCompressionSize 1 KB,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type * as z from 'zod';
+import { ErrorSchema } from '../../functions/api-reference/openapi.js';
 import { CONTRACTS } from '../../functions/contracts.js';
-import { ErrorSchema } from '../../functions/lib/http/openapi.js';
 import { ROUTES, type RouteName } from '../../functions/routes.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';

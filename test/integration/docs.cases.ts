@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { exampleFile, SAMPLE_ORIGIN } from '../../functions/api-reference/code-samples.js';
+import { DOCS_CSP } from '../../functions/api-reference/docs-site.js';
 import { CONTRACTS } from '../../functions/contracts.js';
 import { DataReportSchema } from '../../functions/lib/data-report.js';
-import { exampleFile, SAMPLE_ORIGIN } from '../../functions/lib/http/code-samples.js';
 import type { RouteExample } from '../../functions/lib/http/contract.js';
-import { DOCS_CSP } from '../../functions/lib/http/docs-site.js';
 import { ROUTES, type Route } from '../../functions/routes.js';
 import { DATA_LAYER_DIR, DATA_LAYER_MANIFEST } from '../../layers/build/data-layer.js';
 import { type DnsServer, mx, type Rr, startDnsServer } from '../support/dns-server.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
 // API Gateway's own answers in a browser, as the local gateway emulates them from the same
-// gateway-response definitions the stack installs (functions/lib/http/gateway-responses.ts).
+// gateway-response definitions the stack installs (functions/lib/gateway/gateway-responses.ts).
 
 let stack: TestStack;
 describe('gateway-cors', () => {

@@ -203,7 +203,7 @@ describe('hung dependencies: every AWS call is bounded', () => {
       proxies.dynamodb.heal();
     }
     expectUnavailable(answer, 'service_unavailable');
-    // DynamoDB did not take the refund either: the call stays charged (README: Errors).
+    // DynamoDB did not take the refund either: the call stays charged (docs/api.md: Errors).
     expect(await charged()).toBe(before + 1);
   });
 

@@ -1,16 +1,16 @@
 import { gzipSync } from 'node:zlib';
 import { HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { landingKey } from '../../functions/lib/aws/job-keys.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
-import { landingKey } from '../../functions/lib/jobs/landing.js';
 import { minuteWindow, monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Hardening, "Bounded work for small hostile bodies" and "Inputs that must work": list-job bodies
-// that are small on the wire and huge once read, every encoding the README promises, and the size
+// that are small on the wire and huge once read, every encoding docs/api.md promises, and the size
 // limit of the upload URL, on the local stack over HTTP.
 
 const MB = 1024 * 1024;

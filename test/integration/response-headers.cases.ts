@@ -5,7 +5,7 @@ import { minuteWindow } from '../../functions/lib/limits/windows.js';
 import { accessLogger, logger, setLogOutput } from '../../functions/lib/observability.js';
 import { afterKeyCache, freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
 
-// Responses that help debugging (README: Errors, Limits, Logs): one message per 401 case, the
+// Responses that help debugging (docs/api.md: Errors, Limits; docs/operations.md: Logs): one message per 401 case, the
 // request id on every answer and every log line, the minute's limit on every counted call, what is
 // left of the month on its 429, Allow on a 405, where a body stops being JSON, and an access log
 // that names a refused origin and never holds a key in full.

@@ -7,6 +7,7 @@ import { RateLimitError } from '../../functions/lib/http/errors.js';
 import { toAuthorizerContext } from '../../functions/lib/http/principal.js';
 import { SentNotices } from '../../functions/lib/limits/notice-delivery.js';
 import { emailChecker } from '../../functions/lib/runtime/email.js';
+import { routeByName } from '../../functions/routes.js';
 import {
   apiEvent,
   FakeMetrics,
@@ -46,7 +47,7 @@ const event = apiEvent({
 
 /** Checks the addresses (DNS) and looks at a bucket (S3); answers with the addresses. */
 const served = define({
-  route: 'email-batch',
+  route: routeByName('email-batch'),
   input: () => ({ emails: ['ada@example.com'] }),
   run: async ({ emails }) => {
     const results = await (await emailChecker()).checkMany(emails);
@@ -58,7 +59,7 @@ const served = define({
 });
 
 const refused = define({
-  route: 'email-batch',
+  route: routeByName('email-batch'),
   input: () => {
     throw new RateLimitError(3);
   },

@@ -8,7 +8,7 @@ import {
   DASHBOARD_PAGE_CACHE_CONTROL,
   DASHBOARD_PATH,
   type SiteFile,
-} from '../../functions/lib/http/docs-site.js';
+} from '../../functions/api-reference/docs-site.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // Builds the dashboard (web/dashboard/src) with esbuild, in memory: minified ES modules with hashed

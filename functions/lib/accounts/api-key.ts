@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { KeyType } from '../../routes.js';
+import type { KeyType } from './key-type.js';
 
-// Key format (ours to choose; README: Authentication, "Key format"): a readable type prefix and 32
+// Key format (ours to choose; docs/api.md: Authentication, "Key format"): a readable type prefix and 32
 // base64url characters of randomness (192 bits), e.g. `ni_pub_3q2-…` or `ni_sec_Zk9…`.
 // Only the SHA-256 of a key is stored; lookups are by that hash.
 export const KEY_PREFIX: Record<KeyType, string> = { publishable: 'ni_pub_', secret: 'ni_sec_' };

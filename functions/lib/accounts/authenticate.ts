@@ -1,10 +1,11 @@
-import type { KeyType, Route } from '../../routes.js';
 import { bindHost } from '../custom-hostnames/binding.js';
 import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
 import type { Principal } from '../http/principal.js';
+import type { Route } from '../route-types.js';
 import type { AccountStore, KeyRecord } from './account.js';
 import { hashApiKey, isWellFormedKey } from './api-key.js';
+import type { KeyType } from './key-type.js';
 import { isOriginAllowed, originOf } from './origins.js';
 
 export type AuthDecision =
@@ -51,7 +52,7 @@ const deny = (status: 401 | 403, code: ErrorCode, message: string): Extract<Auth
 });
 
 /**
- * Why a key was refused, one stable message per case (README: Errors), all under the one code
+ * Why a key was refused, one stable message per case (docs/api.md: Errors), all under the one code
  * `invalid_api_key` (401) or the 403 codes. Clients match on the code; the message is for the person
  * debugging, so it says what to change.
  */
@@ -92,7 +93,7 @@ function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | 
   const sent: [Channel, readonly string[]][] = [
     ['bearer', input.headers.authorization ?? []],
     ['header', input.headers['x-api-key'] ?? []],
-    // The `key` query parameter is a fallback for GET /v1/geo only (README: Authentication).
+    // The `key` query parameter is a fallback for GET /v1/geo only (docs/api.md: Authentication).
     ['query', input.route.name === 'geo' ? (input.query.key ?? []) : []],
   ];
   const found: { key: string; channel: Channel }[] = [];
@@ -117,7 +118,7 @@ function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | 
 const lastOf = (values: readonly string[] | undefined): string | undefined => values?.at(-1);
 
 /**
- * README: Authentication, and docs/custom-hostnames.md: who is calling, with which key type, from
+ * docs/api.md: Authentication, and docs/custom-hostnames.md: who is calling, with which key type, from
  * which origin, on which hostname. 401 for a missing, malformed, unknown or revoked key, and for
  * more than one key (two different keys, or one channel sent twice); 403 for the wrong key type, an
  * origin that is not on a publishable key's list, or another account's custom hostname.

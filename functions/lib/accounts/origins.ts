@@ -1,4 +1,4 @@
-// Publishable keys are locked to origins (README: Authentication). An allowed entry is an exact origin
+// Publishable keys are locked to origins (docs/api.md: Authentication). An allowed entry is an exact origin
 // (`https://app.example.com`), or `http://localhost:*` / `http://127.0.0.1:*` where the port is
 // a wildcard: local development servers move between ports, real sites do not.
 

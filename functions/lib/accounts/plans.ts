@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-// The default plans, in one place. Numbers are ours to choose; the README lists them (Limits, billing
+// The default plans, in one place. Numbers are ours to choose; docs/api.md lists them (Limits, billing
 // and usage notices).
 // An account copies its plan's limits at creation and may override each one.
 export const PlanSchema = z.object({

@@ -1,6 +1,6 @@
 import type { Account } from './account.js';
 
-// The outer throttle per account (README: Authentication). API Gateway applies a usage plan's
+// The outer throttle per account (docs/api.md: Authentication). API Gateway applies a usage plan's
 // throttle per API key, and the authorizer names the key of each request (usageIdentifierKey). One
 // key per plan would put every account of the plan in one bucket (all free accounts together at
 // 2 req/s); so each account gets its own key in its plan's usage plan, made when the account is.

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { KeyType } from '../../routes.js';
 import {
   type Account,
   AccountSchema,
@@ -11,6 +10,7 @@ import {
   KeyRecordSchema,
 } from '../accounts/account.js';
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
+import type { KeyType } from '../accounts/key-type.js';
 import { planById } from '../accounts/plans.js';
 import type { UsagePlanKey, UsagePlanKeyRecords } from '../accounts/usage-plan-keys.js';
 import { accountItems } from './account-items.js';

@@ -6,7 +6,7 @@ import { accountItems } from './account-items.js';
 import { conditional } from './dynamo-conditions.js';
 
 // MEMBER#<email> / MEMBER: who may sign in to the dashboard of which account. One account per
-// address (README: Dashboard): the e-mail alone says which account a sign-in link opens.
+// address (docs/dashboard.md): the e-mail alone says which account a sign-in link opens.
 
 const MemberSchema = z.object({ accountId: z.string(), email: z.string(), createdAt: z.string() });
 

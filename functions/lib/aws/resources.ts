@@ -120,7 +120,7 @@ export const TABLES: readonly TableDef[] = [
 export const BUCKET = {
   envVar: 'JOBS_BUCKET',
   localName: 'netintel-jobs',
-  /** Job uploads and results are deleted 7 days after creation (README: Email list jobs, "Expiry"). */
+  /** Job uploads and results are deleted 7 days after creation (docs/api.md: Email list jobs, "Expiry"). */
   expireAfterDays: 7,
   prefixes: { uploads: 'uploads/', results: 'results/', chunks: 'chunks/' },
 } as const;

@@ -11,7 +11,7 @@ import { LocalCertificateProvider } from '../custom-hostnames/local-certificates
 import type { CertificateProvider } from '../custom-hostnames/ports.js';
 import { ScheduledCertificates } from '../custom-hostnames/scheduled-certificates.js';
 import type { SignInDeps } from '../dashboard/sign-in.js';
-import { fromOurEdge } from '../http/edge-origin.js';
+import { fromOurEdge } from '../gateway/edge-origin.js';
 import type { Checkpoint, CreationDeps } from '../jobs/job-creation.js';
 import type { SweepDeps } from '../jobs/job-sweep.js';
 import type { Leases } from '../limits/leased-admission.js';
@@ -266,7 +266,7 @@ function domainDepsWith(
   };
 }
 
-// The dashboard's members and sessions (README: Dashboard).
+// The dashboard's members and sessions (docs/dashboard.md).
 
 let members: DynamoMemberStore | undefined;
 let sessions: DynamoSessionStore | undefined;

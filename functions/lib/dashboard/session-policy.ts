@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-// How long sign-in links and sessions live (issue #17; README: Dashboard). A session ends 12 hours
+// How long sign-in links and sessions live (issue #17; docs/dashboard.md). A session ends 12 hours
 // after its last use or 7 days after sign-in, whichever comes first; its last use is written at most
 // every 5 minutes, so browsing the dashboard costs a read per call, not a write.
 

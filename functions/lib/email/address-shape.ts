@@ -40,7 +40,7 @@ export function isValidLocalPart(local: string): boolean {
       previousWasDot = false;
     } else {
       // Non-ASCII, control characters, space, and the specials ("(),:;<>@[\]) including the
-      // quote that opens a quoted local part, which the API refuses (README: Email checks, "Syntax").
+      // quote that opens a quoted local part, which the API refuses (docs/api.md: Email checks, "Syntax").
       return false;
     }
   }

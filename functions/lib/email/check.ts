@@ -13,7 +13,7 @@ import { type ParsedAddress, parseAddress } from './syntax.js';
 import { suggestedDomain } from './typo.js';
 import { verdictFor } from './verdict.js';
 
-// The email check (README: Email checks): syntax, normalisation, disposable, free provider,
+// The email check (docs/api.md: Email checks): syntax, normalisation, disposable, free provider,
 // role account, typo and mail-server status, combined into a verdict. Pure apart from the
 // MxResolver port it is given; a DNS failure degrades to mx.status unknown and never throws.
 

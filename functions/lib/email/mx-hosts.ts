@@ -1,7 +1,7 @@
 import { normaliseHostname } from '../dns/host-name.js';
 import { registrableDomain } from './public-suffix.js';
 
-// The MX-host table (README: Email checks, "Disposable": the disposable data extended with mail
+// The MX-host table (docs/api.md: Email checks, "Disposable": the disposable data extended with mail
 // servers seen serving listed domains; disposableSource `mx_host`). Temp-mail services rotate
 // through fresh domains faster than the lists follow, but keep receiving on the same mail servers:
 // a domain whose MX host is in this table is disposable too.

@@ -12,7 +12,7 @@ export interface MxResult {
   readonly host: string | null;
 }
 
-/** Default DNS time budget of one check, in milliseconds (ours to choose; README: Email checks). */
+/** Default DNS time budget of one check, in milliseconds (ours to choose; docs/api.md: Email checks). */
 export const DEFAULT_DNS_BUDGET_MS = 1500;
 
 const UNKNOWN: MxResult = { status: 'unknown', host: null };

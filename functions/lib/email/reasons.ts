@@ -1,4 +1,4 @@
-// Reason codes of the email check (README: Email checks, "Reasons order"). The array order
+// Reason codes of the email check (docs/api.md: Email checks, "Reasons order"). The array order
 // IS the severity order: a result's `reasons` are listed in it, and the verdict is that of the
 // first one. Everything else in the code base refers to these constants, never to string literals.
 

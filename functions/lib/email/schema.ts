@@ -3,7 +3,7 @@ import { DISPOSABLE_SOURCES } from './disposable.js';
 import { MX_STATUSES } from './mx-status.js';
 import { REASON_CODES, VERDICTS } from './reasons.js';
 
-// The email check result (README: Email checks), used by the handlers for their responses,
+// The email check result (docs/api.md: Email checks), used by the handlers for their responses,
 // by the OpenAPI document, and by the property tests that check every result against it.
 
 export const MxStatusSchema = z.enum(MX_STATUSES);

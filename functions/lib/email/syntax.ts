@@ -2,7 +2,7 @@ import { domainToASCII } from 'node:url';
 import punycode from 'punycode/punycode.js';
 import { DOT, isValidAsciiDomain, isValidLocalPart, LDH, MAX_ADDRESS_OCTETS } from './address-shape.js';
 
-// Address syntax (the reason `invalid_syntax`; README: Email checks, "Syntax"): RFC 5321 length
+// Address syntax (the reason `invalid_syntax`; docs/api.md: Email checks, "Syntax"): RFC 5321 length
 // limits, an RFC 5322 dot-atom local part, and a real DNS domain. Written as character loops over
 // lookup tables so a batch of thousands of addresses compiles no regular expression per address,
 // and so that hostile input (megabyte strings, control characters) costs one linear pass at most.

@@ -165,7 +165,7 @@ export interface TypoFacts {
 
 /**
  * The domain the address most likely meant, or null. A domain whose own MX resolves (`mxFound`) is
- * corrected only when exactly one edit away from a common provider (README: Email checks, "Typo");
+ * corrected only when exactly one edit away from a common provider (docs/api.md: Email checks, "Typo");
  * a TLD correction is made only for domains without a working mail server.
  */
 export function suggestedDomain(facts: TypoFacts, mxFound: boolean): string | null {

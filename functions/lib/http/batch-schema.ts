@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { $ZodCheckMaxLength, $ZodCheckMinLength } from 'zod/v4/core';
 
 // A batch of 1 to `max` items (email and IP batches). Its size is judged even when items are
-// malformed, so 101 bad items are `batch_too_large` and an empty list `empty_batch` (README:
+// malformed, so 101 bad items are `batch_too_large` and an empty list `empty_batch` (docs/api.md:
 // Errors): zod skips a check after an item failed unless the check says `when`. The check classes
 // are imported by name: `z.core.` as a value would keep all of zod's core in every bundle (+300 KB).
 

@@ -38,7 +38,7 @@ export interface RouteContract {
   /**
    * Codes the route's own input and run answer besides `requestErrors` (job_not_found,
    * location_unavailable, ...). The codes every route of its kind answers (key, limits, JSON body)
-   * come from the route table: functions/lib/http/operation-errors.ts.
+   * come from the route table: functions/api-reference/operation-errors.ts.
    */
   errors?: readonly ErrorCode[];
   response: z.ZodType;

@@ -1,7 +1,7 @@
-import type { KeyType } from '../../routes.js';
+import type { KeyType } from '../accounts/key-type.js';
 
 // CORS only on publishable (browser) routes and only for an origin the key allows: a refused origin
-// gets no CORS header at all. Secret routes never send CORS headers (README: Authentication).
+// gets no CORS header at all. Secret routes never send CORS headers (docs/api.md: Authentication).
 export const CORS_ALLOW_HEADERS = 'Content-Type, X-Api-Key';
 export const CORS_MAX_AGE_SECONDS = 600;
 

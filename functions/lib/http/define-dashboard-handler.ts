@@ -1,10 +1,10 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { DASHBOARD_ROUTES, type DashboardRoute, type DashboardRouteName } from '../../routes.js';
 import { now } from '../aws/services.js';
 import { traceInvocation } from '../aws/tracing.js';
 import { logger } from '../observability.js';
+import type { DashboardRoute } from '../route-types.js';
 import { config } from '../runtime/config.js';
 import {
   type SessionPrincipal,
@@ -20,7 +20,7 @@ import { responseHeaders } from './middleware/response-headers.js';
 import { type Reply, toProxyResult } from './reply.js';
 import type { HttpRequest } from './request.js';
 
-// The dashboard's route handlers (README: Dashboard). Shorter than the API's pipeline: nothing is
+// The dashboard's route handlers (docs/dashboard.md). Shorter than the API's pipeline: nothing is
 // billed or rate-counted per account, so there is no admission; the session authorizer's decision
 // (session-authorizer/handler.ts) is the caller. Every answer is `Cache-Control: no-store`.
 //
@@ -36,31 +36,26 @@ export interface DashboardCall {
 }
 
 export interface DashboardSpec<I> {
-  route: DashboardRouteName;
+  /** The route's entry of the route table (routes.ts dashboardRouteByName). */
+  route: DashboardRoute;
   input: (req: HttpRequest) => I | Promise<I>;
   run: (input: I, call: DashboardCall & { session: SessionPrincipal }) => Promise<Reply>;
 }
 
 export interface SessionProbeSpec<I> {
-  route: DashboardRouteName;
+  route: DashboardRoute;
   input: (req: HttpRequest) => I | Promise<I>;
   /** `session` is null when the call has none (no cookie, or its session ended). */
   run: (input: I, call: DashboardCall & { session: SessionPrincipal | null }) => Promise<Reply>;
 }
 
 export interface PublicDashboardSpec<I> {
-  route: DashboardRouteName;
+  route: DashboardRoute;
   input: (req: HttpRequest) => I | Promise<I>;
   run: (input: I, call: DashboardCall) => Promise<Reply>;
 }
 
 type DashboardContext = RequestContext & { session?: SessionPrincipal };
-
-function dashboardRoute(name: DashboardRouteName): DashboardRoute {
-  const route = DASHBOARD_ROUTES.find((r) => r.name === name);
-  if (!route) throw new Error(`no dashboard route named ${name}`);
-  return route;
-}
 
 /** Browsers and proxies keep nothing of the dashboard's answers (keys are shown once). */
 function noStore(): Middleware {
@@ -92,11 +87,10 @@ function session(answersSignedOut: boolean): Middleware {
 }
 
 function build<I>(
-  name: DashboardRouteName,
+  route: DashboardRoute,
   input: (req: HttpRequest) => I | Promise<I>,
   run: (input: I, context: DashboardContext) => Promise<Reply>,
 ) {
-  const route = dashboardRoute(name);
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, DashboardContext>()
     .use(traceInvocation())
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -119,8 +113,8 @@ function build<I>(
 
 /** A dashboard route behind the session authorizer. */
 export function defineDashboardHandler<I>(spec: DashboardSpec<I>) {
-  if (dashboardRoute(spec.route).answersSignedOut) {
-    throw new Error(`${spec.route} answers signed-out calls: define it with defineSessionProbeHandler`);
+  if (spec.route.answersSignedOut) {
+    throw new Error(`${spec.route.name} answers signed-out calls: define it with defineSessionProbeHandler`);
   }
   return build(spec.route, spec.input, (input, context) =>
     spec.run(input, {
@@ -133,9 +127,9 @@ export function defineDashboardHandler<I>(spec: DashboardSpec<I>) {
 
 /** A session route that answers a signed-out call too (answersSignedOut in the route table). */
 export function defineSessionProbeHandler<I>(spec: SessionProbeSpec<I>) {
-  const route = dashboardRoute(spec.route);
+  const route = spec.route;
   if (route.auth !== 'session' || !route.answersSignedOut) {
-    throw new Error(`${spec.route} is not a session route that answers signed-out calls`);
+    throw new Error(`${route.name} is not a session route that answers signed-out calls`);
   }
   return build(spec.route, spec.input, (input, context) =>
     spec.run(input, {

@@ -2,7 +2,6 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { type Route, routeByName } from '../../routes.js';
 import {
   cachedAccountStore,
   noticeLedger,
@@ -80,7 +79,7 @@ function currentCounter(deps: PipelineDeps): PipelineDeps['counter'] {
  */
 export function defineHandlerWith(deps: PipelineDeps) {
   return <I, R = undefined>(spec: HandlerSpec<I, R>) => {
-    const route: Route = routeByName(spec.route);
+    const route = spec.route;
     const counter = currentCounter(deps);
     const meter = route.billing.per === 'none' ? null : route.billing.meter;
 

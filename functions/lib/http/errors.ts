@@ -1,5 +1,5 @@
-// Every non-2xx response is `{error, message}` (README: Errors). Codes are stable API: each is
-// defined here once and listed in the README's table. Messages may change.
+// Every non-2xx response is `{error, message}` (docs/api.md: Errors). Codes are stable API: each is
+// defined here once and listed in docs/errors.md (npm run docs:generate). Messages may change.
 
 export const ERROR_CODES = {
   // 400
@@ -70,7 +70,7 @@ export interface ErrorBody {
   message: string;
   /**
    * `monthly_limit_exceeded` from the counters: requests left of the month's cap (the one field
-   * beyond `error` and `message`, README: Errors).
+   * beyond `error` and `message`, docs/api.md: Errors).
    */
   remaining?: number;
 }

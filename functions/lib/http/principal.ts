@@ -16,7 +16,7 @@ export const PrincipalSchema = z.object({
   customHostname: z.string().min(1).optional(),
   /** `inactive`: the hostname is known but not serving; the handler answers 421 hostname_not_active. */
   hostStatus: z.enum(['active', 'inactive']).optional(),
-  /** `dashboard`: a dashboard session on a list-job route instead of a key (README: Dashboard). */
+  /** `dashboard`: a dashboard session on a list-job route instead of a key (docs/dashboard.md). */
   channel: z.literal('dashboard').optional(),
 });
 

@@ -1,4 +1,4 @@
-// The per-minute limit as response headers (README: Limits), in the names GitHub's API made common.
+// The per-minute limit as response headers (docs/api.md: Limits), in the names GitHub's API made common.
 // X-RateLimit-Reset is the end of the window in epoch seconds, as GitHub sends it: a fixed instant
 // every call of the window agrees on; Retry-After on a 429 gives the same end as seconds from now.
 

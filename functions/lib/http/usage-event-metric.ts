@@ -1,7 +1,7 @@
 import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Meter } from '../../routes.js';
+import type { Meter } from '../billing/meters.js';
 
-// Usage events (README: Limits, billing and usage notices) as CloudWatch EMF, one line per billed
+// Usage events (docs/api.md: Limits, billing and usage notices) as CloudWatch EMF, one line per billed
 // call. One metric per meter and never one per account: CloudWatch keeps each combination of
 // dimension values as a custom metric of its own ($0.30 a month at list price), so an `account`
 // dimension would be 50,000 metrics for 10,000 accounts before a single call. The account rides on

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import { ERROR_CODES, type ErrorCode, ValidationError } from './errors.js';
 
-// The one mapping from zod issues to the API's 400 codes (README: Errors). A route's contract
+// The one mapping from zod issues to the API's 400 codes (docs/api.md: Errors). A route's contract
 // schemas (body, query, path, headers) are its request validator; this decides which problem a
 // refused request is answered with and under which code, so the same input gets the same code on
 // every route.

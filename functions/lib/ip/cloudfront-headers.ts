@@ -1,7 +1,7 @@
 // Parses the CloudFront viewer geolocation headers (Amazon CloudFront Developer Guide, "Add CloudFront
 // request headers": CloudFront-Viewer-Address, -ASN, -Country, -Country-Region, -Country-Region-Name,
 // -City, -Postal-Code, -Latitude, -Longitude, -Time-Zone). GET /v1/geo prefers them over the DB-IP file
-// (the visitor route is backed by a different database than the lookup routes; README: IP lookup and
+// (the visitor route is backed by a different database than the lookup routes; docs/api.md: IP lookup and
 // visitor geolocation).
 // The values are untrusted text: each is validated and dropped when malformed. Header names are
 // matched case-insensitively. City names may arrive percent-encoded or as UTF-8 bytes read as

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { apiCode } from '../http/validate.js';
 import { parseIp } from './parse-ip.js';
 
-// Request fields holding an IP address. They fail with `invalid_ip` (README: Errors), and the
+// Request fields holding an IP address. They fail with `invalid_ip` (docs/api.md: Errors), and the
 // handler parses the accepted string again with parseIp: the contract stays a plain, publishable
 // schema (OpenAPI shows a string) rather than one that transforms.
 

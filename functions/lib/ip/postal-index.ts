@@ -1,6 +1,6 @@
 // Nearest postal code to a point, within one country: postalCode comes from this index keyed on
 // country and coordinates, because the default location database has no postal data, and is null
-// where the index has no coverage (README: IP lookup and visitor geolocation). Built by
+// where the index has no coverage (docs/api.md: IP lookup and visitor geolocation). Built by
 // compile/postal.ts from the GeoNames postal dump.
 //
 // Points are bucketed in a fixed grid of CELL_DEGREES × CELL_DEGREES cells; per country the cells

@@ -1,6 +1,6 @@
 // Response schemas of the IP lookup and visitor geolocation results. They are the source of the
 // OpenAPI document (/docs), so every field says what it means. The inner structure of the derived
-// groups is the project's own choice and is documented here and in the README (IP lookup and
+// groups is the project's own choice and is documented here and in docs/api.md (IP lookup and
 // visitor geolocation).
 import * as z from 'zod';
 import { SecurityFlagsSchema } from '../security/classifier.js';

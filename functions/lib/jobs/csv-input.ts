@@ -1,6 +1,6 @@
 import { Parser } from 'csv-parse';
 
-// The CSV upload rules of POST /v1/email/jobs (README: Email list jobs, "CSV rules"):
+// The CSV upload rules of POST /v1/email/jobs (docs/api.md: Email list jobs, "CSV rules"):
 // - RFC 4180 parsing (quotes, embedded separators and newlines, CRLF), a UTF-8 BOM is ignored.
 // - A quote inside an unquoted field (37°36'37.8"N, 5'10", O"Brien) is a literal character, as
 //   the csv-spectrum suite expects of real exports; a quoted field still open at the end of the

@@ -1,8 +1,8 @@
-import type { Meter } from '../../routes.js';
+import type { Meter } from '../billing/meters.js';
 import { JOB_METER, type JobRecord } from './job.js';
 
 // A list job's credits on the month counter: charged at creation, and the unprocessed part of a
-// failed job returned (README: Email list jobs, "Billing"). The counter and the job record are two
+// failed job returned (docs/api.md: Email list jobs, "Billing"). The counter and the job record are two
 // items, and there are no transactions (dynalite has none, and one write per step keeps every step
 // retryable), so each step that moves credits leaves a marker named by the job id on the counter
 // item IN THE SAME conditional write:

@@ -5,7 +5,7 @@ import { creationCharge, type JobLedger } from './job-charges.js';
 import { IdempotencyKeyInProgressError, IdempotencyKeyReusedError, JobAbandonedError } from './job-errors.js';
 import type { SweepEntries } from './sweep-entry.js';
 
-// Creating a list job: from nothing to `queued`, its credits charged at creation (README: Email list
+// Creating a list job: from nothing to `queued`, its credits charged at creation (docs/api.md: Email list
 // jobs, "Billing"; docs/architecture.md, "The list job's states"), so that a process killed at any
 // point leaves the month charged with exactly the credits of the jobs that exist:
 //

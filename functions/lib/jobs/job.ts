@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { Meter } from '../../routes.js';
+import type { Meter } from '../billing/meters.js';
 import { REASON_CODES } from '../email/index.js';
 import type { Counts, Summary } from './summary.js';
 import { summaryFrom } from './summary.js';
 
-// The email list job (README: Email list jobs) and its states (docs/architecture.md, "The list
+// The email list job (docs/api.md: Email list jobs) and its states (docs/architecture.md, "The list
 // job's states").
 export const JOB_STATUSES = ['queued', 'processing', 'completed', 'failed', 'expired'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -29,7 +29,7 @@ export const SummarySchema = z
   })
   .describe('Row counts (duplicates included) per verdict, and per reason code that occurred.');
 
-/** Where a job was made: with a key, or in the dashboard (with its session; README: Dashboard). */
+/** Where a job was made: with a key, or in the dashboard (with its session; docs/dashboard.md). */
 export const JOB_SOURCES = ['api', 'dashboard'] as const;
 export type JobSource = (typeof JOB_SOURCES)[number];
 

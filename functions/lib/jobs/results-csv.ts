@@ -1,6 +1,6 @@
 import type { EmailCheckResult } from '../email/index.js';
 
-// The job results file (README: Email list jobs, "Results"): one row per submitted row, in
+// The job results file (docs/api.md: Email list jobs, "Results"): one row per submitted row, in
 // submission order, with these columns in this order; reasons joined by ";"; empty cell for null;
 // mx_status empty for invalid syntax; RFC 4180 quoting and CRLF line ends.
 // Spreadsheet safety (OWASP "CSV Injection"): a spreadsheet runs a cell starting with =, +, - or @

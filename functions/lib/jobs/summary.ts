@@ -1,7 +1,7 @@
 import type { EmailCheckResult } from '../email/index.js';
 import { REASON_CODES, type ReasonCode, VERDICTS, type Verdict } from '../email/index.js';
 
-// Summary key layout (ours to choose; README: Email list jobs, "Summary"):
+// Summary key layout (ours to choose; docs/api.md: Email list jobs, "Summary"):
 //   { "verdicts": { "accept": n, "review": n, "reject": n },
 //     "reasons":  { "<reason code>": n, ... } }   only reasons that occurred, in REASON_CODES order
 // Counts are rows (duplicates included). Each chunk's counts are stored with its result lines; the

@@ -1,6 +1,6 @@
 import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
 
-// Where a JSON text stops being JSON, for the `invalid_json` message (README: Errors). V8's own
+// Where a JSON text stops being JSON, for the `invalid_json` message (docs/api.md: Errors). V8's own
 // SyntaxError message is no use here: depending on the Node version it may lack the position and it
 // may quote a slice of the input, which must never be echoed back (it can hold anyone's data).
 // jsonc-parser (the scanner VS Code uses) reports the first error as an offset and a code, with

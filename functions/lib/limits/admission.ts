@@ -1,8 +1,8 @@
-import type { Meter } from '../../routes.js';
-import type { LeaseRecord } from './leases.js';
+import type { Meter } from '../billing/meters.js';
+import type { LeaseRecord } from './lease-record.js';
 import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
 
-// Admission (README: Limits, billing and usage notices): the per-minute rate limit and the monthly
+// Admission (docs/api.md: Limits, billing and usage notices): the per-minute rate limit and the monthly
 // cap, checked and counted together. The rules live here; the counter store (aws/usage-counter.ts)
 // only offers conditional writes and a consistent read, so every decision is made from state that
 // was actually observed.
@@ -122,7 +122,7 @@ export interface Admitted {
 /**
  * What admission decided. A refusal names what the store showed: `month` when the month has no
  * room for the call's `units` (waiting would not help), `rate` when the minute is full, with the
- * seconds until it ends. The HTTP layer turns a refusal into the API's 429 (README: Errors;
+ * seconds until it ends. The HTTP layer turns a refusal into the API's 429 (docs/api.md: Errors;
  * http/middleware/admission.ts).
  */
 export type Admission =

@@ -1,6 +1,8 @@
-import type { Meter } from '../../routes.js';
 import type { Admission, AdmissionRequest } from './admission.js';
+import type { LeaseRecord } from './lease-record.js';
 import { minuteWindow, monthKey, secondsToEndOfWindow } from './windows.js';
+
+export type { LeaseRecord };
 
 // Quota leases (docs/architecture.md, "Counters that scale"): a container serving many calls of
 // one account reserves a block of them (minute slots and month units) with one conditional write
@@ -64,27 +66,6 @@ export const LEASE_POLICY = {
   monthRefusalMs: 1_000,
 };
 export type LeasePolicy = typeof LEASE_POLICY;
-
-/** A lease as recorded in its own item, where the sweep finds it if its container never settles it. */
-export interface LeaseRecord {
-  id: string;
-  accountId: string;
-  month: string;
-  /** The minute window the block's calls belong to. */
-  window: number;
-  meter: Meter | null;
-  /** Minute slots reserved. */
-  calls: number;
-  /** Month units reserved (also on the month item, as the marker `lease_<id>`). */
-  units: number;
-  /** Used, as recorded: every call taken is recorded before it is answered. */
-  usedCalls: number;
-  usedUnits: number;
-  /** When the container reserved it (ISO); it takes calls from it for LEASE_POLICY.lifeMs at most. */
-  reservedAt: string;
-  /** When the sweep may settle it (ISO): the end of its life plus the grace. */
-  dueAt: string;
-}
 
 /** The lease records (AWS: items of the Usage table; aws/lease-store.ts). */
 export interface LeaseStore {

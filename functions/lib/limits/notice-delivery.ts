@@ -1,7 +1,7 @@
 import type { NoticeId, NoticeLedger, UsageNotifier } from './notifier.js';
 import { type NotifyPercent, reachedThresholds } from './thresholds.js';
 
-// Usage notices at 75/90/100% of the monthly cap (README: Limits, billing and usage notices), each
+// Usage notices at 75/90/100% of the monthly cap (docs/api.md: Limits, billing and usage notices), each
 // sent once per month and never lost to a failed send. A notice is claimed, sent, and only then
 // marked sent; a failed send releases the claim, and the next billed call at or over the threshold
 // tries again. The claim makes concurrent callers send it once; its expiry lets a later call send a

@@ -1,5 +1,5 @@
 // Usage notifications go out when an account's month reaches 75%, 90% and 100% of its cap
-// (README: Limits, billing and usage notices). A threshold is crossed by the one request that moves
+// (docs/api.md: Limits, billing and usage notices). A threshold is crossed by the one request that moves
 // the counter from below it to at or above it; counter updates are atomic, so exactly one request
 // sees each crossing.
 export const NOTIFY_PERCENTS = [75, 90, 100] as const;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { METERS, type Meter } from '../../routes.js';
+import { METERS, type Meter } from '../billing/meters.js';
 import type { UsageState } from './admission.js';
 import { dayOfWindow } from './windows.js';
 

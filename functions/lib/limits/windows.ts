@@ -1,4 +1,4 @@
-// Fixed windows in UTC (README: Limits, billing and usage notices): a one-minute window for the
+// Fixed windows in UTC (docs/api.md: Limits, billing and usage notices): a one-minute window for the
 // rate limit and a calendar month for the cap. Windows are identified by integers/strings so
 // counters can be compared.
 

@@ -1,4 +1,4 @@
-// Logs never hold an API key in full (README: Logs): a key is shown as its type prefix and its last
+// Logs never hold an API key in full (docs/operations.md: Logs): a key is shown as its type prefix and its last
 // four characters, `ni_sec_…a1b2`, enough to tell which of an account's keys was used without
 // letting anyone who reads the logs call the API with it.
 

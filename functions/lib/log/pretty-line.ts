@@ -1,4 +1,4 @@
-// The human-readable form of a Powertools log item, for `npm start` in a terminal (README: Logs):
+// The human-readable form of a Powertools log item, for `npm start` in a terminal (docs/operations.md: Logs):
 // one line per entry, time, level, request id, message, then the entry's own fields as key=value.
 // The JSON form (Lambda, tests, a piped `npm start`) stays Powertools' own.
 

@@ -1,6 +1,6 @@
 import { type DatabaseSource, ipinfoSource, maxmindSource } from './mmdb-download.js';
 
-// Which databases the refresh downloads, from the deployer's settings (README "IP data sources",
+// Which databases the refresh downloads, from the deployer's settings (
 // docs/data-sources.md): MaxMind with an account id and licence key, IPinfo Lite with a token. A
 // database given as a local file (GEO_CITY_MMDB, GEO_ASN_MMDB) is the layer build's and is not
 // downloaded. Pure: the settings come from the validated configuration (runtime/config.ts).

@@ -6,7 +6,7 @@ import { isValidAsciiDomain } from '../email/address-shape.js';
 import { registrableDomain } from '../email/public-suffix.js';
 
 // The refresh's part of the MX-host table: the disposable data is extended with mail servers seen
-// serving listed domains (README: Email checks, "Disposable"). Hardening, "Learned data must not
+// serving listed domains (docs/api.md: Email checks, "Disposable"). Hardening, "Learned data must not
 // cross accounts": the table is the same for every account, so nothing a request (or one domain's
 // owner) does may put a host in it. Only this pipeline adds hosts, from DNS answers it asked for
 // itself, and only on strong evidence.

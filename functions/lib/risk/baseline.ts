@@ -1,4 +1,4 @@
-/** The one most-recent observation kept per (account, user) (README: Impossible travel). */
+/** The one most-recent observation kept per (account, user) (docs/api.md: Impossible travel). */
 export interface Baseline {
   country: string | null;
   latitude: number;

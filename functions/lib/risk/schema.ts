@@ -7,7 +7,7 @@ import {
   RISK_LEVELS,
 } from './travel.js';
 
-// The travel-risk result (README: Impossible travel); the OpenAPI document is built from it.
+// The travel-risk result (docs/api.md: Impossible travel); the OpenAPI document is built from it.
 
 const radius = `${GEOLOCATION_ERROR_RADIUS_KM} km`;
 

@@ -1,6 +1,6 @@
 import type { Baseline, BaselineStore } from './baseline.js';
 
-// Impossible-travel detection of POST /v1/risk/check (README: Impossible travel). Pure: the stored
+// Impossible-travel detection of POST /v1/risk/check (docs/api.md: Impossible travel). Pure: the stored
 // baseline comes through the BaselineStore port and the time of the observation is passed in.
 //
 // The rule, in the order it is applied:

@@ -19,7 +19,7 @@ import { MX_LEARN_DEFAULTS } from '../refresh/mx-learn.js';
 /** Seconds a key or account record may be served from a container's memory (revocation delay). */
 export const DEFAULT_KEY_CACHE_SECONDS = 5;
 
-/** Distinct domains one email checker resolves at once: a whole batch (README: Configuration). */
+/** Distinct domains one email checker resolves at once: a whole batch (docs/configuration.md). */
 export const DEFAULT_DNS_CONCURRENCY = 100;
 
 /** Default bound of a `?include=hostname` PTR lookup. */
@@ -55,7 +55,7 @@ const stringMap = text
   .pipe(z.record(z.string(), z.string(), { error: 'expected a JSON object of strings' }));
 
 /** The deployed names of the tables, bucket and queue; unset: the local emulators' names (resources.ts). */
-type ResourceVariable = TableEnvVar | typeof BUCKET.envVar | typeof JOB_QUEUE.envVar;
+export type ResourceVariable = TableEnvVar | typeof BUCKET.envVar | typeof JOB_QUEUE.envVar;
 const RESOURCE_VARIABLES: readonly ResourceVariable[] = [
   ...TABLES.map((t) => t.envVar),
   BUCKET.envVar,
@@ -65,7 +65,7 @@ const resourceSchema = Object.fromEntries(
   RESOURCE_VARIABLES.map((name) => [name, text.optional()]),
 ) as Record<ResourceVariable, z.ZodOptional<z.ZodString>>;
 
-const ConfigSchema = z.object({
+export const ConfigSchema = z.object({
   ...resourceSchema,
 
   // Data layer and refreshed data (data refresh).

@@ -1,5 +1,5 @@
 // The IP security classification port (the `security` object of the visitor and lookup results;
-// README: Security flags and data refresh). Lookups depend only on this interface;
+// docs/api.md: Security flags and data refresh). Lookups depend only on this interface;
 // list-classifier.ts implements it over the compiled range table (compile.ts, range-table.ts), and
 // noMatchClassifier stands in when no data is loaded.
 import * as z from 'zod';

@@ -7,7 +7,7 @@ import type { SignupCheckResult } from './schema.js';
 import { scoreSignup } from './score.js';
 import { isAutomatedUserAgent } from './user-agent.js';
 
-// The signup check (README: Signup check): the full email check, the IP lookup and the email domain's
+// The signup check (docs/api.md: Signup check): the full email check, the IP lookup and the email domain's
 // age, run concurrently (the check takes as long as the slowest of them, not their sum), then
 // scored. Pure apart from the three ports it is given.
 
@@ -32,7 +32,7 @@ export async function checkSignup(
 ): Promise<SignupCheckResult> {
   // The domain is known from the syntax alone, so its age is looked up while the email check waits
   // for DNS. emailDomainAgeDays is null for free consumer providers (their age says nothing about
-  // the signup; README: Signup check), so theirs is never looked up.
+  // the signup; docs/api.md: Signup check), so theirs is never looked up.
   const address = parseAddress(input.email);
   const ageAsked = address !== null && !deps.email.isFreeProvider(address.domain);
   const [email, ip, age] = await Promise.all([

@@ -10,7 +10,7 @@ import {
   SIGNUP_REASONS,
 } from './score.js';
 
-// The signup check result (README: Signup check): the OpenAPI document is built from it and
+// The signup check result (docs/api.md: Signup check): the OpenAPI document is built from it and
 // the tests check every response against it.
 
 const weightTable = SIGNUP_REASONS.map((r) => `${r} ${SIGNUP_REASON_WEIGHTS[r]}`).join(', ');

@@ -1,11 +1,11 @@
 import type { ReasonCode, Verdict } from '../email/reasons.js';
 import type { SecurityFlags } from '../security/classifier.js';
 
-// The signup score (README: Signup check, "Score"; the score's description in /docs lists the
+// The signup score (docs/api.md: Signup check, "Score"; the score's description in /docs lists the
 // weights). Every weight and threshold appears here once; the handler, the schema and the tests refer
 // to these constants.
 
-/** Signup reason codes in weight order, heaviest first (README: Signup check, "Score"). */
+/** Signup reason codes in weight order, heaviest first (docs/api.md: Signup check, "Score"). */
 export const SIGNUP_REASONS = [
   'invalid_syntax',
   'domain_not_found',
@@ -55,7 +55,7 @@ export const REVIEW_AT = 25;
 export const NEW_DOMAIN_DAYS = 30;
 
 /**
- * The one order of `reasons` in a signup result (README: Signup check, "Reasons order"): heaviest
+ * The one order of `reasons` in a signup result (docs/api.md: Signup check, "Reasons order"): heaviest
  * weight first, and among equal weights the order of SIGNUP_REASONS (so e.g. domain_not_found,
  * no_mail_server, disposable_domain at 60; ip_tor before ip_threat at 40; ip_vpn before new_domain at
  * 25; ip_datacenter before automated_user_agent at 20). SIGNUP_REASONS is itself sorted by weight, so
@@ -99,7 +99,7 @@ export interface SignupScore {
  * contributes nothing but the informational ip_security_unavailable (weight 0), so the score is made
  * of the signals about the address itself (the email check and its domain's age) and of the caller's
  * own userAgent, never of IP data. ip_datacenter is added only when the address is not already
- * flagged as a VPN or a Tor exit (README: Signup check), so one hosting-provider exit is not
+ * flagged as a VPN or a Tor exit (docs/api.md: Signup check), so one hosting-provider exit is not
  * counted twice.
  */
 export function signupReasons(signals: SignupSignals): SignupReason[] {

@@ -7,6 +7,7 @@ import { type Principal, toAuthorizerContext } from '../../../functions/lib/http
 import { SentNotices } from '../../../functions/lib/limits/notice-delivery.js';
 import type { UsageNotice } from '../../../functions/lib/limits/notifier.js';
 import { minuteWindow } from '../../../functions/lib/limits/windows.js';
+import { routeByName } from '../../../functions/routes.js';
 import { MemoryUsageCounter } from '../limits/support/memory-counter.js';
 import { MemoryNoticeLedger } from '../limits/support/memory-notice-ledger.js';
 import {
@@ -64,7 +65,7 @@ describe('pipeline', () => {
         new MemoryUsageCounter({ window: W, minuteCount: 2, monthCount: 10 }),
       );
       const handler = define({
-        route: 'lookup-ip',
+        route: routeByName('lookup-ip'),
         input: () => ({ ip: '1.1.1.1' }),
         run: (input, { billed, now }) => ({ json: { ...input, billed, now: now.toISOString() } }),
       });
@@ -85,7 +86,7 @@ describe('pipeline', () => {
       const { define } = pipeline(new MemoryUsageCounter({ window: W, minuteCount: 60, monthCount: 10 }));
       let ran = false;
       const handler = define({
-        route: 'lookup-ip',
+        route: routeByName('lookup-ip'),
         input: () => ({}),
         run: () => {
           ran = true;
@@ -106,7 +107,7 @@ describe('pipeline', () => {
         new MemoryUsageCounter({ window: W, minuteCount: 0, monthCount: 10 }),
       );
       const handler = define({
-        route: 'lookup-batch',
+        route: routeByName('lookup-batch'),
         input: () => ({ ips: ['1.1.1.1', '8.8.8.8'] }),
         run: () => {
           throw new Error('data layer missing');
@@ -126,7 +127,7 @@ describe('pipeline', () => {
         new MemoryUsageCounter({ window: W, minuteCount: 5, monthCount: 10 }),
       );
       const handler = define({
-        route: 'lookup-ip',
+        route: routeByName('lookup-ip'),
         input: () => {
           throw new ValidationError('invalid_ip', 'The path must hold one IPv4 or IPv6 address.');
         },
@@ -143,7 +144,7 @@ describe('pipeline', () => {
     test('an error for an allowed browser origin carries CORS headers', async () => {
       const { define } = pipeline();
       const handler = define({
-        route: 'geo',
+        route: routeByName('geo'),
         input: () => {
           throw new ValidationError('invalid_query', 'bad');
         },
@@ -172,7 +173,7 @@ describe('pipeline', () => {
       const reserved: { units: number; month: string }[] = [];
       let released = 0;
       const handler = define({
-        route: 'jobs-create',
+        route: routeByName('jobs-create'),
         input: () => ({ emails: ['a@x.example', 'b@x.example', 'a@x.example'] }),
         reserve: async (_input, { units, month }) => {
           reserved.push({ units, month });
@@ -203,7 +204,7 @@ describe('pipeline', () => {
         new MemoryUsageCounter({ window: W, minuteCount: 0, monthCount: 10 }),
       );
       const handler = define({
-        route: 'jobs-create',
+        route: routeByName('jobs-create'),
         input: () => ({ emails: ['a@x.example'] }),
         reserve: async () => ({ replay: { status: 202, json: { id: 'job-1' } } }),
         run: () => {
@@ -222,7 +223,11 @@ describe('pipeline', () => {
       const { notices, define } = pipeline(
         new MemoryUsageCounter({ window: W, minuteCount: 0, monthCount: 74 }),
       );
-      const handler = define({ route: 'lookup-ip', input: () => ({}), run: () => ({ json: {} }) });
+      const handler = define({
+        route: routeByName('lookup-ip'),
+        input: () => ({}),
+        run: () => ({ json: {} }),
+      });
 
       await handler(call(), lambdaContext());
 

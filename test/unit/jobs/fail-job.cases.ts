@@ -5,7 +5,7 @@ import { failJob } from '../../../functions/lib/jobs/process-chunk.js';
 import { MemoryJobs, MemoryLedger } from './support/memory-jobs.js';
 
 // The DLQ's settlement of a job (a failed job returns the credits of the addresses never processed:
-// README: Limits, billing and usage notices), over in-memory stand-ins with the conditions of the
+// docs/api.md: Limits, billing and usage notices), over in-memory stand-ins with the conditions of the
 // DynamoDB ones: the counter is credited first, in a write that leaves the job's refund marker, and
 // only then is the refund no longer due, so a failure or a crash between the two is finished later
 // (by the next delivery or the sweep) and never credits twice.

@@ -4,7 +4,7 @@ import { type AdmissionRequest, admit } from '../../../functions/lib/limits/admi
 import { minuteWindow } from '../../../functions/lib/limits/windows.js';
 import { MemoryUsageCounter } from './support/memory-counter.js';
 
-// Admission decides from the counters it read (README: Limits, billing and usage notices; Errors).
+// Admission decides from the counters it read (docs/api.md: Limits, billing and usage notices; Errors).
 // The races between containers are replayed in a fixed order with an in-memory store that has the
 // DynamoDB item's conditions.
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { prettyLine } from '../../../functions/lib/log/pretty-line.js';
 import { logger, setLogFormat, setLogOutput } from '../../../functions/lib/observability.js';
 
-// One log format (README: Logs): Powertools JSON, or readable lines for `npm start` in a terminal;
+// One log format (docs/operations.md: Logs): Powertools JSON, or readable lines for `npm start` in a terminal;
 // either way no well-formed API key is ever written in full.
 
 const KEY = `ni_sec_${'k'.repeat(28)}Zz99`;

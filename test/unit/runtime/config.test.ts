@@ -9,7 +9,7 @@ import {
 } from '../../../functions/lib/runtime/config.js';
 
 // The functions' configuration (functions/lib/runtime/config.ts): every variable typed, with the
-// defaults README's configuration table gives, read once per container.
+// defaults docs/configuration.md gives, read once per container.
 
 /** The error parseConfig throws for `env`, or a failure when it throws none. */
 function refusal(env: Record<string, string>): ConfigError {

@@ -1,4 +1,4 @@
-import type { Meter } from '../../../routes.js';
+import type { Meter } from '../../billing/meters.js';
 import type { Clock } from '../../clock.js';
 import { type Admission, type AdmissionRequest, admit, type UsageCounter } from '../../limits/admission.js';
 import { admitLeased, type LeasedAdmission, type Leases } from '../../limits/leased-admission.js';
@@ -15,7 +15,7 @@ export function monthResetsAt(month: string): Date {
 const plural = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 
 /**
- * The 429 for a refused admission (README: Errors). A monthly refusal says how much of the
+ * The 429 for a refused admission (docs/api.md: Errors). A monthly refusal says how much of the
  * month is left and when it resets (and carries `remaining`, errors.ts).
  */
 export function admissionRefusal(refusal: Exclude<Admission, { admitted: true }>): HttpError {
@@ -48,7 +48,7 @@ function logSnapshotError(outcome: LeasedAdmission, logger: Pick<PipelineLogger,
 const fullMinute = (limit: number, window: number) => ({ limit, used: limit, window });
 
 /**
- * Admission (README: Limits, billing and usage notices): the rate limit and the monthly cap,
+ * Admission (docs/api.md: Limits, billing and usage notices): the rate limit and the monthly cap,
  * checked and counted in one counter write (limits/admission.ts); a refusal is the 429. What the
  * counter showed of the minute goes on the context for the X-RateLimit-* headers
  * (response-headers.ts).

@@ -1,9 +1,9 @@
-import type { Billing } from '../../../routes.js';
+import type { Billing } from '../../billing/meters.js';
 import type { Clock } from '../../clock.js';
 import { MonthlyLimitError } from '../errors.js';
 import { type Middleware, stateOf } from './request-state.js';
 
-/** Units of the monthly cap a validated input costs (README: Endpoints, the "Billing" column). */
+/** Units of the monthly cap a validated input costs (docs/api.md: Endpoints, the "Billing" column). */
 export function billedUnits(billing: Billing, input: unknown): number {
   switch (billing.per) {
     case 'none':

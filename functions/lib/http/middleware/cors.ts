@@ -1,4 +1,4 @@
-import type { KeyType } from '../../../routes.js';
+import type { KeyType } from '../../accounts/key-type.js';
 import { corsHeaders, refusedKeyCorsHeaders } from '../cors.js';
 import type { Middleware } from './request-state.js';
 
@@ -11,7 +11,7 @@ function requestOrigin(headers: Record<string, string | undefined> | null | unde
 }
 
 /**
- * CORS headers for the key's allowed browser origin (README: Authentication: publishable routes only,
+ * CORS headers for the key's allowed browser origin (docs/api.md: Authentication: publishable routes only,
  * none for a refused origin), on answers and on errors alike; a refused key's 401 echoes the Origin. It sits outside error-response.ts,
  * so it sees the error's answer once that is made.
  */

@@ -9,7 +9,7 @@ import { HttpError, ValidationError } from '../errors.js';
 import type { Middleware } from './request-state.js';
 
 /**
- * The API's answer to a domain error (README: Errors), or undefined for an error that is not one: the
+ * The API's answer to a domain error (docs/api.md: Errors), or undefined for an error that is not one: the
  * one place the domain's own refusals become HTTP errors. The domain throws them without knowing
  * HTTP (functions/lib/jobs/job-errors.ts; a pure core), as admission returns outcomes that
  * admission.ts answers. An AWS call its dependency left unanswered, from any step, is answered

@@ -4,7 +4,7 @@ import type { PipelineLogger } from './pipeline-deps.js';
 import type { Middleware } from './request-state.js';
 
 /**
- * Every failure becomes `{error, message}` (README: Errors): a typed HttpError with its own
+ * Every failure becomes `{error, message}` (docs/api.md: Errors): a typed HttpError with its own
  * status and headers (Retry-After), anything else a 500 `internal_error` whose cause is logged and
  * never reaches the body. A dependency that did not answer in time (503) is logged with the SDK's
  * error, which says which call and which bound.

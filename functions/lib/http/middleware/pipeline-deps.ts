@@ -1,6 +1,6 @@
 import type { Logger } from '@aws-lambda-powertools/logger';
-import type { Meter } from '../../../routes.js';
 import type { TraceAnnotations } from '../../aws/tracing.js';
+import type { Meter } from '../../billing/meters.js';
 import type { Clock } from '../../clock.js';
 import type { UsageCounter } from '../../limits/admission.js';
 import type { Leases } from '../../limits/leased-admission.js';
@@ -11,7 +11,7 @@ export type PipelineLogger = Pick<Logger, 'error' | 'appendKeys'>;
 
 /** The metrics the pipeline emits (EMF in Lambda). */
 export interface PipelineMetrics {
-  /** Usage events: units billed on `meter` for an account (README: Limits, billing and usage notices). */
+  /** Usage events: units billed on `meter` for an account (docs/api.md: Limits, billing and usage notices). */
   usageEvents(accountId: string, meter: Meter, units: number): void;
   /** A usage notice that failed (the stack alarms on it). */
   noticeFailed(): void;

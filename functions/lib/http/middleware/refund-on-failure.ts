@@ -1,4 +1,4 @@
-import type { Meter } from '../../../routes.js';
+import type { Meter } from '../../billing/meters.js';
 import type { UsageCounter } from '../../limits/admission.js';
 import { HttpError } from '../errors.js';
 import type { PipelineLogger } from './pipeline-deps.js';

@@ -1,9 +1,9 @@
-import type { Meter } from '../../../routes.js';
+import type { Meter } from '../../billing/meters.js';
 import type { PipelineMetrics } from './pipeline-deps.js';
 import type { Middleware } from './request-state.js';
 
 /**
- * Usage events (README: Limits, billing and usage notices): the units a successful call billed, per
+ * Usage events (docs/api.md: Limits, billing and usage notices): the units a successful call billed, per
  * account, as metrics.
  */
 export function usageEvents(options: {

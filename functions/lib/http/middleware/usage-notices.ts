@@ -4,7 +4,7 @@ import type { PipelineLogger, PipelineMetrics } from './pipeline-deps.js';
 import { type Middleware, stateOf } from './request-state.js';
 
 /**
- * The 75/90/100% usage notices (README: Limits, billing and usage notices) a billed admission
+ * The 75/90/100% usage notices (docs/api.md: Limits, billing and usage notices) a billed admission
  * reached. A failed notice never fails the request: it is logged, counted in the metric the stack
  * alarms on, and retried by the next billed call.
  */

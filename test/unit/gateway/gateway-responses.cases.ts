@@ -7,13 +7,13 @@ import {
   authenticate,
 } from '../../../functions/lib/accounts/authenticate.js';
 import type { HostnameRecord } from '../../../functions/lib/custom-hostnames/hostname.js';
-import { EXPOSED_HEADERS } from '../../../functions/lib/http/cors.js';
 import {
   denialContext,
   gatewayResponse,
   renderGatewayBody,
   renderGatewayHeaders,
-} from '../../../functions/lib/http/gateway-responses.js';
+} from '../../../functions/lib/gateway/gateway-responses.js';
+import { EXPOSED_HEADERS } from '../../../functions/lib/http/cors.js';
 import { toAuthorizerContext } from '../../../functions/lib/http/principal.js';
 import { routeByName } from '../../../functions/routes.js';
 

@@ -1,15 +1,15 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type * as z from 'zod';
+import { codeSamples, jsLiteral } from '../../../functions/api-reference/code-samples.js';
+import { buildOpenApi, ErrorSchema } from '../../../functions/api-reference/openapi.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
 import { DASHBOARD_CONTRACTS } from '../../../functions/dashboard-contracts.js';
 import type { EmailCheckResult } from '../../../functions/lib/email/index.js';
 import { sortReasons } from '../../../functions/lib/email/reasons.js';
 import { verdictFor } from '../../../functions/lib/email/verdict.js';
-import { codeSamples, jsLiteral } from '../../../functions/lib/http/code-samples.js';
 import type { RouteExample } from '../../../functions/lib/http/contract.js';
 import { ERROR_CODES, type ErrorCode } from '../../../functions/lib/http/errors.js';
-import { buildOpenApi, ErrorSchema } from '../../../functions/lib/http/openapi.js';
 import { validate, validateHeaders } from '../../../functions/lib/http/validate.js';
 import { JOB_RETENTION_DAYS, type Job } from '../../../functions/lib/jobs/job.js';
 import { encodeCursor } from '../../../functions/lib/jobs/list-cursor.js';

@@ -1,5 +1,5 @@
-import type { Route } from '../../routes.js';
-import type { RouteContract, RouteExample } from './contract.js';
+import type { RouteContract, RouteExample } from '../lib/http/contract.js';
+import type { Route } from '../routes.js';
 
 // curl and JavaScript (fetch) calls of a route's example, for the API reference. They read the base
 // URL and keys from the variables its getting-started section sets: NETINTEL_URL and

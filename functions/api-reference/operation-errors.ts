@@ -1,13 +1,13 @@
-import type { Route } from '../../routes.js';
-import type { RouteContract } from './contract.js';
-import { ERROR_CODES, type ErrorCode } from './errors.js';
+import type { RouteContract } from '../lib/http/contract.js';
+import { ERROR_CODES, type ErrorCode } from '../lib/http/errors.js';
+import type { Route } from '../routes.js';
 
 // The error codes each operation can answer, for the API reference. What every route of a kind
 // answers follows from the route table (key type, billing) and the contract (a JSON body); what
 // only one route answers its contract lists (`requestErrors`, `errors`).
 
 /**
- * Every keyed route: the authorizer's refusals (README: Authentication), custom hostnames (another
+ * Every keyed route: the authorizer's refusals (docs/api.md: Authentication), custom hostnames (another
  * account's, or not active yet: docs/custom-hostnames.md) and admission (the rate limit counts
  * every call; the monthly cap only billed ones).
  */
@@ -23,7 +23,7 @@ function keyedCodes(route: Route): ErrorCode[] {
   ];
 }
 
-/** A JSON body (body.ts readJsonBody): unparsable, over the limit, another media type. */
+/** A JSON body (http/body.ts readJsonBody): unparsable, over the limit, another media type. */
 const BODY_CODES: readonly ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type'];
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { edgeLocationTrust } from '../../../functions/lib/http/edge-origin.js';
+import { edgeLocationTrust } from '../../../functions/lib/gateway/edge-origin.js';
 import { routeByName } from '../../../functions/routes.js';
 
 // GET /v1/geo believes CloudFront-Viewer-* headers only from the one CloudFront behaviour that

@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import type { DashboardContract } from '../../dashboard-contracts.js';
-import { DASHBOARD_ROUTES, type DashboardRoute, PUBLIC_ROUTES, type Route } from '../../routes.js';
+import type { DashboardContract } from '../dashboard-contracts.js';
+import type { RouteContract, RouteExample } from '../lib/http/contract.js';
+import { ERROR_CODES, type ErrorCode } from '../lib/http/errors.js';
+import { DASHBOARD_ROUTES, type DashboardRoute, PUBLIC_ROUTES, type Route } from '../routes.js';
 import { apiGuide, apiTags } from './api-guide.js';
 import { type CodeSample, codeSamples } from './code-samples.js';
-import type { RouteContract, RouteExample } from './contract.js';
 import { ERROR_DOCS } from './error-docs.js';
-import { ERROR_CODES, type ErrorCode } from './errors.js';
 import { operationErrors, UNEXPECTED_CODES } from './operation-errors.js';
 
-/** The body of every non-2xx response (README: Errors). */
+/** The body of every non-2xx response (docs/api.md: Errors). */
 export const ErrorSchema = z.object({
   error: z.enum(Object.keys(ERROR_CODES) as [string, ...string[]]).describe('Stable machine-readable code.'),
   message: z.string().describe('Human-readable; may change.'),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { BINARY_MEDIA_TYPES, isBinaryMediaType } from '../../../functions/lib/http/gateway-settings.js';
+import { BINARY_MEDIA_TYPES, isBinaryMediaType } from '../../../functions/lib/gateway/gateway-settings.js';
 
 describe('gateway-settings', () => {
   describe('binary media types (what reaches a handler base64-encoded)', () => {

@@ -1,5 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
-import { MINIMUM_COMPRESSION_SIZE, responseEncoding } from '../../../functions/lib/http/gateway-settings.js';
+import {
+  MINIMUM_COMPRESSION_SIZE,
+  responseEncoding,
+} from '../../../functions/lib/gateway/gateway-settings.js';
 
 // API Gateway's payload compression, as the stack configures it and the local gateway emulates it:
 // the request's preferred coding must be gzip or deflate, and the answer 1 KB or more.

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from './errors.js';
+import type { ErrorBody, ErrorCode } from '../lib/http/errors.js';
 
 // What the API reference says about each error code: when it is answered, and a message the service
 // gives with it (the text of the code that throws it, or of the gateway response). A record over

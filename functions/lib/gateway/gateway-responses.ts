@@ -1,5 +1,5 @@
 import { AUTH_MESSAGES } from '../accounts/authenticate.js';
-import { EXPOSED_HEADERS } from './cors.js';
+import { EXPOSED_HEADERS } from '../http/cors.js';
 
 // API Gateway's own responses (unknown path, authorizer refusals, throttling, timeouts), shaped
 // as {error, message} like ours. The CDK stack installs these; the local server answers with the

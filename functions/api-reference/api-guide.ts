@@ -1,5 +1,5 @@
-import { API_TAGS, type ApiTag, type Route } from '../../routes.js';
-import { PLANS } from '../accounts/plans.js';
+import { PLANS } from '../lib/accounts/plans.js';
+import { API_TAGS, type ApiTag, type Route } from '../routes.js';
 
 // The prose of the API reference (OpenAPI `info.description` and the tag descriptions, Markdown that
 // /docs renders above the operations): getting started, authentication, limits and the headers

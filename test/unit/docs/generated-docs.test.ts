@@ -1,0 +1,89 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, test } from '@jest/globals';
+import { generatedDocs } from '../../../scripts/docs/generate.js';
+
+// The documentation as a reader finds it (issue #34): a short README for a first visit, the rest
+// under docs/ and in CONTRIBUTING.md. The configuration and error references are generated from
+// the code (scripts/docs/generate.ts), so they fail here when the code moves on without them, and
+// every link between the documents leads to a file and a heading that exist.
+
+const ROOT = process.cwd();
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+/** The documents written by hand or generated: the README, CONTRIBUTING.md and docs/*.md. */
+const DOCUMENTS = [
+  'README.md',
+  'CONTRIBUTING.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+function slug(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+/** The text without fenced code blocks, where a `#` line is no heading. */
+function withoutCodeBlocks(text: string): string {
+  return text.replace(/^```[\s\S]*?^```/gm, '');
+}
+
+/** The text without code, where brackets are not links and figures are not claims. */
+function prose(text: string): string {
+  return withoutCodeBlocks(text).replace(/`[^`\n]*`/g, '');
+}
+
+/** Every anchor of a Markdown file, duplicates numbered as GitHub numbers them. */
+function anchors(text: string): Set<string> {
+  const seen = new Map<string, number>();
+  const found = new Set<string>();
+  for (const [, heading] of withoutCodeBlocks(text).matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const base = slug(heading!.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1'));
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    found.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return found;
+}
+
+/** Links of `file` to files of the repository that do not exist, or to headings they do not have. */
+function brokenLinks(file: string): string[] {
+  const broken: string[] = [];
+  for (const [, target] of prose(read(file)).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+    if (/^(?:[a-z]+:|\/)/i.test(target!)) continue;
+    const [path, anchor] = target!.split('#') as [string, string | undefined];
+    const resolved = path === '' ? file : normalize(join(dirname(file), path));
+    if (!existsSync(join(ROOT, resolved))) {
+      broken.push(`${file}: ${target} (no file ${resolved})`);
+    } else if (anchor && resolved.endsWith('.md') && !anchors(read(resolved)).has(anchor)) {
+      broken.push(`${file}: ${target} (no heading #${anchor} in ${resolved})`);
+    }
+  }
+  return broken;
+}
+
+describe('documentation', () => {
+  test.each(Object.entries(generatedDocs()))('%s is what npm run docs:generate writes', (path, text) => {
+    const committed = existsSync(join(ROOT, path)) ? read(path) : '';
+    if (committed !== text) throw new Error(`${path} is out of date: run npm run docs:generate`);
+  });
+
+  test('README.md has at most 250 lines', () => {
+    expect(read('README.md').split('\n').length).toBeLessThanOrEqual(250);
+  });
+
+  test('README.md states no measured times: they belong in BENCHMARKS.md', () => {
+    const durations = prose(read('README.md')).match(/\b\d[\d.,]*\s?(?:µs|ms|s|seconds|minutes)\b/g) ?? [];
+    expect(durations).toEqual([]);
+  });
+
+  test('every link between the documents leads to a file and a heading that exist', () => {
+    expect(DOCUMENTS.flatMap(brokenLinks)).toEqual([]);
+  });
+});

@@ -1,0 +1,47 @@
+import { describe, expect, test } from '@jest/globals';
+import { matchDashboardPath, matchIn, matchPath } from '../../../scripts/local/match-path.js';
+
+// The local gateway's routing (scripts/local/match-path.ts), as API Gateway matches the resources
+// the stack deploys from the same table.
+
+const names = (match: { routes: { name: string }[] } | undefined) => match?.routes.map((r) => r.name).sort();
+
+describe('the local gateway matches a path to its resource like API Gateway', () => {
+  test('a path parameter takes one segment, as it was sent', () => {
+    const match = matchPath('/v1/lookup/2001:db8::1');
+
+    expect(names(match)).toEqual(['lookup-ip']);
+    expect(match?.pathParameters).toEqual({ ip: '2001:db8::1' });
+    expect(matchPath('/v1/lookup/1.1.1.1/extra')).toBeUndefined();
+  });
+
+  test("a resource's routes come together, one per method", () => {
+    expect(names(matchPath('/v1/email/jobs'))).toEqual(['jobs-create', 'jobs-list']);
+    expect(names(matchDashboardPath('/v1/dashboard/session'))).toEqual([
+      'dashboard-session',
+      'dashboard-sign-out',
+    ]);
+    expect(matchDashboardPath('/v1/dashboard/keys/key_1')).toEqual({
+      routes: [
+        expect.objectContaining({ name: 'dashboard-keys-update', method: 'PUT' }),
+        expect.objectContaining({ name: 'dashboard-keys-revoke', method: 'DELETE' }),
+      ],
+      pathParameters: { keyId: 'key_1' },
+    });
+  });
+
+  test('the most specific resource wins: fewest path parameters', () => {
+    expect(names(matchPath('/v1/email/jobs/uploads'))).toEqual(['jobs-upload']);
+    expect(matchPath('/v1/email/jobs/job_1')?.pathParameters).toEqual({ id: 'job_1' });
+    const table = [{ path: '/a/{x}/{y}' }, { path: '/a/{x}/c' }, { path: '/a/b/c' }];
+
+    expect(matchIn(table, '/a/b/c')).toEqual({ routes: [{ path: '/a/b/c' }], pathParameters: {} });
+    expect(matchIn(table, '/a/z/c')).toEqual({ routes: [{ path: '/a/{x}/c' }], pathParameters: { x: 'z' } });
+    expect(matchIn(table, '/a/z/d')?.pathParameters).toEqual({ x: 'z', y: 'd' });
+  });
+
+  test('a path of no route matches nothing (the gateway answers it, no function runs)', () => {
+    expect(matchPath('/v1/nowhere')).toBeUndefined();
+    expect(matchDashboardPath('/v1/geo')).toBeUndefined();
+  });
+});
