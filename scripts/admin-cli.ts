@@ -2,6 +2,12 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Account, KeyRecord } from '../functions/lib/accounts/account.js';
+import { newKeyId } from '../functions/lib/accounts/api-key.js';
+import {
+  createWithinLimit,
+  LiveKeyLimitError,
+  revokeFreeingSlot,
+} from '../functions/lib/accounts/live-keys.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
 import {
   assignUsagePlanKey,
@@ -349,13 +355,18 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const type = required('type', values.type);
     if (type === 'secret') {
       if (values.origin?.length) throw new CliError('secret keys have no origins (they are for backends)');
-      const { key, keyId } = await store.createKey(account, 'secret', []);
+      const { key, keyId } = await createWithinLimit(store, account, newKeyId(), now(), (id) =>
+        store.createKey(account, 'secret', [], now(), undefined, id),
+      );
       return { key, keyId };
     }
     if (type !== 'publishable') throw new CliError('--type must be publishable or secret');
     // The dashboard's rules (dashboard/key-rules.ts): one implementation for both.
     const origins = allowedOrigins(values.origin ?? []);
-    const { key, keyId } = await store.createKey(account, 'publishable', origins);
+    // Within the live-key limit, as the dashboard's creates (accounts/live-keys.ts).
+    const { key, keyId } = await createWithinLimit(store, account, newKeyId(), now(), (id) =>
+      store.createKey(account, 'publishable', origins, now(), undefined, id),
+    );
     return { key, keyId };
   }
   if (area === 'member') return member(values, verb);
@@ -377,7 +388,9 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
   }
   if (area === 'key' && verb === 'revoke') {
     const keyId = required('key-id', values['key-id']);
-    await store.revokeKey(keyId);
+    const account = await store.accountOfKey(keyId);
+    if (!account) throw new UnknownKeyError(`unknown key id "${keyId}"`);
+    await revokeFreeingSlot(store, account, keyId, (id) => store.revokeKey(id));
     return { keyId, revoked: true };
   }
   if (area === 'usage' && verb === 'show') {
@@ -400,6 +413,7 @@ const KNOWN_ERRORS = [
   MemberOfAnotherAccountError,
   UnknownMemberError,
   DashboardInputError,
+  LiveKeyLimitError,
 ];
 
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */

@@ -1,7 +1,8 @@
 import { KeyCreateBody } from '../dashboard-contracts.js';
+import { newKeyId } from '../lib/accounts/api-key.js';
+import { createWithinLimit } from '../lib/accounts/live-keys.js';
 import { accountStore } from '../lib/aws/services.js';
-import { DashboardInputError } from '../lib/dashboard/dashboard-errors.js';
-import { allowedOrigins, keyView, MAX_LIVE_KEYS } from '../lib/dashboard/key-rules.js';
+import { allowedOrigins, keyView } from '../lib/dashboard/key-rules.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -13,18 +14,10 @@ export const handler = defineDashboardHandler({
   input: (req) => validate(KeyCreateBody, readJsonBody(req)),
   run: async (body, { session, now }) => {
     const store = accountStore();
-    let live = 0;
-    for await (const key of store.keysOf(session.accountId)) if (!key.revoked) live++;
-    if (live >= MAX_LIVE_KEYS) {
-      throw new DashboardInputError(`an account has at most ${MAX_LIVE_KEYS} live keys: revoke one first`);
-    }
     const origins = body.type === 'publishable' ? allowedOrigins(body.origins) : [];
-    const created = await store.createKey(
-      session.accountId,
-      body.type,
-      origins,
-      now,
-      body.label || undefined,
+    // At most MAX_LIVE_KEYS live keys, also under creates at the same moment (accounts/live-keys.ts).
+    const created = await createWithinLimit(store, session.accountId, newKeyId(), now, (keyId) =>
+      store.createKey(session.accountId, body.type, origins, now, body.label || undefined, keyId),
     );
     return { status: 201, json: { ...keyView(created.record), key: created.key } };
   },

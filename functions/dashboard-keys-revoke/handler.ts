@@ -1,4 +1,5 @@
 import { KeyParams } from '../dashboard-contracts.js';
+import { revokeFreeingSlot } from '../lib/accounts/live-keys.js';
 import { accountStore } from '../lib/aws/services.js';
 import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -9,7 +10,8 @@ export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-keys-revoke'),
   input: (req) => validate(KeyParams, req.pathParameters, 'path'),
   run: async ({ keyId }, { session }) => {
-    await accountStore().revokeKey(keyId, session.accountId);
+    const store = accountStore();
+    await revokeFreeingSlot(store, session.accountId, keyId, (id) => store.revokeKey(id, session.accountId));
     return { status: 204 };
   },
 });

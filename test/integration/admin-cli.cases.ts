@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { accountStore } from '../../functions/lib/aws/services.js';
 import { KEY_SHOWN_ONCE, runAdmin } from '../../scripts/admin-cli.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -70,7 +71,10 @@ describe('admin-cli', () => {
         key: string;
         keyId: string;
       };
+      // The create took one of the account's live-key slots; the revoke gives it back.
+      expect((await accountStore().slots(accountId)).map((s) => s.keyId)).toContain(revoked.keyId);
       await admin('key', 'revoke', '--key-id', revoked.keyId);
+      expect((await accountStore().slots(accountId)).map((s) => s.keyId)).not.toContain(revoked.keyId);
       const { code, stdout } = await admin('key', 'list', '--account', accountId, '--json');
       expect(code).toBe(0);
       const { keys } = JSON.parse(stdout) as { keys: Record<string, unknown>[] };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { MAX_LIVE_KEYS } from '../../functions/lib/accounts/live-keys.js';
 import { accountStore, memberStore } from '../../functions/lib/aws/services.js';
 import {
   SESSION_IDLE_MS,
@@ -180,6 +181,42 @@ describe('dashboard-sessions', () => {
       const key = (await made.json()) as { key: string; last4: string; label: string };
       expect(key.key.endsWith(key.last4)).toBe(true);
       expect(key.label).toBe('backend');
+    });
+
+    test(`creates at the same moment never make more than ${MAX_LIVE_KEYS} live keys; a revoke makes room for one`, async () => {
+      freshSignInWindow();
+      const account = await accountStore().createAccount('pro', { email: 'carol@many.example' });
+      await memberStore().addMember(account.accountId, 'carol@many.example', clock.now());
+      const carol = await signIn(stack, 'carol@many.example');
+      const create = () =>
+        stack.call('POST', '/v1/dashboard/keys', { headers: carol.change(), body: { type: 'secret' } });
+      const answers = await Promise.all(Array.from({ length: MAX_LIVE_KEYS + 10 }, create));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_LIVE_KEYS);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(10);
+      const refused = (await answers.find((a) => a.status === 400)!.json()) as {
+        error: string;
+        message: string;
+      };
+      expect(refused).toEqual({
+        error: 'invalid_body',
+        message: expect.stringContaining('at most 50 live keys'),
+      });
+      const listed = async () => {
+        const res = await stack.call('GET', '/v1/dashboard/keys', { headers: { Cookie: carol.cookie } });
+        const { keys } = (await res.json()) as { keys: { keyId: string; revoked: boolean }[] };
+        return keys.filter((k) => !k.revoked);
+      };
+      const live = await listed();
+      expect(live).toHaveLength(MAX_LIVE_KEYS);
+      expect((await create()).status).toBe(400);
+      const revoked = await stack.call('DELETE', `/v1/dashboard/keys/${live[0]!.keyId}`, {
+        headers: carol.change(),
+      });
+      expect(revoked.status).toBe(204);
+      expect((await create()).status).toBe(201);
+      expect((await create()).status).toBe(400);
+      expect(await listed()).toHaveLength(MAX_LIVE_KEYS);
     });
 
     test('a session ends 12 hours after its last use', async () => {

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  paginateScan,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import {
   type Account,
   AccountSchema,
@@ -11,6 +18,7 @@ import {
 } from '../accounts/account.js';
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
 import type { KeyType } from '../accounts/key-type.js';
+import type { KeySlot, KeySlots } from '../accounts/live-keys.js';
 import { planById } from '../accounts/plans.js';
 import type { UsagePlanKey, UsagePlanKeyRecords } from '../accounts/usage-plan-keys.js';
 import { accountItems } from './account-items.js';
@@ -20,6 +28,7 @@ import { conditional } from './dynamo-conditions.js';
 //   ACCOUNT#<id> / PROFILE      the account, its effective limits and its usage-plan key
 //   KEY#<sha256> / KEY          a key, found by the hash of what the caller sends
 //   KEYID#<keyId> / KEYID       key id -> hash, for revocation by id
+//   ACCOUNT#<id> / KEYSLOT#<nn> a live key's slot (accounts/live-keys.ts): keyId, claimedAt
 // Profiles and keys carry accountId and createdAt, so an account's are one Query of the byAccount
 // index (account-items.ts).
 
@@ -35,7 +44,13 @@ export class UnknownPlanError extends Error {}
 export class UnknownAccountError extends Error {}
 export class UnknownKeyError extends Error {}
 
-export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
+const SLOT_PREFIX = 'KEYSLOT#';
+const slotKey = (accountId: string, n: number) => ({
+  pk: `ACCOUNT#${accountId}`,
+  sk: `${SLOT_PREFIX}${String(n).padStart(2, '0')}`,
+});
+
+export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, KeySlots {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
@@ -136,11 +151,13 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
     origins: string[],
     now = new Date(),
     label?: string,
+    /** The id its slot was claimed for (accounts/live-keys.ts); a new one otherwise. */
+    keyId: string = newKeyId(),
   ): Promise<{ key: string; keyId: string; record: Omit<KeyRecord, 'keyHash'> }> {
     if (!(await this.getAccount(accountId))) throw new UnknownAccountError(`unknown account "${accountId}"`);
     const key = generateApiKey(type);
     const record: KeyRecord = {
-      keyId: newKeyId(),
+      keyId,
       keyHash: hashApiKey(key),
       accountId,
       type,
@@ -221,6 +238,75 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords {
         }),
       ),
     );
+  }
+
+  // KeySlots (accounts/live-keys.ts): the slots are items beside the account's profile, one Query.
+
+  async slots(accountId: string): Promise<KeySlot[]> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
+        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':slot': SLOT_PREFIX },
+        ConsistentRead: true,
+      }),
+    );
+    return (res.Items ?? []).map((item) => ({
+      n: Number(String(item.sk).slice(SLOT_PREFIX.length)),
+      keyId: String(item.keyId),
+      claimedAt: String(item.claimedAt),
+    }));
+  }
+
+  async claimSlot(accountId: string, slot: KeySlot): Promise<boolean> {
+    return conditional(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...slotKey(accountId, slot.n), keyId: slot.keyId, claimedAt: slot.claimedAt },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  async freeSlot(accountId: string, slot: Pick<KeySlot, 'n' | 'keyId'>): Promise<void> {
+    await conditional(() =>
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: slotKey(accountId, slot.n),
+          ConditionExpression: 'keyId = :keyId',
+          ExpressionAttributeValues: { ':keyId': slot.keyId },
+        }),
+      ),
+    );
+  }
+
+  async isLive(accountId: string, keyId: string): Promise<boolean> {
+    let keyHash: string;
+    try {
+      keyHash = await this.hashOf(keyId, accountId);
+    } catch (err) {
+      if (err instanceof UnknownKeyError) return false;
+      throw err;
+    }
+    const key = await this.getKeyByHash(keyHash);
+    return key !== undefined && !key.revoked;
+  }
+
+  async liveKeyIds(accountId: string): Promise<string[]> {
+    const ids: string[] = [];
+    for await (const key of this.keysOf(accountId)) if (!key.revoked) ids.push(key.keyId);
+    return ids;
+  }
+
+  /** The account a key id belongs to; undefined for an unknown id. */
+  async accountOfKey(keyId: string): Promise<string | undefined> {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `KEYID#${keyId}`, sk: 'KEYID' } }),
+    );
+    return res.Item ? String(res.Item.accountId) : undefined;
   }
 
   /** Revokes a key; with `accountId`, only that account's. */

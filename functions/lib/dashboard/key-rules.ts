@@ -7,7 +7,6 @@ import { DashboardInputError } from './dashboard-errors.js';
 // least one for a publishable key, none for a secret one), with bounds a web form needs.
 
 export const MAX_ORIGINS = 20;
-export const MAX_LIVE_KEYS = 50;
 const LABEL_MAX = 60;
 
 export const KeyLabelSchema = z

@@ -1,3 +1,4 @@
+import { LiveKeyLimitError } from '../../accounts/live-keys.js';
 import { UnknownKeyError } from '../../aws/account-store.js';
 import { DomainRefusedError } from '../../custom-hostnames/lifecycle.js';
 import {
@@ -23,7 +24,8 @@ export function dashboardErrorAnswer(err: unknown): HttpError | undefined {
   }
   if (err instanceof NotYoursError || err instanceof UnknownKeyError)
     return new HttpError('not_found', err.message);
-  if (err instanceof DashboardInputError) return new ValidationError('invalid_body', err.message);
+  if (err instanceof DashboardInputError || err instanceof LiveKeyLimitError)
+    return new ValidationError('invalid_body', err.message);
   if (err instanceof DomainRefusedError) {
     // Another account's hostname reads as unknown: the dashboard never confirms what others hold.
     if (err.code === 'unknown_hostname' || err.code === 'unknown_account')
