@@ -1,5 +1,5 @@
 // The dashboard's refusals, thrown by its domain code without knowing HTTP; the dashboard's
-// handler pipeline answers each with its status and code (http/dashboard-handler.ts).
+// handler pipeline answers each with its status and code (http/middleware/domain-errors.ts, the one registry).
 
 /** The sign-in link is unknown, used or expired (all three answer alike). */
 export class SignInLinkError extends Error {}

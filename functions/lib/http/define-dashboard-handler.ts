@@ -12,7 +12,7 @@ import {
   SessionRefusalSchema,
 } from './dashboard-principal.js';
 import { HttpError } from './errors.js';
-import { dashboardErrorAnswer, dashboardErrors } from './middleware/dashboard-errors.js';
+import { domainErrorAnswer, domainErrors } from './middleware/domain-errors.js';
 import { errorResponse } from './middleware/error-response.js';
 import { httpRequest } from './middleware/http-request.js';
 import { type Middleware, type RequestContext, stateOf } from './middleware/request-state.js';
@@ -100,12 +100,12 @@ function build<I>(
     .use(httpRequest());
   chain.use({ name: 'routeKey', before: async () => logger.appendKeys({ route: route.name }) });
   if (route.auth === 'session') chain.use(session(route.answersSignedOut === true));
-  return chain.use(dashboardErrors()).handler(async (_event, context) => {
+  return chain.use(domainErrors()).handler(async (_event, context) => {
     let value: I;
     try {
       value = await input(stateOf(context, 'httpRequest'));
     } catch (err) {
-      throw dashboardErrorAnswer(err) ?? err;
+      throw domainErrorAnswer(err) ?? err;
     }
     return toProxyResult(await run(value, context));
   });

@@ -4,7 +4,7 @@ import { DependencyUnavailableError, HttpError } from './errors.js';
 // 503 service_unavailable with Retry-After (docs/architecture.md, "Every AWS call is bounded"). The
 // route pipeline asks it innermost (middleware/domain-errors.ts), before the refund of a 5xx and
 // error-response.ts look at the failure, the dashboard's pipeline likewise
-// (middleware/dashboard-errors.ts), and both authorizers, which hand the refusal to the route's
+// (the same middleware), and both authorizers, which hand the refusal to the route's
 // function to answer (authorizer/handler.ts; errors.ts gives every 503 service_unavailable its
 // Retry-After).
 

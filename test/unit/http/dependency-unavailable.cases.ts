@@ -6,7 +6,6 @@ import {
   DependencyUnavailableError,
   HttpError,
 } from '../../../functions/lib/http/errors.js';
-import { dashboardErrorAnswer } from '../../../functions/lib/http/middleware/dashboard-errors.js';
 import { domainErrorAnswer } from '../../../functions/lib/http/middleware/domain-errors.js';
 
 // Every AWS call is bounded (docs/architecture.md): what the SDK throws when a call is cut at its
@@ -62,12 +61,8 @@ describe('a call its dependency left unanswered is 503 service_unavailable with 
     expect(dependencyUnavailable('TimeoutError')).toBeUndefined();
   });
 
-  test("the route pipeline and the dashboard's answer it where they answer the domain's errors", () => {
+  test("every route's pipeline, the dashboard's included, answers it where it answers the domain's errors", () => {
     expect(domainErrorAnswer(sdkError('TimeoutError'))).toMatchObject({
-      status: 503,
-      code: 'service_unavailable',
-    });
-    expect(dashboardErrorAnswer(sdkError('TimeoutError'))).toMatchObject({
       status: 503,
       code: 'service_unavailable',
     });

@@ -1,3 +1,12 @@
+import { LiveKeyLimitError } from '../../accounts/live-keys.js';
+import { UnknownKeyError } from '../../aws/account-store.js';
+import { DomainRefusedError } from '../../custom-hostnames/lifecycle.js';
+import {
+  DashboardInputError,
+  NotYoursError,
+  SignInLimitError,
+  SignInLinkError,
+} from '../../dashboard/dashboard-errors.js';
 import {
   IdempotencyKeyInProgressError,
   IdempotencyKeyReusedError,
@@ -8,28 +17,69 @@ import { dependencyUnavailable } from '../dependency-unavailable.js';
 import { HttpError, ValidationError } from '../errors.js';
 import type { Middleware } from './request-state.js';
 
-/**
- * The API's answer to a domain error (docs/api.md: Errors), or undefined for an error that is not one: the
- * one place the domain's own refusals become HTTP errors. The domain throws them without knowing
- * HTTP (functions/lib/jobs/job-errors.ts; a pure core), as admission returns outcomes that
- * admission.ts answers. An AWS call its dependency left unanswered, from any step, is answered
- * here too: 503 service_unavailable (dependency-unavailable.ts).
- */
-export function domainErrorAnswer(err: unknown): HttpError | undefined {
-  if (err instanceof JobInputError) {
-    // A list over 10 MB is 413, as any body over its limit; every other refusal is its 400.
-    return err.problem === 'body_too_large'
+// The one place the domain's own refusals become the API's HTTP errors (docs/errors.md), for every
+// route, API and dashboard alike. The domain throws them without knowing HTTP (a pure core:
+// jobs/job-errors.ts, dashboard/dashboard-errors.ts, accounts/live-keys.ts, ...); each class is
+// registered here once, with its answer. An AWS call its dependency left unanswered, from any
+// step, is answered here too: 503 service_unavailable (dependency-unavailable.ts).
+
+/** A domain error class and the HTTP error that answers it. */
+export interface ErrorRegistration {
+  type: abstract new (...args: never[]) => Error;
+  answer(err: Error): HttpError;
+}
+
+function register<E extends Error>(
+  type: abstract new (...args: never[]) => E,
+  answer: (err: E) => HttpError,
+): ErrorRegistration {
+  return { type, answer: answer as (err: Error) => HttpError };
+}
+
+/** Every domain error the routes answer, each class once (a test checks it). */
+export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
+  // List jobs. A list over 10 MB is 413, as any body over its limit; every other refusal its 400.
+  register(JobInputError, (err) =>
+    err.problem === 'body_too_large'
       ? new HttpError('body_too_large', err.message)
-      : new ValidationError(err.problem, err.message);
-  }
-  if (err instanceof IdempotencyKeyReusedError) return new HttpError('idempotency_key_reused', err.message);
-  if (err instanceof IdempotencyKeyInProgressError) {
-    return new HttpError('idempotency_key_in_progress', err.message, {
-      'Retry-After': String(err.retryAfterSeconds),
-    });
-  }
-  if (err instanceof JobAbandonedError) return new HttpError('job_storage_unavailable', err.message);
-  return dependencyUnavailable(err);
+      : new ValidationError(err.problem, err.message),
+  ),
+  register(IdempotencyKeyReusedError, (err) => new HttpError('idempotency_key_reused', err.message)),
+  register(
+    IdempotencyKeyInProgressError,
+    (err) =>
+      new HttpError('idempotency_key_in_progress', err.message, {
+        'Retry-After': String(err.retryAfterSeconds),
+      }),
+  ),
+  register(JobAbandonedError, (err) => new HttpError('job_storage_unavailable', err.message)),
+  // The dashboard's sign-in, keys and hostnames.
+  register(SignInLinkError, (err) => new HttpError('invalid_sign_in_link', err.message)),
+  register(
+    SignInLimitError,
+    (err) =>
+      new HttpError('too_many_sign_in_requests', err.message, {
+        'Retry-After': String(err.retryAfterSeconds),
+      }),
+  ),
+  // Something of another account, or nothing at all: 404 to both.
+  register(NotYoursError, (err) => new HttpError('not_found', err.message)),
+  register(UnknownKeyError, (err) => new HttpError('not_found', err.message)),
+  register(DashboardInputError, (err) => new ValidationError('invalid_body', err.message)),
+  register(LiveKeyLimitError, (err) => new ValidationError('invalid_body', err.message)),
+  register(DomainRefusedError, (err) => {
+    // Another account's hostname reads as unknown: the dashboard never confirms what others hold.
+    if (err.code === 'unknown_hostname' || err.code === 'unknown_account')
+      return new HttpError('not_found', err.message);
+    if (err.code === 'plan_not_eligible') return new HttpError('not_in_plan', err.message);
+    return new ValidationError('invalid_body', err.message);
+  }),
+];
+
+/** The API's answer to a domain error, or to an unanswered AWS call; undefined for anything else. */
+export function domainErrorAnswer(err: unknown): HttpError | undefined {
+  const registered = DOMAIN_ERRORS.find(({ type }) => err instanceof type);
+  return registered ? registered.answer(err as Error) : dependencyUnavailable(err);
 }
 
 /** The error as the pipeline answers it: a domain error as its HTTP error, anything else as it is. */

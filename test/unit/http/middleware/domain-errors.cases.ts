@@ -1,6 +1,19 @@
 import { describe, expect, test } from '@jest/globals';
+import { LiveKeyLimitError } from '../../../../functions/lib/accounts/live-keys.js';
+import { UnknownKeyError } from '../../../../functions/lib/aws/account-store.js';
+import { DomainRefusedError } from '../../../../functions/lib/custom-hostnames/lifecycle.js';
+import {
+  DashboardInputError,
+  NotYoursError,
+  SignInLimitError,
+  SignInLinkError,
+} from '../../../../functions/lib/dashboard/dashboard-errors.js';
 import { HttpError, RateLimitError } from '../../../../functions/lib/http/errors.js';
-import { domainErrorAnswer, domainErrors } from '../../../../functions/lib/http/middleware/domain-errors.js';
+import {
+  DOMAIN_ERRORS,
+  domainErrorAnswer,
+  domainErrors,
+} from '../../../../functions/lib/http/middleware/domain-errors.js';
 import {
   IdempotencyKeyInProgressError,
   IdempotencyKeyReusedError,
@@ -54,6 +67,61 @@ describe("the domain's own errors, answered in one place (README: Errors)", () =
         error: problem,
         message: 'no',
       });
+    }
+  });
+
+  test("the dashboard's refusals: sign-in links, their limit, another account's things, bad input, the key limit", () => {
+    expect(answer(new SignInLinkError('used'))).toEqual({
+      status: 401,
+      error: 'invalid_sign_in_link',
+      message: 'used',
+      headers: {},
+    });
+    expect(answer(new SignInLimitError('slow down', 60))).toEqual({
+      status: 429,
+      error: 'too_many_sign_in_requests',
+      message: 'slow down',
+      headers: { 'Retry-After': '60' },
+    });
+    for (const err of [new NotYoursError('no'), new UnknownKeyError('no')]) {
+      expect(answer(err)).toMatchObject({ status: 404, error: 'not_found', message: 'no' });
+    }
+    expect(answer(new DashboardInputError('bad origin'))).toMatchObject({
+      status: 400,
+      error: 'invalid_body',
+      message: 'bad origin',
+    });
+    expect(answer(new LiveKeyLimitError(50))).toMatchObject({
+      status: 400,
+      error: 'invalid_body',
+      message: 'an account has at most 50 live keys: revoke one first',
+    });
+  });
+
+  test("a custom hostname refused: another account's or an unknown one is 404, a plan without them 403, the rest 400", () => {
+    expect(answer(new DomainRefusedError('unknown_hostname', 'x'))).toMatchObject({
+      status: 404,
+      error: 'not_found',
+    });
+    expect(answer(new DomainRefusedError('unknown_account', 'x'))).toMatchObject({
+      status: 404,
+      error: 'not_found',
+    });
+    expect(answer(new DomainRefusedError('plan_not_eligible', 'x'))).toMatchObject({
+      status: 403,
+      error: 'not_in_plan',
+    });
+    expect(answer(new DomainRefusedError('hostname_claimed', 'x'))).toMatchObject({
+      status: 400,
+      error: 'invalid_body',
+    });
+  });
+
+  test('each error class is registered once, and none under another registered one (the first match would hide it)', () => {
+    const types = DOMAIN_ERRORS.map((r) => r.type);
+    expect(new Set(types).size).toBe(types.length);
+    for (const a of types) {
+      for (const b of types) if (a !== b) expect(a.prototype instanceof b).toBe(false);
     }
   });
 
