@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { normaliseHostname } from '../dns/host-name.js';
 import type { HostnameRecord } from './hostname.js';
-import { isWithin, MAX_HOSTNAME_OCTETS } from './validate-hostname.js';
+import { isWithin, MAX_HOSTNAME_OCTETS } from './hostname-labels.js';
 
 // Requests on a custom hostname (docs/custom-hostnames.md): served exactly like the base address,
 // but bound to the account that owns the hostname. An unknown Host is the base address.

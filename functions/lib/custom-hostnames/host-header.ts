@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
-import { labelProblem, MAX_HOSTNAME_OCTETS } from './validate-hostname.js';
+import { labelProblem, MAX_HOSTNAME_OCTETS } from './hostname-labels.js';
 
 // The Host header a request arrives with (RFC 9112 section 3.2): `uri-host [":" port]`, exactly
 // once. API Gateway and CloudFront refuse anything else before our code runs; the local server
 // answers 400 invalid_host itself rather than falling back to the base address, so a request it
 // serves is one AWS would have served too. Names are held to the same LDH rules as custom hostnames
-// (validate-hostname.ts), IP literals to node:net's parser.
+// (hostname-labels.ts), IP literals to node:net's parser.
 
 export type HostHeaderCheck = { ok: true; hostname: string } | { ok: false; message: string };
 
