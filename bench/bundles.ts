@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { DASHBOARD_ROUTES, handlerEntry, PUBLIC_ROUTES, ROUTES } from '../functions/routes.js';
 import { esbuildOptions } from '../infra/bundling.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
@@ -37,10 +37,16 @@ export const about = [
   'falls on all alike. "Import / floor" is a function\'s median import time over the floor\'s median (spread: the',
   'same ratio within each round). Targets: at most 1.5 for every API route, at most 1.3 for `lookup-ip`, `geo` and',
   'the `authorizer`; the dashboard, documentation, queue and scheduled functions are shown without one.',
+  '',
+  '"What the hot bundles are made of" lists, for `lookup-ip`, `geo` and the `authorizer`, the largest parts (npm',
+  'packages, our folders) beyond those of the floor, in minified KB: where the import time above the floor comes from.',
 ].join('\n');
 
 const GROUP = 'Lambda bundles';
 const RATIO_GROUP = 'Import time relative to the floor';
+const PARTS_GROUP = 'What the hot bundles are made of';
+/** Parts of a hot bundle listed (the largest), the rest summed. */
+const PARTS_SHOWN = 8;
 const RUNS = 10;
 const SIZE_TARGET_KB = 1152;
 const IMPORT_TARGET_MS = 150;
@@ -95,6 +101,27 @@ export const BUNDLED_FUNCTIONS = [
   'domain-verifier',
 ];
 
+/**
+ * Minified bytes of a bundle by part: an npm package, or a folder of ours (functions/lib/<area>,
+ * functions/<route>).
+ */
+function partsOf(metafile: Metafile): Map<string, number> {
+  // The bundle's one JavaScript output (the other is its source map).
+  const output = Object.entries(metafile.outputs).find(([path]) => path.endsWith('.mjs'))?.[1];
+  const byPart = new Map<string, number>();
+  for (const [file, { bytesInOutput }] of Object.entries(output?.inputs ?? {})) {
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
+    const part =
+      pkg ??
+      file
+        .split('/')
+        .slice(0, file.startsWith('functions/lib/') ? 3 : 2)
+        .join('/');
+    byPart.set(part, (byPart.get(part) ?? 0) + bytesInOutput);
+  }
+  return byPart;
+}
+
 async function importMs(file: string): Promise<number> {
   const code = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
   const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', code], {
@@ -128,13 +155,19 @@ export async function run(): Promise<BenchResult[]> {
     await mkdir(join(dir, FLOOR), { recursive: true });
     await writeFile(floorEntry, FLOOR_ENTRY);
     const floorOut = join(dir, FLOOR, 'index.mjs');
-    await build(esbuildOptions(floorEntry, floorOut, FLOOR));
+    const floorBuild = await build({ ...esbuildOptions(floorEntry, floorOut, FLOOR), metafile: true });
     outfiles.set(FLOOR, floorOut);
+    const parts = new Map<string, Map<string, number>>();
     for (const name of BUNDLED_FUNCTIONS) {
       const outfile = join(dir, name, 'index.mjs');
-      await build(esbuildOptions(join(PROJECT_ROOT, handlerEntry(name)), outfile));
+      const built = await build({
+        ...esbuildOptions(join(PROJECT_ROOT, handlerEntry(name)), outfile),
+        metafile: true,
+      });
       outfiles.set(name, outfile);
+      if (HOT_FUNCTIONS.includes(name)) parts.set(name, partsOf(built.metafile));
     }
+    parts.set(FLOOR, partsOf(floorBuild.metafile));
 
     // Then RUNS rounds, each importing every bundle once: the floor and the functions share the
     // machine's load round by round.
@@ -168,6 +201,32 @@ export async function run(): Promise<BenchResult[]> {
     };
     for (const name of BUNDLED_FUNCTIONS) await figures(name, name);
     await figures(FLOOR, FLOOR_LABEL);
+
+    // Which packages (and which of our folders) the hot bundles carry beyond the floor's.
+    const floorParts = parts.get(FLOOR)!;
+    for (const [name, byPart] of parts) {
+      if (name === FLOOR) continue;
+      const beyond = [...byPart].filter(([part]) => !floorParts.has(part)).sort((a, b) => b[1] - a[1]);
+      for (const [part, bytes] of beyond.slice(0, PARTS_SHOWN)) {
+        results.push({
+          group: PARTS_GROUP,
+          figure: `${name}: ${part}`,
+          median: round(bytes / 1024, 1),
+          spread: '–',
+          unit: 'KB',
+          samples: 1,
+        });
+      }
+      const rest = beyond.slice(PARTS_SHOWN).reduce((sum, [, bytes]) => sum + bytes, 0);
+      results.push({
+        group: PARTS_GROUP,
+        figure: `${name}: everything else beyond the floor (${beyond.length - PARTS_SHOWN} parts)`,
+        median: round(rest / 1024, 1),
+        spread: '–',
+        unit: 'KB',
+        samples: 1,
+      });
+    }
 
     const floorTimes = times.get(FLOOR)!;
     const floorMedian = median(floorTimes);
