@@ -30,7 +30,7 @@ import {
  */
 export const NOTIFY_FROM_REQUIRED =
   'netintel needs the address usage notices are sent from: deploy with -c notifyFrom=usage@your-domain.example ' +
-  'or --parameters NotifyFrom=usage@your-domain.example (an SES-verified identity; README: Deploy to AWS)';
+  'or --parameters NotifyFrom=usage@your-domain.example (an SES-verified identity; docs/deploy.md)';
 
 const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
 

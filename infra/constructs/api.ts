@@ -400,7 +400,7 @@ export class Api extends Construct {
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-COG4',
         reason:
-          'API keys, not Cognito users: the custom REQUEST authorizer checks them (README: Authentication).',
+          'API keys, not Cognito users: the custom REQUEST authorizer checks them (docs/api.md: Authentication).',
       });
     }
 
@@ -486,7 +486,7 @@ export class Api extends Construct {
         });
       const why =
         route.auth === 'session'
-          ? 'Dashboard sessions, not Cognito: the session authorizer reads the HttpOnly session cookie (README: Dashboard).'
+          ? 'Dashboard sessions, not Cognito: the session authorizer reads the HttpOnly session cookie (docs/dashboard.md).'
           : 'Signing in to the dashboard needs no session yet; requests are limited per address and per client IP.';
       Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: why });
       if (route.auth === 'none')

@@ -58,7 +58,7 @@ describe('accounts', () => {
     return out;
   }
 
-  describe('authentication (README: Authentication; allowed origins, key types, 401 and 403)', () => {
+  describe('authentication (docs/api.md: Authentication; allowed origins, key types, 401 and 403)', () => {
     test('a missing key is 401', async () => {
       await expectError(
         await stack.call('DELETE', '/v1/risk/baseline', { body: { userId: 'u1' } }),

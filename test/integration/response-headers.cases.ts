@@ -159,7 +159,7 @@ describe('response-headers', () => {
     });
   });
 
-  describe('X-RateLimit-* on every counted call (README: Limits)', () => {
+  describe('X-RateLimit-* on every counted call (docs/api.md: Limits)', () => {
     test('Remaining counts down through the minute; the 429 says 0 and when the minute ends', async () => {
       const { bearer } = await newAccount({ perMinute: 3 });
       const start = freshMinute();
@@ -258,7 +258,7 @@ describe('response-headers', () => {
     });
   });
 
-  describe('the access log (README: Logs)', () => {
+  describe('the access log (docs/operations.md: Logs)', () => {
     let lines: Record<string, unknown>[] = [];
     let restore: () => void = () => undefined;
 

@@ -49,7 +49,7 @@ const one = (values: Record<string, string>): Record<string, string[]> =>
 const lookup: Route = routeByName('lookup-ip');
 const geo: Route = routeByName('geo');
 
-describe('authenticate (README: Authentication; allowed origins, key types, 401 and 403)', () => {
+describe('authenticate (docs/api.md: Authentication; allowed origins, key types, 401 and 403)', () => {
   test('a secret key as Bearer on a secret route yields the account principal', async () => {
     const d = await authenticate(
       { route: lookup, headers: { authorization: [`Bearer ${secretKey}`] }, query: {} },
@@ -167,7 +167,7 @@ describe('authenticate (README: Authentication; allowed origins, key types, 401 
   });
 });
 
-describe('one key per request (README: Authentication; more than one key is 401)', () => {
+describe('one key per request (docs/api.md: Authentication; more than one key is 401)', () => {
   /** A store that counts key lookups: a refused duplicate must be refused before any. */
   function countingStore() {
     const store = fixtureStore();
@@ -343,7 +343,7 @@ describe('key cache', () => {
   });
 });
 
-describe('each refusal says what to change (README: Errors)', () => {
+describe('each refusal says what to change (docs/api.md: Errors)', () => {
   const otherSecret = generateApiKey('secret');
   const cases: [string, Route, Record<string, string[]>, Record<string, string[]>, number, string][] = [
     ['no key', lookup, {}, {}, 401, AUTH_MESSAGES.noKey],

@@ -5,7 +5,7 @@ import {
   originOf,
 } from '../../../functions/lib/accounts/origins.js';
 
-describe('allowed origins of publishable keys (README: Authentication)', () => {
+describe('allowed origins of publishable keys (docs/api.md: Authentication)', () => {
   const allowed = ['https://shop.customer.example', 'http://localhost:*'];
 
   test('an exact origin matches, with no path or port tricks', () => {

@@ -6,7 +6,7 @@ import { fixtureLists, ZoneResolver } from './support/zone-resolver.js';
 
 describe('verdict', () => {
   describe('verdict and reasons', () => {
-    test('the reason codes are in their documented order, most severe first (README: Email checks, "Reasons order")', () => {
+    test('the reason codes are in their documented order, most severe first (docs/api.md: Email checks, "Reasons order")', () => {
       expect(REASON_CODES).toEqual([
         'invalid_syntax',
         'domain_not_found',

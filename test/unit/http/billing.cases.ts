@@ -3,7 +3,7 @@ import { billedUnits } from '../../../functions/lib/http/define-handler.js';
 import { ROUTES, type Route, routeByName } from '../../../functions/routes.js';
 
 describe('billing', () => {
-  describe('billing rules of the route table (README: Endpoints, billing column; Limits, monthly cap)', () => {
+  describe('billing rules of the route table (docs/api.md: Endpoints, billing column; Limits, monthly cap)', () => {
     test('each IP of POST /v1/lookup is billed, duplicates twice', () => {
       expect(
         billedUnits(routeByName('lookup-batch').billing, { ips: ['1.1.1.1', '1.1.1.1', '8.8.8.8'] }),

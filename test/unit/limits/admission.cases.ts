@@ -31,7 +31,7 @@ async function refusal(counter: MemoryUsageCounter, req: AdmissionRequest) {
 }
 
 describe('admission', () => {
-  describe('a refusal names the limit the counters showed (README: Errors, the two 429 codes)', () => {
+  describe('a refusal names the limit the counters showed (docs/api.md: Errors, the two 429 codes)', () => {
     test('a call that finds the month filled after it saw room is refused as monthly, not as rate', async () => {
       // The last minute is over; 2 requests remain of the month.
       const counter = new MemoryUsageCounter({ window: W - 1, minuteCount: 7, monthCount: 98 })
@@ -129,7 +129,7 @@ describe('admission', () => {
     });
   });
 
-  describe('admission counts the call once (README: Limits)', () => {
+  describe('admission counts the call once (docs/api.md: Limits)', () => {
     test('a call that loses the race to open its minute counts in the minute the other call opened', async () => {
       const counter = new MemoryUsageCounter({ window: W - 1, minuteCount: 3, monthCount: 40 }).before(
         'openWindow',

@@ -3,7 +3,7 @@ import { crossedThresholds } from '../../../functions/lib/limits/thresholds.js';
 import { minuteWindow, monthKey, secondsToWindowEnd } from '../../../functions/lib/limits/windows.js';
 
 describe('windows', () => {
-  describe('fixed windows (README: Limits)', () => {
+  describe('fixed windows (docs/api.md: Limits)', () => {
     test('calls in the same UTC minute share a window; the next minute is a new one', () => {
       expect(minuteWindow(new Date('2026-11-22T10:15:00.000Z'))).toBe(
         minuteWindow(new Date('2026-11-22T10:15:59.999Z')),

@@ -38,7 +38,7 @@ const flags = (overrides: Partial<SecurityFlags>): SecurityFlags => ({ ...CLEAN,
 
 describe('score', () => {
   describe('the weight table', () => {
-    test('every reason has its documented weight (README: Signup check, "Score")', () => {
+    test('every reason has its documented weight (docs/api.md: Signup check, "Score")', () => {
       expect(SIGNUP_REASON_WEIGHTS).toEqual({
         invalid_syntax: 70,
         domain_not_found: 60,

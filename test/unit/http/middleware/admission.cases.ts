@@ -13,7 +13,7 @@ const options = (counter: MemoryUsageCounter, logger = new FakeLogger()) => ({
   logger,
 });
 
-describe('admission (README: Limits)', () => {
+describe('admission (docs/api.md: Limits)', () => {
   test('an admitted call is counted in the minute and the month, and what it charged is on the context', async () => {
     const counter = new MemoryUsageCounter({ window: W, minuteCount: 3, monthCount: 40 });
     const request = requestOf({ principal: PRINCIPAL, charge: { units: 2, at: NOW } });

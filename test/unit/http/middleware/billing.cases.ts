@@ -3,7 +3,7 @@ import { billing } from '../../../../functions/lib/http/middleware/billing.js';
 import { routeByName } from '../../../../functions/routes.js';
 import { fixedClock, NOW, PRINCIPAL, phase, requestOf, thrownBy } from './support/pipeline.js';
 
-describe('what a validated call is to cost (README: Endpoints, billing column; Limits, monthly cap)', () => {
+describe('what a validated call is to cost (docs/api.md: Endpoints, billing column; Limits, monthly cap)', () => {
   test("a batch costs one unit per item, charged at the clock's instant", async () => {
     const request = requestOf({ principal: PRINCIPAL, input: { ips: ['1.1.1.1', '1.1.1.1', '8.8.8.8'] } });
 

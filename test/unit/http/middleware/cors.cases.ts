@@ -6,7 +6,7 @@ import { apiEvent, PRINCIPAL, phase, requestOf } from './support/pipeline.js';
 const browser = { ...PRINCIPAL, keyType: 'publishable' as const, allowedOrigin: 'https://shop.example' };
 const json = () => ({ statusCode: 200, headers: { 'Content-Type': 'application/json' }, body: '{}' });
 
-describe("CORS for the key's allowed origin (none off the list, none on secret routes; README: Authentication)", () => {
+describe("CORS for the key's allowed origin (none off the list, none on secret routes; docs/api.md: Authentication)", () => {
   test('an answer on a publishable route carries the allowed origin', async () => {
     const request = requestOf({ principal: browser });
     request.response = json();

@@ -27,7 +27,7 @@ const answer = (err: unknown) => {
   return http && { status: http.status, ...http.toBody(), headers: http.headers };
 };
 
-describe("the domain's own errors, answered in one place (README: Errors)", () => {
+describe("the domain's own errors, answered in one place (docs/api.md: Errors)", () => {
   test('an Idempotency-Key used with another body is 409 idempotency_key_reused', () => {
     expect(answer(new IdempotencyKeyReusedError())).toEqual({
       status: 409,

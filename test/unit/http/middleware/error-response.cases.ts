@@ -7,7 +7,7 @@ import {
 import { errorResponse } from '../../../../functions/lib/http/middleware/error-response.js';
 import { FakeLogger, phase, requestOf } from './support/pipeline.js';
 
-describe('every failure is answered {error, message} (README: Errors)', () => {
+describe('every failure is answered {error, message} (docs/api.md: Errors)', () => {
   test('a typed error keeps its status, code, message and headers', async () => {
     const request = requestOf();
     request.error = new RateLimitError(40);

@@ -4,7 +4,7 @@ import { usageEvents } from '../../../../functions/lib/http/middleware/usage-eve
 import { addUsageEvent } from '../../../../functions/lib/http/usage-event-metric.js';
 import { FakeMetrics, PRINCIPAL, phase, requestOf } from './support/pipeline.js';
 
-describe('usage events (README: Limits, "Usage events")', () => {
+describe('usage events (docs/api.md: Limits, "Usage events")', () => {
   test('a successful billed call emits its units on its meter, for its account', async () => {
     const metrics = new FakeMetrics();
     const request = requestOf({

@@ -22,7 +22,7 @@ function setup(send: (n: UsageNotice) => Promise<void>) {
   return { logger, metrics, middleware };
 }
 
-describe('usage notices at 75/90/100% of the monthly cap (README: Limits, "Usage notices")', () => {
+describe('usage notices at 75/90/100% of the monthly cap (docs/api.md: Limits, "Usage notices")', () => {
   test("the billed call that reaches 75% sends the 75% notice to the account's address", async () => {
     const sent: UsageNotice[] = [];
     const { middleware } = setup(async (n) => {
