@@ -14,6 +14,7 @@ interface FilesystemStore {
   getObject(bucket: string, key: string, options?: unknown): Promise<unknown>;
   putObject(object: StoredObject): Promise<{ size: number; md5: string }>;
   putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  getMetadata(bucket: string, key: string): Promise<Record<string, unknown>>;
   deleteObject(bucket: string, key: string): Promise<void>;
 }
 
@@ -90,6 +91,41 @@ export function storeObjectsWhole(s3rver: S3rver): void {
       await store.putMetadata(object.bucket, object.key, object.metadata, digest);
     });
     return { size, md5: digest };
+  };
+
+  // s3rver wrote an object's md5 and metadata files in place: a process killed in that write left a
+  // truncated metadata.json, and every later read of the key failed (a HEAD answered 500, which the
+  // SDK reports as UnknownError), so the restart's sweep could never settle the list job it belonged
+  // to. Each file is now written whole (a temporary file renamed over it), and a metadata file a
+  // kill truncated before this change is read as absent, as s3rver reads a missing one.
+  // Unbound: it runs with `this` as the staging view below, whose paths are the temporary names.
+  const putMetadata = store.putMetadata;
+  store.putMetadata = async (bucket, key, metadata, md5) => {
+    const staging = `${store.getResourcePath(bucket, key, 'object')}.${randomUUID()}.tmp-`;
+    // s3rver's own write, into a staging name; then each file renamed into place.
+    const stagedPath = (suffix: string) => `${staging}${suffix}`;
+    const getResourcePath = store.getResourcePath.bind(store);
+    const staged: FilesystemStore = Object.create(store, {
+      getResourcePath: { value: (_b: string, _k: string, suffix: string) => stagedPath(suffix) },
+    });
+    await putMetadata.call(staged, bucket, key, metadata, md5);
+    for (const suffix of ['object.md5', 'metadata.json']) {
+      await rename(stagedPath(suffix), getResourcePath(bucket, key, suffix)).catch(
+        (err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        },
+      );
+    }
+  };
+  const getMetadata = store.getMetadata.bind(store);
+  store.getMetadata = async (bucket, key) => {
+    try {
+      return await getMetadata(bucket, key);
+    } catch (err) {
+      if (!(err instanceof SyntaxError)) throw err;
+      await unlink(store.getResourcePath(bucket, key, 'metadata.json')).catch(() => undefined);
+      return getMetadata(bucket, key);
+    }
   };
 
   store.deleteObject = (bucket, key) =>
