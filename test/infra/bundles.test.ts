@@ -15,12 +15,7 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 const SIZE_BUDGET = 1.125 * 1024 * 1024;
 /** Packages of the full lookup's derived groups: the signup and risk checks use the slim locator. */
-const DERIVED_GROUP_PACKAGES = [
-  'libphonenumber-js',
-  '@photostructure/tz-lookup',
-  'countries-list',
-  'suncalc',
-];
+const DERIVED_GROUP_PACKAGES = ['@photostructure/tz-lookup', 'countries-list', 'suncalc'];
 
 interface Built {
   bytes: number;
@@ -121,6 +116,14 @@ describe('Lambda bundles', () => {
     const inputs = (await bundleOf('lookup-ip')).inputs;
     for (const pkg of DERIVED_GROUP_PACKAGES) {
       expect(inputs.some((i) => i.includes(`node_modules/${pkg}/`))).toBe(true);
+    }
+  }, 180_000);
+
+  test('no function carries libphonenumber-js: the calling codes are computed from it at development time (functions/lib/ip/calling-codes.ts)', async () => {
+    for (const name of ['lookup-ip', 'geo', 'lookup-batch']) {
+      expect(
+        (await bundleOf(name)).inputs.filter((i) => i.includes('node_modules/libphonenumber-js/')),
+      ).toEqual([]);
     }
   }, 180_000);
 

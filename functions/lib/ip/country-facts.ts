@@ -2,9 +2,7 @@
 // flag. Computed once per country and kept (the full lookup must stay within a third of the raw MMDB
 // rate, so nothing here runs per request after the first).
 import { countries, type TCountryCode } from 'countries-list';
-import { type CountryCode, getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/core';
-// The ESM build of the metadata (the package's default entry imports it as JSON).
-import metadata from 'libphonenumber-js/min/metadata';
+import { CALLING_CODES } from './calling-codes.js';
 import { suggestedLocaleOf } from './locale.js';
 import { isEU } from './regions.js';
 import type { Continent, Currency } from './schema.js';
@@ -36,15 +34,6 @@ function currencyOf(country: string, code: string | undefined): Currency | null 
   return Object.freeze({ code, name: currencyNames.of(code) ?? code, symbol });
 }
 
-function callingCodeOf(country: string, phones: readonly number[] | undefined): string | null {
-  // libphonenumber knows the real country calling code (+1 for the Dominican Republic, whose
-  // countries-list entry gives the area codes 1809/1829/1849).
-  if (isSupportedCountry(country as CountryCode, metadata))
-    return `+${getCountryCallingCode(country as CountryCode, metadata)}`;
-  const first = phones?.[0];
-  return first === undefined ? null : `+${first}`;
-}
-
 /** Facts for an ISO 3166-1 alpha-2 code; unknown codes give nulls (and isEUCountry false). */
 export function countryFacts(country: string): Readonly<CountryFacts> {
   let facts = cache.get(country);
@@ -54,7 +43,8 @@ export function countryFacts(country: string): Readonly<CountryFacts> {
   facts = Object.freeze({
     continent,
     currency: entry ? currencyOf(country, entry.currency[0]) : null,
-    callingCode: entry ? callingCodeOf(country, entry.phone) : null,
+    // Computed from libphonenumber-js at development time (calling-codes.ts).
+    callingCode: entry ? (CALLING_CODES[country] ?? null) : null,
     isEUCountry: isEU(country),
   });
   cache.set(country, facts);

@@ -4,6 +4,7 @@
 import './asn.cases.js';
 import './bounded-cache.cases.js';
 import './build-ip-data.cases.js';
+import './calling-codes.cases.js';
 import './cloudfront-headers.cases.js';
 import './groups.cases.js';
 import './locator.cases.js';
