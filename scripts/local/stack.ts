@@ -27,6 +27,7 @@ import { buildDashboard } from '../../web/dashboard/build.js';
 import {
   type DashboardSite,
   type Gateway,
+  type GatewayLogger,
   type GatewayOptions,
   localUrl,
   startGateway,
@@ -61,6 +62,11 @@ export interface LocalStackOptions {
    */
   awsTimeouts?: { connectMs: number; requestMs: number };
   log?: (line: string) => void;
+  /**
+   * The gateway's access log and its own failures (one process only; default Powertools'): the
+   * tests' stacks keep what a 5xx was, whatever the log level.
+   */
+  gatewayLogger?: GatewayLogger;
   /** What went wrong but did not stop the stack (a sweep that left something for later); default: log. */
   warn?: (line: string) => void;
   /**
@@ -201,7 +207,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   };
   const workers = options.workers ?? 1;
   const gateway =
-    workers > 1 ? await startGatewayWorkers(workers, served, log) : await startServedGateway(served, log);
+    workers > 1
+      ? await startGatewayWorkers(workers, served, log)
+      : await startServedGateway(served, log, options.gatewayLogger);
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,
     sqs: new SQSClient({
@@ -281,9 +289,15 @@ export type WorkerGatewayOptions = Omit<GatewayOptions, 'projectRoot' | 'dashboa
 export function startServedGateway(
   options: WorkerGatewayOptions,
   log: (line: string) => void,
+  logger?: GatewayLogger,
 ): Promise<Gateway> {
   const { uploadOrigin, ...gateway } = options;
-  return startGateway({ ...gateway, projectRoot: PROJECT_ROOT, dashboard: dashboardSite(uploadOrigin, log) });
+  return startGateway({
+    ...gateway,
+    projectRoot: PROJECT_ROOT,
+    dashboard: dashboardSite(uploadOrigin, log),
+    ...(logger ? { logger } : {}),
+  });
 }
 
 /** The environment variable a worker process reads its WorkerGatewayOptions from (gateway-worker.ts). */

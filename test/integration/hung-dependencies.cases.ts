@@ -177,6 +177,10 @@ describe('hung dependencies: every AWS call is bounded', () => {
       // Past the key cache the authorizer's own lookup hangs: the route answers its 503.
       afterKeyCache();
       expectUnavailable(await answerOf(calls['lookup-ip']!()), 'service_unavailable');
+      // The test stack keeps the gateway's error lines whatever the log level: a 5xx says what it was.
+      expect(
+        stack.serverErrors().some((line) => line.startsWith('GET /v1/lookup/') && line.includes('503')),
+      ).toBe(true);
     } finally {
       proxies.dynamodb.heal();
       clock.thaw();

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyCacheMs, setServiceClock } from '../../functions/lib/aws/services.js';
 import type { Clock } from '../../functions/lib/clock.js';
+import { accessLogger } from '../../functions/lib/observability.js';
+import type { GatewayLogger } from '../../scripts/local/api-gateway.js';
 import { type LocalStack, type LocalStackOptions, startLocalStack } from '../../scripts/local/stack.js';
 
 // Integration tests run the real local stack (emulators, API Gateway emulator, pollers) on a
@@ -16,7 +18,35 @@ export interface TestStack extends LocalStack {
   ): Promise<Response>;
   secret(): Record<string, string>;
   browser(origin?: string): Record<string, string>;
+  /**
+   * What the gateway logged as an error so far (5xx answers, an authorizer or handler that threw),
+   * one line each with the error's name and message: kept whatever the log level, so a test that
+   * meets an unexpected 5xx can say what it was.
+   */
+  serverErrors(): string[];
   close(): Promise<void>;
+}
+
+/** The gateway's logger for a test stack: Powertools' as usual, and its errors kept (the last 100). */
+function recordingLogger(kept: string[]): GatewayLogger {
+  const info = accessLogger.info.bind(accessLogger) as (...args: unknown[]) => void;
+  const error = accessLogger.error.bind(accessLogger) as (...args: unknown[]) => void;
+  return {
+    info: (...args: unknown[]) => info(...args),
+    error: (...args: unknown[]) => {
+      const [message, ...extra] = args;
+      const details = extra
+        .map((e) => {
+          const { error, ...fields } = (e ?? {}) as { error?: { name?: string; message?: string } };
+          const cause = error ? ` ${error.name ?? 'Error'}: ${error.message ?? ''}` : '';
+          return `${JSON.stringify(fields)}${cause}`;
+        })
+        .join(' ');
+      kept.push(`${String(message)} ${details}`.trim());
+      if (kept.length > 100) kept.shift();
+      error(...args);
+    },
+  };
 }
 
 /**
@@ -74,8 +104,10 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
   // 1-2 s (functions/lib/aws/call-bounds.ts): on a busy 2-core machine a race of 200 calls must not
   // turn into 504s or 503s (what these stacks test is the answers, not latency). The tests of hung
   // dependencies set short bounds of their own.
+  const errors: string[] = [];
   const stack = await startLocalStack({
     dataDir,
+    gatewayLogger: recordingLogger(errors),
     retryDelaySeconds: 0,
     pollWaitSeconds: 0,
     integrationTimeoutMs: 120_000,
@@ -101,6 +133,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
       return fetch(stack.url + path, { method, headers, body: body as never });
     },
     secret: () => ({ Authorization: `Bearer ${stack.dev.secretKey}` }),
+    serverErrors: () => [...errors],
     browser: (origin = 'http://localhost:5173') => ({
       'X-Api-Key': stack.dev.publishableKey,
       Origin: origin,
