@@ -72,9 +72,9 @@ describe('admin-cli', () => {
         keyId: string;
       };
       // The create took one of the account's live-key slots; the revoke gives it back.
-      expect((await accountStore().slots(accountId)).map((s) => s.keyId)).toContain(revoked.keyId);
+      expect((await accountStore().slots(accountId)).held.map((s) => s.keyId)).toContain(revoked.keyId);
       await admin('key', 'revoke', '--key-id', revoked.keyId);
-      expect((await accountStore().slots(accountId)).map((s) => s.keyId)).not.toContain(revoked.keyId);
+      expect((await accountStore().slots(accountId)).held.map((s) => s.keyId)).not.toContain(revoked.keyId);
       const { code, stdout } = await admin('key', 'list', '--account', accountId, '--json');
       expect(code).toBe(0);
       const { keys } = JSON.parse(stdout) as { keys: Record<string, unknown>[] };

@@ -24,15 +24,23 @@ export interface KeySlot {
 
 /** Where the slots live (AWS: items of the Accounts table, aws/account-store.ts). */
 export interface KeySlots {
-  /** The account's held slots, as last written (a consistent read). */
-  slots(accountId: string): Promise<KeySlot[]>;
+  /**
+   * The account's held slots, as last written (a consistent read), and whether its keys made before
+   * the slots have been given theirs (markBackfilled), in one read.
+   */
+  slots(accountId: string): Promise<{ held: KeySlot[]; backfilled: boolean }>;
+  /** Notes that every live key of the account holds a slot: later creates skip liveKeyIds(). */
+  markBackfilled(accountId: string): Promise<void>;
   /** Claims the slot if it is free; false when another key holds it. */
   claimSlot(accountId: string, slot: KeySlot): Promise<boolean>;
   /** Frees the slot if `keyId` still holds it; repeatable. */
   freeSlot(accountId: string, slot: Pick<KeySlot, 'n' | 'keyId'>): Promise<void>;
   /** Whether the key exists, is the account's and is not revoked. */
   isLive(accountId: string, keyId: string): Promise<boolean>;
-  /** The ids of the account's live keys (keys made before the slots hold none until a create). */
+  /**
+   * The ids of the account's live keys (keys made before the slots hold none until a create). Reads
+   * every key the account ever had: asked only until the account is backfilled.
+   */
   liveKeyIds(accountId: string): Promise<string[]>;
 }
 
@@ -87,18 +95,23 @@ function spread(keyId: string): number {
 
 /**
  * The account's slots once every live key holds one: a key made before the slots existed claims one
- * (the first create of such an account does it; two at once may give a key two slots, and the
- * later one is freed here), so the limit counts it too.
+ * at the account's first create (two first creates at once may give a key two slots, and the later
+ * one is freed here), so the limit counts it too. Done once: the account is then marked, and later
+ * creates read only the slots.
  */
 async function settled(store: KeySlots, accountId: string, now: Date, max: number): Promise<KeySlot[]> {
-  const held = await store.slots(accountId);
+  const { held, backfilled } = await store.slots(accountId);
   const first = new Map<string, number>();
+  const kept: KeySlot[] = [];
   for (const slot of [...held].sort((a, b) => a.n - b.n)) {
     if (first.has(slot.keyId)) await store.freeSlot(accountId, slot);
-    else first.set(slot.keyId, slot.n);
+    else {
+      first.set(slot.keyId, slot.n);
+      kept.push(slot);
+    }
   }
+  if (backfilled) return kept;
   const unslotted = (await store.liveKeyIds(accountId)).filter((id) => !first.has(id));
-  if (unslotted.length === 0 && first.size === held.length) return held;
   let n = 0;
   for (const keyId of unslotted) {
     while (n < max && first.size < max) {
@@ -108,12 +121,14 @@ async function settled(store: KeySlots, accountId: string, now: Date, max: numbe
       break;
     }
   }
-  return store.slots(accountId);
+  // Every live key holds a slot now (more than `max` old keys: not yet, and the next create tries).
+  if (unslotted.every((id) => first.has(id))) await store.markBackfilled(accountId);
+  return unslotted.length === 0 ? kept : (await store.slots(accountId)).held;
 }
 
 /** Frees the slot a revoked key held (if it held one: keys older than the slots hold none). */
 export async function freeKeySlot(store: KeySlots, accountId: string, keyId: string): Promise<void> {
-  for (const slot of await store.slots(accountId)) {
+  for (const slot of (await store.slots(accountId)).held) {
     if (slot.keyId === keyId) await store.freeSlot(accountId, slot);
   }
 }

@@ -29,6 +29,7 @@ import { conditional } from './dynamo-conditions.js';
 //   KEY#<sha256> / KEY          a key, found by the hash of what the caller sends
 //   KEYID#<keyId> / KEYID       key id -> hash, for revocation by id
 //   ACCOUNT#<id> / KEYSLOT#<nn> a live key's slot (accounts/live-keys.ts): keyId, claimedAt
+//   ACCOUNT#<id> / KEYSLOTS     every live key of the account holds a slot (the backfill is done)
 // Profiles and keys carry accountId and createdAt, so an account's are one Query of the byAccount
 // index (account-items.ts).
 
@@ -44,7 +45,11 @@ export class UnknownPlanError extends Error {}
 export class UnknownAccountError extends Error {}
 export class UnknownKeyError extends Error {}
 
-const SLOT_PREFIX = 'KEYSLOT#';
+/** What the sort keys of an account's slot items begin with (one Query reads them all). */
+const SLOT_ITEMS = 'KEYSLOT';
+const SLOT_PREFIX = `${SLOT_ITEMS}#`;
+/** Present once every live key of the account holds a slot (accounts/live-keys.ts). */
+const SLOTS_MARKER_SK = `${SLOT_ITEMS}S`;
 const slotKey = (accountId: string, n: number) => ({
   pk: `ACCOUNT#${accountId}`,
   sk: `${SLOT_PREFIX}${String(n).padStart(2, '0')}`,
@@ -242,20 +247,33 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, Ke
 
   // KeySlots (accounts/live-keys.ts): the slots are items beside the account's profile, one Query.
 
-  async slots(accountId: string): Promise<KeySlot[]> {
+  async slots(accountId: string): Promise<{ held: KeySlot[]; backfilled: boolean }> {
+    // The slots (KEYSLOT#<nn>) and the backfill marker (KEYSLOTS) share the prefix: one Query.
     const res = await this.db.send(
       new QueryCommand({
         TableName: this.table,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
-        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':slot': SLOT_PREFIX },
+        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':slot': SLOT_ITEMS },
         ConsistentRead: true,
       }),
     );
-    return (res.Items ?? []).map((item) => ({
-      n: Number(String(item.sk).slice(SLOT_PREFIX.length)),
-      keyId: String(item.keyId),
-      claimedAt: String(item.claimedAt),
-    }));
+    const items = res.Items ?? [];
+    return {
+      held: items
+        .filter((item) => String(item.sk).startsWith(SLOT_PREFIX))
+        .map((item) => ({
+          n: Number(String(item.sk).slice(SLOT_PREFIX.length)),
+          keyId: String(item.keyId),
+          claimedAt: String(item.claimedAt),
+        })),
+      backfilled: items.some((item) => item.sk === SLOTS_MARKER_SK),
+    };
+  }
+
+  async markBackfilled(accountId: string): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { pk: `ACCOUNT#${accountId}`, sk: SLOTS_MARKER_SK } }),
+    );
   }
 
   async claimSlot(accountId: string, slot: KeySlot): Promise<boolean> {

@@ -22,11 +22,18 @@ class MemorySlots implements KeySlots {
   readonly held = new Map<number, KeySlot>();
   /** keyId -> revoked; a key of the account. */
   readonly keys = new Map<string, boolean>();
+  backfilled = false;
+  /** How often every key of the account was read. */
+  keyReads = 0;
   private readonly turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-  async slots(): Promise<KeySlot[]> {
+  async slots(): Promise<{ held: KeySlot[]; backfilled: boolean }> {
     await this.turn();
-    return [...this.held.values()].map((s) => ({ ...s }));
+    return { held: [...this.held.values()].map((s) => ({ ...s })), backfilled: this.backfilled };
+  }
+  async markBackfilled(): Promise<void> {
+    await this.turn();
+    this.backfilled = true;
   }
   async claimSlot(_account: string, slot: KeySlot): Promise<boolean> {
     await this.turn();
@@ -44,6 +51,7 @@ class MemorySlots implements KeySlots {
   }
   async liveKeyIds(): Promise<string[]> {
     await this.turn();
+    this.keyReads++;
     return [...this.keys].filter(([, revoked]) => !revoked).map(([id]) => id);
   }
   /** A key created (what the store's createKey writes after the slot). */
@@ -135,6 +143,26 @@ describe('the live-key limit', () => {
       createWithinLimit(store, ACCOUNT, newId(), NOW, (id) => store.create(id), { max: 3 }),
     ).rejects.toBeInstanceOf(LiveKeyLimitError);
     expect(store.live()).toBe(3);
+  });
+
+  test('every key is read until the account is backfilled, then only the slots', async () => {
+    const store = new MemorySlots();
+    await store.create(newId());
+    await createWithinLimit(store, ACCOUNT, newId(), NOW, (id) => store.create(id));
+    expect([store.backfilled, store.keyReads]).toEqual([true, 1]);
+    for (let i = 0; i < 5; i++)
+      await createWithinLimit(store, ACCOUNT, newId(), NOW, (id) => store.create(id));
+    expect(store.keyReads).toBe(1);
+    expect(store.held.size).toBe(7);
+  });
+
+  test('more old keys than slots: not marked, so a later create reads them again', async () => {
+    const store = new MemorySlots();
+    for (let i = 0; i < 4; i++) await store.create(newId());
+    await expect(
+      createWithinLimit(store, ACCOUNT, newId(), NOW, (id) => store.create(id), { max: 3 }),
+    ).rejects.toBeInstanceOf(LiveKeyLimitError);
+    expect(store.backfilled).toBe(false);
   });
 
   test('a key given two slots by two first creates at once keeps one', async () => {
