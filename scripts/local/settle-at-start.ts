@@ -37,7 +37,11 @@ export async function settleAtStart(
 ): Promise<StartSettlement> {
   let settled = 0;
   for (let round = 1; ; round++) {
-    const result = await sweep();
+    // A sweep that fails as a whole (its first read passed its bound) is a failed round too.
+    const result = await sweep().catch((err: unknown) => ({
+      settled: 0,
+      failures: [`sweep failed: ${(err as Error).message}`],
+    }));
     settled += result.settled;
     if (result.failures.length === 0 || round >= rounds) {
       return { settled, failures: result.failures, rounds: round };

@@ -34,6 +34,19 @@ describe('settleAtStart', () => {
     expect(s.pauses).toEqual([250, 500]);
   });
 
+  test('a sweep that throws is a failed round, not a failed start', async () => {
+    let calls = 0;
+    const sweep = async (): Promise<SweepRound> => {
+      calls++;
+      if (calls === 1) throw new Error('TimeoutError: the sweep entries were not read in time');
+      return { settled: 2, failures: [] };
+    };
+    const pauses: number[] = [];
+    const result = await settleAtStart(sweep, { sleep: async (ms) => void pauses.push(ms) });
+    expect(result).toEqual({ settled: 2, failures: [], rounds: 2 });
+    expect(pauses).toEqual([250]);
+  });
+
   test('gives up after its rounds and reports what the last sweep left', async () => {
     const s = sweeps({ settled: 0, failures: ['lease sweep: L not settled: timed out'] });
     const result = await settleAtStart(s.sweep, { rounds: 3, sleep: s.sleep });
