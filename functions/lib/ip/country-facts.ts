@@ -44,7 +44,7 @@ export function countryFacts(country: string): Readonly<CountryFacts> {
     continent,
     currency: entry ? currencyOf(country, entry.currency[0]) : null,
     // Computed from libphonenumber-js at development time (calling-codes.ts).
-    callingCode: entry ? (CALLING_CODES[country] ?? null) : null,
+    callingCode: CALLING_CODES[country] ?? null,
     isEUCountry: isEU(country),
   });
   cache.set(country, facts);
