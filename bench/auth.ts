@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { authenticate } from '../functions/lib/accounts/authenticate.js';
 import { dynamo } from '../functions/lib/aws/dynamo-client.js';
-import { cachedAccountStore, usageCounter } from '../functions/lib/aws/services.js';
+import { accountStore, cachedAccountStore, usageCounter } from '../functions/lib/aws/services.js';
 import { admit } from '../functions/lib/limits/admission.js';
 import { routeByName } from '../functions/routes.js';
 import { startLocalStack } from '../scripts/local/stack.js';
@@ -32,7 +32,9 @@ export async function run(): Promise<BenchResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-auth-'));
   const stack = await startLocalStack({ dataDir });
   const counts = { reads: 0, writes: 0 };
-  dynamo().middlewareStack.add(
+  // The stack's own services: the client and stores its functions use in this process.
+  const { services } = stack;
+  dynamo(services).middlewareStack.add(
     (next, context) => async (args) => {
       const name = context.commandName ?? '';
       if (/^(Get|Query|Scan|BatchGet)/.test(name)) counts.reads++;
@@ -44,15 +46,11 @@ export async function run(): Promise<BenchResult[]> {
   try {
     // Warm up both paths (module loading, key cache).
     await fetch(`${stack.url}/v1/openapi.json`).then((r) => r.arrayBuffer());
-    const account = await (await import('../functions/lib/aws/services.js'))
-      .accountStore()
-      .createAccount('business', {
-        perMinute: 1_000_000,
-        monthlyCap: 100_000_000,
-      });
-    const key = await (await import('../functions/lib/aws/services.js'))
-      .accountStore()
-      .createKey(account.accountId, 'secret', []);
+    const account = await accountStore(services).createAccount('business', {
+      perMinute: 1_000_000,
+      monthlyCap: 100_000_000,
+    });
+    const key = await accountStore(services).createKey(account.accountId, 'secret', []);
     const del: RequestInit = {
       method: 'DELETE',
       headers: { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' },
@@ -74,11 +72,11 @@ export async function run(): Promise<BenchResult[]> {
     const admitTimes: number[] = [];
     for (let i = 0; i < N; i++) {
       let t = performance.now();
-      const d = await authenticate({ route, headers, query: {} }, cachedAccountStore());
+      const d = await authenticate({ route, headers, query: {} }, cachedAccountStore(services));
       authTimes.push(performance.now() - t);
       if (!d.ok) throw new Error('bench key refused');
       t = performance.now();
-      await admit(usageCounter(), {
+      await admit(usageCounter(services), {
         accountId: d.principal.accountId,
         perMinute: d.principal.perMinute,
         monthlyCap: d.principal.monthlyCap,

@@ -43,11 +43,11 @@ export async function run(): Promise<BenchResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-clients-'));
   const stack = await startLocalStack({ dataDir });
   try {
-    const account = await accountStore().createAccount('business', {
+    const account = await accountStore(stack.services).createAccount('business', {
       perMinute: 1_000_000,
       monthlyCap: 100_000_000,
     });
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     await new Netintel({ baseUrl: stack.url, secretKey: key }).lookupMany(['8.8.8.8']); // warm up
     for (const concurrency of [1, 4]) {
       const client = new Netintel({ baseUrl: stack.url, secretKey: key, concurrency });

@@ -15,7 +15,7 @@ import { handlerEntry, type RouteName, routeByName } from '../functions/routes.j
 import { NetintelStack } from '../infra/netintel-stack.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { lambdaContext } from '../scripts/local/lambda-context.js';
-import { loadHandlerModule } from '../scripts/local/load-handler.js';
+import { loadHandler } from '../scripts/local/load-handler.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { apiEvent } from '../test/unit/http/middleware/support/pipeline.js';
@@ -220,9 +220,11 @@ export async function run(): Promise<BenchResult[]> {
   process.env.POWERTOOLS_METRICS_DISABLED = 'false';
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-cost-'));
   const stack = await startLocalStack({ dataDir });
+  // The stack's services: the handlers below run on them, as its gateway's do.
+  const { services } = stack;
   const counts = { reads: 0, writes: 0 };
   // Both clients: the counting writes go through the single-attempt one (aws/dynamo-client.ts).
-  for (const client of [dynamo(), dynamoSingleAttempt()]) {
+  for (const client of [dynamo(services), dynamoSingleAttempt(services)]) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         if (/^(Get|Query|Scan|BatchGet)/.test(context.commandName ?? '')) counts.reads++;
@@ -233,18 +235,17 @@ export async function run(): Promise<BenchResult[]> {
     );
   }
   try {
-    const account = await accountStore().createAccount('business', {
+    const account = await accountStore(services).createAccount('business', {
       perMinute: 60_000,
       monthlyCap: 100_000_000,
     });
-    const key = await accountStore().createKey(account.accountId, 'secret', []);
+    const key = await accountStore(services).createKey(account.accountId, 'secret', []);
     const measured: Record<string, Measured> = {};
     for (const s of SCENARIOS) {
       const route = routeByName(s.route);
-      const handler = (await loadHandlerModule(PROJECT_ROOT, handlerEntry(s.route))).handler as (
-        e: APIGatewayProxyEvent,
-        c: unknown,
-      ) => Promise<APIGatewayProxyResult>;
+      const handler = await loadHandler<
+        (e: APIGatewayProxyEvent, c: unknown) => Promise<APIGatewayProxyResult>
+      >(PROJECT_ROOT, handlerEntry(s.route), services);
       const event = (): APIGatewayProxyEvent =>
         apiEvent({
           httpMethod: route.method,
@@ -296,9 +297,11 @@ export async function run(): Promise<BenchResult[]> {
       };
     }
     // The authorizer, warm, for a secret key on a secret route.
-    const authorizer = (await loadHandlerModule(PROJECT_ROOT, 'functions/authorizer/handler.ts')).handler as (
-      e: unknown,
-    ) => Promise<unknown>;
+    const authorizer = await loadHandler<(e: unknown) => Promise<unknown>>(
+      PROJECT_ROOT,
+      'functions/authorizer/handler.ts',
+      services,
+    );
     const authEvent = {
       type: 'REQUEST',
       methodArn: 'arn:aws:execute-api:us-east-1:000000000000:api/v1/GET/v1/lookup/{ip}',

@@ -169,11 +169,11 @@ async function measureHttp(): Promise<BenchResult[]> {
   process.env.DNS_SERVERS = dns.address;
   const stack = await startLocalStack({ dataDir });
   try {
-    const account = await accountStore().createAccount('business', {
+    const account = await accountStore(stack.services).createAccount('business', {
       perMinute: 100_000,
       monthlyCap: 100_000_000,
     });
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     const bomb = gzipSync(Buffer.alloc(10 * MB, 'a\n'));
     const send = async () => {
       const t = performance.now();

@@ -24,11 +24,11 @@ export async function run(): Promise<BenchResult[]> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-ip-'));
   const stack = await startLocalStack({ dataDir });
   try {
-    const account = await accountStore().createAccount('business', {
+    const account = await accountStore(stack.services).createAccount('business', {
       perMinute: 1_000_000,
       monthlyCap: 100_000_000,
     });
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
     const time = async (path: string, init: RequestInit) => {
       const t = performance.now();

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { accountStore } from '../functions/lib/aws/services.js';
-import { resetEmailChecker } from '../functions/lib/runtime/email.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { round } from './stats.js';
@@ -27,19 +26,19 @@ function csv(): string {
 export async function run(): Promise<BenchResult[]> {
   const dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)], delayMs: 10 });
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-jobs-'));
+  // Read when the stack builds its services (their email checker resolves at this server).
   process.env.DNS_SERVERS = dns.address;
-  resetEmailChecker();
   const stack = await startLocalStack({ dataDir });
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage().rss);
   }, 50);
   try {
-    const account = await accountStore().createAccount('business', {
+    const account = await accountStore(stack.services).createAccount('business', {
       perMinute: 100_000,
       monthlyCap: 100_000_000,
     });
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     const auth = { Authorization: `Bearer ${key}` };
     const body = gzipSync(csv());
     const baselineRss = process.memoryUsage().rss;
@@ -123,7 +122,6 @@ export async function run(): Promise<BenchResult[]> {
     await stack.stop();
     await dns.close();
     delete process.env.DNS_SERVERS;
-    resetEmailChecker();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

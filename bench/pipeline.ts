@@ -9,6 +9,7 @@ import type { PipelineDeps } from '../functions/lib/http/middleware/pipeline-dep
 import { type Principal, toAuthorizerContext } from '../functions/lib/http/principal.js';
 import { SentNotices } from '../functions/lib/limits/notice-delivery.js';
 import { ROUTES, routeByName } from '../functions/routes.js';
+import { testServices } from '../test/support/services.js';
 import {
   apiEvent,
   FakeMetrics,
@@ -47,6 +48,8 @@ const event = (headers: Record<string, string> = {}) =>
 
 function define() {
   const deps: PipelineDeps = {
+    // The routes below use nothing of it: an instance of default settings, never built on.
+    services: testServices(),
     counter: new MemoryUsageCounter(),
     clock: { now: () => new Date() },
     notices: {

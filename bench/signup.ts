@@ -4,9 +4,6 @@ import { join } from 'node:path';
 import { dynamo } from '../functions/lib/aws/dynamo-client.js';
 import { tableName } from '../functions/lib/aws/resources.js';
 import { accountStore } from '../functions/lib/aws/services.js';
-import { config } from '../functions/lib/runtime/config.js';
-import { resetEmailChecker } from '../functions/lib/runtime/email.js';
-import { resetDomainAgeLookup } from '../functions/lib/runtime/signup.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { startRdapServer } from '../test/support/rdap-server.js';
@@ -17,7 +14,7 @@ import type { BenchResult } from './types.js';
 // server each answer after 50 ms, and every sample uses a new domain so neither the DNS cache nor
 // the domain-age cache hides the delay; the email check (DNS), the IP lookup and the domain age run
 // concurrently, so a check takes about one delay, not two. Risk check: latency and the DynamoDB
-// calls each check makes, counted by a middleware on the shared client.
+// calls each check makes, counted by a middleware on the DynamoDB client of the stack's services.
 
 const GROUP_SIGNUP = 'Signup check over HTTP (DNS and RDAP answer after 50 ms)';
 const GROUP_RISK = 'Risk check over HTTP (local stack, dynalite)';
@@ -34,28 +31,28 @@ export async function run(): Promise<BenchResult[]> {
     delayMs: DELAY_MS,
   });
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-bench-signup-'));
+  // Read when the stack builds its services: their email checker and domain-age lookup use these servers.
   process.env.DNS_SERVERS = dns.address;
   process.env.RDAP_BOOTSTRAP_URL = rdap.bootstrapUrl;
-  resetEmailChecker();
-  resetDomainAgeLookup();
   const stack = await startLocalStack({ dataDir });
+  const { services } = stack;
   const calls = { baselines: 0, cache: 0, other: 0 };
-  dynamo().middlewareStack.add(
+  dynamo(services).middlewareStack.add(
     (next, context) => async (args) => {
       const table = (args.input as { TableName?: string }).TableName;
-      if (table === tableName('Baselines', config())) calls.baselines++;
-      else if (table === tableName('Cache', config())) calls.cache++;
+      if (table === tableName('Baselines', services.config)) calls.baselines++;
+      else if (table === tableName('Cache', services.config)) calls.cache++;
       else if (context.commandName) calls.other++;
       return next(args);
     },
     { step: 'initialize', name: COUNTER },
   );
   try {
-    const account = await accountStore().createAccount('business', {
+    const account = await accountStore(services).createAccount('business', {
       perMinute: 1_000_000,
       monthlyCap: 100_000_000,
     });
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const { key } = await accountStore(services).createKey(account.accountId, 'secret', []);
     const post = async (path: string, body: unknown) => {
       const t = performance.now();
       const res = await fetch(`${stack.url}${path}`, {
@@ -168,14 +165,12 @@ export async function run(): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    dynamo().middlewareStack.remove(COUNTER);
+    dynamo(services).middlewareStack.remove(COUNTER);
     await stack.stop();
     await dns.close();
     await rdap.close();
     delete process.env.DNS_SERVERS;
     delete process.env.RDAP_BOOTSTRAP_URL;
-    resetEmailChecker();
-    resetDomainAgeLookup();
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accountStore, resetServices } from '../functions/lib/aws/services.js';
+import { accountStore } from '../functions/lib/aws/services.js';
+import { environmentConfig } from '../functions/lib/runtime/config.js';
+import { createServices } from '../functions/lib/runtime/services.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { type Endpoints, useEndpoints } from '../scripts/local/emulators.js';
 import { freePort } from '../scripts/local/free-port.js';
@@ -125,10 +127,10 @@ async function measure(group: string, workers: number): Promise<BenchResult[]> {
   try {
     const endpoints = JSON.parse(await readFile(join(dataDir, 'endpoints.json'), 'utf8')) as Endpoints;
     const restore = useEndpoints(endpoints);
-    // The stores were built for the previous server's emulators.
-    resetServices();
-    const account = await accountStore().createAccount('business', { perMinute: 600_000 });
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    // Services of this server's emulators, built while the environment points at them.
+    const services = createServices(environmentConfig());
+    const account = await accountStore(services).createAccount('business', { perMinute: 600_000 });
+    const { key } = await accountStore(services).createKey(account.accountId, 'secret', []);
     restore();
     const base = `http://127.0.0.1:${port}`;
     const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };

@@ -22,7 +22,8 @@ import {
 import { LocalUsagePlanKeys } from '../functions/lib/aws/local-usage-plan-keys.js';
 import { MemberOfAnotherAccountError, UnknownMemberError } from '../functions/lib/aws/member-store.js';
 import { usagePlanIds } from '../functions/lib/aws/resources.js';
-import { accountStore, domainDeps, memberStore, now, usageCounter } from '../functions/lib/aws/services.js';
+import { accountStore, domainDeps, memberStore, usageCounter } from '../functions/lib/aws/services.js';
+import type { Clock } from '../functions/lib/clock.js';
 import {
   addHostname,
   DomainRefusedError,
@@ -35,6 +36,8 @@ import { DashboardInputError } from '../functions/lib/dashboard/dashboard-errors
 import { allowedOrigins } from '../functions/lib/dashboard/key-rules.js';
 import { memberEmail } from '../functions/lib/dashboard/member-email.js';
 import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-report.js';
+import { environmentConfig } from '../functions/lib/runtime/config.js';
+import { createServices, type Services } from '../functions/lib/runtime/services.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { CliError } from './cli/cli-error.js';
 import { type CommandLine, readCommandLine, wholeNumber } from './cli/command-line.js';
@@ -145,10 +148,12 @@ const OPTIONS = {
 
 type Values = CommandLine<typeof OPTIONS>['values'];
 
-/** Where the CLI writes: stdout and stderr in the command, buffers in the tests. */
+/** Where the CLI writes (stdout and stderr in the command, buffers in the tests), and its time. */
 export interface AdminIo {
   out(text: string): void;
   err(text: string): void;
+  /** The time of its services: the system's, or a test stack's moved clock. */
+  clock?: Clock;
 }
 
 function bool(name: string, raw: string | undefined): boolean | undefined {
@@ -204,14 +209,19 @@ async function connect(values: Values): Promise<Connection> {
 }
 
 /** `domain add|verify|list|remove`: custom hostnames (docs/custom-hostnames.md). */
-async function domain(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
+async function domain(
+  services: Services,
+  values: Values,
+  positionals: string[],
+  aws: boolean,
+): Promise<unknown> {
   const verb = positionals[1];
   if (aws && !process.env.CUSTOM_HOSTNAME_DISTRIBUTION_ID) {
     throw new CliError(
       'this stack was deployed without custom hostnames (deploy with -c customHostnames=true), or CUSTOM_HOSTNAME_* is not set',
     );
   }
-  const deps = await domainDeps({ baseDomain: values['base-domain'] });
+  const deps = await domainDeps(services, { baseDomain: values['base-domain'] });
   try {
     if (verb === 'add') {
       const record = await addHostname(
@@ -229,7 +239,7 @@ async function domain(values: Values, positionals: string[], aws: boolean): Prom
     }
     if (verb === 'list') {
       const accountId = required('account', values.account);
-      if (!(await accountStore().getAccount(accountId))) {
+      if (!(await accountStore(services).getAccount(accountId))) {
         throw new UnknownAccountError(`unknown account "${accountId}"`);
       }
       return { accountId, hostnames: await listHostnames(accountId, deps) };
@@ -252,14 +262,14 @@ function memberEmailOrRefuse(raw: string): string {
 }
 
 /** `member add|list|remove`: who may sign in to an account's dashboard. */
-async function member(values: Values, verb: string | undefined): Promise<unknown> {
+async function member(services: Services, values: Values, verb: string | undefined): Promise<unknown> {
   const accountId = required('account', values.account);
-  if (!(await accountStore().getAccount(accountId)))
+  if (!(await accountStore(services).getAccount(accountId)))
     throw new UnknownAccountError(`unknown account "${accountId}"`);
-  const members = memberStore();
+  const members = memberStore(services);
   if (verb === 'list') return { accountId, members: await members.membersOf(accountId) };
   const email = memberEmailOrRefuse(required('email', values.email));
-  if (verb === 'add') return members.addMember(accountId, email, now());
+  if (verb === 'add') return members.addMember(accountId, email, services.now());
   if (verb === 'remove') {
     await members.removeMember(accountId, email);
     return { accountId, email, removed: true };
@@ -297,16 +307,21 @@ function accountView(account: Account) {
 }
 
 /** An account's keys, oldest first, without their hashes. */
-async function keysOf(accountId: string): Promise<Omit<KeyRecord, 'keyHash'>[]> {
+async function keysOf(services: Services, accountId: string): Promise<Omit<KeyRecord, 'keyHash'>[]> {
   const keys: Omit<KeyRecord, 'keyHash'>[] = [];
-  for await (const { keyHash: _, ...key } of accountStore().keysOf(accountId)) keys.push(key);
+  for await (const { keyHash: _, ...key } of accountStore(services).keysOf(accountId)) keys.push(key);
   return keys.sort((x, y) => x.createdAt.localeCompare(y.createdAt));
 }
 
-async function command(values: Values, positionals: string[], aws: boolean): Promise<unknown> {
+async function command(
+  services: Services,
+  values: Values,
+  positionals: string[],
+  aws: boolean,
+): Promise<unknown> {
   const [area, verb] = positionals;
-  if (area === 'domain') return domain(values, positionals, aws);
-  const store = accountStore();
+  if (area === 'domain') return domain(services, values, positionals, aws);
+  const store = accountStore(services);
   if (area === 'account' && verb === 'sync-keys') {
     const report = await syncUsagePlanKeys(await usagePlanKeys(aws), store);
     if (report.failed.length > 0) {
@@ -331,7 +346,7 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const keys = await usagePlanKeys(aws);
     const firstMember = values.email === undefined ? undefined : memberEmailOrRefuse(values.email);
     const account = await store.createAccount(plan, overrides);
-    if (firstMember) await memberStore().addMember(account.accountId, firstMember, now());
+    if (firstMember) await memberStore(services).addMember(account.accountId, firstMember, services.now());
     let assignment: Awaited<ReturnType<typeof assignUsagePlanKey>>;
     try {
       assignment = await assignUsagePlanKey(account, keys, store);
@@ -355,8 +370,8 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const type = required('type', values.type);
     if (type === 'secret') {
       if (values.origin?.length) throw new CliError('secret keys have no origins (they are for backends)');
-      const { key, keyId } = await createWithinLimit(store, account, newKeyId(), now(), (id) =>
-        store.createKey(account, 'secret', [], now(), undefined, id),
+      const { key, keyId } = await createWithinLimit(store, account, newKeyId(), services.now(), (id) =>
+        store.createKey(account, 'secret', [], services.now(), undefined, id),
       );
       return { key, keyId };
     }
@@ -364,12 +379,12 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     // The dashboard's rules (dashboard/key-rules.ts): one implementation for both.
     const origins = allowedOrigins(values.origin ?? []);
     // Within the live-key limit, as the dashboard's creates (accounts/live-keys.ts).
-    const { key, keyId } = await createWithinLimit(store, account, newKeyId(), now(), (id) =>
-      store.createKey(account, 'publishable', origins, now(), undefined, id),
+    const { key, keyId } = await createWithinLimit(store, account, newKeyId(), services.now(), (id) =>
+      store.createKey(account, 'publishable', origins, services.now(), undefined, id),
     );
     return { key, keyId };
   }
-  if (area === 'member') return member(values, verb);
+  if (area === 'member') return member(services, values, verb);
   if (area === 'account' && verb === 'list') {
     const accounts: ReturnType<typeof accountView>[] = [];
     for await (const account of store.accounts()) accounts.push(accountView(account));
@@ -379,12 +394,12 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const accountId = required('account', values.account);
     const account = await store.getAccount(accountId);
     if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
-    return { ...accountView(account), keys: await keysOf(accountId) };
+    return { ...accountView(account), keys: await keysOf(services, accountId) };
   }
   if (area === 'key' && verb === 'list') {
     const accountId = required('account', values.account);
     if (!(await store.getAccount(accountId))) throw new UnknownAccountError(`unknown account "${accountId}"`);
-    return { accountId, keys: await keysOf(accountId) };
+    return { accountId, keys: await keysOf(services, accountId) };
   }
   if (area === 'key' && verb === 'revoke') {
     const keyId = required('key-id', values['key-id']);
@@ -399,7 +414,7 @@ async function command(values: Values, positionals: string[], aws: boolean): Pro
     const account = await store.getAccount(accountId);
     if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
     // The figures GET /v1/usage answers the account itself (limits/usage-report.ts).
-    return usageReport(usageCounter(), account, now(), { days });
+    return usageReport(usageCounter(services), account, services.now(), { days });
   }
   throw new CliError(`unknown command "${positionals.join(' ')}"`);
 }
@@ -452,7 +467,9 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
   let connection: Connection | undefined;
   try {
     connection = await connect(values);
-    const result = await command(values, positionals, connection.aws);
+    // Built once the endpoints are known (connect), from the environment they are in.
+    const services = createServices(environmentConfig(), io.clock ? { clock: io.clock } : {});
+    const result = await command(services, values, positionals, connection.aws);
     io.out(json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     if (!json && positionals[0] === 'key' && positionals[1] === 'create') io.err(KEY_SHOWN_ONCE);
     return 0;

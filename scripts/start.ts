@@ -1,5 +1,5 @@
 import { parseDnsCanary } from '../functions/lib/dns/canary.js';
-import { logger, setLogFormat } from '../functions/lib/observability.js';
+import { logger } from '../functions/lib/observability.js';
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
 import { dataBanner } from './local/data-banner.js';
@@ -18,7 +18,7 @@ if (logFormat !== 'pretty' && logFormat !== 'json') {
   console.error(`LOG_FORMAT must be pretty or json, not ${logFormat}`);
   process.exit(2);
 }
-setLogFormat(logFormat);
+logger.useFormat(logFormat);
 // Gateway worker processes (WORKERS above 1) read the same format from here.
 process.env.LOG_FORMAT = logFormat;
 
@@ -62,12 +62,12 @@ netintel is running at ${stack.url}
 Try:
   curl -s ${stack.url}/v1/lookup/8.8.8.8 -H "Authorization: Bearer ${stack.dev.secretKey}"
 Ctrl-C stops it; stored data is kept in the data dir.
-${await dataBanner()}
+${await dataBanner(stack.services)}
 `);
 
 // A resolver that answers NXDOMAIN for everything (a sandbox, no network) would make every address
 // look undeliverable; the email checks then say dns_unavailable instead, and this says why.
-if (!(await dnsCanary().healthy())) {
+if (!(await dnsCanary(stack.services).healthy())) {
   console.log(`WARNING: DNS here does not resolve the MX records of ${parseDnsCanary(process.env.DNS_CANARY).join(', ')}
   (DNS_CANARY). Until it does, email checks report mx.status "unknown" with reason dns_unavailable
   instead of domain_not_found or no_mail_server. Point DNS_SERVERS at a working resolver to check

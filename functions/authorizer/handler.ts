@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { AUTH_MESSAGES, type AuthDecision, authenticate } from '../lib/accounts/authenticate.js';
 import { usageIdentifierKey } from '../lib/accounts/usage-plan-keys.js';
 import {
@@ -7,7 +7,6 @@ import {
   baseDomain,
   cachedAccountStore,
   cachedHostnameStore,
-  now,
   signInDeps,
 } from '../lib/aws/services.js';
 import { traceAnnotations, traceInvocation } from '../lib/aws/tracing.js';
@@ -21,7 +20,8 @@ import { TRACE_ANNOTATION } from '../lib/http/middleware/trace-annotations.js';
 import { headerValues, lastValues, queryValues } from '../lib/http/multi-value.js';
 import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
-import { config } from '../lib/runtime/config.js';
+import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
+import { part, type Services } from '../lib/runtime/services.js';
 import { ROUTES, type Route } from '../routes.js';
 
 // API Gateway REQUEST authorizer for every keyed route (and, locally, run by the local server in
@@ -37,10 +37,9 @@ import { ROUTES, type Route } from '../routes.js';
 // usage-plan key of an allowed request is the account's own (per-account outer throttle), else its
 // plan's shared key.
 
-/** The shared usage-plan key of each plan, from the stack: {"free":"…"} (accounts without their own). */
-const usagePlanKeys = config().USAGE_PLAN_KEYS;
-/** The usage-plan key of calls refused with a 401 (none locally, where there are no usage plans). */
-const refusedCallsKey = config().REFUSED_USAGE_PLAN_KEY;
+// The configuration's USAGE_PLAN_KEYS: the shared usage-plan key of each plan, from the stack,
+// {"free":"…"} (accounts without their own); REFUSED_USAGE_PLAN_KEY: the usage-plan key of calls
+// refused with a 401 (none locally, where there are no usage plans).
 
 /** execute-api:Invoke of the called method, allowed or denied: the policy of every answer. */
 function invokePolicy(
@@ -53,7 +52,15 @@ function invokePolicy(
   };
 }
 
-async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+async function authorize(
+  services: Services,
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
+  const {
+    USAGE_PLAN_KEYS: usagePlanKeys,
+    REFUSED_USAGE_PLAN_KEY: refusedCallsKey,
+    ORIGIN_SECRET,
+  } = services.config;
   const route = (ROUTES as readonly Route[]).find(
     (r) => r.path === event.resource && r.method === event.httpMethod,
   );
@@ -63,15 +70,18 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   const allHeaders = headerValues(event);
   const headers = lastValues(allHeaders);
   // Rule 7: the hostname the request was addressed to (X-Forwarded-Host only from our CloudFront).
-  const hostname = hostCandidate(requestHost(headers, fromOurEdge({ headers })), baseDomain());
+  const hostname = hostCandidate(
+    requestHost(headers, fromOurEdge({ headers }, ORIGIN_SECRET)),
+    baseDomain(services),
+  );
   let decision = await authenticate(
     {
       route,
       headers: allHeaders,
       query: queryValues(event),
-      ...(hostname ? { host: { hostname, lookup: cachedHostnameStore() } } : {}),
+      ...(hostname ? { host: { hostname, lookup: cachedHostnameStore(services) } } : {}),
     },
-    cachedAccountStore(),
+    cachedAccountStore(services),
   );
   const cookies = (allHeaders.cookie ?? []).join('; ');
   if (
@@ -80,7 +90,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     route.dashboardSession &&
     cookies.includes(`${SESSION_COOKIE}=`)
   ) {
-    decision = await dashboardSession(event.httpMethod, { ...headers, cookie: cookies });
+    decision = await dashboardSession(services, event.httpMethod, { ...headers, cookie: cookies });
   }
   if (!decision.ok) {
     traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, decision.code);
@@ -113,7 +123,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
     };
   }
   traceAnnotations?.annotate(TRACE_ANNOTATION.account, decision.principal.accountId);
-  if (decision.key) await markUsed(decision.key.keyHash, decision.key.lastUsedDay);
+  if (decision.key) await markUsed(services, decision.key.keyHash, decision.key.lastUsedDay);
   const usageKey = usageIdentifierKey(decision.usagePlanKey, usagePlanKeys, decision.principal.plan);
   return {
     principalId: decision.principal.accountId,
@@ -123,20 +133,21 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   };
 }
 
-/** Keys this container marked used today (key hash -> day): one write per key, day and container. */
-const markedToday = new Map<string, string>();
+/** Keys this instance marked used today (key hash -> day): one write per key, day and container. */
+const keysMarkedToday = /* @__PURE__ */ part(() => new Map<string, string>());
 
 /**
  * Notes the day a key was used (the dashboard's "last used"): at most one conditional write per key
  * and day in each container, never a reason to refuse the call.
  */
-async function markUsed(keyHash: string, recorded: string | undefined): Promise<void> {
-  const day = now().toISOString().slice(0, 10);
+async function markUsed(services: Services, keyHash: string, recorded: string | undefined): Promise<void> {
+  const markedToday = keysMarkedToday(services);
+  const day = services.now().toISOString().slice(0, 10);
   if (recorded === day || markedToday.get(keyHash) === day) return;
   markedToday.set(keyHash, day);
   if (markedToday.size > 10_000) markedToday.clear();
   try {
-    await accountStore().markUsed(keyHash, day);
+    await accountStore(services).markUsed(keyHash, day);
   } catch (err) {
     logger.warn('could not note the day a key was used', { error: err as Error });
   }
@@ -146,8 +157,12 @@ async function markUsed(keyHash: string, recorded: string | undefined): Promise<
  * A list-job call from the dashboard: its session (and CSRF token on a POST) in place of a secret
  * key, as the account's backend would call with one (docs/dashboard.md). Billed like any call.
  */
-async function dashboardSession(method: string, headers: Record<string, string>): Promise<AuthDecision> {
-  const session = await decideSession({ method, headers }, signInDeps());
+async function dashboardSession(
+  services: Services,
+  method: string,
+  headers: Record<string, string>,
+): Promise<AuthDecision> {
+  const session = await decideSession({ method, headers }, signInDeps(services));
   if (!session.ok) {
     return {
       ok: false,
@@ -156,7 +171,7 @@ async function dashboardSession(method: string, headers: Record<string, string>)
       message: session.message,
     };
   }
-  const account = await cachedAccountStore().getAccount(session.accountId);
+  const account = await cachedAccountStore(services).getAccount(session.accountId);
   if (!account) return { ok: false, status: 401, code: 'session_required', message: 'The account is gone.' };
   return {
     ok: true,
@@ -184,13 +199,15 @@ async function dashboardSession(method: string, headers: Record<string, string>)
  * share that plan's throttle.
  */
 async function authorizeOrDefer(
+  services: Services,
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> {
+  const refusedCallsKey = services.config.REFUSED_USAGE_PLAN_KEY;
   return decideOrDefer(
     'authorizer',
     logger,
     event.requestContext?.requestId,
-    () => authorize(event),
+    () => authorize(services, event),
     (unavailable) => {
       traceAnnotations?.annotate(TRACE_ANNOTATION.errorCode, unavailable.code);
       return {
@@ -207,7 +224,8 @@ async function authorizeOrDefer(
  * The Lambda handler: the decision inside the invocation's X-Ray subsegment where tracing is on
  * (aws/tracing.ts). Middy lets the context be left out, as the local server and benchmarks do.
  */
-export const handler = middy(authorizeOrDefer).use(traceInvocation()) as (
-  event: APIGatewayRequestAuthorizerEvent,
-  context?: Context,
-) => Promise<APIGatewayAuthorizerResult>;
+export const handler = lambdaEntry((services) =>
+  middy((event: APIGatewayRequestAuthorizerEvent) => authorizeOrDefer(services, event)).use(
+    traceInvocation(),
+  ),
+);

@@ -8,5 +8,5 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-data'),
   input: () => undefined,
-  run: async () => ({ json: await dataReportInService() }),
+  run: async (_input, { services }) => ({ json: await dataReportInService(services) }),
 });

@@ -10,8 +10,8 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-hostnames-add'),
   input: (req) => validate(HostnameBody, readJsonBody(req)),
-  run: async ({ hostname }, { session }) => ({
+  run: async ({ hostname }, { session, services }) => ({
     status: 201,
-    json: await addOwn(session.accountId, hostname, dashboardDomainDeps()),
+    json: await addOwn(session.accountId, hostname, dashboardDomainDeps(services)),
   }),
 });

@@ -9,7 +9,7 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-hostnames-check'),
   input: (req) => validate(HostnameParams, req.pathParameters, 'path'),
-  run: async ({ hostname }, { session }) => ({
-    json: await checkOwn(session.accountId, hostname, dashboardDomainDeps()),
+  run: async ({ hostname }, { session, services }) => ({
+    json: await checkOwn(session.accountId, hostname, dashboardDomainDeps(services)),
   }),
 });

@@ -7,7 +7,7 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-hostnames-list'),
   input: () => undefined,
-  run: async (_input, { session }) => ({
-    json: await listOwn(session.accountId, dashboardDomainDeps()),
+  run: async (_input, { session, services }) => ({
+    json: await listOwn(session.accountId, dashboardDomainDeps(services)),
   }),
 });

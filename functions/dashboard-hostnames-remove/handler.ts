@@ -9,8 +9,8 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-hostnames-remove'),
   input: (req) => validate(HostnameParams, req.pathParameters, 'path'),
-  run: async ({ hostname }, { session }) => {
-    await removeOwn(session.accountId, hostname, dashboardDomainDeps());
+  run: async ({ hostname }, { session, services }) => {
+    await removeOwn(session.accountId, hostname, dashboardDomainDeps(services));
     return { status: 204 };
   },
 });

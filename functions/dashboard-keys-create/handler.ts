@@ -12,8 +12,8 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-keys-create'),
   input: (req) => validate(KeyCreateBody, readJsonBody(req)),
-  run: async (body, { session, now }) => {
-    const store = accountStore();
+  run: async (body, { session, now, services }) => {
+    const store = accountStore(services);
     const origins = body.type === 'publishable' ? allowedOrigins(body.origins) : [];
     // At most MAX_LIVE_KEYS live keys, also under creates at the same moment (accounts/live-keys.ts).
     const created = await createWithinLimit(store, session.accountId, newKeyId(), now, (keyId) =>

@@ -7,9 +7,9 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-keys-list'),
   input: () => undefined,
-  run: async (_input, { session }) => {
+  run: async (_input, { session, services }) => {
     const keys = [];
-    for await (const { keyHash: _, ...key } of accountStore().keysOf(session.accountId))
+    for await (const { keyHash: _, ...key } of accountStore(services).keysOf(session.accountId))
       keys.push(keyView(key));
     return { json: { keys: keys.reverse() } };
   },

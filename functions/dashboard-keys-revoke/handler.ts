@@ -9,8 +9,8 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-keys-revoke'),
   input: (req) => validate(KeyParams, req.pathParameters, 'path'),
-  run: async ({ keyId }, { session }) => {
-    const store = accountStore();
+  run: async ({ keyId }, { session, services }) => {
+    const store = accountStore(services);
     await revokeFreeingSlot(store, session.accountId, keyId, (id) => store.revokeKey(id, session.accountId));
     return { status: 204 };
   },

@@ -13,8 +13,8 @@ export const handler = defineDashboardHandler({
     ...validate(KeyParams, req.pathParameters, 'path'),
     ...validate(KeyOriginsBody, readJsonBody(req)),
   }),
-  run: async ({ keyId, origins }, { session }) => {
-    const { keyHash: _, ...key } = await accountStore().setOrigins(
+  run: async ({ keyId, origins }, { session, services }) => {
+    const { keyHash: _, ...key } = await accountStore(services).setOrigins(
       session.accountId,
       keyId,
       allowedOrigins(origins),

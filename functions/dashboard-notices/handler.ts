@@ -9,11 +9,11 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-notices'),
   input: () => undefined,
-  run: async (_input, { session, now }) => {
-    const account = await accountStore().getAccount(session.accountId);
+  run: async (_input, { session, now, services }) => {
+    const account = await accountStore(services).getAccount(session.accountId);
     if (!account) throw new NotYoursError('the account is gone');
     const month = monthKey(now);
-    const sent = await noticeLedger().sentIn(account.accountId, month, NOTIFY_PERCENTS);
+    const sent = await noticeLedger(services).sentIn(account.accountId, month, NOTIFY_PERCENTS);
     const cap = account.monthlyCap;
     return {
       json: {

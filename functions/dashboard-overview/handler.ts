@@ -9,10 +9,12 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-overview'),
   input: () => undefined,
-  run: async (_input, { session, now, req }) => {
-    const account = await accountStore().getAccount(session.accountId);
+  run: async (_input, { session, now, req, services }) => {
+    const account = await accountStore(services).getAccount(session.accountId);
     if (!account) throw new NotYoursError('the account is gone');
-    const hostnames = account.customHostname ? await hostnameStore().listByAccount(account.accountId) : [];
+    const hostnames = account.customHostname
+      ? await hostnameStore(services).listByAccount(account.accountId)
+      : [];
     const active = hostnames.find((h) => h.status === 'active');
     return {
       json: {
@@ -24,11 +26,11 @@ export const handler = defineDashboardHandler({
           includesSecurity: account.includesSecurity,
           customHostnames: account.customHostname,
         },
-        usage: await usageReport(usageCounter(), account, now, { days: 90 }),
+        usage: await usageReport(usageCounter(services), account, now, { days: 90 }),
         thresholds: [...NOTIFY_PERCENTS],
         baseUrl: active
           ? `https://${active.hostname}`
-          : new URL(dashboardUrl(req.headers) ?? `https://${req.headers.host}/`).origin,
+          : new URL(dashboardUrl(services, req.headers) ?? `https://${req.headers.host}/`).origin,
       },
     };
   },

@@ -11,8 +11,8 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = definePublicDashboardHandler({
   route: dashboardRouteByName('dashboard-session-open'),
   input: (req) => validate(SessionOpenBody, readJsonBody(req)),
-  run: async ({ token }, { req }) => {
-    const opened = await openSession(token, signInDeps());
+  run: async ({ token }, { req, services }) => {
+    const opened = await openSession(token, signInDeps(services));
     const { email, accountId, csrfToken } = opened.session;
     return {
       status: 201,

@@ -14,10 +14,10 @@ export const SIGN_IN_ANSWER =
 export const handler = definePublicDashboardHandler({
   route: dashboardRouteByName('dashboard-sign-in'),
   input: (req) => validate(SignInBody, readJsonBody(req)),
-  run: async ({ email }, { req }) => {
-    const url = dashboardUrl(req.headers);
+  run: async ({ email }, { req, services }) => {
+    const url = dashboardUrl(services, req.headers);
     if (!url) throw new HttpError('bad_request', "Ask for a sign-in link on the dashboard's own address.");
-    await requestSignInLink(email, { clientIp: req.sourceIp, dashboardUrl: url }, signInDeps());
+    await requestSignInLink(email, { clientIp: req.sourceIp, dashboardUrl: url }, signInDeps(services));
     return { status: 202, json: { message: SIGN_IN_ANSWER } };
   },
 });

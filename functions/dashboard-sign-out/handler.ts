@@ -8,8 +8,8 @@ import { dashboardRouteByName } from '../routes.js';
 export const handler = defineDashboardHandler({
   route: dashboardRouteByName('dashboard-sign-out'),
   input: () => undefined,
-  run: async (_input, { req }) => {
-    await closeSession(sessionSecretOf(req.headers.cookie), signInDeps());
+  run: async (_input, { req, services }) => {
+    await closeSession(sessionSecretOf(req.headers.cookie), signInDeps(services));
     return { status: 204, headers: { 'Set-Cookie': clearedSessionCookie(!isPlainLocalhost(req.headers)) } };
   },
 });

@@ -5,7 +5,7 @@ import middy from '@middy/core';
 import { BUCKET } from '../lib/aws/resources.js';
 import { s3CallBound, s3Client } from '../lib/aws/s3-client.js';
 import { DATA_PREFIX, IP_DATA_PREFIX, S3DataStore } from '../lib/aws/s3-data-source.js';
-import { dataRoot, now } from '../lib/aws/services.js';
+import { dataRoot } from '../lib/aws/services.js';
 import { traceInvocation, tracer } from '../lib/aws/tracing.js';
 import type { ManifestEntry } from '../lib/data-manifest.js';
 import { dataReport } from '../lib/data-report.js';
@@ -34,9 +34,10 @@ import { type IpSourceSettings, ipDatabaseSources } from '../lib/refresh/ip-sour
 import { REFRESH_METRICS } from '../lib/refresh/metrics.js';
 import { mxLearning } from '../lib/refresh/mx-learn.js';
 import { type CurrentData, readCurrentData, runRefresh } from '../lib/refresh/refresh.js';
-import { config } from '../lib/runtime/config.js';
+import type { Config } from '../lib/runtime/config.js';
 import { FIX_AWS } from '../lib/runtime/data-report.js';
 import { tracedMxResolver } from '../lib/runtime/dns-tracing.js';
+import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
 
 // The scheduled data refresh (EventBridge, every 6 hours; infra/constructs/data-refresh.ts): fetch
 // every list upstream, validate, compile, and publish a new version to S3 for the functions to swap
@@ -272,30 +273,32 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
   };
 }
 
-function bucketName(): string {
-  const settings = config();
+function bucketName(settings: Config): string {
   const bucket = settings.DATA_BUCKET ?? settings[BUCKET.envVar];
   if (!bucket) throw new Error(`DATA_BUCKET or ${BUCKET.envVar} must name the data bucket`);
   return bucket;
 }
 
-function mxResolver(): MxResolver & { close(): void } {
-  const resolver = createNodeMxResolver({ servers: config().DNS_SERVERS, timeoutMs: 2_000, tries: 2 });
+function mxResolver(settings: Config): MxResolver & { close(): void } {
+  const resolver = createNodeMxResolver({ servers: settings.DNS_SERVERS, timeoutMs: 2_000, tries: 2 });
   // Each MX-learning query a subsegment where tracing is on (runtime/dns-tracing.ts).
   return tracer ? tracedMxResolver(resolver, tracer) : resolver;
 }
 
-export const handler = middy(
-  createRefreshHandler({
-    store: () => new S3DataStore(s3Client(), bucketName(), DATA_PREFIX, s3CallBound()),
-    ipStore: () => new S3DataStore(s3Client(), bucketName(), IP_DATA_PREFIX, s3CallBound()),
-    ipSettings: config(),
-    // GeoNames' postal zip is ~16 MB, a City database up to ~130 MB: the mirror applies to all.
-    fetcher: () => httpFetcher({ now, mirror: config().DATA_UPSTREAM_MIRROR }),
-    dataRoot,
-    resolver: mxResolver,
-    now,
-    // Read at the cold start: an invalid variable fails the init, not a refresh hours later.
-    mxDomainsPerRun: config().MX_DOMAINS_PER_RUN,
-  }),
-).use(traceInvocation());
+export const handler = lambdaEntry((services) => {
+  const { config } = services;
+  return middy(
+    createRefreshHandler({
+      store: () => new S3DataStore(s3Client(services), bucketName(config), DATA_PREFIX, s3CallBound(config)),
+      ipStore: () =>
+        new S3DataStore(s3Client(services), bucketName(config), IP_DATA_PREFIX, s3CallBound(config)),
+      ipSettings: config,
+      // GeoNames' postal zip is ~16 MB, a City database up to ~130 MB: the mirror applies to all.
+      fetcher: () => httpFetcher({ now: services.now, mirror: config.DATA_UPSTREAM_MIRROR }),
+      dataRoot: () => dataRoot(services),
+      resolver: () => mxResolver(config),
+      now: services.now,
+      mxDomainsPerRun: config.MX_DOMAINS_PER_RUN,
+    }),
+  ).use(traceInvocation());
+});

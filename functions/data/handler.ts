@@ -8,5 +8,5 @@ import { routeByName } from '../routes.js';
 export const handler = defineHandler({
   route: routeByName('data'),
   input: () => undefined,
-  run: async () => ({ json: await dataReportInService() }),
+  run: async (_input, { services }) => ({ json: await dataReportInService(services) }),
 });

@@ -3,6 +3,8 @@ import { domainDeps } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { type SweepSummary, verifyUnsettled } from '../lib/custom-hostnames/lifecycle.js';
 import { logger } from '../lib/observability.js';
+import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
+import type { Services } from '../lib/runtime/services.js';
 
 // The scheduled custom-hostname verifier (EventBridge, every 15 minutes;
 // infra/constructs/custom-hostnames.ts): checks every hostname in pending_dns or
@@ -13,8 +15,8 @@ import { logger } from '../lib/observability.js';
 // resolver), BASE_DOMAIN, CUSTOM_HOSTNAME_TARGET, CUSTOM_HOSTNAME_DISTRIBUTION_ID,
 // CUSTOM_HOSTNAME_CONNECTION_GROUP_ID.
 
-async function verify(): Promise<SweepSummary> {
-  const deps = await domainDeps();
+async function verify(services: Services): Promise<SweepSummary> {
+  const deps = await domainDeps(services);
   try {
     const summary = await verifyUnsettled(deps);
     for (const change of summary.changed) logger.info('custom hostname changed', change);
@@ -30,4 +32,4 @@ async function verify(): Promise<SweepSummary> {
   }
 }
 
-export const handler = middy(verify).use(traceInvocation());
+export const handler = lambdaEntry((services) => middy(() => verify(services)).use(traceInvocation()));

@@ -9,5 +9,7 @@ import { EmailBatchBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('email-batch'),
   input: (req) => validate(EmailBatchBody, readJsonBody(req)),
-  run: async ({ emails }) => ({ json: { results: await (await emailChecker()).checkMany(emails) } }),
+  run: async ({ emails }, { services }) => ({
+    json: { results: await (await emailChecker(services)).checkMany(emails) },
+  }),
 });

@@ -9,5 +9,5 @@ import { EmailValidateBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('email-validate'),
   input: (req) => validate(EmailValidateBody, readJsonBody(req)),
-  run: async ({ email }) => ({ json: await (await emailChecker()).check(email) }),
+  run: async ({ email }, { services }) => ({ json: await (await emailChecker(services)).check(email) }),
 });

@@ -16,8 +16,8 @@ const GEO_PATH = routeByName('geo').path;
 // CloudFront on another spelling of the path those headers are not CloudFront's: 404 (edgeLocationTrust).
 export const handler = defineHandler({
   route: routeByName('geo'),
-  input: (req) => {
-    const trust = edgeLocationTrust(req, GEO_PATH);
+  input: (req, _principal, services) => {
+    const trust = edgeLocationTrust(req, GEO_PATH, services.config.ORIGIN_SECRET);
     if (trust === 'other_spelling') {
       throw new HttpError('not_found', `Call ${GEO_PATH} exactly (no trailing slash or other spelling).`);
     }
@@ -27,16 +27,16 @@ export const handler = defineHandler({
     const address = edge?.ip ?? req.sourceIp;
     return { ip: parseIp(address), address, edge, hostname: include === 'hostname' };
   },
-  run: async ({ ip, address, edge, hostname }, { principal }) => {
-    const lookup = await ipLookup();
+  run: async ({ ip, address, edge, hostname }, { principal, services }) => {
+    const lookup = await ipLookup(services);
     if (!ip) {
       // Not an address we can parse (never expected from API Gateway): nothing to locate.
       return { json: { ...(await lookup.geo(parseIp('0.0.0.0')!, {})), ip: address } };
     }
     const [result, ptr] = await Promise.all([
       lookup.geo(ip, { edge, includeSecurity: principal.includesSecurity }),
-      hostname ? hostnameOf(ip.canonical) : Promise.resolve(undefined),
+      hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
     ]);
-    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader() };
+    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader(services) };
   },
 });

@@ -2,22 +2,24 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { jobStore, now } from '../lib/aws/services.js';
+import { jobStore } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import type { EmailChecker } from '../lib/email/index.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { processChunk } from '../lib/jobs/process-chunk.js';
 import { logger } from '../lib/observability.js';
 import { emailChecker } from '../lib/runtime/email.js';
+import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
+import type { Services } from '../lib/runtime/services.js';
 
 // SQS event source (partial batch responses): each record is one chunk of a list job. A chunk
 // that throws (a body that is not a job message included) is reported failed and redelivered;
 // after the queue's maxReceiveCount it goes to the DLQ, whose handler fails the job and returns
 // the unprocessed credits. The other records of the batch are unaffected.
-async function processRecord(checker: EmailChecker, record: SQSRecord): Promise<void> {
+async function processRecord(services: Services, checker: EmailChecker, record: SQSRecord): Promise<void> {
   try {
     const message = parseJobMessage(record.body);
-    const outcome = await processChunk(jobStore(), checker, message, now());
+    const outcome = await processChunk(jobStore(services), checker, message, services.now());
     logger.info('chunk processed', {
       ...message,
       outcome,
@@ -29,18 +31,29 @@ async function processRecord(checker: EmailChecker, record: SQSRecord): Promise<
   }
 }
 
-async function processBatch(event: SQSEvent, context: Context): Promise<SQSBatchResponse> {
-  const checker = await emailChecker();
+async function processBatch(
+  services: Services,
+  event: SQSEvent,
+  context: Context,
+): Promise<SQSBatchResponse> {
+  const checker = await emailChecker(services);
   // A processor per invocation: it keeps the batch's records and outcomes, and outside Lambda (the
   // local pollers run several invocations of this handler at once) a shared one mixed their batches.
   const processor = new BatchProcessor(EventType.SQS);
-  return processPartialResponse(event, (record: SQSRecord) => processRecord(checker, record), processor, {
-    context,
-    // A batch whose chunks all failed is still a partial response: every record is redelivered.
-    throwOnFullBatchFailure: false,
-  });
+  return processPartialResponse(
+    event,
+    (record: SQSRecord) => processRecord(services, checker, record),
+    processor,
+    {
+      context,
+      // A batch whose chunks all failed is still a partial response: every record is redelivered.
+      throwOnFullBatchFailure: false,
+    },
+  );
 }
 
-export const handler = middy(processBatch)
-  .use(traceInvocation())
-  .use(injectLambdaContext(logger, { resetKeys: true }));
+export const handler = lambdaEntry((services) =>
+  middy((event: SQSEvent, context: Context) => processBatch(services, event, context))
+    .use(traceInvocation())
+    .use(injectLambdaContext(logger, { resetKeys: true })),
+);

@@ -18,15 +18,16 @@ import {
 } from '../lib/jobs/job-creation.js';
 import { CSV_LIMIT_BYTES, csvEmails, looksGzipped } from '../lib/jobs/job-input.js';
 import { logger } from '../lib/observability.js';
+import type { Services } from '../lib/runtime/services.js';
 import { routeByName } from '../routes.js';
 import { JobsCreateHeaders, JobsCreateQuery } from './contract.js';
 import { readJobSource, sentGzipped } from './job-request.js';
 
 /** The list behind an uploadId: the CSV the caller posted to its upload URL (gzip or plain). */
-async function landedEmails(accountId: string, uploadId: string): Promise<string[]> {
+async function landedEmails(services: Services, accountId: string, uploadId: string): Promise<string[]> {
   let landed: Awaited<ReturnType<ReturnType<typeof jobStore>['landing']>>;
   try {
-    landed = await jobStore().landing(landingKey(accountId, uploadId), CSV_LIMIT_BYTES);
+    landed = await jobStore(services).landing(landingKey(accountId, uploadId), CSV_LIMIT_BYTES);
   } catch (err) {
     // Before admission: nothing has been charged.
     if (err instanceof JobStorageError) throw storageUnavailable(err);
@@ -80,14 +81,14 @@ async function stored<T>(step: () => Promise<T>): Promise<T> {
 // (jobs/job-creation.ts); a process that dies is settled the same way by the sweep.
 export const handler = defineHandler({
   route: routeByName('jobs-create'),
-  input: async (req, principal) => {
+  input: async (req, principal, services) => {
     // The headers and query first: they are cheap, the body may be 10 MB.
     const { 'Idempotency-Key': idempotencyKey } = validateHeaders(JobsCreateHeaders, req.headers);
     const { filename } = validate(JobsCreateQuery, req.query, 'query');
     const source = await readJobSource(req, filename ?? null);
     if (source.kind === 'emails') return { ...source, idempotencyKey };
     // The landed object stays where it is and becomes the job's upload: no second copy.
-    const emails = await landedEmails(principal.accountId, source.uploadId);
+    const emails = await landedEmails(services, principal.accountId, source.uploadId);
     return {
       ...source,
       idempotencyKey,
@@ -95,7 +96,10 @@ export const handler = defineHandler({
       upload: { key: landingKey(principal.accountId, source.uploadId) },
     };
   },
-  reserve: async (source, { principal, req, now, units, month }): Promise<Reservation<PendingJob>> => {
+  reserve: async (
+    source,
+    { principal, req, now, units, month, services },
+  ): Promise<Reservation<PendingJob>> => {
     const key = source.idempotencyKey;
     const upload: JobUpload =
       'upload' in source ? source.upload : { body: source.body, contentType: source.contentType };
@@ -115,7 +119,7 @@ export const handler = defineHandler({
       );
     const idempotency = key ? { key, fingerprint: await fingerprint() } : undefined;
     const reservation = await stored(() =>
-      reserveJob(jobCreation(), {
+      reserveJob(jobCreation(services), {
         accountId: principal.accountId,
         source: principal.channel === 'dashboard' ? 'dashboard' : 'api',
         emails: source.emails,
@@ -129,10 +133,10 @@ export const handler = defineHandler({
     );
     if ('replay' in reservation) return { replay: { status: 202, json: toJob(reservation.replay, now) } };
     const job = reservation.pending;
-    return { hold: job.record.id, state: job, release: () => releaseJob(jobCreation(), job) };
+    return { hold: job.record.id, state: job, release: () => releaseJob(jobCreation(services), job) };
   },
-  run: async (_source, { now, reserved }) => {
-    const { record, deferred } = await stored(() => completeJob(jobCreation(), reserved));
+  run: async (_source, { now, reserved, services }) => {
+    const { record, deferred } = await stored(() => completeJob(jobCreation(services), reserved));
     if (deferred) {
       // The job stands (confirmed and charged); the sweep queues its chunks and drops the hold.
       logger.warn('job confirmed, queueing left to the sweep', {

@@ -11,8 +11,8 @@ import { JobsGetPath } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('jobs-get'),
   input: (req) => validate(JobsGetPath, req.pathParameters, 'path'),
-  run: async ({ id }, { principal, now }) => {
-    const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
+  run: async ({ id }, { principal, now, services }) => {
+    const record = await ownJob(id, principal.accountId, (x) => jobStore(services).get(x));
     if (!record) throw new JobNotFoundError();
     return { json: toJob(record, now) };
   },

@@ -18,8 +18,8 @@ export const handler = defineHandler({
       after: cursor === undefined ? undefined : decodeCursor(cursor)!,
     };
   },
-  run: async ({ limit, after }, { principal, now }) => {
-    const page = await jobStore().listByAccount(principal.accountId, limit, after);
+  run: async ({ limit, after }, { principal, now, services }) => {
+    const page = await jobStore(services).listByAccount(principal.accountId, limit, after);
     return {
       json: {
         jobs: page.records.map((record) => toJob(record, now)),

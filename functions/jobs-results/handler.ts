@@ -16,8 +16,8 @@ const REDIRECT_SECONDS = 300;
 export const handler = defineHandler({
   route: routeByName('jobs-results'),
   input: (req) => validate(JobsResultsPath, req.pathParameters, 'path'),
-  run: async ({ id }, { principal, now }): Promise<Reply> => {
-    const record = await ownJob(id, principal.accountId, (x) => jobStore().get(x));
+  run: async ({ id }, { principal, now, services }): Promise<Reply> => {
+    const record = await ownJob(id, principal.accountId, (x) => jobStore(services).get(x));
     if (!record) throw new JobNotFoundError();
     const status = statusAt(record, now);
     if (status === 'expired')
@@ -27,7 +27,7 @@ export const handler = defineHandler({
     const filename = `netintel-results-${record.id}.csv`;
     if ((record.resultsBytes ?? 0) <= INLINE_RESULTS_BYTES) {
       return {
-        text: await jobStore().resultsText(record.id),
+        text: await jobStore(services).resultsText(record.id),
         contentType: 'text/csv; charset=utf-8',
         headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
       };
@@ -35,7 +35,7 @@ export const handler = defineHandler({
     return {
       status: 302,
       headers: {
-        Location: await jobStore().resultsUrl(record.id, filename, REDIRECT_SECONDS),
+        Location: await jobStore(services).resultsUrl(record.id, filename, REDIRECT_SECONDS),
         'Cache-Control': 'no-store',
       },
     };

@@ -15,9 +15,9 @@ const TICKET_SECONDS = 15 * 60;
 export const handler = defineHandler({
   route: routeByName('jobs-upload'),
   input: () => ({}),
-  run: async (_input, { principal, now }) => {
+  run: async (_input, { principal, now, services }) => {
     const uploadId = randomUUID();
-    const { url, fields } = await jobStore().landingUpload(
+    const { url, fields } = await jobStore(services).landingUpload(
       landingKey(principal.accountId, uploadId),
       CSV_LIMIT_BYTES,
       TICKET_SECONDS,

@@ -1,5 +1,5 @@
 // The time source of pure domain code: injected so that tests pin it and the runtime can shift it
-// (aws/services.ts `now`, `setServiceClock` for the local stack's tests).
+// (a service instance's clock, runtime/services.ts: the local stack's tests move theirs).
 export interface Clock {
   now(): Date;
 }

@@ -10,56 +10,65 @@ import { prettyLine } from './log/pretty-line.js';
 
 export type LogFormat = 'json' | 'pretty';
 
-/** How entries are printed: JSON unless `npm start` asks for lines (scripts/start.ts, LOG_FORMAT). */
-let format: LogFormat = 'json';
-
 /** Where printed lines go: stdout, errors and warnings to stderr (as Powertools' own console). */
-type Output = (line: string, level: string) => void;
-const standardOutput: Output = (line, level) =>
+export type LogOutput = (line: string, level: string) => void;
+const standardOutput: LogOutput = (line, level) =>
   (level === 'ERROR' || level === 'CRITICAL' || level === 'WARN' ? process.stderr : process.stdout).write(
     `${line}\n`,
   );
-let output: Output = standardOutput;
 
-export function setLogFormat(next: LogFormat): void {
-  format = next;
+/** How a logger and its children print: one object, shared by the children a logger makes. */
+interface Printing {
+  format: LogFormat;
+  output: LogOutput;
 }
 
-/**
- * Sends printed lines to `write` instead of stdout/stderr until the returned function is called:
- * how a test reads exactly what would have been written.
- */
-export function setLogOutput(write: Output): () => void {
-  output = write;
-  return () => {
-    output = standardOutput;
-  };
-}
+export type NetintelLoggerOptions = ConstructorOptions & {
+  /** JSON (default) or readable lines. */
+  format?: LogFormat;
+  /** Default stdout, and stderr for errors and warnings. */
+  output?: LogOutput;
+};
 
 /**
  * Powertools' Logger, printing through one place. A LogFormatter can only reshape the attributes,
  * which Logger.printLog always prints as JSON; a readable line and the key scrub need printLog
  * itself, the extension point Powertools documents for its subclasses (with createLogger, so
- * child loggers print the same way).
+ * child loggers print the same way, and follow their parent's format).
  */
-class NetintelLogger extends Logger {
+export class NetintelLogger extends Logger {
+  private printing: Printing;
+
+  constructor(options: NetintelLoggerOptions = {}, shared?: Printing) {
+    const { format, output, ...powertools } = options;
+    super(powertools);
+    this.printing = shared ?? { format: format ?? 'json', output: output ?? standardOutput };
+  }
+
+  /** Prints readable lines (or JSON again) from now on, its children too: `npm start` in a terminal. */
+  useFormat(format: LogFormat): void {
+    this.printing.format = format;
+  }
+
   protected override printLog(_logLevel: number, log: LogItem): void {
     log.prepareForPrint();
     const attributes = log.getAttributes();
     const line =
-      format === 'pretty' ? prettyLine(attributes) : JSON.stringify(attributes, this.getJsonReplacer());
+      this.printing.format === 'pretty'
+        ? prettyLine(attributes)
+        : JSON.stringify(attributes, this.getJsonReplacer());
     // The last guard: whatever was logged, a well-formed key is masked (log/key-mask.ts).
-    output(scrubKeys(line), String(attributes.level ?? 'INFO'));
+    this.printing.output(scrubKeys(line), String(attributes.level ?? 'INFO'));
   }
 
   protected override createLogger(options?: ConstructorOptions): Logger {
-    return new NetintelLogger(options);
+    return new NetintelLogger(options, this.printing);
   }
 }
 
 // One logger and one EMF metrics emitter per container, wired into every handler by the factory in
 // http/define-handler.ts.
-export const logger: Logger = new NetintelLogger({ serviceName: 'netintel' });
+export const logger = new NetintelLogger({ serviceName: 'netintel' });
 
 /**
  * The local server's access log and its own failures (scripts/local/api-gateway.ts): a child of

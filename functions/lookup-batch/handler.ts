@@ -15,14 +15,14 @@ export const handler = defineHandler({
     // The contract accepted each one as an address.
     return { ips: ips.map((ip) => parseIp(ip)!) };
   },
-  run: async ({ ips }, { principal }) => {
-    const lookup = await ipLookup();
+  run: async ({ ips }, { principal, services }) => {
+    const lookup = await ipLookup(services);
     const results = await Promise.all(
       ips.map((ip) => lookup.lookup(ip, { includeSecurity: principal.includesSecurity })),
     );
     return {
       json: { results: results.map(({ userAgent: _u, hostname: _h, ...item }) => item) },
-      headers: dataVersionHeader(),
+      headers: dataVersionHeader(services),
     };
   },
 });

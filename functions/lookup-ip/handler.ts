@@ -19,12 +19,12 @@ export const handler = defineHandler({
       hostname: query.include === 'hostname',
     };
   },
-  run: async ({ ip, userAgent, hostname }, { principal }) => {
+  run: async ({ ip, userAgent, hostname }, { principal, services }) => {
     const [result, ptr] = await Promise.all([
-      (await ipLookup()).lookup(ip, { includeSecurity: principal.includesSecurity, userAgent }),
-      hostname ? hostnameOf(ip.canonical) : Promise.resolve(undefined),
+      (await ipLookup(services)).lookup(ip, { includeSecurity: principal.includesSecurity, userAgent }),
+      hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
     ]);
     // With ?include=hostname the field is always there: the PTR name, or null when the lookup fails.
-    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader() };
+    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader(services) };
   },
 });

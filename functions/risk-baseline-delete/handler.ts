@@ -10,8 +10,8 @@ import { BaselineDeleteBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('risk-baseline-delete'),
   input: (req) => validate(BaselineDeleteBody, readJsonBody(req)),
-  run: async ({ userId }, { principal }) => {
-    await baselineStore().delete(baselineKey(userIdSecret(), principal.accountId, userId));
+  run: async ({ userId }, { principal, services }) => {
+    await baselineStore(services).delete(baselineKey(userIdSecret(services), principal.accountId, userId));
     return { status: 204 };
   },
 });

@@ -7,6 +7,7 @@ import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
 import { checkTravel, type Location } from '../lib/risk/travel.js';
 import { baselineKey } from '../lib/risk/user-id.js';
 import { ipLocator } from '../lib/runtime/ip.js';
+import type { Services } from '../lib/runtime/services.js';
 import { routeByName } from '../routes.js';
 import { RiskCheckBody } from './contract.js';
 
@@ -14,8 +15,8 @@ import { RiskCheckBody } from './contract.js';
  * The IP's location, or 422: without coordinates there is nothing to compare (docs/api.md: Impossible
  * travel).
  */
-async function locate(ip: ParsedIp): Promise<Location> {
-  const found = await (await ipLocator()).locate(ip);
+async function locate(services: Services, ip: ParsedIp): Promise<Location> {
+  const found = await (await ipLocator(services)).locate(ip);
   if (found.latitude === null || found.longitude === null) {
     throw new HttpError('location_unavailable', `${ip.input} cannot be resolved to a location.`);
   }
@@ -26,14 +27,14 @@ async function locate(ip: ParsedIp): Promise<Location> {
 // The location is resolved while validating, so a 422 (like a 400) is not charged.
 export const handler = defineHandler({
   route: routeByName('risk-check'),
-  input: async (req) => {
+  input: async (req, _principal, services) => {
     const { userId, ip, commit } = validate(RiskCheckBody, readJsonBody(req));
     // The contract accepted ip as an address.
-    return { userId, current: await locate(parseIp(ip)!), commit: commit ?? true };
+    return { userId, current: await locate(services, parseIp(ip)!), commit: commit ?? true };
   },
-  run: async ({ userId, current, commit }, { principal, now }) => ({
-    json: await checkTravel(baselineStore(), {
-      key: baselineKey(userIdSecret(), principal.accountId, userId),
+  run: async ({ userId, current, commit }, { principal, now, services }) => ({
+    json: await checkTravel(baselineStore(services), {
+      key: baselineKey(userIdSecret(services), principal.accountId, userId),
       current,
       now,
       commit,

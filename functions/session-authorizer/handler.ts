@@ -1,12 +1,13 @@
 import middy from '@middy/core';
-import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent, Context } from 'aws-lambda';
+import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
 import { signInDeps } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { decideSession } from '../lib/dashboard/session-auth.js';
 import { decideOrDefer } from '../lib/http/dependency-unavailable.js';
 import { headerValues, lastValues } from '../lib/http/multi-value.js';
 import { logger } from '../lib/observability.js';
-import { config } from '../lib/runtime/config.js';
+import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
+import type { Services } from '../lib/runtime/services.js';
 import { DASHBOARD_ROUTES } from '../routes.js';
 
 // API Gateway REQUEST authorizer of the dashboard's session routes (run by the local server in the
@@ -14,8 +15,6 @@ import { DASHBOARD_ROUTES } from '../routes.js';
 // call through with the refusal in its context, so the route's function answers it with its own
 // code and message (401 session_required, 403 csrf_token_invalid); API Gateway's fixed 401 could
 // only say one text. No identity sources, so no cached decision outlives a sign-out.
-
-config();
 
 function allow(
   principalId: string,
@@ -32,7 +31,10 @@ function allow(
   };
 }
 
-async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGatewayAuthorizerResult> {
+async function authorize(
+  services: Services,
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<APIGatewayAuthorizerResult> {
   const route = DASHBOARD_ROUTES.find(
     (r) => r.path === event.resource && r.method === event.httpMethod && r.auth === 'session',
   );
@@ -40,7 +42,7 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
   const all = headerValues(event);
   // HTTP/2 may split cookies over several Cookie fields (RFC 9113 8.2.3): read them as one.
   const headers = { ...lastValues(all), cookie: (all.cookie ?? []).join('; ') };
-  const decision = await decideSession({ method: event.httpMethod, headers }, signInDeps());
+  const decision = await decideSession({ method: event.httpMethod, headers }, signInDeps(services));
   if (!decision.ok) {
     logger.info('dashboard call refused by session authorizer', {
       route: route.name,
@@ -65,19 +67,21 @@ async function authorize(event: APIGatewayRequestAuthorizerEvent): Promise<APIGa
  * Retry-After to answer; a thrown error would be API Gateway's fixed 500.
  */
 async function authorizeOrDefer(
+  services: Services,
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> {
   return decideOrDefer(
     'session authorizer',
     logger,
     event.requestContext?.requestId,
-    () => authorize(event),
+    () => authorize(services, event),
     (unavailable) =>
       allow('refused', event.methodArn, { errorCode: unavailable.code, message: unavailable.message }),
   );
 }
 
-export const handler = middy(authorizeOrDefer).use(traceInvocation()) as (
-  event: APIGatewayRequestAuthorizerEvent,
-  context?: Context,
-) => Promise<APIGatewayAuthorizerResult>;
+export const handler = lambdaEntry((services) =>
+  middy((event: APIGatewayRequestAuthorizerEvent) => authorizeOrDefer(services, event)).use(
+    traceInvocation(),
+  ),
+);

@@ -15,7 +15,10 @@ export const handler = defineHandler({
     // The contract accepted ip as an address.
     return { email: body.email, ip: parseIp(body.ip)!, userAgent: body.userAgent };
   },
-  run: async (input, { principal }) => ({
-    json: await checkSignup(await signupDeps(), { ...input, includeSecurity: principal.includesSecurity }),
+  run: async (input, { principal, services }) => ({
+    json: await checkSignup(await signupDeps(services), {
+      ...input,
+      includeSecurity: principal.includesSecurity,
+    }),
   }),
 });

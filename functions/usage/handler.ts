@@ -10,7 +10,7 @@ import { UsageQuery } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('usage'),
   input: (req) => validate(UsageQuery, req.query, 'query'),
-  run: async ({ days }, { principal, now }) => ({
-    json: await usageReport(usageCounter(), principal, now, { days }),
+  run: async ({ days }, { principal, now, services }) => ({
+    json: await usageReport(usageCounter(services), principal, now, { days }),
   }),
 });

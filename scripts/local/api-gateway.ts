@@ -40,10 +40,11 @@ import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
 import { accessLogger } from '../../functions/lib/observability.js';
+import type { Services } from '../../functions/lib/runtime/services.js';
 import { type DashboardRoute, handlerEntry, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
-import { loadHandlerModule } from './load-handler.js';
+import { loadHandler } from './load-handler.js';
 import { matchDashboardPath, matchPath } from './match-path.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
@@ -64,6 +65,8 @@ type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<AP
 
 export interface GatewayOptions {
   projectRoot: string;
+  /** The service instance every function of this gateway runs on (functions/lib/runtime/services.ts). */
+  services: Services;
   port: number;
   host?: string;
   trustForwardedFor: boolean;
@@ -389,8 +392,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     fn: FunctionFacts,
     event: APIGatewayProxyEvent,
   ): Promise<APIGatewayProxyResult | 'function_timeout' | 'integration_timeout'> {
-    const mod = await loadHandlerModule(options.projectRoot, handlerEntry(fn.name));
-    const handler = mod.handler as ProxyHandler;
+    const handler = await loadHandler<ProxyHandler>(
+      options.projectRoot,
+      handlerEntry(fn.name),
+      options.services,
+    );
     const functionMs = options.functionTimeoutMs ?? fn.timeoutSeconds * 1000;
     const integrationMs = options.integrationTimeoutMs ?? INTEGRATION_TIMEOUT_MS;
     const context = lambdaContext(`netintel-${fn.name}`, fn.memoryMb, functionMs);
@@ -400,14 +406,22 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   async function authorize(route: Route, event: APIGatewayProxyEvent) {
-    const mod = await loadHandlerModule(options.projectRoot, 'functions/authorizer/handler.ts');
-    return (mod.handler as AuthorizerHandler)(authorizerEvent(route, event));
+    const handler = await loadHandler<AuthorizerHandler>(
+      options.projectRoot,
+      'functions/authorizer/handler.ts',
+      options.services,
+    );
+    return handler(authorizerEvent(route, event));
   }
 
   /** The session authorizer of a dashboard route, as API Gateway runs it (always an Allow). */
   async function authorizeSession(route: DashboardRoute, event: APIGatewayProxyEvent) {
-    const mod = await loadHandlerModule(options.projectRoot, 'functions/session-authorizer/handler.ts');
-    return (mod.handler as AuthorizerHandler)(authorizerEvent(route, event));
+    const handler = await loadHandler<AuthorizerHandler>(
+      options.projectRoot,
+      'functions/session-authorizer/handler.ts',
+      options.services,
+    );
+    return handler(authorizerEvent(route, event));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<Answered> {

@@ -1,5 +1,6 @@
 import type { DataReport } from '../../functions/lib/data-report.js';
 import { dataReportInService } from '../../functions/lib/runtime/data-report.js';
+import type { Services } from '../../functions/lib/runtime/services.js';
 
 // The start banner's data lines (scripts/start.ts): the location and network sources in service,
 // and, when the data is incomplete (a fresh clone: no postal codes, no security lists), what is
@@ -24,6 +25,6 @@ export function dataBannerLines(report: DataReport): string[] {
   return lines;
 }
 
-export async function dataBanner(): Promise<string> {
-  return dataBannerLines(await dataReportInService()).join('\n');
+export async function dataBanner(services: Services): Promise<string> {
+  return dataBannerLines(await dataReportInService(services)).join('\n');
 }

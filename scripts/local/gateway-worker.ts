@@ -1,21 +1,15 @@
 import cluster from 'node:cluster';
-import { accessLogger, logger, setLogFormat } from '../../functions/lib/observability.js';
-import {
-  installCrashPoint,
-  startServedGateway,
-  WORKER_OPTIONS_VAR,
-  type WorkerGatewayOptions,
-} from './stack.js';
+import { accessLogger, logger } from '../../functions/lib/observability.js';
+import { localServices, startServedGateway, WORKER_OPTIONS_VAR, type WorkerGatewayOptions } from './stack.js';
 
 // One HTTP process of `npm start` with WORKERS above 1 (stack.ts startGatewayWorkers): the gateway
 // and every function, like one Lambda container of each, on the port the primary process shares out.
 // The primary set up the environment this process inherits (emulator endpoints, secrets, data path).
 const options = JSON.parse(process.env[WORKER_OPTIONS_VAR] ?? '{}') as WorkerGatewayOptions;
-setLogFormat(process.env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json');
+logger.useFormat(process.env.LOG_FORMAT === 'pretty' ? 'pretty' : 'json');
 const level = (process.env.POWERTOOLS_LOG_LEVEL ?? 'WARN') as 'WARN';
 logger.setLogLevel(level);
 accessLogger.setLogLevel(level);
-installCrashPoint(process.env.NETINTEL_CRASH_AT);
 
 // A message to a primary that has just stopped (another worker failed to start) fails with EPIPE,
 // emitted on this process and on its cluster Worker: the disconnect below ends this one anyway.
@@ -24,7 +18,8 @@ cluster.worker?.on('error', () => undefined);
 
 let gateway: Awaited<ReturnType<typeof startServedGateway>>;
 try {
-  gateway = await startServedGateway(options, (line) => logger.info(line));
+  // This process's own services, like a Lambda container's (its crash point included).
+  gateway = await startServedGateway(options, localServices(), (line) => logger.info(line));
 } catch (err) {
   // The primary reports it (a port in use, say) and stops: one message, not a trace per worker.
   // The primary may have stopped already, on another worker's failure: then there is no one to tell.

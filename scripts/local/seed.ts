@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accountStore, memberStore } from '../../functions/lib/aws/services.js';
+import type { Services } from '../../functions/lib/runtime/services.js';
 
 // First start: a development account on the "pro" plan (security data included) with a
 // publishable key for http://localhost:* and a secret key. Keys are stored hashed in DynamoDB like
@@ -16,19 +17,19 @@ export interface DevAccount {
   secretKey: string;
 }
 
-export async function seed(dataDir: string): Promise<DevAccount> {
-  const store = accountStore();
+export async function seed(dataDir: string, services: Services): Promise<DevAccount> {
+  const store = accountStore(services);
   const file = join(dataDir, 'dev-account.json');
   if (existsSync(file)) {
     const dev = JSON.parse(await readFile(file, 'utf8')) as DevAccount;
     if (await store.getAccount(dev.accountId)) {
       // Data dirs from before the dashboard have the account without its member.
-      await memberStore().addMember(dev.accountId, DEV_MEMBER, new Date());
+      await memberStore(services).addMember(dev.accountId, DEV_MEMBER, new Date());
       return dev;
     }
   }
   const account = await store.createAccount('pro', { email: DEV_MEMBER });
-  await memberStore().addMember(account.accountId, DEV_MEMBER, new Date());
+  await memberStore(services).addMember(account.accountId, DEV_MEMBER, new Date());
   const publishable = await store.createKey(account.accountId, 'publishable', [
     'http://localhost:*',
     'http://127.0.0.1:*',

@@ -7,8 +7,9 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+import type { Services } from '../../functions/lib/runtime/services.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
-import { loadHandlerModule } from './load-handler.js';
+import { loadHandler } from './load-handler.js';
 
 // Emulates the Lambda SQS event sources: receives up to the consumer's batch size, invokes the
 // handler with an SQS event, deletes what succeeded, and leaves the rest to be redelivered until
@@ -45,6 +46,8 @@ export const CONSUMERS = {
 
 export interface PollerOptions {
   projectRoot: string;
+  /** The service instance the consumers run on (functions/lib/runtime/services.ts). */
+  services: Services;
   sqs: SQSClient;
   queueUrl: string;
   dlqUrl: string;
@@ -129,7 +132,7 @@ export function startPollers(options: PollerOptions): Pollers {
 
   async function loop(index: number, queueUrl: string, consumer: Consumer): Promise<void> {
     const { name } = consumer;
-    const handler = (await loadHandlerModule(options.projectRoot, consumer.entry)).handler as SqsHandler;
+    const handler = await loadHandler<SqsHandler>(options.projectRoot, consumer.entry, options.services);
     while (running) {
       if (paused) {
         doing[index] = 'paused';

@@ -5,22 +5,14 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
-import {
-  jobStore,
-  jobSweep,
-  now,
-  quotaLeases,
-  resetServices,
-  setJobCheckpoint,
-  usageCounter,
-} from '../../functions/lib/aws/services.js';
-import { CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
+import { jobStore, jobSweep, quotaLeases, usageCounter } from '../../functions/lib/aws/services.js';
+import type { Clock } from '../../functions/lib/clock.js';
+import { type Checkpoint, CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
 import { settleDueLeases } from '../../functions/lib/limits/leased-admission.js';
 import { accessLogger, logger } from '../../functions/lib/observability.js';
-import { resetConfig } from '../../functions/lib/runtime/config.js';
-import { resetEmailChecker } from '../../functions/lib/runtime/email.js';
-import { resetSignupRuntime } from '../../functions/lib/runtime/signup.js';
+import { environmentConfig } from '../../functions/lib/runtime/config.js';
+import { createServices, type Services } from '../../functions/lib/runtime/services.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { buildDashboard } from '../../web/dashboard/build.js';
@@ -75,6 +67,11 @@ export interface LocalStackOptions {
    * this one keeps the emulators, the job pollers and the sweeps.
    */
   workers?: number;
+  /**
+   * The time of the stack's functions (this process's; worker processes keep the system clock).
+   * The tests move it instead of sleeping.
+   */
+  clock?: Clock;
 }
 
 export interface LocalStack {
@@ -84,6 +81,8 @@ export interface LocalStack {
   dev: DevAccount;
   gateway: Pick<Gateway, 'url' | 'close'>;
   pollers: Pollers;
+  /** The service instance the stack's functions run on in this process (its stores and clients). */
+  services: Services;
   /**
    * Runs the local sweeps now (they also run at start and every minute): list-job creations and
    * refunds a dead process left unsettled (jobs/job-sweep.ts, scheduled in AWS), then expiry (S3
@@ -100,20 +99,28 @@ const LEASE_EVERY_DUE_MS = 24 * 3600_000;
 
 /**
  * NETINTEL_CRASH_AT=<point>: the process kills itself (SIGKILL) when a job creation reaches that
- * point (jobs/job-creation.ts CRASH_POINTS), so the crash tests stop it exactly there. Read once,
- * here: only the local tooling installs the checkpoint, a Lambda never does.
+ * point (jobs/job-creation.ts CRASH_POINTS), so the crash tests stop it exactly there. Only the
+ * local tooling gives its services this checkpoint; a Lambda's is a no-op.
  */
-export function installCrashPoint(value: string | undefined): void {
-  if (!value) {
-    setJobCheckpoint(() => undefined);
-    return;
-  }
+export function crashCheckpoint(value: string | undefined): Checkpoint {
+  if (!value) return () => undefined;
   if (!(CRASH_POINTS as readonly string[]).includes(value)) {
     throw new Error(`NETINTEL_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}`);
   }
   const at = value as CrashPoint;
-  setJobCheckpoint((point) => {
+  return (point) => {
     if (point === at) process.kill(process.pid, 'SIGKILL');
+  };
+}
+
+/**
+ * The services of a local process's functions, from its environment as the stack set it up
+ * (emulator endpoints, secrets, data path): this process's, and each worker process's own.
+ */
+export function localServices(clock?: Clock): Services {
+  return createServices(environmentConfig(), {
+    checkpoint: crashCheckpoint(process.env.NETINTEL_CRASH_AT),
+    ...(clock ? { clock } : {}),
   });
 }
 
@@ -149,14 +156,16 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     restoreTimeouts();
     restoreEndpoints();
   };
-  // Stores built for an earlier stack of this process would still talk to its closed emulators, and
-  // the configuration read then (functions/lib/runtime/config.ts, read once) lacks the variables set
-  // above: both are built again from here on.
-  resetServices();
-  resetSignupRuntime();
-  resetEmailChecker();
-  const dev = await seed(dataDir);
-  installCrashPoint(process.env.NETINTEL_CRASH_AT);
+  // Sign-in links point at this server's dashboard (never at a request's Host): its port is chosen
+  // now, so that the functions' configuration has the address from the start.
+  const port = options.port || (await freePort(options.host));
+  const url = localUrl(options.host, port);
+  process.env.DASHBOARD_URL = `${url}/dashboard/`;
+  // This stack's own services: an earlier stack of this process (tests, benchmarks) had others,
+  // built on its emulators.
+  const services = localServices(options.clock);
+  const now = services.now;
+  const dev = await seed(dataDir, services);
 
   // What a process killed earlier left unsettled, before any new request: pending creations,
   // refunds due, quota leases, then expiry. At the start, nothing of the data folder can belong to
@@ -164,20 +173,20 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   // once, without the grace that protects running requests in the periodic sweep: a killed
   // server's held charges and leases are back before its successor answers its first call.
   const sweep = async ({ atStart = false } = {}): Promise<SweepRound> => {
-    const deps = jobSweep();
+    const deps = jobSweep(services);
     const report = await settleJobs(atStart ? { ...deps, graceMs: 0 } : deps, now());
     const failures = report.failures.map(
       ({ entry, error }) =>
         `job sweep: ${entry.kind} ${entry.jobId} not settled: ${(error as Error).message}`,
     );
     const leasesDueBy = atStart ? new Date(now().getTime() + LEASE_EVERY_DUE_MS) : now();
-    const leases = await settleDueLeases(usageCounter(), quotaLeases().store, leasesDueBy, {
+    const leases = await settleDueLeases(usageCounter(services), quotaLeases(services).store, leasesDueBy, {
       maxPages: atStart ? 1_000 : 50,
     });
     for (const { lease, error } of leases.failures) {
       failures.push(`lease sweep: ${lease.id} not settled: ${(error as Error).message}`);
     }
-    const expired = await sweepExpired(jobStore(), now());
+    const expired = await sweepExpired(jobStore(services), now());
     return { settled: report.confirmed + report.abandoned + leases.settled + expired, failures };
   };
   const sweepJobs = async () => {
@@ -192,7 +201,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     warn(`${failure} (after ${start.rounds} tries; the periodic sweep retries)`);
 
   const served: WorkerGatewayOptions = {
-    port: options.port ?? 0,
+    port,
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
     ...(options.integrationTimeoutMs ? { integrationTimeoutMs: options.integrationTimeoutMs } : {}),
@@ -203,9 +212,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const gateway =
     workers > 1
       ? await startGatewayWorkers(workers, served, log)
-      : await startServedGateway(served, log, options.gatewayLogger);
+      : await startServedGateway(served, services, log, options.gatewayLogger);
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,
+    services,
     sqs: new SQSClient({
       endpoint: emulators.endpoints.sqs,
       region: emulators.endpoints.region,
@@ -225,12 +235,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     log,
   });
-  // Sign-in links point at this server's dashboard (never at a request's Host). The configuration
-  // was read before the port was known: read it again with the address.
-  process.env.DASHBOARD_URL = `${gateway.url}/dashboard/`;
-  resetConfig();
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
-  const requeued = await requeueUnfinished(jobStore());
+  const requeued = await requeueUnfinished(jobStore(services));
   if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
   const sweeper = setInterval(() => {
     sweepJobs().catch((err: unknown) => warn(`job sweep failed: ${(err as Error).message}`));
@@ -244,6 +250,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     dev,
     gateway,
     pollers,
+    services,
     sweepJobs,
     async stop() {
       clearInterval(sweeper);
@@ -256,8 +263,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 }
 
 /**
- * Sets the bounds of the functions' AWS calls in this process (read by runtime/config.ts at the
- * stack's resetServices()); returns what puts the previous values back.
+ * Sets the bounds of the functions' AWS calls in this process (read by runtime/config.ts when the
+ * stack builds its services); returns what puts the previous values back.
  */
 function useAwsTimeouts(timeouts: { connectMs: number; requestMs: number }): () => void {
   const values = {
@@ -275,13 +282,17 @@ function useAwsTimeouts(timeouts: { connectMs: number; requestMs: number }): () 
 }
 
 /** What a gateway process needs besides the environment this process has set up (endpoints, secrets). */
-export type WorkerGatewayOptions = Omit<GatewayOptions, 'projectRoot' | 'dashboard' | 'logger'> & {
+export type WorkerGatewayOptions = Omit<
+  GatewayOptions,
+  'projectRoot' | 'dashboard' | 'logger' | 'services'
+> & {
   uploadOrigin: string;
 };
 
 /** The gateway in this process: `npm start`'s default, the tests' stacks, and each worker process. */
 export function startServedGateway(
   options: WorkerGatewayOptions,
+  services: Services,
   log: (line: string) => void,
   logger?: GatewayLogger,
 ): Promise<Gateway> {
@@ -289,6 +300,7 @@ export function startServedGateway(
   return startGateway({
     ...gateway,
     projectRoot: PROJECT_ROOT,
+    services,
     dashboard: dashboardSite(uploadOrigin, log),
     ...(logger ? { logger } : {}),
   });
@@ -308,8 +320,8 @@ async function startGatewayWorkers(
   options: WorkerGatewayOptions,
   log: (line: string) => void,
 ): Promise<Pick<Gateway, 'url' | 'close'>> {
-  // Workers listen on the same port, so it is chosen here; 0 would give each its own.
-  const port = options.port || (await freePort(options.host));
+  // Workers listen on the same port, chosen by the stack (0 would give each its own).
+  const port = options.port;
   cluster.setupPrimary({ exec: join(PROJECT_ROOT, 'scripts/local/gateway-worker.ts') });
   const env = { [WORKER_OPTIONS_VAR]: JSON.stringify({ ...options, port }) };
   let closing = false;

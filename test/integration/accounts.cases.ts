@@ -31,9 +31,12 @@ describe('accounts', () => {
     overrides: Parameters<ReturnType<typeof accountStore>['createAccount']>[1] = {},
     plan = 'pro',
   ) {
-    const account = await accountStore().createAccount(plan, { email: 'ops@customer.example', ...overrides });
-    const secret = await accountStore().createKey(account.accountId, 'secret', []);
-    const publishable = await accountStore().createKey(account.accountId, 'publishable', [
+    const account = await accountStore(stack.services).createAccount(plan, {
+      email: 'ops@customer.example',
+      ...overrides,
+    });
+    const secret = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
+    const publishable = await accountStore(stack.services).createKey(account.accountId, 'publishable', [
       'https://shop.customer.example',
       'http://localhost:*',
     ]);
@@ -174,7 +177,7 @@ describe('accounts', () => {
       expect(
         (await stack.call('DELETE', '/v1/risk/baseline', { headers: bearer, body: { userId: 'u' } })).status,
       ).toBe(204);
-      await accountStore().revokeKey(secret.keyId);
+      await accountStore(stack.services).revokeKey(secret.keyId);
       afterKeyCache(); // KEY_CACHE_SECONDS=1 in tests, 5 by default
       await expectError(
         await stack.call('DELETE', '/v1/risk/baseline', { headers: bearer, body: { userId: 'u' } }),
@@ -254,7 +257,7 @@ describe('accounts', () => {
         body: { ips: ['8.8.8.8', '8.8.8.8', '1.1.1.1'] },
       });
       expect(res.status).toBe(200);
-      const usage = await usageCounter().read(account.accountId, monthKey(serviceNow()));
+      const usage = await usageCounter(stack.services).read(account.accountId, monthKey(serviceNow()));
       expect(usage.monthCount).toBe(3);
       expect(usage.meters.lookup).toBe(3);
     });
@@ -269,7 +272,9 @@ describe('accounts', () => {
         429,
         'monthly_limit_exceeded',
       );
-      expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(8);
+      expect(
+        (await usageCounter(stack.services).read(account.accountId, monthKey(serviceNow()))).monthCount,
+      ).toBe(8);
       expect((await stack.call('POST', '/v1/lookup', { headers: bearer, body: lookupBody(2) })).status).toBe(
         200,
       );
@@ -309,7 +314,9 @@ describe('accounts', () => {
         statuses: { 200: 100, 429: 100 },
         errors: [],
       });
-      expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(100);
+      expect(
+        (await usageCounter(stack.services).read(account.accountId, monthKey(serviceNow()))).monthCount,
+      ).toBe(100);
       // 200 real HTTP calls: about 3 s alone, up to 15 s beside the other test files on 2 cores.
     }, 180_000);
 
@@ -320,7 +327,9 @@ describe('accounts', () => {
         400,
         'invalid_ip',
       );
-      expect((await usageCounter().read(account.accountId, monthKey(serviceNow()))).monthCount).toBe(0);
+      expect(
+        (await usageCounter(stack.services).read(account.accountId, monthKey(serviceNow()))).monthCount,
+      ).toBe(0);
     });
 
     test('usage notices go out once each at 75%, 90% and 100% of the cap, even under concurrency', async () => {
@@ -349,6 +358,7 @@ describe('accounts', () => {
       const code = await runAdmin([...args, '--data-dir', stack.dataDir, '--json'], {
         out: (text) => out.push(text),
         err: (text) => err.push(text),
+        clock,
       });
       return { code, stdout: out.join('\n'), stderr: err.join('\n') };
     }
@@ -367,7 +377,7 @@ describe('accounts', () => {
         'true',
       );
       const { accountId } = JSON.parse(created) as { accountId: string };
-      const account = await accountStore().getAccount(accountId);
+      const account = await accountStore(stack.services).getAccount(accountId);
       expect(account).toMatchObject({
         plan: 'starter',
         perMinute: 7,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { KEY_SHOWN_ONCE, runAdmin } from '../../scripts/admin-cli.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // `npm run admin` run in this process against the running local stack: listing accounts and keys,
 // and how it answers bad input (accounts.cases.ts covers creating and revoking, and one real process).
@@ -21,6 +21,7 @@ describe('admin-cli', () => {
     const code = await runAdmin([...args, '--data-dir', stack.dataDir], {
       out: (text) => out.push(text),
       err: (text) => err.push(text),
+      clock,
     });
     return { code, stdout: out.join('\n'), stderr: err.join('\n') };
   }
@@ -72,9 +73,13 @@ describe('admin-cli', () => {
         keyId: string;
       };
       // The create took one of the account's live-key slots; the revoke gives it back.
-      expect((await accountStore().slots(accountId)).held.map((s) => s.keyId)).toContain(revoked.keyId);
+      expect((await accountStore(stack.services).slots(accountId)).held.map((s) => s.keyId)).toContain(
+        revoked.keyId,
+      );
       await admin('key', 'revoke', '--key-id', revoked.keyId);
-      expect((await accountStore().slots(accountId)).held.map((s) => s.keyId)).not.toContain(revoked.keyId);
+      expect((await accountStore(stack.services).slots(accountId)).held.map((s) => s.keyId)).not.toContain(
+        revoked.keyId,
+      );
       const { code, stdout } = await admin('key', 'list', '--account', accountId, '--json');
       expect(code).toBe(0);
       const { keys } = JSON.parse(stdout) as { keys: Record<string, unknown>[] };

@@ -59,7 +59,7 @@ maybe('a browser calling the publishable routes', () => {
     // Two page servers; the key allows only the first one's origin.
     allowedPage = await pageServer(stack.url);
     otherPage = await pageServer(stack.url);
-    const created = await accountStore().createKey(stack.dev.accountId, 'publishable', [
+    const created = await accountStore(stack.services).createKey(stack.dev.accountId, 'publishable', [
       `http://127.0.0.1:${portOf(allowedPage)}`,
     ]);
     (allowedPage as Server & { key?: string }).key = created.key;

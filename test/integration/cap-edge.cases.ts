@@ -4,7 +4,6 @@ import { dynamo } from '../../functions/lib/aws/dynamo-client.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
-import { config } from '../../functions/lib/runtime/config.js';
 import { clock, freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
 import { callUntilRefused } from '../support/until-refused.js';
 
@@ -16,16 +15,16 @@ import { callUntilRefused } from '../support/until-refused.js';
 let stack: TestStack;
 
 async function leasedAccount(limits: { perMinute: number; monthlyCap: number }) {
-  const account = await accountStore().createAccount('business', limits);
-  const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+  const account = await accountStore(stack.services).createAccount('business', limits);
+  const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
   return { accountId: account.accountId, headers: { Authorization: `Bearer ${key}` } };
 }
 
 /** Lease records the account's calls left in the Usage table: proof that leases were used. */
 async function leasesTaken(accountId: string): Promise<number> {
-  const res = await dynamo().send(
+  const res = await dynamo(stack.services).send(
     new QueryCommand({
-      TableName: tableName('Usage', config()),
+      TableName: tableName('Usage', stack.services.config),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lease)',
       ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':lease': 'LEASE#' },
       ConsistentRead: true,
@@ -55,7 +54,7 @@ describe('cap-edge', () => {
     expect(run.refusals).toEqual({ monthly_limit_exceeded: 16 });
     expect(await leasesTaken(accountId)).toBeGreaterThan(0);
     // Billed exactly what was admitted, with nothing left held in a lease.
-    expect(await usageCounter().read(accountId, monthKey(clock.now()))).toMatchObject({
+    expect(await usageCounter(stack.services).read(accountId, monthKey(clock.now()))).toMatchObject({
       monthCount: 2_000,
       reserved: 0,
       leases: [],
@@ -74,7 +73,7 @@ describe('cap-edge', () => {
       expect(run.admitted).toBe(1_000);
       expect(run.refusals).toEqual({ rate_limit_exceeded: 16 });
       expect(await leasesTaken(accountId)).toBeGreaterThan(0);
-      expect(await usageCounter().read(accountId, monthKey(clock.now()))).toMatchObject({
+      expect(await usageCounter(stack.services).read(accountId, monthKey(clock.now()))).toMatchObject({
         minuteCount: 1_000,
         monthCount: 1_000,
         reserved: 0,

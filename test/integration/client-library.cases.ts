@@ -46,8 +46,8 @@ describe('client-library', () => {
     });
 
   async function newAccount(overrides: { perMinute?: number; monthlyCap?: number }) {
-    const account = await accountStore().createAccount('pro', overrides);
-    return (await accountStore().createKey(account.accountId, 'secret', [])).key;
+    const account = await accountStore(stack.services).createAccount('pro', overrides);
+    return (await accountStore(stack.services).createKey(account.accountId, 'secret', [])).key;
   }
 
   describe('the package', () => {

@@ -44,6 +44,7 @@ describe('custom-hostnames', () => {
     const code = await runAdmin([...args, '--data-dir', stack.dataDir, '--json'], {
       out: (text) => out.push(text),
       err: (text) => err.push(text),
+      clock,
     });
     if (code === 0) return { code, out: JSON.parse(out.join('\n')) as Record<string, unknown> };
     const line = err.join('\n').trim().split('\n').at(-1) ?? '';
@@ -85,8 +86,8 @@ describe('custom-hostnames', () => {
   const afterCache = async () => afterKeyCache();
 
   async function account(plan: string, overrides: { customHostname?: boolean } = {}) {
-    const created = await accountStore().createAccount(plan, overrides);
-    const { key } = await accountStore().createKey(created.accountId, 'secret', []);
+    const created = await accountStore(stack.services).createAccount(plan, overrides);
+    const { key } = await accountStore(stack.services).createKey(created.accountId, 'secret', []);
     return { accountId: created.accountId, bearer: { Authorization: `Bearer ${key}` } };
   }
 

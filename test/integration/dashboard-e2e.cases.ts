@@ -128,7 +128,7 @@ maybe('the dashboard end to end on the local stack', () => {
     await page.getByLabel('Hostname').fill(HOSTNAME);
     await page.getByRole('button', { name: 'Add hostname' }).click();
     await page.getByRole('heading', { name: HOSTNAME }).waitFor();
-    const record = await hostnameStore().getHostname(HOSTNAME);
+    const record = await hostnameStore(stack.services).getHostname(HOSTNAME);
     zone.set(HOSTNAME, [cname(record!.target)]);
     zone.set(challengeName(HOSTNAME), [txt(challengeValue(record!.token))]);
     await page.getByRole('button', { name: `Check now ${HOSTNAME}` }).click();

@@ -23,11 +23,11 @@ let otherKeyId: string;
 describe('dashboard-sessions', () => {
   beforeAll(async () => {
     stack = await startTestStack();
-    await memberStore().addMember(stack.dev.accountId, ALICE, new Date());
-    const other = await accountStore().createAccount('pro', { email: 'mallory@other.example' });
+    await memberStore(stack.services).addMember(stack.dev.accountId, ALICE, new Date());
+    const other = await accountStore(stack.services).createAccount('pro', { email: 'mallory@other.example' });
     otherAccount = other.accountId;
-    otherKeyId = (await accountStore().createKey(otherAccount, 'secret', [])).keyId;
-    await memberStore().addMember(otherAccount, 'mallory@other.example', new Date());
+    otherKeyId = (await accountStore(stack.services).createKey(otherAccount, 'secret', [])).keyId;
+    await memberStore(stack.services).addMember(otherAccount, 'mallory@other.example', new Date());
   });
   afterAll(async () => stack.close());
 
@@ -185,8 +185,10 @@ describe('dashboard-sessions', () => {
 
     test(`creates at the same moment never make more than ${MAX_LIVE_KEYS} live keys; a revoke makes room for one`, async () => {
       freshSignInWindow();
-      const account = await accountStore().createAccount('pro', { email: 'carol@many.example' });
-      await memberStore().addMember(account.accountId, 'carol@many.example', clock.now());
+      const account = await accountStore(stack.services).createAccount('pro', {
+        email: 'carol@many.example',
+      });
+      await memberStore(stack.services).addMember(account.accountId, 'carol@many.example', clock.now());
       const carol = await signIn(stack, 'carol@many.example');
       const create = () =>
         stack.call('POST', '/v1/dashboard/keys', { headers: carol.change(), body: { type: 'secret' } });
@@ -253,9 +255,9 @@ describe('dashboard-sessions', () => {
 
     test('removing a member ends their sessions at once', async () => {
       freshSignInWindow();
-      await memberStore().addMember(stack.dev.accountId, 'bob@shop.example', new Date());
+      await memberStore(stack.services).addMember(stack.dev.accountId, 'bob@shop.example', new Date());
       const bob = await signIn(stack, 'bob@shop.example');
-      await memberStore().removeMember(stack.dev.accountId, 'bob@shop.example');
+      await memberStore(stack.services).removeMember(stack.dev.accountId, 'bob@shop.example');
       expect(await signedInWith(bob.cookie)).toBe(false);
     });
   });
@@ -263,8 +265,10 @@ describe('dashboard-sessions', () => {
   describe('plans', () => {
     test('a plan without custom hostnames: the list says so and adding one is 403 not_in_plan', async () => {
       freshSignInWindow();
-      const starter = await accountStore().createAccount('starter', { email: 'sam@small.example' });
-      await memberStore().addMember(starter.accountId, 'sam@small.example', new Date());
+      const starter = await accountStore(stack.services).createAccount('starter', {
+        email: 'sam@small.example',
+      });
+      await memberStore(stack.services).addMember(starter.accountId, 'sam@small.example', new Date());
       const sam = await signIn(stack, 'sam@small.example');
       const listed = await stack.call('GET', '/v1/dashboard/hostnames', { headers: { Cookie: sam.cookie } });
       expect(await listed.json()).toEqual({ eligible: false, hostnames: [] });
@@ -291,7 +295,7 @@ describe('dashboard-sessions', () => {
       });
       expect(edit.status).toBe(404);
       const keys = [];
-      for await (const key of accountStore().keysOf(otherAccount)) keys.push(key);
+      for await (const key of accountStore(stack.services).keysOf(otherAccount)) keys.push(key);
       expect(keys.every((k) => !k.revoked)).toBe(true);
       const listed = (await (
         await stack.call('GET', '/v1/dashboard/keys', { headers: { Cookie: alice.cookie } })

@@ -124,9 +124,11 @@ describe('email', () => {
 
     test('each address is billed; the batch is one call', async () => {
       const month = monthKey(new Date());
-      const before = (await usageCounter().read(stack.dev.accountId, month)).meters.email ?? 0;
+      const before = (await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.email ?? 0;
       await batch({ emails: ['a@c.example', 'a@c.example', 'b@c.example'] });
-      expect((await usageCounter().read(stack.dev.accountId, month)).meters.email).toBe(before + 3);
+      expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.email).toBe(
+        before + 3,
+      );
     });
 
     test('empty_batch, batch_too_large and non-string items are 400 with their codes', async () => {

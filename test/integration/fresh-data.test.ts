@@ -92,7 +92,7 @@ describe('a fresh clone’s data, completed by the refresh', () => {
       ]),
     );
     expect(before.fix).toContain('npm run data:refresh');
-    const banner = await dataBanner();
+    const banner = await dataBanner(stack.services);
     expect(banner).toContain('DATA INCOMPLETE');
     expect(banner).toContain('postal codes');
     expect(banner).toContain('npm run data:refresh');
@@ -112,7 +112,7 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     expect(after).toBe(version);
     expect(body).toMatchObject({ country: 'FR', found: true, postalCode: null });
     expect((await report()).missing.length).toBeGreaterThan(0);
-    expect(await dataBanner()).toContain('DATA INCOMPLETE');
+    expect(await dataBanner(stack.services)).toContain('DATA INCOMPLETE');
   });
 
   test('after a refresh from the upstreams: postal codes, subdivision names, security flags and the geofeed, swapped in', async () => {
@@ -149,6 +149,6 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     expect(after.datasets.find((d) => d.role === 'postal')).toMatchObject({ status: 'ok', count: 3 });
     expect(after.datasets.find((d) => d.role === 'geofeed')).toMatchObject({ count: 1, source: GEOFEED });
     expect(after.attribution.some((a) => a.includes('GeoNames'))).toBe(true);
-    expect(await dataBanner()).not.toContain('DATA INCOMPLETE');
+    expect(await dataBanner(stack.services)).not.toContain('DATA INCOMPLETE');
   });
 });

@@ -17,9 +17,9 @@ describe('geo-edge', () => {
   beforeAll(async () => {
     process.env.ORIGIN_SECRET = ORIGIN_SECRET;
     stack = await startTestStack();
-    ({ handler } = (await import('../../functions/geo/handler.js')) as unknown as {
-      handler: typeof handler;
-    });
+    // The route's handler on this stack's services (their ORIGIN_SECRET is this file's).
+    const geo = await import('../../functions/geo/handler.js');
+    handler = geo.handler.build(stack.services) as typeof handler;
   });
   afterAll(async () => {
     await stack.close();

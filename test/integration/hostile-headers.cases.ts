@@ -82,7 +82,7 @@ describe('hostile-headers', () => {
   }
 
   const monthUsage = async () =>
-    (await usageCounter().read(stack.dev.accountId, monthKey(serviceNow()))).monthCount;
+    (await usageCounter(stack.services).read(stack.dev.accountId, monthKey(serviceNow()))).monthCount;
 
   describe('one key per request (Authentication: more than one key is 401)', () => {
     test('one Authorization header is served (the raw client works)', async () => {

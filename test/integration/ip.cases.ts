@@ -152,8 +152,8 @@ describe('ip', () => {
     });
 
     test('security is omitted on plans without security data', async () => {
-      const account = await accountStore().createAccount('free', {});
-      const key = await accountStore().createKey(account.accountId, 'secret', []);
+      const account = await accountStore(stack.services).createAccount('free', {});
+      const key = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
       const body = (await (
         await lookup('8.8.8.8', '', { Authorization: `Bearer ${key.key}` })
       ).json()) as Record<string, unknown>;
@@ -188,7 +188,7 @@ describe('ip', () => {
 
     test('one bad item fails the whole batch before any lookup, and nothing is billed', async () => {
       const month = monthKey(new Date());
-      const before = (await usageCounter().read(stack.dev.accountId, month)).meters.lookup ?? 0;
+      const before = (await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.lookup ?? 0;
       for (const ips of [
         ['8.8.8.8', '1.2.3'],
         ['8.8.8.8', 7],
@@ -205,7 +205,9 @@ describe('ip', () => {
         const res = await batch(body);
         expect([res.status, await errorCode(res)]).toEqual([400, code]);
       }
-      expect((await usageCounter().read(stack.dev.accountId, month)).meters.lookup ?? 0).toBe(before);
+      expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.lookup ?? 0).toBe(
+        before,
+      );
     });
   });
 
@@ -285,10 +287,12 @@ describe('ip', () => {
 
     test('each successful call records one geo usage event', async () => {
       const month = monthKey(new Date());
-      const before = (await usageCounter().read(stack.dev.accountId, month)).meters.geo ?? 0;
+      const before = (await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.geo ?? 0;
       await geo({ 'X-Forwarded-For': '8.8.8.8' });
       await geo({ 'X-Forwarded-For': '8.8.8.8' }, '?include=nope');
-      expect((await usageCounter().read(stack.dev.accountId, month)).meters.geo).toBe(before + 1);
+      expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.geo).toBe(
+        before + 1,
+      );
     });
   });
 });

@@ -27,8 +27,8 @@ describe('jobs-cli', () => {
     process.env.DNS_SERVERS = dns.address;
     stack = await startTestStack();
     dir = await mkdtemp(join(tmpdir(), 'netintel-jobs-cli-'));
-    const account = await accountStore().createAccount('pro', {});
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const account = await accountStore(stack.services).createAccount('pro', {});
+    const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     env = { NETINTEL_URL: stack.url, NETINTEL_SECRET_KEY: key };
   });
   afterAll(async () => {

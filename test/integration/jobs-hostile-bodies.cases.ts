@@ -37,8 +37,8 @@ describe('jobs-hostile-bodies', () => {
   });
 
   async function newAccount(overrides: { perMinute?: number } = {}) {
-    const account = await accountStore().createAccount('pro', overrides);
-    const { key } = await accountStore().createKey(account.accountId, 'secret', []);
+    const account = await accountStore(stack.services).createAccount('pro', overrides);
+    const { key } = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     return { accountId: account.accountId, bearer: { Authorization: `Bearer ${key}` } };
   }
 
@@ -99,7 +99,7 @@ describe('jobs-hostile-bodies', () => {
         'job_too_large',
       );
       expect(message).toMatch(/at most 100000 addresses/);
-      expect(await usageCounter().read(accountId, monthKey(at))).toMatchObject({
+      expect(await usageCounter(stack.services).read(accountId, monthKey(at))).toMatchObject({
         window: minuteWindow(at),
         minuteCount: 1,
         monthCount: 0,
@@ -119,7 +119,7 @@ describe('jobs-hostile-bodies', () => {
       const third = await postCsv(bearer, rowBomb(), { 'Content-Encoding': 'gzip' });
       await expectError(third, 429, 'rate_limit_exceeded');
       expect(third.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect((await usageCounter().read(accountId, monthKey(at))).monthCount).toBe(0);
+      expect((await usageCounter(stack.services).read(accountId, monthKey(at))).monthCount).toBe(0);
     });
 
     test('a gzip JSON body of 10 MB (2.6 million tiny strings) is refused 400 job_too_large', async () => {

@@ -18,13 +18,13 @@ interface JobBody {
 }
 
 async function account() {
-  const created = await accountStore().createAccount('pro', {});
-  const key = (await accountStore().createKey(created.accountId, 'secret', [])).key;
+  const created = await accountStore(stack.services).createAccount('pro', {});
+  const key = (await accountStore(stack.services).createKey(created.accountId, 'secret', [])).key;
   const month = () => clock.now().toISOString().slice(0, 7);
   return {
     accountId: created.accountId,
     auth: { Authorization: `Bearer ${key}` },
-    charged: async () => (await usageCounter().read(created.accountId, month())).monthCount,
+    charged: async () => (await usageCounter(stack.services).read(created.accountId, month())).monthCount,
   };
 }
 
@@ -112,9 +112,9 @@ describe('jobs-idempotency', () => {
     });
 
     test('a key whose request was refused at admission is not stuck: the retry is admitted or refused afresh', async () => {
-      const created = await accountStore().createAccount('free', { monthlyCap: 1 });
+      const created = await accountStore(stack.services).createAccount('free', { monthlyCap: 1 });
       const auth = {
-        Authorization: `Bearer ${(await accountStore().createKey(created.accountId, 'secret', [])).key}`,
+        Authorization: `Bearer ${(await accountStore(stack.services).createKey(created.accountId, 'secret', [])).key}`,
       };
       for (let attempt = 0; attempt < 2; attempt++) {
         const res = await post(auth, 'cap', list);
@@ -131,11 +131,17 @@ describe('jobs-idempotency', () => {
       const { accountId, auth } = await account();
       const job = (await (await post(auth, undefined, { emails: ['solo@idem.example'] })).json()) as JobBody;
       const month = clock.now().toISOString().slice(0, 7);
-      expect(await usageCounter().isHeld({ accountId, month, jobId: job.id, units: 1, meter: 'email' })).toBe(
-        false,
-      );
       expect(
-        (await jobStore().sweepEntries(new Date(Date.now() + 86_400_000))).map((e) => e.jobId),
+        await usageCounter(stack.services).isHeld({
+          accountId,
+          month,
+          jobId: job.id,
+          units: 1,
+          meter: 'email',
+        }),
+      ).toBe(false);
+      expect(
+        (await jobStore(stack.services).sweepEntries(new Date(Date.now() + 86_400_000))).map((e) => e.jobId),
       ).not.toContain(job.id);
     });
 
@@ -149,8 +155,8 @@ describe('jobs-idempotency', () => {
         units: 3,
         meter: 'email' as const,
       };
-      expect(await usageCounter().refundOnce(charge)).toBe(true);
-      expect(await usageCounter().refundOnce(charge)).toBe(false);
+      expect(await usageCounter(stack.services).refundOnce(charge)).toBe(true);
+      expect(await usageCounter(stack.services).refundOnce(charge)).toBe(false);
       expect(await charged()).toBe(-3);
     });
 
@@ -164,7 +170,7 @@ describe('jobs-idempotency', () => {
         units: 4,
         meter: 'email' as const,
       };
-      expect(await usageCounter().refundHeld(charge)).toBe(false);
+      expect(await usageCounter(stack.services).refundHeld(charge)).toBe(false);
       expect(await charged()).toBe(0);
     });
   });

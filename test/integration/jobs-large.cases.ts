@@ -153,9 +153,9 @@ describe('jobs-large', () => {
         await stack.call('POST', '/v1/email/jobs/uploads', { headers: stack.secret() })
       ).json()) as UploadTicket;
       await postUpload(ticket, 'email\na@b.example\n');
-      const other = await accountStore().createAccount('pro', {});
+      const other = await accountStore(stack.services).createAccount('pro', {});
       const otherKey = {
-        Authorization: `Bearer ${(await accountStore().createKey(other.accountId, 'secret', [])).key}`,
+        Authorization: `Bearer ${(await accountStore(stack.services).createKey(other.accountId, 'secret', [])).key}`,
       };
       for (const headers of [otherKey]) {
         const res = await stack.call('POST', '/v1/email/jobs', {
@@ -186,7 +186,7 @@ describe('jobs-large', () => {
         credentials: LOCAL_CREDENTIALS,
       });
       const month = monthKey(new Date());
-      const before = (await usageCounter().read(stack.dev.accountId, month)).monthCount;
+      const before = (await usageCounter(stack.services).read(stack.dev.accountId, month)).monthCount;
       for (;;) {
         const objects = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET.localName }));
         if (!objects.Contents?.length) break;
@@ -201,7 +201,7 @@ describe('jobs-large', () => {
         });
         expect(res.status).toBe(503);
         expect(((await res.json()) as { error: string }).error).toBe('job_storage_unavailable');
-        expect((await usageCounter().read(stack.dev.accountId, month)).monthCount).toBe(before);
+        expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).monthCount).toBe(before);
       } finally {
         await s3.send(new CreateBucketCommand({ Bucket: BUCKET.localName }));
       }

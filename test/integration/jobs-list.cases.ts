@@ -21,8 +21,8 @@ interface Page {
 }
 
 async function account(perMinute?: number) {
-  const created = await accountStore().createAccount('pro', perMinute ? { perMinute } : {});
-  const key = (await accountStore().createKey(created.accountId, 'secret', [])).key;
+  const created = await accountStore(stack.services).createAccount('pro', perMinute ? { perMinute } : {});
+  const key = (await accountStore(stack.services).createKey(created.accountId, 'secret', [])).key;
   return { accountId: created.accountId, auth: { Authorization: `Bearer ${key}` } };
 }
 
@@ -63,7 +63,7 @@ describe('jobs-list', () => {
       try {
         const created = await createJobs(auth, 3);
         const month = clock.now().toISOString().slice(0, 7);
-        const before = (await usageCounter().read(accountId, month)).monthCount;
+        const before = (await usageCounter(stack.services).read(accountId, month)).monthCount;
         const res = await list(auth);
         expect(res.status).toBe(200);
         const page = (await res.json()) as Page;
@@ -73,7 +73,7 @@ describe('jobs-list', () => {
           const one = await stack.call('GET', `/v1/email/jobs/${job.id}`, { headers: auth });
           expect(job).toEqual(await one.json());
         }
-        expect((await usageCounter().read(accountId, month)).monthCount).toBe(before);
+        expect((await usageCounter(stack.services).read(accountId, month)).monthCount).toBe(before);
       } finally {
         stack.pollers.resume();
       }

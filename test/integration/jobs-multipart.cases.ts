@@ -14,9 +14,9 @@ describe('jobs-multipart', () => {
     dns = await startDnsServer({ answer: (name) => [mx(`mx.${name}`)] });
     process.env.DNS_SERVERS = dns.address;
     stack = await startTestStack();
-    const account = await accountStore().createAccount('pro', {});
+    const account = await accountStore(stack.services).createAccount('pro', {});
     bearer = {
-      Authorization: `Bearer ${(await accountStore().createKey(account.accountId, 'secret', [])).key}`,
+      Authorization: `Bearer ${(await accountStore(stack.services).createKey(account.accountId, 'secret', [])).key}`,
     };
   });
   afterAll(async () => {

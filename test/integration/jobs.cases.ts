@@ -61,9 +61,11 @@ describe('jobs', () => {
       credentials: LOCAL_CREDENTIALS,
       requestHandler: EMULATOR_TIMEOUTS,
     });
-    const account = await accountStore().createAccount('pro', {});
+    const account = await accountStore(stack.services).createAccount('pro', {});
     accountId = account.accountId;
-    bearer = { Authorization: `Bearer ${(await accountStore().createKey(accountId, 'secret', [])).key}` };
+    bearer = {
+      Authorization: `Bearer ${(await accountStore(stack.services).createKey(accountId, 'secret', [])).key}`,
+    };
   });
   afterAll(async () => {
     await stack.close();
@@ -125,7 +127,7 @@ describe('jobs', () => {
   }
 
   const month = () => monthKey(new Date());
-  const usage = async () => (await usageCounter().read(accountId, month())).monthCount;
+  const usage = async () => (await usageCounter(stack.services).read(accountId, month())).monthCount;
 
   describe('creating a job', () => {
     test('202 with the job object: queued, api, totals with duplicates, credits per distinct address, expiry in 7 days', async () => {
@@ -222,9 +224,9 @@ describe('jobs', () => {
     });
 
     test('a list that would exceed the monthly cap is rejected whole before anything is stored', async () => {
-      const small = await accountStore().createAccount('free', { monthlyCap: 5 });
+      const small = await accountStore(stack.services).createAccount('free', { monthlyCap: 5 });
       const key = {
-        Authorization: `Bearer ${(await accountStore().createKey(small.accountId, 'secret', [])).key}`,
+        Authorization: `Bearer ${(await accountStore(stack.services).createKey(small.accountId, 'secret', [])).key}`,
       };
       const res = await stack.call('POST', '/v1/email/jobs', {
         headers: key,
@@ -242,13 +244,13 @@ describe('jobs', () => {
       });
       expect(res.status).toBe(429);
       expect(((await res.json()) as { error: string }).error).toBe('monthly_limit_exceeded');
-      expect((await usageCounter().read(small.accountId, month())).monthCount).toBe(0);
+      expect((await usageCounter(stack.services).read(small.accountId, month())).monthCount).toBe(0);
       const ok = await stack.call('POST', '/v1/email/jobs', {
         headers: key,
         body: { emails: ['1@x.example', '1@x.example', '2@x.example'] },
       });
       expect(ok.status).toBe(202);
-      expect((await usageCounter().read(small.accountId, month())).monthCount).toBe(2);
+      expect((await usageCounter(stack.services).read(small.accountId, month())).monthCount).toBe(2);
     });
 
     test('when storing fails the answer is 503 job_storage_unavailable and nothing is charged', async () => {
@@ -424,7 +426,7 @@ describe('jobs', () => {
         const job = (await (await create({ emails: ['one@x.example', 'two@x.example'] })).json()) as JobBody;
         id = job.id;
         // Delivery A is counted; delivery B (running at the same time) stores its file after A's.
-        const counted = await jobStore().completeChunk(
+        const counted = await jobStore(stack.services).completeChunk(
           id,
           0,
           [
@@ -435,7 +437,7 @@ describe('jobs', () => {
         );
         expect(counted?.doneChunks).toEqual([0]);
         expect(
-          await jobStore().completeChunk(
+          await jobStore(stack.services).completeChunk(
             id,
             0,
             [
@@ -445,7 +447,7 @@ describe('jobs', () => {
             { reject: 2, no_mail_server: 2 },
           ),
         ).toBeUndefined();
-        await jobStore().finalize(counted!, new Date());
+        await jobStore(stack.services).finalize(counted!, new Date());
       } finally {
         stack.pollers.resume();
       }
@@ -467,7 +469,7 @@ describe('jobs', () => {
         const job = (await (await create({ emails })).json()) as JobBody;
         id = job.id;
         expect(job.credits).toBe(9);
-        const record = await jobStore().get(id);
+        const record = await jobStore(stack.services).get(id);
         expect(record?.chunkCount).toBe(3);
         // Chunks 1 and 2 lose their payload: every delivery of them throws.
         for (const n of [1, 2])
@@ -482,7 +484,7 @@ describe('jobs', () => {
       const res = await stack.call('GET', `/v1/email/jobs/${id!}/results`, { headers: bearer });
       expect(res.status).toBe(409);
       // The refund was made once: another dead-lettered chunk of the job returns nothing more.
-      expect(await failJob(jobStore(), usageCounter(), id!, new Date())).toBe(0);
+      expect(await failJob(jobStore(stack.services), usageCounter(stack.services), id!, new Date())).toBe(0);
       expect(await usage()).toBe(before + 9 - 6);
     }, 180_000);
   });

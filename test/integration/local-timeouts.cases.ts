@@ -13,6 +13,7 @@ import { buildApp } from 'fauxqs';
 import { type Gateway, type GatewayLogger, startGateway } from '../../scripts/local/api-gateway.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { CONSUMERS, startPollers } from '../../scripts/local/sqs-poller.js';
+import { testServices } from '../support/services.js';
 
 // The local server and the local queue pollers stop a handler at its timeout as AWS does: Lambda
 // ends an invocation at its function's timeout (a route's caller gets API Gateway's 5xx, a queue's
@@ -72,7 +73,14 @@ describe('local timeouts: a handler is stopped at its timeout, as AWS stops it',
   });
 
   async function gateway(options: { functionTimeoutMs?: number; integrationTimeoutMs?: number }) {
-    return startGateway({ projectRoot: root, port: 0, trustForwardedFor: false, logger: quiet, ...options });
+    return startGateway({
+      projectRoot: root,
+      services: testServices(),
+      port: 0,
+      trustForwardedFor: false,
+      logger: quiet,
+      ...options,
+    });
   }
 
   async function timedGet(server: Gateway, path: string) {
@@ -140,6 +148,7 @@ describe('local timeouts: a handler is stopped at its timeout, as AWS stops it',
     const lines: string[] = [];
     const pollers = startPollers({
       projectRoot: root,
+      services: testServices(),
       sqs,
       queueUrl: queue.QueueUrl!,
       dlqUrl: dlq.QueueUrl!,

@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { minuteWindow } from '../../functions/lib/limits/windows.js';
-import { accessLogger, logger, setLogOutput } from '../../functions/lib/observability.js';
+import { accessLogger, logger } from '../../functions/lib/observability.js';
 import { afterKeyCache, freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Responses that help debugging (docs/api.md: Errors, Limits; docs/operations.md: Logs): one message per 401 case, the
@@ -21,11 +21,11 @@ describe('response-headers', () => {
   });
 
   async function newAccount(overrides: { perMinute?: number; monthlyCap?: number } = {}) {
-    const account = await accountStore().createAccount('pro', {
+    const account = await accountStore(stack.services).createAccount('pro', {
       email: 'ops@customer.example',
       ...overrides,
     });
-    const secret = await accountStore().createKey(account.accountId, 'secret', []);
+    const secret = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
     return { secret, bearer: { Authorization: `Bearer ${secret.key}` } };
   }
 
@@ -83,7 +83,7 @@ describe('response-headers', () => {
 
     test('a revoked key is refused as unknown or revoked', async () => {
       const { secret, bearer } = await newAccount();
-      await accountStore().revokeKey(secret.keyId);
+      await accountStore(stack.services).revokeKey(secret.keyId);
       afterKeyCache();
 
       const res = await stack.call('DELETE', '/v1/risk/baseline', {
@@ -265,7 +265,14 @@ describe('response-headers', () => {
     /** Runs calls with the log at INFO, written lines captured as Powertools JSON. */
     async function logged<T>(run: () => Promise<T>): Promise<T> {
       lines = [];
-      restore = setLogOutput((line) => lines.push(JSON.parse(line) as Record<string, unknown>));
+      // What the functions' logger writes (standard output: every line of this file's runs is INFO).
+      const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+        for (const line of String(chunk).split('\n').filter(Boolean)) {
+          lines.push(JSON.parse(line) as Record<string, unknown>);
+        }
+        return true;
+      });
+      restore = () => write.mockRestore();
       logger.setLogLevel('INFO');
       accessLogger.setLogLevel('INFO');
       try {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { accountStore, baselineStore, now, usageCounter } from '../../functions/lib/aws/services.js';
+import { accountStore, baselineStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { TravelRiskResultSchema } from '../../functions/lib/risk/schema.js';
 import { checkTravel, type Location } from '../../functions/lib/risk/travel.js';
@@ -180,32 +180,35 @@ describe('risk', () => {
     test('two concurrent committed checks for one user leave the newer observation', async () => {
       const userId = newUser();
       const key = baselineKey(process.env.USER_ID_HMAC_SECRET!, stack.dev.accountId, userId);
-      const started = now().toISOString();
+      const started = stack.services.now().toISOString();
       const [a, b] = await Promise.all([travel({ userId, ip: LONDON }), travel({ userId, ip: NEW_YORK })]);
-      const stored = await baselineStore().get(key);
+      const stored = await baselineStore(stack.services).get(key);
       expect([a.currentLocation.country, b.currentLocation.country]).toContain(stored?.country);
       expect(stored!.observedAt >= started).toBe(true);
       // The rule itself, with the two observations' times fixed: the older never overwrites the newer.
-      const older = new Date(now().getTime() + 1000);
-      const newer = new Date(now().getTime() + 2000);
+      const older = new Date(stack.services.now().getTime() + 1000);
+      const newer = new Date(stack.services.now().getTime() + 2000);
       const at = (current: Location, time: Date) => ({ key, current, now: time, commit: true });
       const london: Location = { country: 'GB', latitude: 51.5, longitude: -0.13 };
       const newYork: Location = { country: 'US', latitude: 40.79, longitude: -74.01 };
       for (let i = 0; i < 5; i++) {
-        await baselineStore().delete(key);
+        await baselineStore(stack.services).delete(key);
         const calls = [
-          checkTravel(baselineStore(), at(london, older)),
-          checkTravel(baselineStore(), at(newYork, newer)),
+          checkTravel(baselineStore(stack.services), at(london, older)),
+          checkTravel(baselineStore(stack.services), at(newYork, newer)),
         ];
         if (i % 2) calls.reverse();
         await Promise.all(calls);
-        expect(await baselineStore().get(key)).toEqual({ ...newYork, observedAt: newer.toISOString() });
+        expect(await baselineStore(stack.services).get(key)).toEqual({
+          ...newYork,
+          observedAt: newer.toISOString(),
+        });
       }
       // And in sequence, newer first: the late, older write is refused.
-      await baselineStore().delete(key);
-      await checkTravel(baselineStore(), at(newYork, newer));
-      await checkTravel(baselineStore(), at(london, older));
-      expect((await baselineStore().get(key))?.country).toBe('US');
+      await baselineStore(stack.services).delete(key);
+      await checkTravel(baselineStore(stack.services), at(newYork, newer));
+      await checkTravel(baselineStore(stack.services), at(london, older));
+      expect((await baselineStore(stack.services).get(key))?.country).toBe('US');
     });
 
     test('after DELETE /v1/risk/baseline the next check is first-ever', async () => {
@@ -223,8 +226,8 @@ describe('risk', () => {
     test('baselines are per account: the same userId in another account starts fresh', async () => {
       const userId = newUser();
       await travel({ userId, ip: LONDON });
-      const other = await accountStore().createAccount('business', {});
-      const { key } = await accountStore().createKey(other.accountId, 'secret', []);
+      const other = await accountStore(stack.services).createAccount('business', {});
+      const { key } = await accountStore(stack.services).createKey(other.accountId, 'secret', []);
       const body = await travel({ userId, ip: NEW_YORK }, { Authorization: `Bearer ${key}` });
       expect(body.previousLocation).toBeNull();
       // ... and the first account's baseline is untouched.
@@ -233,15 +236,19 @@ describe('risk', () => {
     });
 
     test('422 location_unavailable when the IP has no location; not charged', async () => {
-      const month = monthKey(now());
-      const before = (await usageCounter().read(stack.dev.accountId, month)).meters.risk ?? 0;
+      const month = monthKey(stack.services.now());
+      const before = (await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.risk ?? 0;
       for (const ip of ['192.168.1.1', '10.0.0.1', '2001:db8::1']) {
         const res = await risk({ userId: newUser(), ip });
         expect([res.status, await errorCode(res)]).toEqual([422, 'location_unavailable']);
       }
-      expect((await usageCounter().read(stack.dev.accountId, month)).meters.risk ?? 0).toBe(before);
+      expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.risk ?? 0).toBe(
+        before,
+      );
       await travel({ userId: newUser(), ip: LONDON });
-      expect((await usageCounter().read(stack.dev.accountId, month)).meters.risk).toBe(before + 1);
+      expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.risk).toBe(
+        before + 1,
+      );
     });
 
     test('DELETE /v1/risk/baseline 400s: invalid_user_id for the userId rules, missing_field and invalid_field for the body', async () => {

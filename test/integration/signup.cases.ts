@@ -66,8 +66,8 @@ describe('signup', () => {
     process.env.RDAP_BOOTSTRAP_URL = rdap.bootstrapUrl;
     process.env.RDAP_TIMEOUT_MS = String(RDAP_TIMEOUT_MS);
     stack = await startTestStack();
-    const free = await accountStore().createAccount('free', {});
-    freePlanKey = (await accountStore().createKey(free.accountId, 'secret', [])).key;
+    const free = await accountStore(stack.services).createAccount('free', {});
+    freePlanKey = (await accountStore(stack.services).createKey(free.accountId, 'secret', [])).key;
     // Loads the lists, IP data and bootstrap first: a cold start must not eat the short RDAP timeout.
     await check({ email: 'warm@warm-up.example', ip: RESIDENTIAL });
   });
@@ -198,7 +198,7 @@ describe('signup', () => {
     });
 
     test('the DynamoDB cache filters expired entries on read (the local emulator has no TTL)', async () => {
-      const cache = domainAgeCache();
+      const cache = domainAgeCache(stack.services);
       await cache.put('expired.example', { registeredAt: '2020-01-01T00:00:00.000Z' }, 0);
       expect(await cache.get('expired.example')).toBeUndefined();
       await cache.put('kept.example', { registeredAt: '2020-01-01T00:00:00.000Z' }, 60);
@@ -214,9 +214,11 @@ describe('signup', () => {
 
     test('one signup check is one request against the monthly cap', async () => {
       const month = monthKey(new Date());
-      const before = (await usageCounter().read(stack.dev.accountId, month)).meters.signup ?? 0;
+      const before = (await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.signup ?? 0;
       await result({ email: 'billing@old-shop.example', ip: RESIDENTIAL });
-      expect((await usageCounter().read(stack.dev.accountId, month)).meters.signup).toBe(before + 1);
+      expect((await usageCounter(stack.services).read(stack.dev.accountId, month)).meters.signup).toBe(
+        before + 1,
+      );
     });
 
     test('400: invalid_ip for a malformed IP, missing_field for a missing one, invalid_field for wrong types', async () => {

@@ -34,7 +34,7 @@ describe('usage-counter', () => {
 
   describe('DynamoUsageCounter', () => {
     test('a call of minute N that lands after minute N+1 opened counts in N+1, not as over the month', async () => {
-      const counter = usageCounter();
+      const counter = usageCounter(stack.services);
       await expect(admit(counter, request('acct_late', 100))).resolves.toMatchObject({ monthAfter: 1 });
       // Another container opens the next minute first.
       await expect(admit(counter, request('acct_late', 101))).resolves.toMatchObject({ monthAfter: 2 });
@@ -53,7 +53,7 @@ describe('usage-counter', () => {
     });
 
     test('a late call is refused for the rate when the newer minute is full, until that minute ends', async () => {
-      const counter = usageCounter();
+      const counter = usageCounter(stack.services);
       for (let i = 0; i < 5; i++) await admit(counter, request('acct_full', 201));
       await expect(admit(counter, request('acct_full', 200))).resolves.toEqual({
         admitted: false,
@@ -64,7 +64,7 @@ describe('usage-counter', () => {
     });
 
     test('the monthly cap still refuses a late call as monthly', async () => {
-      const counter = usageCounter();
+      const counter = usageCounter(stack.services);
       const capped = { ...request('acct_cap', 301), monthlyCap: 1 };
       await expect(admit(counter, capped)).resolves.toMatchObject({ monthAfter: 1 });
       await expect(admit(counter, { ...capped, now: minute(300) })).resolves.toMatchObject({
@@ -88,7 +88,7 @@ describe('usage-counter', () => {
       dueAt: leaseDueAt(minute(n)).toISOString(),
     });
     const reserve = (l: LeaseRecord, n: number, perMinute = 100_000) =>
-      usageCounter().countInWindow({
+      usageCounter(stack.services).countInWindow({
         ...request(l.accountId, n),
         perMinute,
         window: l.window,
@@ -99,8 +99,8 @@ describe('usage-counter', () => {
       });
 
     test('a block is reserved in one write when the minute has room for all of it, and settled once', async () => {
-      const counter = usageCounter();
-      const store = quotaLeases().store;
+      const counter = usageCounter(stack.services);
+      const store = quotaLeases(stack.services).store;
       await admit(counter, { ...request('acct_lease', 300), perMinute: 100_000 });
       const l = lease('acct_lease', 300, 'l1');
       await store.put(l);
@@ -130,8 +130,8 @@ describe('usage-counter', () => {
     });
 
     test('the sweep finds a lease by its due time and settles it from its record, once', async () => {
-      const counter = usageCounter();
-      const store = quotaLeases().store;
+      const counter = usageCounter(stack.services);
+      const store = quotaLeases(stack.services).store;
       await admit(counter, { ...request('acct_swept', 400), perMinute: 100_000 });
       const l = lease('acct_swept', 400, 'l3');
       await store.put(l);
@@ -145,9 +145,9 @@ describe('usage-counter', () => {
     });
 
     test('through HTTP: an account of 60,000 calls a minute is admitted from leases, billed each call once, and shown its calls while a block is open', async () => {
-      const account = await accountStore().createAccount('business', { perMinute: 60_000 });
+      const account = await accountStore(stack.services).createAccount('business', { perMinute: 60_000 });
       const headers = {
-        Authorization: `Bearer ${(await accountStore().createKey(account.accountId, 'secret', [])).key}`,
+        Authorization: `Bearer ${(await accountStore(stack.services).createKey(account.accountId, 'secret', [])).key}`,
       };
       // The service clock stands still: the 60 calls are one second's, however long they take here.
       const at = new Date(Math.floor(clock.now().getTime() / 1000) * 1000);
@@ -157,7 +157,9 @@ describe('usage-counter', () => {
         for (let i = 0; i < 60; i++) {
           expect((await stack.call('GET', '/v1/lookup/192.0.2.1', { headers })).status).toBe(200);
         }
-        expect((await usageCounter().read(account.accountId, monthKey(at))).reserved).toBeGreaterThan(0);
+        expect(
+          (await usageCounter(stack.services).read(account.accountId, monthKey(at))).reserved,
+        ).toBeGreaterThan(0);
         // What the account sees is what it was charged: the open block's unused part is not.
         const usage = (await (await stack.call('GET', '/v1/usage', { headers })).json()) as {
           thisMinute: { used: number };
@@ -178,7 +180,7 @@ describe('usage-counter', () => {
       }
       let billed = 0;
       for (const month of new Set([monthKey(at), monthKey(later)])) {
-        const state = await usageCounter().read(account.accountId, month);
+        const state = await usageCounter(stack.services).read(account.accountId, month);
         expect(state.reserved).toBe(0);
         billed += state.monthCount;
       }

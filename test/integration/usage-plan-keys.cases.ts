@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { TABLES, usagePlanIdVariable } from '../../functions/lib/aws/resources.js';
-import { accountStore, resetServices } from '../../functions/lib/aws/services.js';
+import { accountStore } from '../../functions/lib/aws/services.js';
+import { environmentConfig } from '../../functions/lib/runtime/config.js';
+import { createServices } from '../../functions/lib/runtime/services.js';
 import { OUTPUTS } from '../../infra/outputs.js';
 import { runAdmin } from '../../scripts/admin-cli.js';
 import { type Emulators, startEmulators, useEndpoints } from '../../scripts/local/emulators.js';
@@ -79,7 +81,6 @@ describe('usage-plan-keys', () => {
     emulators = await startEmulators(dataDir);
     restoreEndpoints = useEndpoints(emulators.endpoints);
     process.env.AWS_ENDPOINT_URL_API_GATEWAY = await startApiGateway();
-    resetServices();
     // What `cdk deploy --outputs-file` writes: {stack: {output: value}}, tables under their local names.
     const tables = Object.fromEntries(TABLES.map((t) => [OUTPUTS.table(t.id), t.localName]));
     const usagePlans = Object.fromEntries(PLANS.map((p) => [OUTPUTS.usagePlanId(p.id), `up-${p.id}`]));
@@ -94,13 +95,17 @@ describe('usage-plan-keys', () => {
     await emulators.stop();
     restoreEndpoints();
     restoreEnv();
-    resetServices();
     await rm(dataDir, { recursive: true, force: true });
   });
 
   beforeEach(() => {
     calls.length = 0;
   });
+
+  /** The stores as the CLI sees them, once `--outputs` has set the stack's variables in this process. */
+  function accounts() {
+    return accountStore(createServices(environmentConfig()));
+  }
 
   async function admin(...args: string[]): Promise<{ code: number; out: string; err: string }> {
     const out: string[] = [];
@@ -122,22 +127,19 @@ describe('usage-plan-keys', () => {
         path: '/usageplans/up-starter/keys',
         body: { keyId: created.usagePlanKeyId, keyType: 'API_KEY' },
       });
-      const account = await accountStore().getAccount(created.accountId);
+      const account = await accounts().getAccount(created.accountId);
       expect(account?.usagePlanKey).toEqual({ id: created.usagePlanKeyId, value: createKey!.body.value });
     });
 
     test('sync-keys gives every account made before per-account keys its own, and only once', async () => {
-      const legacy = [
-        await accountStore().createAccount('free', {}),
-        await accountStore().createAccount('pro', {}),
-      ];
+      const legacy = [await accounts().createAccount('free', {}), await accounts().createAccount('pro', {})];
       const first = await admin('--outputs', outputsFile, 'account', 'sync-keys');
       expect(first.code).toBe(0);
       const report = JSON.parse(first.out) as { assigned: string[]; failed: unknown[] };
       expect(report.assigned).toEqual(expect.arrayContaining(legacy.map((a) => a.accountId)));
       expect(report.failed).toEqual([]);
       for (const a of legacy) {
-        expect((await accountStore().getAccount(a.accountId))?.usagePlanKey).toBeDefined();
+        expect((await accounts().getAccount(a.accountId))?.usagePlanKey).toBeDefined();
         expect(calls.some((c) => c.path === `/usageplans/up-${a.plan}/keys`)).toBe(true);
       }
       calls.length = 0;
@@ -157,7 +159,7 @@ describe('usage-plan-keys', () => {
         path: expect.stringMatching(/^\/apikeys\/key\d+$/),
       });
       const accountId = /account (acct_\w+)/.exec(JSON.parse(err).error)![1]!;
-      expect((await accountStore().getAccount(accountId))?.usagePlanKey).toBeUndefined();
+      expect((await accounts().getAccount(accountId))?.usagePlanKey).toBeUndefined();
       const sync = await admin('--outputs', outputsFile, 'account', 'sync-keys');
       expect(JSON.parse(sync.out).assigned).toContain(accountId);
     });

@@ -32,9 +32,11 @@ describe('usage', () => {
   });
 
   async function newAccount() {
-    const account = await accountStore().createAccount('pro', { email: 'ops@customer.example' });
-    const secret = await accountStore().createKey(account.accountId, 'secret', []);
-    const publishable = await accountStore().createKey(account.accountId, 'publishable', [
+    const account = await accountStore(stack.services).createAccount('pro', {
+      email: 'ops@customer.example',
+    });
+    const secret = await accountStore(stack.services).createKey(account.accountId, 'secret', []);
+    const publishable = await accountStore(stack.services).createKey(account.accountId, 'publishable', [
       'http://localhost:*',
     ]);
     return {
@@ -87,9 +89,9 @@ describe('usage', () => {
     const watch = {
       writes: 0,
       failing: false,
-      stop: () => void dynamo().middlewareStack.remove('dayWrites'),
+      stop: () => void dynamo(stack.services).middlewareStack.remove('dayWrites'),
     };
-    dynamo().middlewareStack.add(
+    dynamo(stack.services).middlewareStack.add(
       (next, context) => async (args) => {
         const input = args.input as { Key?: unknown };
         if (/Update/.test(context.commandName ?? '') && JSON.stringify(input.Key ?? {}).includes('DAY#')) {
@@ -152,7 +154,7 @@ describe('usage', () => {
         ],
       });
       expect(Number(res.headers.get('x-ratelimit-remaining'))).toBe(1200 - body.thisMinute.used);
-      const november = await usageCounter().read(a.accountId, '2026-11');
+      const november = await usageCounter(stack.services).read(a.accountId, '2026-11');
       expect(november.monthCount).toBe(11);
       expect(november.meters).toEqual({ lookup: 4, geo: 2, email: 3, risk: 1, signup: 1 });
 
@@ -160,7 +162,7 @@ describe('usage', () => {
       const out: string[] = [];
       const code = await runAdmin(
         ['usage', 'show', '--account', a.accountId, '--days', '4', '--data-dir', stack.dataDir, '--json'],
-        { out: (text) => out.push(text), err: () => undefined },
+        { out: (text) => out.push(text), err: () => undefined, clock },
       );
       expect(code).toBe(0);
       const cli = JSON.parse(out.join('')) as UsageReport;

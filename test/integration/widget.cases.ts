@@ -127,8 +127,11 @@ maybe('the signup-form widget in Chromium', () => {
     stack = await startTestStack({ trustForwardedFor: true });
     pages = await examplePageServer(stack.url, () => key);
     port = (pages.address() as AddressInfo).port;
-    key = (await accountStore().createKey(stack.dev.accountId, 'publishable', [`http://localhost:${port}`]))
-      .key;
+    key = (
+      await accountStore(stack.services).createKey(stack.dev.accountId, 'publishable', [
+        `http://localhost:${port}`,
+      ])
+    ).key;
     browser = await launchChromium();
   }, 180_000);
 

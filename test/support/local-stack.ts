@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyCacheMs, setServiceClock } from '../../functions/lib/aws/services.js';
 import type { Clock } from '../../functions/lib/clock.js';
 import { accessLogger } from '../../functions/lib/observability.js';
 import type { GatewayLogger } from '../../scripts/local/api-gateway.js';
@@ -89,17 +88,18 @@ export class TestClock implements Clock {
 
 /** The clock every test stack of this test file runs on. */
 export const clock = new TestClock();
-let restoreClock: (() => void) | undefined;
+
+/** KEY_CACHE_SECONDS of the test stacks. */
+const KEY_CACHE_SECONDS = 1;
 
 /** Moves the clock past the key, account and hostname caches (KEY_CACHE_SECONDS). */
 export function afterKeyCache(): Date {
-  return clock.advance(keyCacheMs() + 1);
+  return clock.advance(KEY_CACHE_SECONDS * 1000 + 1);
 }
 
 export async function startTestStack(options: LocalStackOptions = {}): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-test-'));
-  process.env.KEY_CACHE_SECONDS = '1';
-  restoreClock ??= setServiceClock(clock);
+  process.env.KEY_CACHE_SECONDS = String(KEY_CACHE_SECONDS);
   // Calls may run for 2 minutes, not their Lambda's 10-29 s, and an AWS call for a minute, not its
   // 1-2 s (functions/lib/aws/call-bounds.ts): on a busy 2-core machine a race of 200 calls must not
   // turn into 504s or 503s (what these stacks test is the answers, not latency). The tests of hung
@@ -112,6 +112,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     pollWaitSeconds: 0,
     integrationTimeoutMs: 120_000,
     functionTimeoutMs: 120_000,
+    clock,
     awsTimeouts: { connectMs: 10_000, requestMs: 60_000 },
     ...options,
   });
@@ -141,8 +142,6 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     async close() {
       await stack.stop();
       await rm(dataDir, { recursive: true, force: true });
-      restoreClock?.();
-      restoreClock = undefined;
     },
   };
 }

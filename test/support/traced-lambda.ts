@@ -6,7 +6,9 @@ import { defineHandlerWith } from '../../functions/lib/http/define-handler.js';
 import { RateLimitError } from '../../functions/lib/http/errors.js';
 import { toAuthorizerContext } from '../../functions/lib/http/principal.js';
 import { SentNotices } from '../../functions/lib/limits/notice-delivery.js';
+import { environmentConfig } from '../../functions/lib/runtime/config.js';
 import { emailChecker } from '../../functions/lib/runtime/email.js';
+import { createServices } from '../../functions/lib/runtime/services.js';
 import { routeByName } from '../../functions/routes.js';
 import {
   apiEvent,
@@ -24,6 +26,8 @@ import { MemoryNoticeLedger } from '../unit/limits/support/memory-notice-ledger.
 // (runtime/email.ts) and the S3 client (aws/s3-client.ts). Prints nothing.
 
 const define = defineHandlerWith({
+  // The real wiring, on this process's environment (Lambda's, as the parent test sets it).
+  services: createServices(environmentConfig()),
   counter: new MemoryUsageCounter(),
   clock: fixedClock,
   notices: {
@@ -49,9 +53,9 @@ const event = apiEvent({
 const served = define({
   route: routeByName('email-batch'),
   input: () => ({ emails: ['ada@example.com'] }),
-  run: async ({ emails }) => {
-    const results = await (await emailChecker()).checkMany(emails);
-    await s3Client()
+  run: async ({ emails }, { services }) => {
+    const results = await (await emailChecker(services)).checkMany(emails);
+    await s3Client(services)
       .send(new HeadBucketCommand({ Bucket: 'netintel-trace-test' }))
       .catch(() => undefined);
     return { json: { results } };

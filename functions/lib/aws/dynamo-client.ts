@@ -1,19 +1,21 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { RetryStrategyV2, RetryToken } from '@smithy/types';
-import { config } from '../runtime/config.js';
+import type { Config } from '../runtime/config.js';
+import { part } from '../runtime/services.js';
 import { CALL_BOUNDS, callBound, clientBounds } from './call-bounds.js';
 import { traceClient } from './tracing.js';
 
-// One client per container, created on first use. One module per SDK client, so a function loads
-// only the clients it uses at cold start. Endpoints come from the SDK's standard
+// One client per service instance (runtime/services.ts), created on first use. One module per SDK
+// client, so a function loads only the clients it uses at cold start. Endpoints come from the SDK's standard
 // AWS_ENDPOINT_URL[_SERVICE] variables, which the local server sets for its emulators. Every call
 // is bounded (call-bounds.ts): 1 s to connect, 2 s to the response, two attempts.
-let ddb: DynamoDBDocumentClient | undefined;
-let singleAttempt: DynamoDBDocumentClient | undefined;
-
-function documentClient(attempts: number, retryStrategy?: RetryStrategyV2): DynamoDBDocumentClient {
-  const bound = callBound('dynamodb', config());
+function documentClient(
+  config: Config,
+  attempts: number,
+  retryStrategy?: RetryStrategyV2,
+): DynamoDBDocumentClient {
+  const bound = callBound('dynamodb', config);
   const options = { ...clientBounds(bound, attempts), ...(retryStrategy ? { retryStrategy } : {}) };
   // The document client shares the base client's middleware stack, which carries the tracing.
   return DynamoDBDocumentClient.from(traceClient(new DynamoDBClient(options)), {
@@ -48,10 +50,9 @@ export function throttledOnly(maxAttempts = THROTTLED_ATTEMPTS): RetryStrategyV2
 }
 
 /** Reads and the writes a second attempt cannot apply twice (conditional, or setting values). */
-export function dynamo(): DynamoDBDocumentClient {
-  ddb ??= documentClient(CALL_BOUNDS.dynamodb.attempts);
-  return ddb;
-}
+export const dynamo = /* @__PURE__ */ part(({ config }) =>
+  documentClient(config, CALL_BOUNDS.dynamodb.attempts),
+);
 
 /**
  * The same bounds, one attempt unless throttled: for writes that are not idempotent, an `ADD`
@@ -60,13 +61,6 @@ export function dynamo(): DynamoDBDocumentClient {
  * retried, it fails once, and the caller decides (a counter is left as it is, a refusal is
  * answered). A throttled write was not applied, so it is tried again (throttledOnly).
  */
-export function dynamoSingleAttempt(): DynamoDBDocumentClient {
-  singleAttempt ??= documentClient(THROTTLED_ATTEMPTS, throttledOnly());
-  return singleAttempt;
-}
-
-/** Forgets the clients (the local stack calls it when it points the SDK at new emulator endpoints). */
-export function resetDynamoClient(): void {
-  ddb = undefined;
-  singleAttempt = undefined;
-}
+export const dynamoSingleAttempt = /* @__PURE__ */ part(({ config }) =>
+  documentClient(config, THROTTLED_ATTEMPTS, throttledOnly()),
+);

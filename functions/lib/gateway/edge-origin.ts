@@ -1,5 +1,4 @@
 import { timingSafeEqual } from 'node:crypto';
-import { config } from '../runtime/config.js';
 
 /** The header CloudFront adds to origin requests (infra/constructs/edge.ts); its value is ORIGIN_SECRET. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
@@ -12,7 +11,8 @@ export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
 export function fromOurEdge(
   /** Lower-cased header names (HttpRequest, and the authorizer's normalised headers). */
   req: { headers: Record<string, string | undefined> },
-  secret = config().ORIGIN_SECRET,
+  /** ORIGIN_SECRET of the configuration: none, and nothing is from our edge. */
+  secret: string | undefined,
 ): boolean {
   const sent = req.headers[ORIGIN_VERIFY_HEADER.toLowerCase()];
   if (!secret || !sent) return false;
@@ -39,7 +39,8 @@ export type EdgeLocationTrust = 'trusted' | 'other_spelling' | 'untrusted';
 export function edgeLocationTrust(
   req: { headers: Record<string, string | undefined>; path: string },
   geoPath: string,
-  secret = config().ORIGIN_SECRET,
+  /** ORIGIN_SECRET of the configuration: none, and nothing is from our edge. */
+  secret: string | undefined,
 ): EdgeLocationTrust {
   if (!fromOurEdge(req, secret)) return 'untrusted';
   return req.path === geoPath ? 'trusted' : 'other_spelling';

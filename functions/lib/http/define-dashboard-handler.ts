@@ -1,11 +1,11 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { now } from '../aws/services.js';
 import { traceInvocation } from '../aws/tracing.js';
 import { logger } from '../observability.js';
 import type { DashboardRoute } from '../route-types.js';
-import { config } from '../runtime/config.js';
+import { type LambdaEntry, lambdaEntry } from '../runtime/lambda-entry.js';
+import type { Services } from '../runtime/services.js';
 import {
   type SessionPrincipal,
   SessionPrincipalSchema,
@@ -33,6 +33,8 @@ import type { HttpRequest } from './request.js';
 export interface DashboardCall {
   req: HttpRequest;
   now: Date;
+  /** The service instance the call runs on (runtime/services.ts). */
+  services: Services;
 }
 
 export interface DashboardSpec<I> {
@@ -86,10 +88,21 @@ function session(answersSignedOut: boolean): Middleware {
   };
 }
 
+type Entry = LambdaEntry<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
 function build<I>(
   route: DashboardRoute,
   input: (req: HttpRequest) => I | Promise<I>,
-  run: (input: I, context: DashboardContext) => Promise<Reply>,
+  run: (input: I, context: DashboardContext, services: Services) => Promise<Reply>,
+): Entry {
+  return lambdaEntry((services) => chainOn(services, route, input, run));
+}
+
+function chainOn<I>(
+  services: Services,
+  route: DashboardRoute,
+  input: (req: HttpRequest) => I | Promise<I>,
+  run: (input: I, context: DashboardContext, services: Services) => Promise<Reply>,
 ) {
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, DashboardContext>()
     .use(traceInvocation())
@@ -107,45 +120,44 @@ function build<I>(
     } catch (err) {
       throw domainErrorAnswer(err) ?? err;
     }
-    return toProxyResult(await run(value, context));
+    return toProxyResult(await run(value, context, services));
   });
 }
 
 /** A dashboard route behind the session authorizer. */
-export function defineDashboardHandler<I>(spec: DashboardSpec<I>) {
+export function defineDashboardHandler<I>(spec: DashboardSpec<I>): Entry {
   if (spec.route.answersSignedOut) {
     throw new Error(`${spec.route.name} answers signed-out calls: define it with defineSessionProbeHandler`);
   }
-  return build(spec.route, spec.input, (input, context) =>
+  return build(spec.route, spec.input, (input, context, services) =>
     spec.run(input, {
       req: stateOf(context, 'httpRequest'),
-      now: now(),
+      now: services.now(),
+      services,
       session: context.session as SessionPrincipal,
     }),
   );
 }
 
 /** A session route that answers a signed-out call too (answersSignedOut in the route table). */
-export function defineSessionProbeHandler<I>(spec: SessionProbeSpec<I>) {
+export function defineSessionProbeHandler<I>(spec: SessionProbeSpec<I>): Entry {
   const route = spec.route;
   if (route.auth !== 'session' || !route.answersSignedOut) {
     throw new Error(`${route.name} is not a session route that answers signed-out calls`);
   }
-  return build(spec.route, spec.input, (input, context) =>
+  return build(spec.route, spec.input, (input, context, services) =>
     spec.run(input, {
       req: stateOf(context, 'httpRequest'),
-      now: now(),
+      now: services.now(),
+      services,
       session: context.session ?? null,
     }),
   );
 }
 
 /** One of the two sign-in routes, which have no session yet. */
-export function definePublicDashboardHandler<I>(spec: PublicDashboardSpec<I>) {
-  return build(spec.route, spec.input, (input, context) =>
-    spec.run(input, { req: stateOf(context, 'httpRequest'), now: now() }),
+export function definePublicDashboardHandler<I>(spec: PublicDashboardSpec<I>): Entry {
+  return build(spec.route, spec.input, (input, context, services) =>
+    spec.run(input, { req: stateOf(context, 'httpRequest'), now: services.now(), services }),
   );
 }
-
-// As define-handler.ts: a bad variable fails the cold start, not the first request.
-config();

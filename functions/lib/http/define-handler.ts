@@ -5,7 +5,6 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import {
   cachedAccountStore,
   noticeLedger,
-  now,
   quotaLeases,
   usageCounter,
   usageNotifier,
@@ -14,7 +13,8 @@ import { traceAnnotations, traceInvocation } from '../aws/tracing.js';
 import { SentNotices } from '../limits/notice-delivery.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../limits/notifier.js';
 import { logger, metrics } from '../observability.js';
-import { config } from '../runtime/config.js';
+import { type LambdaEntry, lambdaEntry } from '../runtime/lambda-entry.js';
+import { part, type Services } from '../runtime/services.js';
 import type { HandlerSpec } from './handler-spec.js';
 import { admission } from './middleware/admission.js';
 import { billing } from './middleware/billing.js';
@@ -38,21 +38,6 @@ import { addUsageEvent } from './usage-event-metric.js';
 
 export type { CallContext, HandlerSpec, Reservation, ReserveContext } from './handler-spec.js';
 export { billedUnits } from './middleware/billing.js';
-
-/**
- * The counter `deps` holds at each call, not at definition: the local tooling may start another
- * stack in the same process (resetServices), and a handler module loaded for the first would
- * otherwise keep counting against the first stack's closed emulator. A Lambda never sees a change.
- */
-function currentCounter(deps: PipelineDeps): PipelineDeps['counter'] {
-  return new Proxy({} as PipelineDeps['counter'], {
-    get: (_target, name) => {
-      const counter = deps.counter;
-      const value: unknown = Reflect.get(counter, name);
-      return typeof value === 'function' ? value.bind(counter) : value;
-    },
-  });
-}
 
 /**
  * Builds route handlers on these dependencies. Each route's Lambda handler is one middy chain
@@ -80,7 +65,7 @@ function currentCounter(deps: PipelineDeps): PipelineDeps['counter'] {
 export function defineHandlerWith(deps: PipelineDeps) {
   return <I, R = undefined>(spec: HandlerSpec<I, R>) => {
     const route = spec.route;
-    const counter = currentCounter(deps);
+    const counter = deps.counter;
     const meter = route.billing.per === 'none' ? null : route.billing.meter;
 
     const run = async (_event: APIGatewayProxyEvent, context: RequestContext<I, R>) => {
@@ -91,6 +76,7 @@ export function defineHandlerWith(deps: PipelineDeps) {
         principal: stateOf(context, 'principal'),
         req: stateOf(context, 'httpRequest'),
         now: deps.clock.now(),
+        services: deps.services,
         billed: { units: admitted?.units ?? 0, month: admitted?.month ?? '' },
         // Without a reserve hook R is undefined, and so is this.
         reserved: (reservation && 'state' in reservation ? reservation.state : undefined) as R,
@@ -113,15 +99,16 @@ export function defineHandlerWith(deps: PipelineDeps) {
       .use(hostnameBinding())
       .use(refundOnFailure({ meter, counter, logger: deps.logger }))
       .use(usageEvents({ meter, metrics: deps.metrics }))
-      .use(validateInput<I, R>(spec.input))
+      .use(validateInput<I, R>(spec.input, deps.services))
       .use(billing<I, R>({ billing: route.billing, clock: deps.clock }));
-    if (spec.reserve) chain.use(jobReservation<I, R>(spec.reserve, { logger: deps.logger }));
+    if (spec.reserve)
+      chain.use(jobReservation<I, R>(spec.reserve, { logger: deps.logger, services: deps.services }));
     return chain
       .use(
         admission<I, R>({
           meter,
           counter,
-          leases: () => deps.leases,
+          leases: deps.leases,
           clock: deps.clock,
           logger: deps.logger,
         }),
@@ -139,51 +126,44 @@ export function defineHandlerWith(deps: PipelineDeps) {
   };
 }
 
-// The configuration is read when the handler module loads: a bad variable fails every route's
-// cold start (a ConfigError naming it) instead of its first request. The local tooling that sets
-// variables later reads them again through resetServices() (runtime/config.ts resetConfig).
-config();
+/** Notices this instance knows went out (no ledger write for them on later calls). */
+const sentNotices = /* @__PURE__ */ part(() => new SentNotices());
 
-/** Notices this container knows went out (no ledger write for them on later calls). */
-const sentNotices = new SentNotices();
-
-/**
- * The real services, bound once. Getters, because the stores are built on first use and the local
- * tooling may rebuild them (aws/services.ts resetServices).
- */
-const productionDeps: PipelineDeps = {
-  get counter() {
-    return usageCounter();
-  },
-  get leases() {
-    return quotaLeases();
-  },
-  clock: { now },
-  notices: {
-    get ledger() {
-      return noticeLedger();
+/** The pipeline's dependencies on a service instance. */
+export function pipelineDeps(services: Services): PipelineDeps {
+  return {
+    services,
+    counter: usageCounter(services),
+    leases: quotaLeases(services),
+    clock: services.clock,
+    notices: {
+      ledger: noticeLedger(services),
+      notifier: () => usageNotifier(services),
+      accounts: { getAccount: (accountId) => cachedAccountStore(services).getAccount(accountId) },
+      sent: sentNotices(services),
     },
-    notifier: usageNotifier,
-    accounts: { getAccount: (accountId) => cachedAccountStore().getAccount(accountId) },
-    sent: sentNotices,
-  },
-  logger,
-  annotations: traceAnnotations,
-  metrics: {
-    usageEvents: (accountId, meter, units) => {
-      const emf = metrics();
-      addUsageEvent(emf, accountId, meter, units);
-      emf.publishStoredMetrics();
+    logger,
+    annotations: traceAnnotations,
+    metrics: {
+      usageEvents: (accountId, meter, units) => {
+        const emf = metrics();
+        addUsageEvent(emf, accountId, meter, units);
+        emf.publishStoredMetrics();
+      },
+      noticeFailed: () => {
+        metrics().singleMetric().addMetric(USAGE_NOTICE_FAILED_METRIC, MetricUnit.Count, 1);
+      },
     },
-    noticeFailed: () => {
-      metrics().singleMetric().addMetric(USAGE_NOTICE_FAILED_METRIC, MetricUnit.Count, 1);
-    },
-  },
-};
+  };
+}
 
 /**
  * A route's Lambda handler: authorizer context -> input validation -> admission (rate limit and
  * monthly cap, one counter write) -> run -> response, with the cross-cutting work of
- * `defineHandlerWith` on the real services.
+ * `defineHandlerWith` on a service instance (the container's, or the one `build` is given).
  */
-export const defineHandler = defineHandlerWith(productionDeps);
+export function defineHandler<I, R = undefined>(
+  definition: HandlerSpec<I, R>,
+): LambdaEntry<APIGatewayProxyEvent, APIGatewayProxyResult> {
+  return lambdaEntry((services) => defineHandlerWith(pipelineDeps(services))(definition));
+}

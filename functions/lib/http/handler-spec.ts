@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { Route } from '../route-types.js';
+import type { Services } from '../runtime/services.js';
 import type { Principal } from './principal.js';
 import type { Reply } from './reply.js';
 import type { HttpRequest } from './request.js';
@@ -8,6 +9,8 @@ export interface CallContext<R = undefined> {
   principal: Principal;
   req: HttpRequest;
   now: Date;
+  /** The service instance the call runs on (runtime/services.ts). */
+  services: Services;
   /** What admission charged this call (units against the month counter of `month`). */
   billed: { units: number; month: string };
   /** What the route's `reserve` kept for its run (undefined without one). */
@@ -19,6 +22,7 @@ export interface ReserveContext {
   principal: Principal;
   req: HttpRequest;
   now: Date;
+  services: Services;
   /** What admission is about to charge, and the month it will charge it to. */
   units: number;
   month: string;
@@ -34,7 +38,7 @@ export interface HandlerSpec<I, R = undefined> {
    * Validates the request into the route's input with its contract (validate.ts); throws
    * ValidationError (400/413/415), or a domain error the HTTP layer answers (domain-errors.ts).
    */
-  input: (req: HttpRequest, principal: Principal) => I | Promise<I>;
+  input: (req: HttpRequest, principal: Principal, services: Services) => I | Promise<I>;
   /**
    * For a charge that must survive a crash (jobs-create): runs after validation, before admission,
    * and records what is about to be charged. Admission then marks its charge with `hold` in the

@@ -8,10 +8,11 @@ import { DEFAULT_CHECK_INTERVAL_MS } from '../refresh/hot-swap.js';
 import { MX_LEARN_DEFAULTS } from '../refresh/mx-learn.js';
 
 // Every environment variable the functions read, with its type and default, in one schema parsed
-// once per container on first use (configuration read once, typed: Powertools commons envUtils).
-// No other module of functions/ reads process.env (test/unit/architecture/domain-boundaries.test.ts):
-// the adapters and runtime wiring take their settings from config(), domain code takes them as
-// arguments. An invalid value throws a ConfigError naming the variable, at that first use.
+// once per container (configuration read once, typed: Powertools commons envUtils), when its service
+// instance is built (runtime/container.ts). No other module of functions/ reads process.env
+// (test/unit/architecture/domain-boundaries.test.ts): the adapters and runtime wiring take their
+// settings from the instance's config (runtime/services.ts), domain code takes them as arguments.
+// An invalid value throws a ConfigError naming the variable, at the cold start.
 //
 // An empty variable counts as unset, so `X=` gives X's default. Logging and metrics variables
 // (POWERTOOLS_*) are read by Powertools itself, the AWS_ENDPOINT_URL* and credentials by the SDK.
@@ -210,12 +211,13 @@ function parseWith<S extends z.ZodType>(
   throw new ConfigError(variables, problems);
 }
 
-let cached: Config | undefined;
-
-/** This container's configuration, read from process.env on the first call and kept. */
-export function config(): Config {
-  cached ??= parseConfig(process.env);
-  return cached;
+/**
+ * The configuration of this process's environment, parsed now (a ConfigError names any bad
+ * variable). The container reads it once (runtime/container.ts); the local stack, when it builds
+ * its services.
+ */
+export function environmentConfig(): Config {
+  return parseConfig(process.env);
 }
 
 const TracingSchema = ConfigSchema.pick({ AWS_EXECUTION_ENV: true, POWERTOOLS_TRACE_ENABLED: true });
@@ -229,16 +231,6 @@ const TracingSchema = ConfigSchema.pick({ AWS_EXECUTION_ENV: true, POWERTOOLS_TR
 export function tracingEnabled(env: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const { AWS_EXECUTION_ENV, POWERTOOLS_TRACE_ENABLED } = parseWith(TracingSchema, env);
   return AWS_EXECUTION_ENV !== undefined && POWERTOOLS_TRACE_ENABLED !== false;
-}
-
-/**
- * Forgets the configuration, so the next config() reads process.env again. A Lambda never calls it:
- * only local tooling does, after it sets variables in its own process (the local stack before it
- * serves, tests and benchmarks before they build a checker); the runtime modules' reset functions
- * call it for them.
- */
-export function resetConfig(): void {
-  cached = undefined;
 }
 
 /** Where a function follows refreshed data versions, and how often it looks; null: it does not. */
@@ -256,7 +248,7 @@ export type DataRefreshSettings = Pick<
  * DATA_REFRESH_S3=true follows the versions the refresh Lambda publishes in DATA_BUCKET, else in the
  * jobs bucket; without a bucket the layer's data is all there is.
  */
-export function dataRefresh(settings: DataRefreshSettings = config()): DataRefresh | null {
+export function dataRefresh(settings: DataRefreshSettings): DataRefresh | null {
   if (!settings.DATA_REFRESH_S3) return null;
   const bucket = settings.DATA_BUCKET ?? settings[BUCKET.envVar];
   return bucket ? { bucket, checkIntervalMs: settings.DATA_CHECK_INTERVAL_MS } : null;

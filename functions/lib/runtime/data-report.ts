@@ -9,6 +9,7 @@ import { type EmailListsManifest, parseEmailListsManifest } from '../refresh/ema
 import { isNewerVersion } from '../refresh/version.js';
 import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
 import { dataRefresh } from './config.js';
+import type { Services } from './services.js';
 
 // The manifests of the data in service, for GET /v1/data and the start banner: in AWS
 // (DATA_REFRESH_S3) the versions S3's pointers name, else (and for anything not yet published) the
@@ -71,10 +72,10 @@ async function manifestsFrom(
 }
 
 /** The report of this deployment's data in service. */
-export async function dataReportInService(): Promise<DataReport> {
-  const root = dataRoot();
+export async function dataReportInService(s: Services): Promise<DataReport> {
+  const root = dataRoot(s);
   const local: Read = (path) => readText(join(root, path));
-  const refresh = dataRefresh();
+  const refresh = dataRefresh(s.config);
   if (!refresh) return dataReport(await dataInDirectory(root));
 
   const [{ s3Client }, { S3DataStore, DATA_PREFIX, IP_DATA_PREFIX }] = await Promise.all([
@@ -88,7 +89,7 @@ export async function dataReportInService(): Promise<DataReport> {
    * functions serve (they start from the layer and only move forward, hot-swap.ts); else the layer's.
    */
   const published = (prefix: string, layerVersion: string | null): Read => {
-    const store = new S3DataStore(s3Client(), refresh.bucket, prefix);
+    const store = new S3DataStore(s3Client(s), refresh.bucket, prefix);
     let pointer: Promise<string | null> | undefined;
     return async (path) => {
       pointer ??= store

@@ -1,5 +1,5 @@
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
-import { dataRoot, now } from '../aws/services.js';
+import { dataRoot } from '../aws/services.js';
 import { tracer } from '../aws/tracing.js';
 import { DNS_CANARY_METRIC, DnsCanary, guardedByCanary } from '../dns/canary.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
@@ -12,19 +12,19 @@ import {
   loadEmailLists,
 } from '../email/index.js';
 import { logger, metrics } from '../observability.js';
-import { type Config, config, type DataRefreshSettings, dataRefresh, resetConfig } from './config.js';
+import { type Config, type DataRefreshSettings, dataRefresh } from './config.js';
 import { tracedMxResolver } from './dns-tracing.js';
+import { asyncPart, part, type Services } from './services.js';
 
-// The container's email checker: lists loaded once from the data layer, one DNS resolver (with
+// The instance's email checker: lists loaded once from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
 // resolvers; DNS_BUDGET_MS the per-check DNS time budget (default 1500 ms). Up to
 // DNS_CONCURRENCY (default 100, a whole batch) distinct domains are resolved at once. Negative
 // answers are believed only while the DNS_CANARY names resolve (dns/canary.ts).
 // With DATA_REFRESH_S3=true it follows the email lists the scheduled refresh publishes (the same
 // versions as the security data, runtime/security.ts), swapping a newer one in between requests.
-let checker: Promise<EmailChecker> | undefined;
 
-/** What the checker is built from (config.ts); tests and benchmarks may pass their own. */
+/** What the checker is built from (config.ts). */
 export type EmailSettings = Pick<Config, 'DNS_SERVERS' | 'DNS_BUDGET_MS' | 'DNS_CONCURRENCY' | 'DNS_CANARY'> &
   DataRefreshSettings;
 
@@ -32,10 +32,11 @@ export type EmailSettings = Pick<Config, 'DNS_SERVERS' | 'DNS_BUDGET_MS' | 'DNS_
 const traceQueries = (queries: MxResolver): MxResolver =>
   tracer ? tracedMxResolver(queries, tracer) : queries;
 
-async function build(settings: EmailSettings): Promise<EmailChecker> {
+async function build(s: Services): Promise<EmailChecker> {
+  const settings: EmailSettings = s.config;
   const resolver = guardedByCanary(
     createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries),
-    dnsCanary(settings),
+    dnsCanary(s),
   );
   const make = (lists: EmailLists) =>
     createEmailChecker({
@@ -44,7 +45,7 @@ async function build(settings: EmailSettings): Promise<EmailChecker> {
       dnsBudgetMs: settings.DNS_BUDGET_MS,
       concurrency: settings.DNS_CONCURRENCY,
     });
-  const initial = make(await loadEmailLists(emailDataDir(dataRoot())));
+  const initial = make(await loadEmailLists(emailDataDir(dataRoot(s))));
   const refresh = dataRefresh(settings);
   if (!refresh) return initial;
 
@@ -56,7 +57,7 @@ async function build(settings: EmailSettings): Promise<EmailChecker> {
       import('../refresh/email-version.js'),
       import('../refresh/hot-swap.js'),
     ]);
-  const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(), refresh.bucket), async (read) =>
+  const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(s), refresh.bucket), async (read) =>
     make(await emailListsFromVersion(read)),
   );
   const swap = new HotSwap({ version: null, value: initial }, source, {
@@ -76,16 +77,15 @@ async function build(settings: EmailSettings): Promise<EmailChecker> {
   };
 }
 
-let canary: DnsCanary | undefined;
-
 /**
- * The container's DNS canary. A change of verdict is logged (a warning when it fails) and counted
+ * The instance's DNS canary. A change of verdict is logged (a warning when it fails) and counted
  * as the DnsCanaryFailed metric (1 failing, 0 healthy), which the stack alarms on.
  */
-export function dnsCanary(settings: Pick<Config, 'DNS_SERVERS' | 'DNS_CANARY'> = config()): DnsCanary {
-  canary ??= new DnsCanary(createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries), {
+export const dnsCanary = /* @__PURE__ */ part((s): DnsCanary => {
+  const settings: Pick<Config, 'DNS_SERVERS' | 'DNS_CANARY'> = s.config;
+  return new DnsCanary(createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries), {
     names: settings.DNS_CANARY,
-    now: () => now().getTime(),
+    now: () => s.now().getTime(),
     onChange: (healthy) => {
       if (healthy) logger.info('DNS canary resolves again: negative DNS answers are believed');
       else
@@ -98,23 +98,7 @@ export function dnsCanary(settings: Pick<Config, 'DNS_SERVERS' | 'DNS_CANARY'> =
       emf.publishStoredMetrics();
     },
   });
-  return canary;
-}
+});
 
-export function emailChecker(settings: EmailSettings = config()): Promise<EmailChecker> {
-  checker ??= build(settings);
-  checker.catch(() => {
-    checker = undefined; // a failed load is retried by the next request
-  });
-  return checker;
-}
-
-/**
- * Drops the container's checker and the configuration it was built from, so the next call builds
- * one from the current environment (the local stack, benchmarks).
- */
-export function resetEmailChecker(): void {
-  checker = undefined;
-  canary = undefined;
-  resetConfig();
-}
+/** The instance's checker; a failed load is retried by the next request. */
+export const emailChecker = /* @__PURE__ */ asyncPart(build);

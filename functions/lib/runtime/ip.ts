@@ -1,4 +1,4 @@
-import { dataRoot, now } from '../aws/services.js';
+import { dataRoot } from '../aws/services.js';
 import { tracer } from '../aws/tracing.js';
 import { reverseLookup } from '../dns/reverse.js';
 import { directoryVersions, IpData, ipDataDir, type LoadedData } from '../ip/ip-data.js';
@@ -6,27 +6,25 @@ import { createIpLocator, type IpLocator } from '../ip/locator.js';
 import { createIpLookup, type IpLookup } from '../ip/lookup.js';
 import { logger } from '../observability.js';
 import type { VersionSource } from '../refresh/hot-swap.js';
-import { config, type DataRefresh, dataRefresh } from './config.js';
+import { type DataRefresh, dataRefresh } from './config.js';
 import { tracedReverseLookup } from './dns-tracing.js';
 import { securityClassifier, securityDataVersion } from './security.js';
+import { asyncPart, part, type Services } from './services.js';
 
-// The container's IP lookup (every derived group) and locator (place and network only): one copy of
+// The instance's IP lookup (every derived group) and locator (place and network only): one copy of
 // the data files, opened lazily once and shared by both and by every request; security flags from
 // the (hot-swappable) list classifier. The IP data follows the versions the refresh publishes: in
 // AWS (DATA_REFRESH_S3) S3's `ip-data/` pointer, otherwise the data directory's own manifest (what
 // `npm run data:refresh` rewrites), checked at most every DATA_CHECK_INTERVAL_MS, and a newer version
 // is swapped in without a cold start (ip-data.ts).
-let data: IpData | undefined;
-let lookup: Promise<IpLookup> | undefined;
-let locator: Promise<IpLocator> | undefined;
 
 /** S3's IP versions, its client loaded only when the first check runs (not on the lookup path). */
-function s3Versions(refresh: DataRefresh): VersionSource<LoadedData> {
+function s3Versions(s: Services, refresh: DataRefresh): VersionSource<LoadedData> {
   let source: Promise<VersionSource<LoadedData>> | undefined;
   const open = () => {
     source ??= Promise.all([import('../aws/s3-client.js'), import('../aws/s3-data-source.js')]).then(
       ([{ s3Client }, { S3DataStore, IP_DATA_PREFIX, s3IpVersions }]) =>
-        s3IpVersions(new S3DataStore(s3Client(), refresh.bucket, IP_DATA_PREFIX)),
+        s3IpVersions(new S3DataStore(s3Client(s), refresh.bucket, IP_DATA_PREFIX)),
     );
     return source;
   };
@@ -36,45 +34,35 @@ function s3Versions(refresh: DataRefresh): VersionSource<LoadedData> {
   };
 }
 
-function ipData(): IpData {
-  if (data) return data;
-  const dir = ipDataDir(dataRoot());
-  const refresh = dataRefresh();
-  data = new IpData(dir, {
-    clock: { now },
+const ipData = /* @__PURE__ */ part((s): IpData => {
+  const dir = ipDataDir(dataRoot(s));
+  const refresh = dataRefresh(s.config);
+  return new IpData(dir, {
+    clock: s.clock,
     follow: {
-      source: refresh ? s3Versions(refresh) : directoryVersions(dir),
-      checkIntervalMs: config().DATA_CHECK_INTERVAL_MS,
+      source: refresh ? s3Versions(s, refresh) : directoryVersions(dir),
+      checkIntervalMs: s.config.DATA_CHECK_INTERVAL_MS,
       onSwap: (from, to) => logger.info('IP data swapped in', { from, to }),
       onError: (error, version) =>
         logger.warn('IP data check failed; keeping the current version', { version, error: error as Error }),
     },
   });
-  return data;
-}
+});
 
-export function ipLookup(): Promise<IpLookup> {
-  lookup ??= securityClassifier().then((security) =>
-    createIpLookup({ data: ipData(), security, clock: { now } }),
-  );
-  lookup.catch(() => {
-    lookup = undefined;
-  });
-  return lookup;
-}
+export const ipLookup = /* @__PURE__ */ asyncPart(async (s): Promise<IpLookup> => {
+  const security = await securityClassifier(s);
+  return createIpLookup({ data: ipData(s), security, clock: s.clock });
+});
 
 /** For the signup and risk checks: their bundles leave the derived groups' code and data out. */
-export function ipLocator(): Promise<IpLocator> {
-  locator ??= securityClassifier().then((security) => createIpLocator({ data: ipData(), security }));
-  locator.catch(() => {
-    locator = undefined;
-  });
-  return locator;
-}
+export const ipLocator = /* @__PURE__ */ asyncPart(async (s): Promise<IpLocator> => {
+  const security = await securityClassifier(s);
+  return createIpLocator({ data: ipData(s), security });
+});
 
-/** The IP data of this container (GET /v1/data reads its manifest). */
-export async function ipDataInService(): Promise<LoadedData> {
-  const d = ipData();
+/** The IP data of this instance (GET /v1/data reads its manifest). */
+export async function ipDataInService(s: Services): Promise<LoadedData> {
+  const d = ipData(s);
   return d.ready ?? d.open();
 }
 
@@ -82,20 +70,21 @@ export async function ipDataInService(): Promise<LoadedData> {
  * `X-Data-Version` of a lookup's answer: the IP data and the security lists that answered, e.g.
  * `ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f` (GET /v1/data lists them).
  */
-export function dataVersionHeader(): Record<string, string> {
-  const ip = data?.version ?? 'none';
-  return { 'X-Data-Version': `ip=${ip}, lists=${securityDataVersion() ?? 'none'}` };
-}
-
-function lookUpHostname(ip: string): Promise<string | null> {
-  const { DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS } = config();
-  return reverseLookup(ip, DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS);
+export function dataVersionHeader(s: Services): Record<string, string> {
+  const ip = ipData(s).version ?? 'none';
+  return { 'X-Data-Version': `ip=${ip}, lists=${securityDataVersion(s) ?? 'none'}` };
 }
 
 /**
  * PTR name for ?include=hostname; REVERSE_DNS_TIMEOUT_MS (default 1000) bounds it. A subsegment
  * where tracing is on (dns-tracing.ts).
  */
-export const hostnameOf: (ip: string) => Promise<string | null> = tracer
-  ? tracedReverseLookup(lookUpHostname, tracer)
-  : lookUpHostname;
+export function hostnameOf(s: Services, ip: string): Promise<string | null> {
+  return reverseHostnames(s)(ip);
+}
+
+const reverseHostnames = /* @__PURE__ */ part(({ config }) => {
+  const { DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS } = config;
+  const lookUp = (ip: string) => reverseLookup(ip, DNS_SERVERS, REVERSE_DNS_TIMEOUT_MS);
+  return tracer ? tracedReverseLookup(lookUp, tracer) : lookUp;
+});

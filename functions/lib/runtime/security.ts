@@ -8,21 +8,24 @@ import { openSecurityArtifact, type SecurityArtifact } from '../security/artifac
 import { noMatchClassifier, type SecurityClassifier } from '../security/classifier.js';
 import { delegatingClassifier } from '../security/list-classifier.js';
 import { parseSecurityManifest, SECURITY_FILES, securityDataDir } from '../security/manifest.js';
-import { config, type DataRefresh, dataRefresh, resetConfig } from './config.js';
+import { type DataRefresh, dataRefresh } from './config.js';
+import { asyncPart, part, type Services } from './services.js';
 
-// The container's security classifier. It starts from the data layer's artifact
+// The instance's security classifier. It starts from the data layer's artifact
 // (`${dataRoot()}/security/ranges.bin` + manifest.json); without one every flag is false
 // (noMatchClassifier: "no match in the loaded data"). With DATA_REFRESH_S3=true and a bucket
 // (DATA_BUCKET, else the jobs bucket JOBS_BUCKET) it also follows the versions the refresh Lambda
 // publishes under `data/` (../aws/s3-data-source.ts), checking at most every
 // DATA_CHECK_INTERVAL_MS (default 5 minutes) and swapping a newer version in without a cold start.
 
-let classifier: Promise<SecurityClassifier> | undefined;
-let holder: HotSwap<SecurityClassifier> | undefined;
-let layerVersion: string | null = null;
+/** The versions in service of an instance: the followed one, else the layer's. */
+const versions = /* @__PURE__ */ part(() => ({
+  holder: undefined as HotSwap<SecurityClassifier> | undefined,
+  layer: null as string | null,
+}));
 
 /** The layer's artifact, or null when the layer has none. Throws when it exists but is corrupt. */
-export async function loadLayerSecurity(root = dataRoot()): Promise<SecurityArtifact | null> {
+export async function loadLayerSecurity(root: string): Promise<SecurityArtifact | null> {
   const dir = securityDataDir(root);
   let table: Buffer;
   let manifest: string;
@@ -38,20 +41,21 @@ export async function loadLayerSecurity(root = dataRoot()): Promise<SecurityArti
   return openSecurityArtifact(table, manifest);
 }
 
-async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
+async function build(s: Services, refresh: DataRefresh | null): Promise<SecurityClassifier> {
   let layer: SecurityArtifact | null = null;
   try {
-    layer = await loadLayerSecurity();
+    layer = await loadLayerSecurity(dataRoot(s));
   } catch (error) {
     // A corrupt layer artifact must not take lookups down: serve "no match" and say so.
     logger.error('security data in the layer is unreadable; serving no-match', { error: error as Error });
   }
-  layerVersion = layer?.version ?? null;
-  const initial = { version: layerVersion, value: layer?.classifier ?? noMatchClassifier };
+  const state = versions(s);
+  state.layer = layer?.version ?? null;
+  const initial = { version: state.layer, value: layer?.classifier ?? noMatchClassifier };
   if (refresh === null) {
     // No S3 versions: follow the data directory itself, which `npm run data:refresh` rewrites
     // (in Lambda /opt/data never changes, and a check is one small read every few minutes).
-    return follow(initial, directoryVersions(dataRoot()), config().DATA_CHECK_INTERVAL_MS);
+    return follow(s, initial, directoryVersions(dataRoot(s)), s.config.DATA_CHECK_INTERVAL_MS);
   }
 
   // Loaded only when S3 refresh is on: the S3 client is not on the lookup path otherwise.
@@ -59,7 +63,7 @@ async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
     import('../aws/s3-client.js'),
     import('../aws/s3-data-source.js'),
   ]);
-  const store = new S3DataStore(s3Client(), refresh.bucket);
+  const store = new S3DataStore(s3Client(s), refresh.bucket);
   const source = s3VersionSource<SecurityClassifier>(store, async (read) => {
     const [table, manifest] = await Promise.all([
       read(ARTIFACT_PATHS.securityTable),
@@ -67,10 +71,11 @@ async function build(refresh: DataRefresh | null): Promise<SecurityClassifier> {
     ]);
     return openSecurityArtifact(table, new TextDecoder().decode(manifest)).classifier;
   });
-  return follow(initial, source, refresh.checkIntervalMs);
+  return follow(s, initial, source, refresh.checkIntervalMs);
 }
 
 function follow(
+  s: Services,
   initial: { version: string | null; value: SecurityClassifier },
   source: VersionSource<SecurityClassifier>,
   checkIntervalMs: number,
@@ -84,7 +89,7 @@ function follow(
         error: error as Error,
       }),
   });
-  holder = swap;
+  versions(s).holder = swap;
   return delegatingClassifier(() => swap.current());
 }
 
@@ -112,29 +117,14 @@ function directoryVersions(root: string): VersionSource<SecurityClassifier> {
 }
 
 /**
- * The container's classifier (built once; a failed build is retried by the next call). `refresh`:
- * the S3 versions it follows (config.ts dataRefresh); null, the layer's data only.
+ * The instance's classifier (built once; a failed build is retried by the next call). It follows
+ * the S3 versions of the configuration's data refresh (config.ts dataRefresh), else the data
+ * directory.
  */
-export function securityClassifier(refresh: DataRefresh | null = dataRefresh()): Promise<SecurityClassifier> {
-  classifier ??= build(refresh);
-  classifier.catch(() => {
-    classifier = undefined;
-  });
-  return classifier;
-}
+export const securityClassifier = /* @__PURE__ */ asyncPart((s) => build(s, dataRefresh(s.config)));
 
 /** Version in service (null: no data loaded), for logs and the lookup's data version. */
-export function securityDataVersion(): string | null {
-  return holder?.version ?? layerVersion;
-}
-
-/**
- * Drops the container's classifier and the configuration it was built from, so the next call
- * rebuilds it from the current environment (tests, benchmarks).
- */
-export function resetSecurityClassifier(): void {
-  classifier = undefined;
-  holder = undefined;
-  layerVersion = null;
-  resetConfig();
+export function securityDataVersion(s: Services): string | null {
+  const { holder, layer } = versions(s);
+  return holder?.version ?? layer;
 }

@@ -22,9 +22,10 @@ import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
 import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
 import { REFRESH_METRICS } from '../../../functions/lib/refresh/metrics.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
-import { resetConfig } from '../../../functions/lib/runtime/config.js';
+import { environmentConfig } from '../../../functions/lib/runtime/config.js';
 import { dataReportInService } from '../../../functions/lib/runtime/data-report.js';
-import { resetSecurityClassifier, securityClassifier } from '../../../functions/lib/runtime/security.js';
+import { securityClassifier } from '../../../functions/lib/runtime/security.js';
+import { createServices } from '../../../functions/lib/runtime/services.js';
 import { buildOwnDatabase } from '../../../layers/build/ip-data.js';
 import { ADMIN1, PARIS_75001, postalZip } from '../../support/geonames-files.js';
 import { FIXTURE_SNAPSHOTS, ip, overridingFetcher, ROOT } from '../../unit/security/support/fixtures.js';
@@ -108,7 +109,6 @@ describe('s3-refresh', () => {
 
   afterAll(async () => {
     logger.setLogLevel('INFO');
-    resetSecurityClassifier();
     process.env = saved;
     client.destroy();
     await server.close();
@@ -169,8 +169,13 @@ describe('s3-refresh', () => {
     test('a function container swaps the published version in without restarting', async () => {
       // The container's layer has no security data: it starts serving "no match".
       process.env.NETINTEL_DATA_PATH = join(dir, 'empty-layer');
-      resetSecurityClassifier();
-      const classifier = await securityClassifier({ bucket: BUCKET, checkIntervalMs: 60_000 });
+      const services = createServices({
+        ...environmentConfig(),
+        DATA_REFRESH_S3: true,
+        DATA_BUCKET: BUCKET,
+        DATA_CHECK_INTERVAL_MS: 60_000,
+      });
+      const classifier = await securityClassifier(services);
       const first = classifier.classify(ip('192.0.2.10'));
       let flags = first;
       for (let i = 0; i < 100 && !flags.isTor; i++) {
@@ -277,8 +282,8 @@ describe('s3-refresh', () => {
         DATA_BUCKET: BUCKET,
         NETINTEL_DATA_PATH: ipLayer,
       });
-      resetConfig();
-      const report = await dataReportInService();
+      const services = createServices(environmentConfig());
+      const report = await dataReportInService(services);
       expect(report.versions.ip).toBe(pointer?.version);
       expect(report.datasets.find((d) => d.role === 'postal')).toMatchObject({ count: 1, status: 'ok' });
       // ...and after a deploy of a newer layer, the layer's is (functions start from it and only move forward).
@@ -286,9 +291,8 @@ describe('s3-refresh', () => {
         join(ipLayer, 'ip', IP_DATA_FILES.manifest),
         JSON.stringify({ version: '20270101T000000Z-b0', datasets: [location] }),
       );
-      expect((await dataReportInService()).versions.ip).toBe('20270101T000000Z-b0');
+      expect((await dataReportInService(services)).versions.ip).toBe('20270101T000000Z-b0');
       for (const name of ['DATA_REFRESH_S3', 'DATA_BUCKET', 'NETINTEL_DATA_PATH']) delete process.env[name];
-      resetConfig();
     });
   });
 });

@@ -19,7 +19,7 @@ const EDGES = ['aws/', 'runtime/', 'http/', 'gateway/'];
 
 /**
  * The modules of functions/ that read process.env themselves, relative to functions/. Everything
- * else takes its settings from config() (configuration read once, typed; docs/architecture.md).
+ * else takes its settings from a service instance's configuration (read once, typed; docs/architecture.md).
  */
 const READS_ENVIRONMENT: Record<string, string> = {
   'lib/runtime/config.ts': 'the configuration: every variable the functions read, parsed once',

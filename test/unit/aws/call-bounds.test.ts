@@ -7,12 +7,13 @@ import {
   putResponseMs,
   SMALL_OBJECT_BYTES,
 } from '../../../functions/lib/aws/call-bounds.js';
-import { dynamo, dynamoSingleAttempt, resetDynamoClient } from '../../../functions/lib/aws/dynamo-client.js';
-import { resetS3Client, s3Client } from '../../../functions/lib/aws/s3-client.js';
-import { resetSqsClient, sqsClient } from '../../../functions/lib/aws/sqs-client.js';
-import { resetConfig } from '../../../functions/lib/runtime/config.js';
+import { dynamo, dynamoSingleAttempt } from '../../../functions/lib/aws/dynamo-client.js';
+import { s3Client } from '../../../functions/lib/aws/s3-client.js';
+import { sqsClient } from '../../../functions/lib/aws/sqs-client.js';
+import type { Services } from '../../../functions/lib/runtime/services.js';
 import { ROUTES } from '../../../functions/routes.js';
 import { snapshotEnv } from '../../support/env.js';
+import { testServices } from '../../support/services.js';
 
 // Every AWS call is bounded (docs/architecture.md): the values per kind of call, the configuration
 // that replaces them, and the clients that carry them. The behaviour against a dependency that
@@ -70,22 +71,19 @@ describe('the configuration replaces them, one value for every kind', () => {
 
 describe('the clients carry them', () => {
   let restoreEnv: () => void;
+  let services: Services;
   beforeEach(() => {
     restoreEnv = snapshotEnv();
     process.env.AWS_REGION = 'eu-west-1';
-    resetConfig();
+    services = testServices();
   });
   afterEach(() => {
     restoreEnv();
-    resetConfig();
-    resetDynamoClient();
-    resetS3Client();
-    resetSqsClient();
   });
 
   test('DynamoDB: two attempts; for writes a retry could apply twice, one unless throttled', async () => {
-    expect(await dynamo().config.maxAttempts()).toBe(2);
-    const strategy = (await dynamoSingleAttempt().config.retryStrategy()) as RetryStrategyV2;
+    expect(await dynamo(services).config.maxAttempts()).toBe(2);
+    const strategy = (await dynamoSingleAttempt(services).config.retryStrategy()) as RetryStrategyV2;
     const first = await strategy.acquireInitialRetryToken('dynamodb');
     const timedOut = Object.assign(new Error('timed out'), { name: 'TimeoutError' }) as SdkError;
     // A write that timed out may have been applied: its error is the call's, at once.
@@ -113,7 +111,7 @@ describe('the clients carry them', () => {
   });
 
   test('S3 and SQS: the SDK’s three attempts', async () => {
-    expect(await s3Client().config.maxAttempts()).toBe(3);
-    expect(await sqsClient().config.maxAttempts()).toBe(3);
+    expect(await s3Client(services).config.maxAttempts()).toBe(3);
+    expect(await sqsClient(services).config.maxAttempts()).toBe(3);
   });
 });

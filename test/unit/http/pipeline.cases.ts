@@ -17,6 +17,7 @@ import {
   lambdaContext,
   NOW,
   PRINCIPAL,
+  SERVICES,
 } from './middleware/support/pipeline.js';
 
 // The whole request pipeline of a route, on fakes: an in-memory counter with the DynamoDB item's
@@ -28,6 +29,7 @@ function pipeline(counter = new MemoryUsageCounter()) {
   const metrics = new FakeMetrics();
   const notices: UsageNotice[] = [];
   const deps: PipelineDeps = {
+    services: SERVICES,
     counter,
     clock: fixedClock,
     notices: {

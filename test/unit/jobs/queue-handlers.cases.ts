@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { handler as deadLetters } from '../../../functions/job-dlq/handler.js';
 import { handler as processor } from '../../../functions/job-processor/handler.js';
-import { resetEmailChecker } from '../../../functions/lib/runtime/email.js';
 import { DATA_LAYER_DIR } from '../../../layers/build/data-layer.js';
 import { lambdaContext } from '../../../scripts/local/lambda-context.js';
+import { testServices } from '../../support/services.js';
 
 // The local pollers run several invocations of a queue handler at once in one process (Lambda runs
 // one at a time a container). Each invocation must answer for its own records: a Powertools
@@ -34,21 +34,13 @@ const failures = (response: SQSBatchResponse | undefined) =>
 
 describe('queue handlers invoked at once', () => {
   // The job processor loads its email checker before the records: from the data layer npm test builds.
-  const savedDataPath = process.env.NETINTEL_DATA_PATH;
-  beforeAll(() => {
-    process.env.NETINTEL_DATA_PATH = DATA_LAYER_DIR;
-    resetEmailChecker();
-  });
-  afterAll(() => {
-    if (savedDataPath === undefined) delete process.env.NETINTEL_DATA_PATH;
-    else process.env.NETINTEL_DATA_PATH = savedDataPath;
-    resetEmailChecker();
-  });
+  const services = testServices({ NETINTEL_DATA_PATH: DATA_LAYER_DIR });
 
   test.each([
     ['job-processor', processor],
     ['job-dlq', deadLetters],
-  ] as const)('%s: each invocation reports its own failed records', async (name, handler) => {
+  ] as const)('%s: each invocation reports its own failed records', async (name, entry) => {
+    const handler = entry.build(services);
     const batches: SQSEvent[] = [
       { Records: [record('a1')] },
       { Records: [record('b1'), record('b2')] },

@@ -1,23 +1,22 @@
-import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeEach, describe, expect, test } from '@jest/globals';
 import { prettyLine } from '../../../functions/lib/log/pretty-line.js';
-import { logger, setLogFormat, setLogOutput } from '../../../functions/lib/observability.js';
+import { NetintelLogger } from '../../../functions/lib/observability.js';
 
 // One log format (docs/operations.md: Logs): Powertools JSON, or readable lines for `npm start` in a terminal;
 // either way no well-formed API key is ever written in full.
 
 const KEY = `ni_sec_${'k'.repeat(28)}Zz99`;
 let lines: { line: string; level: string }[] = [];
-let restore: () => void = () => undefined;
+/** The functions' logger, printing to `lines` instead of stdout and stderr. */
+let logger: NetintelLogger;
 
 beforeEach(() => {
   lines = [];
-  restore = setLogOutput((line, level) => lines.push({ line, level }));
-  logger.setLogLevel('INFO');
-});
-afterEach(() => {
-  restore();
-  setLogFormat('json');
-  logger.setLogLevel('SILENT');
+  logger = new NetintelLogger({
+    serviceName: 'netintel',
+    logLevel: 'INFO',
+    output: (line, level) => lines.push({ line, level }),
+  });
 });
 
 describe('the log format', () => {
@@ -35,12 +34,20 @@ describe('the log format', () => {
   });
 
   test('pretty: one readable line with time, level, request id, message and fields', () => {
-    setLogFormat('pretty');
+    logger.useFormat('pretty');
     logger.info('GET /v1/geo 200', { correlation_id: 'req-7', status: 200, route: 'geo' });
 
     expect(lines[0]!.line).toMatch(
       /^\d\d:\d\d:\d\d\.\d{3} INFO {2}req-7 GET \/v1\/geo 200 status=200 route=geo$/,
     );
+  });
+
+  test("a child logger prints as its parent does, and follows its parent's format", () => {
+    const child = logger.createChild();
+    logger.useFormat('pretty');
+    child.info('GET /v1/geo 200', { correlation_id: 'req-8' });
+
+    expect(lines[0]!.line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO {2}req-8 GET \/v1\/geo 200$/);
   });
 
   test('errors and warnings go to the error stream', () => {
@@ -52,7 +59,7 @@ describe('the log format', () => {
 
   test('a well-formed key logged by mistake is masked, in either format', () => {
     logger.info(`saw ${KEY}`, { header: `Bearer ${KEY}` });
-    setLogFormat('pretty');
+    logger.useFormat('pretty');
     logger.info(`saw ${KEY}`, { header: `Bearer ${KEY}` });
 
     expect(lines).toHaveLength(2);

@@ -2,10 +2,9 @@ import { afterEach, describe, expect, test } from '@jest/globals';
 import { BUCKET, JOB_QUEUE, TABLES, tableName } from '../../../functions/lib/aws/resources.js';
 import {
   ConfigError,
-  config,
   dataRefresh,
+  environmentConfig,
   parseConfig,
-  resetConfig,
 } from '../../../functions/lib/runtime/config.js';
 
 // The functions' configuration (functions/lib/runtime/config.ts): every variable typed, with the
@@ -138,32 +137,27 @@ describe('invalid values', () => {
   });
 });
 
-describe('read once', () => {
+describe('read from the environment', () => {
   const saved = process.env.KEY_CACHE_SECONDS;
   afterEach(() => {
     if (saved === undefined) delete process.env.KEY_CACHE_SECONDS;
     else process.env.KEY_CACHE_SECONDS = saved;
-    resetConfig();
   });
 
-  test('config() reads process.env on its first call only; resetConfig() makes the next call read it again', () => {
+  // A container reads it once, when it builds its services (runtime/container.ts); a local stack
+  // reads it when it builds its own: each reading is of the environment as it is then.
+  test('environmentConfig() parses process.env as it is at the call', () => {
     process.env.KEY_CACHE_SECONDS = '7';
-    resetConfig();
-    const first = config();
+    const first = environmentConfig();
     process.env.KEY_CACHE_SECONDS = '8';
-    expect(config()).toBe(first);
-    expect(config().KEY_CACHE_SECONDS).toBe(7);
-    resetConfig();
-    expect(config().KEY_CACHE_SECONDS).toBe(8);
+    expect(first.KEY_CACHE_SECONDS).toBe(7);
+    expect(environmentConfig().KEY_CACHE_SECONDS).toBe(8);
   });
 
-  test('an invalid environment fails every call until it is fixed, never serving a half-read configuration', () => {
+  test('an invalid environment fails with a ConfigError naming the variable, never a half-read configuration', () => {
     process.env.KEY_CACHE_SECONDS = 'soon';
-    resetConfig();
-    expect(() => config()).toThrow(/KEY_CACHE_SECONDS/);
-    expect(() => config()).toThrow(/KEY_CACHE_SECONDS/);
-    process.env.KEY_CACHE_SECONDS = '2';
-    expect(config().KEY_CACHE_SECONDS).toBe(2);
+    expect(() => environmentConfig()).toThrow(ConfigError);
+    expect(() => environmentConfig()).toThrow(/KEY_CACHE_SECONDS/);
   });
 });
 

@@ -4,29 +4,27 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import {
   loadLayerSecurity,
-  resetSecurityClassifier,
   securityClassifier,
   securityDataVersion,
 } from '../../../functions/lib/runtime/security.js';
+import type { Services } from '../../../functions/lib/runtime/services.js';
 import { noMatchClassifier } from '../../../functions/lib/security/classifier.js';
 import { parseSecurityManifest } from '../../../functions/lib/security/manifest.js';
 import { buildSecurityData } from '../../../layers/build/security-data.js';
+import { testServices } from '../../support/services.js';
 import { FIXTURE_SNAPSHOTS, ip } from './support/fixtures.js';
 
 let root: string;
-const savedDataPath = process.env.NETINTEL_DATA_PATH;
+/** A function's services on the data directory `root`, with no S3 versions to follow. */
+let services: Services;
 
 describe('layer-build', () => {
   beforeEach(async () => {
     root = await mkdtemp(join(tmpdir(), 'netintel-security-'));
-    process.env.NETINTEL_DATA_PATH = root;
-    resetSecurityClassifier();
+    services = testServices({ NETINTEL_DATA_PATH: root });
   });
   afterEach(async () => {
     await rm(root, { recursive: true, force: true });
-    if (savedDataPath === undefined) delete process.env.NETINTEL_DATA_PATH;
-    else process.env.NETINTEL_DATA_PATH = savedDataPath;
-    resetSecurityClassifier();
   });
 
   describe('the security part of the data layer', () => {
@@ -42,9 +40,9 @@ describe('layer-build', () => {
       const manifest = parseSecurityManifest(await readFile(join(root, 'security/manifest.json'), 'utf8'));
       expect(manifest.mode).toBe('none');
       expect(manifest.note).toContain('npm run data:refresh');
-      const classifier = await securityClassifier(null);
+      const classifier = await securityClassifier(services);
       expect(classifier.classify(ip('192.0.2.10'))).toEqual(noMatchClassifier.classify(ip('192.0.2.10')));
-      expect(securityDataVersion()).toBe(manifest.version);
+      expect(securityDataVersion(services)).toBe(manifest.version);
     });
 
     test('from a snapshot directory the build compiles every list, with one manifest entry per source', async () => {
@@ -54,7 +52,7 @@ describe('layer-build', () => {
         licence: 'Unlicense',
         count: 2,
       });
-      const classifier = await securityClassifier(null);
+      const classifier = await securityClassifier(services);
       expect(classifier.classify(ip('192.0.2.10')).isTor).toBe(true);
       expect(classifier.classify(ip('203.0.113.200')).isSanctionedNetwork).toBe(true);
     });
@@ -68,7 +66,7 @@ describe('layer-build', () => {
     test('a layer without security data serves no-match', async () => {
       expect(await loadLayerSecurity(root)).toBeNull();
       // No match for anything, while it follows the directory for a refresh to fill it.
-      const classifier = await securityClassifier(null);
+      const classifier = await securityClassifier(services);
       expect(classifier.classify(ip('8.8.8.8'))).toEqual(noMatchClassifier.classify(ip('8.8.8.8')));
     });
 

@@ -61,14 +61,14 @@ const fullMinute = (limit: number, window: number) => ({ limit, used: limit, win
 export function admission<I, R>(options: {
   meter: Meter | null;
   counter: UsageCounter;
-  /** The container's quota leases, read at each call; none: every call counted on its own. */
-  leases?: () => Leases | undefined;
+  /** The instance's quota leases; none: every call counted on its own. */
+  leases?: Leases;
   clock: Clock;
   logger: Pick<PipelineLogger, 'error'>;
 }): Middleware<I, R> {
-  // With the container's leases (admitLeased, which also recalls them before a refusal), or without.
+  // With the instance's leases (admitLeased, which also recalls them before a refusal), or without.
   const count = (req: AdmissionRequest): Promise<LeasedAdmission> => {
-    const leases = options.leases?.();
+    const leases = options.leases;
     return leases ? admitLeased(options.counter, leases, req) : admit(options.counter, req);
   };
   return {

@@ -1,4 +1,5 @@
 import { monthKey } from '../../limits/windows.js';
+import type { Services } from '../../runtime/services.js';
 import type { HandlerSpec } from '../handler-spec.js';
 import type { PipelineLogger } from './pipeline-deps.js';
 import { type Middleware, stateOf } from './request-state.js';
@@ -11,7 +12,7 @@ import { type Middleware, stateOf } from './request-state.js';
  */
 export function jobReservation<I, R>(
   reserve: NonNullable<HandlerSpec<I, R>['reserve']>,
-  options: { logger: Pick<PipelineLogger, 'error'> },
+  options: { logger: Pick<PipelineLogger, 'error'>; services: Services },
 ): Middleware<I, R> {
   return {
     name: 'jobReservation',
@@ -22,6 +23,7 @@ export function jobReservation<I, R>(
         principal: stateOf(context, 'principal'),
         req: stateOf(context, 'httpRequest'),
         now: charge.at,
+        services: options.services,
         units: charge.units,
         month: monthKey(charge.at),
       });

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { UsageCounter } from '../../limits/admission.js';
 import type { Leases } from '../../limits/leased-admission.js';
 import type { NoticeStores } from '../../limits/usage-notices.js';
+import type { Services } from '../../runtime/services.js';
 
 /** What the pipeline's middlewares log with: the Powertools logger, or a fake in tests. */
 export type PipelineLogger = Pick<Logger, 'error' | 'appendKeys'>;
@@ -19,9 +20,11 @@ export interface PipelineMetrics {
 
 /**
  * Everything the request pipeline reaches outside itself, passed in once: the production
- * `defineHandler` binds the real services (define-handler.ts), a test passes fakes.
+ * `defineHandler` binds a service instance's (define-handler.ts pipelineDeps), a test passes fakes.
  */
 export interface PipelineDeps {
+  /** The instance the route's own code runs on (its input, reserve and run get it). */
+  services: Services;
   counter: UsageCounter;
   /** The container's quota leases (limits/leases.ts); without them every call is counted on its own. */
   leases?: Leases;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { Reservation } from '../../../../functions/lib/http/handler-spec.js';
 import { jobReservation } from '../../../../functions/lib/http/middleware/job-reservation.js';
-import { FakeLogger, HTTP_REQUEST, NOW, PRINCIPAL, phase, requestOf } from './support/pipeline.js';
+import { FakeLogger, HTTP_REQUEST, NOW, PRINCIPAL, phase, requestOf, SERVICES } from './support/pipeline.js';
 
 const state = () => ({
   principal: PRINCIPAL,
@@ -22,7 +22,7 @@ describe("a route's reserve/release hook (jobs-create)", () => {
       return { hold: 'job-1', state: 'pending', release: async () => undefined };
     };
 
-    await phase(jobReservation(reserve, { logger: new FakeLogger() }), 'before', request);
+    await phase(jobReservation(reserve, { logger: new FakeLogger(), services: SERVICES }), 'before', request);
 
     expect(seen).toEqual([expect.objectContaining({ units: 1, month: '2026-11', now: NOW })]);
     expect(request.context.charge).toEqual({ units: 1, at: NOW, hold: 'job-1' });
@@ -32,7 +32,10 @@ describe("a route's reserve/release hook (jobs-create)", () => {
     const request = requestOf<{ emails: string[] }, string>(state());
 
     await phase(
-      jobReservation(async () => ({ replay: { status: 202, json: {} } }), { logger: new FakeLogger() }),
+      jobReservation(async () => ({ replay: { status: 202, json: {} } }), {
+        logger: new FakeLogger(),
+        services: SERVICES,
+      }),
       'before',
       request,
     );
@@ -56,7 +59,10 @@ describe("a route's reserve/release hook (jobs-create)", () => {
     request.error = new Error('boom');
 
     await phase(
-      jobReservation<unknown, string>(async () => ({ replay: { status: 204 } }), { logger }),
+      jobReservation<unknown, string>(async () => ({ replay: { status: 204 } }), {
+        logger,
+        services: SERVICES,
+      }),
       'onError',
       request,
     );

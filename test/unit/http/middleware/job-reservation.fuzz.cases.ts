@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { jobReservation } from '../../../../functions/lib/http/middleware/job-reservation.js';
-import { anyErrorArb, FakeLogger, phase, requestOf } from './support/pipeline.js';
+import { anyErrorArb, FakeLogger, phase, requestOf, SERVICES } from './support/pipeline.js';
 
 describe('job-reservation under arbitrary failures', () => {
   test('onError never throws, whatever failed and however the release fails', async () => {
@@ -22,6 +22,7 @@ describe('job-reservation under arbitrary failures', () => {
           phase(
             jobReservation<unknown, null>(async () => ({ replay: { status: 204 } }), {
               logger: new FakeLogger(),
+              services: SERVICES,
             }),
             'onError',
             request,

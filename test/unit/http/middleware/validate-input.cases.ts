@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { HttpError, ValidationError } from '../../../../functions/lib/http/errors.js';
 import { validateInput } from '../../../../functions/lib/http/middleware/validate-input.js';
 import { JobInputError } from '../../../../functions/lib/jobs/job-errors.js';
-import { HTTP_REQUEST, PRINCIPAL, phase, requestOf, thrownBy } from './support/pipeline.js';
+import { HTTP_REQUEST, PRINCIPAL, phase, requestOf, SERVICES, thrownBy } from './support/pipeline.js';
 
 const state = () => ({ httpRequest: HTTP_REQUEST, principal: PRINCIPAL });
 
@@ -11,7 +11,7 @@ describe("the route's validation", () => {
     const request = requestOf<{ ip: string }>(state());
 
     await phase(
-      validateInput(() => ({ ip: '1.1.1.1' })),
+      validateInput(() => ({ ip: '1.1.1.1' }), SERVICES),
       'before',
       request,
     );
@@ -28,7 +28,7 @@ describe("the route's validation", () => {
       phase(
         validateInput<unknown, unknown>(() => {
           throw refusal;
-        }),
+        }, SERVICES),
         'before',
         request,
       ),
@@ -45,7 +45,7 @@ describe("the route's validation", () => {
       phase(
         validateInput<unknown, unknown>(() => {
           throw new HttpError('job_storage_unavailable', 'down');
-        }),
+        }, SERVICES),
         'before',
         request,
       ),
@@ -61,7 +61,7 @@ describe("the route's validation", () => {
       phase(
         validateInput<unknown, unknown>(() => {
           throw new JobInputError('empty_job', 'The list has no addresses.');
-        }),
+        }, SERVICES),
         'before',
         request,
       ),

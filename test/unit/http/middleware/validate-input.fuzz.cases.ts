@@ -8,6 +8,7 @@ import {
   PRINCIPAL,
   phase,
   requestOf,
+  SERVICES,
   thrownBy,
 } from './support/pipeline.js';
 
@@ -21,7 +22,7 @@ describe('validate-input under arbitrary validation failures', () => {
           phase(
             validateInput<unknown, unknown>(() => {
               throw thrown;
-            }),
+            }, SERVICES),
             'before',
             request,
           ),

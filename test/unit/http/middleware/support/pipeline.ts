@@ -12,12 +12,16 @@ import type {
 } from '../../../../../functions/lib/http/middleware/request-state.js';
 import type { Principal } from '../../../../../functions/lib/http/principal.js';
 import type { HttpRequest } from '../../../../../functions/lib/http/request.js';
+import { testServices } from '../../../../support/services.js';
 
 // Requests, fakes and arbitraries shared by the middleware tests: data, not mocks of our code.
 
 /** 20 s into a minute of November 2026. */
 export const NOW = new Date('2026-11-20T10:15:20.000Z');
 export const fixedClock = { now: () => NOW };
+
+/** A service instance of the tests' own, on the fixed clock (nothing of it is built unless used). */
+export const SERVICES = testServices({}, fixedClock);
 
 export const PRINCIPAL: Principal = {
   accountId: 'acct_1',
