@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type Metafile } from 'esbuild';
-import { DASHBOARD_ROUTES, handlerEntry, PUBLIC_ROUTES, ROUTES } from '../functions/routes.js';
+import { handlerEntry, ROUTES } from '../functions/routes.js';
 import { esbuildOptions } from '../infra/bundling.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { median, minMax, round } from './stats.js';
@@ -90,8 +90,6 @@ const execFileAsync = promisify(execFile);
  */
 export const BUNDLED_FUNCTIONS = [
   ...ROUTES.map((r) => r.name),
-  ...PUBLIC_ROUTES.map((r) => r.name),
-  ...DASHBOARD_ROUTES.map((r) => r.name),
   'authorizer',
   'session-authorizer',
   'job-processor',

@@ -11,7 +11,7 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { dynamo, dynamoSingleAttempt } from '../functions/lib/aws/dynamo-client.js';
 import { accountStore } from '../functions/lib/aws/services.js';
 import { toAuthorizerContext } from '../functions/lib/http/principal.js';
-import { handlerEntry, type RouteName, routeByName } from '../functions/routes.js';
+import { handlerEntry, type KeyType, type RouteName, routeByName } from '../functions/routes.js';
 import { NetintelStack } from '../infra/netintel-stack.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { lambdaContext } from '../scripts/local/lambda-context.js';
@@ -259,7 +259,7 @@ export async function run(): Promise<BenchResult[]> {
               ...toAuthorizerContext({
                 accountId: account.accountId,
                 keyId: 'key_cost',
-                keyType: route.keyType,
+                keyType: route.auth as KeyType,
                 plan: 'business',
                 perMinute: 60_000,
                 monthlyCap: 100_000_000,
@@ -401,7 +401,7 @@ function results(
     out.push(figure(`${s.name}: total per million calls`, [gateway, cloudFront, ...rest], s.route));
     // A backend with a secret key needs none of what CloudFront adds (viewer-location headers,
     // custom hostnames): it may call the stage's own URL (output RestApiUrl).
-    if (routeByName(s.route).keyType === 'secret') {
+    if (routeByName(s.route).auth === 'secret') {
       out.push(figure(`${s.name}, direct to API Gateway (RestApiUrl): total`, [gateway, ...rest], s.route));
     }
   }

@@ -2,14 +2,31 @@
 // document are all generated from it, so a route cannot exist in one and not the others.
 // It holds plain data only: infra imports it, so it must not pull in handler code.
 
-import type { DashboardRoute, Route } from './lib/route-types.js';
+import {
+  isKeyRoute,
+  type KeyRoute,
+  type OpenRoute,
+  type Route,
+  type RouteAccess,
+  type SessionRoute,
+} from './lib/route-types.js';
 
 // The table's vocabulary (a route's shape, key types, meters and billing rules) lives in
 // functions/lib, which never imports this table: a handler passes its route to the code that
 // needs it. Re-exported for the infra, scripts and tests that read it from here.
 export type { KeyType } from './lib/accounts/key-type.js';
 export { type Billing, METERS, type Meter } from './lib/billing/meters.js';
-export { API_TAGS, type ApiTag, type DashboardRoute, type Route } from './lib/route-types.js';
+export {
+  API_TAGS,
+  type ApiTag,
+  isKeyRoute,
+  type KeyRoute,
+  type OpenRoute,
+  type Route,
+  type RouteAccess,
+  type RouteAuth,
+  type SessionRoute,
+} from './lib/route-types.js';
 
 /**
  * Memory of every function that looks up addresses: the IP data and the record caches of a
@@ -19,12 +36,48 @@ export { API_TAGS, type ApiTag, type DashboardRoute, type Route } from './lib/ro
  */
 const IP_LOOKUP_MEMORY_MB = 1024;
 
+/** A dashboard route: under /v1/dashboard, 256 MB, 10 s, not billed; behind the session unless `auth: 'none'`. */
+function dashboard<N extends string, const O extends DashboardOptions>(
+  name: N,
+  method: Route['method'],
+  path: string,
+  summary: string,
+  options: O,
+) {
+  const { auth = 'session', usesDataLayer = false, ...rest } = options;
+  return {
+    name,
+    method,
+    path: `/v1/dashboard${path}`,
+    auth,
+    billing: { per: 'none' },
+    usesDataLayer,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary,
+    tag: 'Dashboard',
+    ...rest,
+  } as unknown as (O extends { auth: 'none' }
+    ? OpenRoute
+    : O extends { answersSignedOut: true }
+      ? SessionRoute & { answersSignedOut: true }
+      : Omit<SessionRoute, 'answersSignedOut'>) & { name: N };
+}
+
+interface DashboardOptions {
+  auth?: 'session' | 'none';
+  access: RouteAccess;
+  usesDataLayer?: boolean;
+  answersSignedOut?: true;
+}
+
 export const ROUTES = [
   {
     name: 'geo',
     method: 'GET',
     path: '/v1/geo',
-    keyType: 'publishable',
+    auth: 'publishable',
+    access: { originSecret: true },
     billing: { per: 'call', meter: 'geo' },
     usesDataLayer: true,
     memoryMb: IP_LOOKUP_MEMORY_MB,
@@ -36,7 +89,8 @@ export const ROUTES = [
     name: 'lookup-ip',
     method: 'GET',
     path: '/v1/lookup/{ip}',
-    keyType: 'secret',
+    auth: 'secret',
+    access: {},
     billing: { per: 'call', meter: 'lookup' },
     usesDataLayer: true,
     memoryMb: IP_LOOKUP_MEMORY_MB,
@@ -48,7 +102,8 @@ export const ROUTES = [
     name: 'lookup-batch',
     method: 'POST',
     path: '/v1/lookup',
-    keyType: 'secret',
+    auth: 'secret',
+    access: {},
     billing: { per: 'item', meter: 'lookup', field: 'ips' },
     usesDataLayer: true,
     memoryMb: IP_LOOKUP_MEMORY_MB,
@@ -60,7 +115,8 @@ export const ROUTES = [
     name: 'email-validate',
     method: 'POST',
     path: '/v1/email/validate',
-    keyType: 'publishable',
+    auth: 'publishable',
+    access: {},
     billing: { per: 'call', meter: 'email' },
     usesDataLayer: true,
     memoryMb: 512,
@@ -72,7 +128,8 @@ export const ROUTES = [
     name: 'email-batch',
     method: 'POST',
     path: '/v1/email/batch',
-    keyType: 'secret',
+    auth: 'secret',
+    access: {},
     billing: { per: 'item', meter: 'email', field: 'emails' },
     usesDataLayer: true,
     memoryMb: 512,
@@ -84,7 +141,19 @@ export const ROUTES = [
     name: 'jobs-create',
     method: 'POST',
     path: '/v1/email/jobs',
-    keyType: 'secret',
+    auth: 'secret',
+    access: {
+      // Reads a presigned upload (deleting one over the size limit), stores the upload and its
+      // chunks, writes the job, queues the chunks.
+      jobs: 'readWrite',
+      bucket: [
+        ['read', 'landing'],
+        ['delete', 'landing'],
+        ['put', 'uploads'],
+        ['put', 'chunks'],
+      ],
+      queueSend: true,
+    },
     billing: { per: 'distinct', meter: 'email', field: 'emails' },
     usesDataLayer: false,
     memoryMb: 1024,
@@ -97,7 +166,11 @@ export const ROUTES = [
     name: 'jobs-upload',
     method: 'POST',
     path: '/v1/email/jobs/uploads',
-    keyType: 'secret',
+    auth: 'secret',
+    access: {
+      // Presigns a POST of a landing object: the upload carries this function's permission.
+      bucket: [['put', 'landing']],
+    },
     billing: { per: 'none' },
     usesDataLayer: false,
     memoryMb: 256,
@@ -111,7 +184,8 @@ export const ROUTES = [
     name: 'jobs-list',
     method: 'GET',
     path: '/v1/email/jobs',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { jobs: 'read' },
     billing: { per: 'none' },
     usesDataLayer: false,
     memoryMb: 256,
@@ -125,7 +199,8 @@ export const ROUTES = [
     name: 'jobs-get',
     method: 'GET',
     path: '/v1/email/jobs/{id}',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { jobs: 'read' },
     billing: { per: 'none' },
     usesDataLayer: false,
     memoryMb: 256,
@@ -138,7 +213,8 @@ export const ROUTES = [
     name: 'jobs-results',
     method: 'GET',
     path: '/v1/email/jobs/{id}/results',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { jobs: 'read', bucket: [['read', 'results']] },
     billing: { per: 'none' },
     usesDataLayer: false,
     memoryMb: 256,
@@ -151,7 +227,8 @@ export const ROUTES = [
     name: 'signup-check',
     method: 'POST',
     path: '/v1/signup/check',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { cache: true },
     billing: { per: 'call', meter: 'signup' },
     usesDataLayer: true,
     memoryMb: IP_LOOKUP_MEMORY_MB,
@@ -163,7 +240,8 @@ export const ROUTES = [
     name: 'risk-check',
     method: 'POST',
     path: '/v1/risk/check',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { baselines: true, userIdHmac: true },
     billing: { per: 'call', meter: 'risk' },
     usesDataLayer: true,
     memoryMb: IP_LOOKUP_MEMORY_MB,
@@ -175,7 +253,8 @@ export const ROUTES = [
     name: 'risk-baseline-delete',
     method: 'DELETE',
     path: '/v1/risk/baseline',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { baselines: true, userIdHmac: true },
     billing: { per: 'none' },
     usesDataLayer: false,
     memoryMb: 256,
@@ -187,7 +266,8 @@ export const ROUTES = [
     name: 'usage',
     method: 'GET',
     path: '/v1/usage',
-    keyType: 'secret',
+    auth: 'secret',
+    access: { usageHistory: true },
     billing: { per: 'none' },
     usesDataLayer: false,
     memoryMb: 256,
@@ -200,7 +280,8 @@ export const ROUTES = [
     name: 'data',
     method: 'GET',
     path: '/v1/data',
-    keyType: 'secret',
+    auth: 'secret',
+    access: {},
     billing: { per: 'none' },
     // It reads the manifests beside the data, never the databases.
     usesDataLayer: true,
@@ -211,89 +292,95 @@ export const ROUTES = [
     tag: 'Account',
     extension: true,
   },
-] as const satisfies readonly Route[];
-
-export type RouteName = (typeof ROUTES)[number]['name'];
-
-/** Routes served without a key (documentation). */
-export const PUBLIC_ROUTES = [
   {
     name: 'openapi',
     method: 'GET',
     path: '/v1/openapi.json',
+    auth: 'none',
+    access: {},
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
     summary: 'This API description (OpenAPI 3.1)',
     tag: 'Account',
   },
-] as const;
-
-const dashboard = <N extends string>(
-  name: N,
-  method: DashboardRoute['method'],
-  path: string,
-  summary: string,
-  auth: DashboardRoute['auth'] = 'session',
-): DashboardRoute & { name: N } => ({
-  name,
-  method,
-  path: `/v1/dashboard${path}`,
-  auth,
-  memoryMb: 256,
-  timeoutSeconds: 10,
-  summary,
-  tag: 'Dashboard',
-});
-
-/** The dashboard's routes; their names type the tables that must list every one (infra, contracts). */
-export const DASHBOARD_ROUTES = [
-  dashboard('dashboard-sign-in', 'POST', '/sign-in', "E-mail a sign-in link to a member's address", 'none'),
-  dashboard(
-    'dashboard-session-open',
-    'POST',
-    '/sessions',
-    "Open a session with a sign-in link's token",
-    'none',
-  ),
-  {
-    ...dashboard('dashboard-session', 'GET', '/session', 'The current session and its CSRF token, if any'),
+  // The dashboard's API (docs/dashboard.md): the session cookie instead of a key, nothing billed.
+  dashboard('dashboard-sign-in', 'POST', '/sign-in', "E-mail a sign-in link to a member's address", {
+    auth: 'none',
+    access: { sessions: true, accounts: 'read', mail: true, originSecret: true },
+  }),
+  dashboard('dashboard-session-open', 'POST', '/sessions', "Open a session with a sign-in link's token", {
+    auth: 'none',
+    access: { sessions: true, accounts: 'read' },
+  }),
+  dashboard('dashboard-session', 'GET', '/session', 'The current session and its CSRF token, if any', {
+    access: { sessions: true, accounts: 'read' },
     answersSignedOut: true,
-  },
-  dashboard('dashboard-sign-out', 'DELETE', '/session', 'End the current session'),
-  dashboard('dashboard-overview', 'GET', '/overview', 'Plan, limits, usage and its 90-day history'),
-  dashboard('dashboard-keys-list', 'GET', '/keys', "The account's keys (never the keys themselves)"),
-  dashboard('dashboard-keys-create', 'POST', '/keys', 'Create a publishable or secret key (shown once)'),
-  dashboard('dashboard-keys-update', 'PUT', '/keys/{keyId}', "Replace a publishable key's allowed origins"),
-  dashboard('dashboard-keys-revoke', 'DELETE', '/keys/{keyId}', 'Revoke a key'),
-  dashboard('dashboard-hostnames-list', 'GET', '/hostnames', "The account's custom hostnames"),
-  dashboard('dashboard-hostnames-add', 'POST', '/hostnames', 'Claim a custom hostname'),
-  dashboard('dashboard-hostnames-check', 'POST', '/hostnames/{hostname}/check', "Check a hostname's DNS now"),
-  dashboard('dashboard-hostnames-remove', 'DELETE', '/hostnames/{hostname}', 'Remove a custom hostname'),
-  dashboard('dashboard-notices', 'GET', '/notices', 'Usage notices sent this month'),
-  {
-    ...dashboard(
-      'dashboard-data',
-      'GET',
-      '/data',
-      "The deployment's data in service, as GET /v1/data answers it: datasets, versions, what is missing, attribution",
-    ),
-    // It reads the manifests beside the data, never the databases.
-    usesDataLayer: true,
-  },
-] as const satisfies readonly DashboardRoute[];
+  }),
+  dashboard('dashboard-sign-out', 'DELETE', '/session', 'End the current session', {
+    access: { sessions: true },
+  }),
+  dashboard('dashboard-overview', 'GET', '/overview', 'Plan, limits, usage and its 90-day history', {
+    access: { accounts: 'read', usageHistory: true, originSecret: true },
+  }),
+  dashboard('dashboard-keys-list', 'GET', '/keys', "The account's keys (never the keys themselves)", {
+    access: { accounts: 'read' },
+  }),
+  dashboard('dashboard-keys-create', 'POST', '/keys', 'Create a publishable or secret key (shown once)', {
+    access: { accounts: 'readWrite' },
+  }),
+  dashboard('dashboard-keys-update', 'PUT', '/keys/{keyId}', "Replace a publishable key's allowed origins", {
+    access: { accounts: 'readWrite' },
+  }),
+  dashboard('dashboard-keys-revoke', 'DELETE', '/keys/{keyId}', 'Revoke a key', {
+    access: { accounts: 'readWrite' },
+  }),
+  dashboard('dashboard-hostnames-list', 'GET', '/hostnames', "The account's custom hostnames", {
+    access: { accounts: 'read', scheduledCertificates: true },
+  }),
+  dashboard('dashboard-hostnames-add', 'POST', '/hostnames', 'Claim a custom hostname', {
+    access: { accounts: 'readWrite', scheduledCertificates: true },
+  }),
+  dashboard(
+    'dashboard-hostnames-check',
+    'POST',
+    '/hostnames/{hostname}/check',
+    "Check a hostname's DNS now",
+    {
+      access: { accounts: 'readWrite', scheduledCertificates: true },
+    },
+  ),
+  dashboard('dashboard-hostnames-remove', 'DELETE', '/hostnames/{hostname}', 'Remove a custom hostname', {
+    access: { accounts: 'readWrite', scheduledCertificates: true },
+  }),
+  dashboard('dashboard-notices', 'GET', '/notices', 'Usage notices sent this month', {
+    access: { accounts: 'read', usageHistory: true },
+  }),
+  dashboard(
+    'dashboard-data',
+    'GET',
+    '/data',
+    "The deployment's data in service, as GET /v1/data answers it: datasets, versions, what is missing, attribution",
+    // It reads the manifests beside the data, never the databases; no account data.
+    { access: {}, usesDataLayer: true },
+  ),
+] as const satisfies readonly Route[];
 
-export type DashboardRouteName = (typeof DASHBOARD_ROUTES)[number]['name'];
+/** A route's name: its folder under functions/, typing every table that must list each route. */
+export type RouteName = (typeof ROUTES)[number]['name'];
+
+/** The entry of the table named `name`, with its literal type (its auth kind picks its handler's shape). */
+export type RouteNamed<N extends RouteName> = Extract<(typeof ROUTES)[number], { name: N }>;
+
+/** The routes called with an API key: admitted against the limits, billed, behind the key authorizer. */
+export const KEY_ROUTES: readonly KeyRoute[] = (ROUTES as readonly Route[]).filter(isKeyRoute);
 
 /** A route of the table, to pass to its handler's definition (defineHandler's `route`). */
-export function routeByName(name: RouteName): Route {
+export function routeByName<N extends RouteName>(name: N): RouteNamed<N> {
   const route = ROUTES.find((r) => r.name === name);
   if (!route) throw new Error(`no route named ${name}`);
-  return route;
-}
-
-/** A dashboard route of the table, to pass to its handler's definition (defineDashboardHandler's `route`). */
-export function dashboardRouteByName(name: DashboardRouteName): DashboardRoute {
-  const route = DASHBOARD_ROUTES.find((r) => r.name === name);
-  if (!route) throw new Error(`no dashboard route named ${name}`);
-  return route;
+  return route as RouteNamed<N>;
 }
 
 /** Entry module of a route's Lambda handler, relative to the project root. */

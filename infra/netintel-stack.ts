@@ -2,7 +2,7 @@ import { Annotations, Aspects, CfnOutput, CfnParameter, Stack, type StackProps }
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
-import { DASHBOARD_ROUTES, ROUTES } from '../functions/routes.js';
+import { ROUTES } from '../functions/routes.js';
 import { AccessLogs } from './constructs/access-logs.js';
 import { Api } from './constructs/api.js';
 import { CustomHostnames } from './constructs/custom-hostnames.js';
@@ -183,9 +183,7 @@ export class NetintelStack extends Stack {
     // Every function with the data layer follows the refreshed versions, the job processor included
     // (a list job must flag the same disposable domains as /v1/email/batch).
     const dataFunctions = [
-      ...[...ROUTES, ...DASHBOARD_ROUTES]
-        .filter((r) => r.usesDataLayer)
-        .map((r) => this.api.routeFunctions[r.name]!),
+      ...ROUTES.filter((r) => r.usesDataLayer).map((r) => this.api.routeFunctions[r.name]!),
       this.pipeline.processor,
     ];
     for (const dataFn of dataFunctions) {
@@ -253,7 +251,6 @@ export class NetintelStack extends Stack {
       authorizer: this.api.authorizer.fn,
       'session-authorizer': this.api.sessionAuthorizer.fn,
       ...Object.fromEntries(Object.entries(this.api.routeFunctions).map(([name, f]) => [name, f.fn])),
-      openapi: this.api.openapi.fn,
       'job-processor': this.pipeline.processor.fn,
       'job-dlq': this.pipeline.dlqConsumer.fn,
       'job-sweeper': this.pipeline.sweeper.fn,

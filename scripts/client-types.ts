@@ -4,7 +4,6 @@ import { pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { buildOpenApi } from '../functions/api-reference/openapi.js';
 import { CONTRACTS } from '../functions/contracts.js';
-import { DASHBOARD_CONTRACTS } from '../functions/dashboard-contracts.js';
 import { ROUTES } from '../functions/routes.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 
@@ -25,7 +24,7 @@ export async function clientTypes(document: unknown): Promise<string> {
 
 /** The document the openapi function serves (functions/openapi/handler.ts builds the same). */
 export function servedDocument(): unknown {
-  return JSON.parse(JSON.stringify(buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS)));
+  return JSON.parse(JSON.stringify(buildOpenApi(ROUTES, CONTRACTS)));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

@@ -1,5 +1,5 @@
 import { PLANS } from '../lib/accounts/plans.js';
-import { API_TAGS, type ApiTag, type Route } from '../routes.js';
+import { API_TAGS, type ApiTag, type KeyType, type Route } from '../routes.js';
 
 // The prose of the API reference (OpenAPI `info.description` and the tag descriptions, Markdown that
 // /docs renders above the operations): getting started, authentication, limits and the headers
@@ -50,9 +50,9 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
 };
 
 const code = (text: string) => `\`${text}\``;
-const keyRoutes = (routes: readonly Route[], type: Route['keyType']) =>
+const keyRoutes = (routes: readonly Route[], type: KeyType) =>
   routes
-    .filter((r) => r.keyType === type)
+    .filter((r) => r.auth === type)
     .map((r) => code(`${r.method} ${r.path}`))
     .join(', ');
 
@@ -67,7 +67,7 @@ function plansTable(): string {
   ].join('\n');
 }
 
-/** `info.description` of the document. */
+/** `info.description` of the document; `routes` is the route table (its key routes fill the key table). */
 export function apiGuide(routes: readonly Route[]): string {
   return `Visitor geolocation, IP lookup, email checks, signup scoring and impossible-travel detection, running in
 your own AWS account. Every operation below has a real request and response (replayed against the service

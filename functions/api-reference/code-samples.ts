@@ -1,5 +1,5 @@
 import type { RouteContract, RouteExample } from '../lib/http/contract.js';
-import type { Route } from '../routes.js';
+import type { KeyRoute, Route } from '../routes.js';
 
 // curl and JavaScript (fetch) calls of a route's example, for the API reference. They read the base
 // URL and keys from the variables its getting-started section sets: NETINTEL_URL and
@@ -52,14 +52,14 @@ const MULTIPART = 'multipart/form-data';
 /** The file a CSV or form example is read from: its ?filename=, else list.csv (a form names the file it sends). */
 export const exampleFile = (example: RouteExample) => example.query?.filename ?? 'list.csv';
 
-function curl(route: Route, contract: RouteContract, example: RouteExample): string {
+function curl(route: KeyRoute, contract: RouteContract, example: RouteExample): string {
   // Inside double quotes only $NETINTEL_URL expands: examplePath percent-encodes $, ` and ".
   const lines = [`curl "$NETINTEL_URL${examplePath(route, example)}"`];
   const hasBody = example.body !== undefined;
   if (route.method === 'DELETE' || (route.method === 'POST' && !hasBody)) lines[0] += ` -X ${route.method}`;
   if (contract.responseMediaType)
     lines[0] += ` -L -o ${contract.responseMediaType === 'text/csv' ? 'results.csv' : 'response'}`;
-  if (route.keyType === 'secret') lines.push('-H "Authorization: Bearer $NETINTEL_SECRET_KEY"');
+  if (route.auth === 'secret') lines.push('-H "Authorization: Bearer $NETINTEL_SECRET_KEY"');
   else
     lines.push('-H "X-Api-Key: $NETINTEL_PUBLISHABLE_KEY"', `-H ${shellQuote(`Origin: ${SAMPLE_ORIGIN}`)}`);
   for (const [name, value] of Object.entries(example.headers ?? {}))
@@ -77,8 +77,8 @@ function curl(route: Route, contract: RouteContract, example: RouteExample): str
   return lines.join(' \\\n  ');
 }
 
-function javascript(route: Route, contract: RouteContract, example: RouteExample): string {
-  const browser = route.keyType === 'publishable';
+function javascript(route: KeyRoute, contract: RouteContract, example: RouteExample): string {
+  const browser = route.auth === 'publishable';
   const base = browser ? 'NETINTEL_URL' : 'process.env.NETINTEL_URL';
   const headers: string[] = browser
     ? ["'X-Api-Key': NETINTEL_PUBLISHABLE_KEY"]
@@ -125,7 +125,7 @@ function javascript(route: Route, contract: RouteContract, example: RouteExample
 }
 
 /** The calls of one example, curl first. */
-export function codeSamples(route: Route, contract: RouteContract, example: RouteExample): CodeSample[] {
+export function codeSamples(route: KeyRoute, contract: RouteContract, example: RouteExample): CodeSample[] {
   return [
     { lang: 'curl', source: curl(route, contract, example) },
     { lang: 'JavaScript', source: javascript(route, contract, example) },

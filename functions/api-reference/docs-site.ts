@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PUBLIC_ROUTES } from '../routes.js';
+import { routeByName } from '../routes.js';
 
 // The site around the API reference: `/` redirects to /docs, the page (Swagger UI's static files,
 // an index and its start script) and the favicon. The local server serves it from here
@@ -98,7 +98,7 @@ function swaggerUiFile(name: string, contentType: string): SiteFile {
 
 const FAVICON = fileURLToPath(new URL('../openapi/favicon.svg', import.meta.url));
 
-const SPEC_URL = PUBLIC_ROUTES.find((r) => r.name === 'openapi')!.path;
+const SPEC_URL = routeByName('openapi').path;
 
 /** The page: Swagger UI's bundle and styles, then our start script (no inline script). */
 export function docsIndexHtml(): string {

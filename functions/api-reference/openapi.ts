@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import type { DashboardContract } from '../dashboard-contracts.js';
 import type { RouteContract, RouteExample } from '../lib/http/contract.js';
 import { ERROR_CODES, type ErrorCode } from '../lib/http/errors.js';
-import { DASHBOARD_ROUTES, type DashboardRoute, PUBLIC_ROUTES, type Route } from '../routes.js';
+import { isKeyRoute, type KeyRoute, type OpenRoute, type Route, type SessionRoute } from '../routes.js';
 import { apiGuide, apiTags } from './api-guide.js';
 import { type CodeSample, codeSamples } from './code-samples.js';
 import { ERROR_DOCS } from './error-docs.js';
 import { operationErrors, UNEXPECTED_CODES } from './operation-errors.js';
+import type { DashboardContract } from './route-contracts.js';
 
 /** The body of every non-2xx response (docs/api.md: Errors). */
 export const ErrorSchema = z.object({
@@ -91,7 +91,7 @@ function headers(names: readonly (keyof typeof HEADERS)[]) {
   return Object.fromEntries(['X-Request-Id' as const, ...names].map((n) => [n, ref('headers', n)]));
 }
 
-function describeBilling(route: Route): string {
+function describeBilling(route: KeyRoute): string {
   const b = route.billing;
   if (b.per === 'none') return 'not billed (counts against the per-minute rate limit only)';
   if (b.per === 'call') return `1 request (${b.meter})`;
@@ -208,7 +208,7 @@ function successResponse(contract: RouteContract) {
   return { description, headers: headers(RATE_LIMIT_HEADERS), content: { [type]: { schema, examples } } };
 }
 
-function operation(route: Route, contract: RouteContract) {
+function operation(route: KeyRoute, contract: RouteContract) {
   if (Object.keys(contract.examples).length === 0) throw new Error(`route ${route.name} has no example`);
   // One set of samples per request media type (a list job as JSON, as a form and as CSV).
   const byType = new Map<string, RouteExample>();
@@ -221,7 +221,7 @@ function operation(route: Route, contract: RouteContract) {
     })
     .join('\n\n');
   const keyLine =
-    route.keyType === 'publishable'
+    route.auth === 'publishable'
       ? 'publishable (origin-locked), from browsers'
       : 'secret (`Authorization: Bearer`), from your backend only';
   const responses: Record<string, unknown> = {
@@ -242,15 +242,18 @@ function operation(route: Route, contract: RouteContract) {
     operationId: route.name,
     summary: route.summary,
     description: `**Key:** ${keyLine}. **Billing:** ${describeBilling(route)}.\n\n${samples}`,
-    security: route.keyType === 'publishable' ? [{ publishableKey: [] }] : [{ secretKey: [] }],
+    security: route.auth === 'publishable' ? [{ publishableKey: [] }] : [{ secretKey: [] }],
     parameters: parameters(contract),
     ...(body ? { requestBody: body } : {}),
     responses,
   };
 }
 
+/** The route that serves this document (GET /v1/openapi.json): it is shown as itself, not from a contract. */
+const DOCUMENT_ROUTE = 'openapi';
+
 /** GET /v1/openapi.json: served without a key. */
-function publicOperation(route: (typeof PUBLIC_ROUTES)[number]) {
+function publicOperation(route: OpenRoute) {
   return {
     tags: [route.tag],
     operationId: route.name,
@@ -268,11 +271,12 @@ function publicOperation(route: (typeof PUBLIC_ROUTES)[number]) {
 }
 
 /** A dashboard route: its session (cookie and X-CSRF-Token), schemas and refusals; never billed. */
-function dashboardOperation(route: DashboardRoute, contract: DashboardContract) {
+function dashboardOperation(route: SessionRoute | OpenRoute, contract: DashboardContract) {
   const status = contract.responseStatus ?? 200;
+  const answersSignedOut = route.auth === 'session' && route.answersSignedOut === true;
   // A route that answers signed-out calls (GET /v1/dashboard/session) refuses none of them.
   const sessionCodes: ErrorCode[] =
-    route.auth !== 'session' || route.answersSignedOut
+    route.auth !== 'session' || answersSignedOut
       ? []
       : route.method === 'GET'
         ? ['session_required']
@@ -310,13 +314,13 @@ function dashboardOperation(route: DashboardRoute, contract: DashboardContract) 
     tags: [route.tag],
     operationId: route.name,
     summary: route.summary,
-    description: route.answersSignedOut
+    description: answersSignedOut
       ? '**Session:** the dashboard\'s session cookie when there is one; without a live session the answer is `{"signedIn": false}`, not a 401. **Billing:** not billed.'
       : route.auth === 'session'
         ? "**Session:** the dashboard's session cookie; a POST, PUT or DELETE also sends its X-CSRF-Token. **Billing:** not billed."
         : '**Session:** none (this opens one). **Billing:** not billed.',
     // `{}` makes the session optional (OpenAPI security requirement alternatives).
-    security: route.answersSignedOut
+    security: answersSignedOut
       ? [{ dashboardSession: [] }, {}]
       : route.auth === 'session'
         ? [{ dashboardSession: [] }]
@@ -329,29 +333,31 @@ function dashboardOperation(route: DashboardRoute, contract: DashboardContract) 
   };
 }
 
-/** The OpenAPI 3.1 document of the route table, from the routes' zod contracts and examples. */
+/** A route's operation, by who may call it: a key route, the document itself, or a dashboard route. */
+function operationOf(route: Route, contract: RouteContract | DashboardContract) {
+  if (isKeyRoute(route)) {
+    if (!('examples' in contract)) throw new Error(`route ${route.name} has no example`);
+    return operation(route, contract);
+  }
+  if (route.auth === 'none' && route.name === DOCUMENT_ROUTE) return publicOperation(route);
+  return dashboardOperation(route, contract);
+}
+
+/**
+ * The OpenAPI 3.1 document of the route table (functions/routes.ts), from each route's zod contract
+ * (functions/contracts.ts) and, for the key routes, their examples. Operations are in table order.
+ */
 export function buildOpenApi(
   routes: readonly Route[],
-  contracts: Record<string, RouteContract>,
+  contracts: Readonly<Record<string, RouteContract | DashboardContract>>,
   serverUrl = '/',
-  dashboardContracts: Record<string, DashboardContract> = {},
 ) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
     const contract = contracts[route.name];
     if (!contract) throw new Error(`route ${route.name} has no contract`);
     paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = operation(route, contract);
-  }
-  for (const route of PUBLIC_ROUTES) {
-    paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = publicOperation(route);
-  }
-  for (const route of DASHBOARD_ROUTES) {
-    const contract = dashboardContracts[route.name];
-    if (!contract) continue;
-    paths[route.path] ??= {};
-    paths[route.path]![route.method.toLowerCase()] = dashboardOperation(route, contract);
+    paths[route.path]![route.method.toLowerCase()] = operationOf(route, contract);
   }
   return {
     openapi: '3.1.0',

@@ -1,6 +1,6 @@
 import type { RouteContract } from '../lib/http/contract.js';
 import { ERROR_CODES, type ErrorCode } from '../lib/http/errors.js';
-import type { Route } from '../routes.js';
+import type { KeyRoute } from '../routes.js';
 
 // The error codes each operation can answer, for the API reference. What every route of a kind
 // answers follows from the route table (key type, billing) and the contract (a JSON body); what
@@ -11,11 +11,11 @@ import type { Route } from '../routes.js';
  * account's, or not active yet: docs/custom-hostnames.md) and admission (the rate limit counts
  * every call; the monthly cap only billed ones).
  */
-function keyedCodes(route: Route): ErrorCode[] {
+function keyedCodes(route: KeyRoute): ErrorCode[] {
   return [
     'invalid_api_key',
     'wrong_key_type',
-    ...(route.keyType === 'publishable' ? (['origin_not_allowed'] as const) : []),
+    ...(route.auth === 'publishable' ? (['origin_not_allowed'] as const) : []),
     'hostname_not_yours',
     'hostname_not_active',
     'rate_limit_exceeded',
@@ -39,7 +39,7 @@ export const UNEXPECTED_CODES: readonly ErrorCode[] = [
 const ORDER = Object.keys(ERROR_CODES) as ErrorCode[];
 
 /** The codes a route can answer, by HTTP status, in status order; UNEXPECTED_CODES left out. */
-export function operationErrors(route: Route, contract: RouteContract): Map<number, ErrorCode[]> {
+export function operationErrors(route: KeyRoute, contract: RouteContract): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>([
     ...keyedCodes(route),
     ...(contract.body ? BODY_CODES : []),

@@ -22,7 +22,7 @@ import { toAuthorizerContext } from '../lib/http/principal.js';
 import { logger } from '../lib/observability.js';
 import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
 import { part, type Services } from '../lib/runtime/services.js';
-import { ROUTES, type Route } from '../routes.js';
+import { isKeyRoute, ROUTES, type Route } from '../routes.js';
 
 // API Gateway REQUEST authorizer for every keyed route (and, locally, run by the local server in
 // the same place). No identity sources are configured because the key may arrive in one of three
@@ -61,9 +61,10 @@ async function authorize(
     REFUSED_USAGE_PLAN_KEY: refusedCallsKey,
     ORIGIN_SECRET,
   } = services.config;
-  const route = (ROUTES as readonly Route[]).find(
-    (r) => r.path === event.resource && r.method === event.httpMethod,
-  );
+  // The key routes only: the dashboard's have their own authorizer, the open ones none.
+  const route = (ROUTES as readonly Route[])
+    .filter(isKeyRoute)
+    .find((r) => r.path === event.resource && r.method === event.httpMethod);
   if (!route) throw new Error('Unauthorized');
   traceAnnotations?.annotate(TRACE_ANNOTATION.route, route.name);
   // Every value, from the multi-value maps: a key sent twice must be seen twice (authenticate.ts).

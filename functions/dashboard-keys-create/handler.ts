@@ -1,16 +1,16 @@
-import { KeyCreateBody } from '../dashboard-contracts.js';
 import { newKeyId } from '../lib/accounts/api-key.js';
 import { createWithinLimit } from '../lib/accounts/live-keys.js';
 import { accountStore } from '../lib/aws/services.js';
 import { allowedOrigins, keyView } from '../lib/dashboard/key-rules.js';
 import { readJsonBody } from '../lib/http/body.js';
-import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
-import { dashboardRouteByName } from '../routes.js';
+import { routeByName } from '../routes.js';
+import { KeyCreateBody } from './contract.js';
 
 // POST /v1/dashboard/keys: a new key, returned this once (only its hash is stored).
-export const handler = defineDashboardHandler({
-  route: dashboardRouteByName('dashboard-keys-create'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-keys-create'),
   input: (req) => validate(KeyCreateBody, readJsonBody(req)),
   run: async (body, { session, now, services }) => {
     const store = accountStore(services);

@@ -1,11 +1,11 @@
 import { accountStore } from '../lib/aws/services.js';
 import { keyView } from '../lib/dashboard/key-rules.js';
-import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
-import { dashboardRouteByName } from '../routes.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { routeByName } from '../routes.js';
 
 // GET /v1/dashboard/keys: the account's keys, newest first, never a key or its hash.
-export const handler = defineDashboardHandler({
-  route: dashboardRouteByName('dashboard-keys-list'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-keys-list'),
   input: () => undefined,
   run: async (_input, { session, services }) => {
     const keys = [];

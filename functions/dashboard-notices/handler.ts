@@ -1,13 +1,13 @@
 import { accountStore, noticeLedger } from '../lib/aws/services.js';
 import { NotYoursError } from '../lib/dashboard/dashboard-errors.js';
-import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { defineHandler } from '../lib/http/define-handler.js';
 import { NOTIFY_PERCENTS } from '../lib/limits/thresholds.js';
 import { monthKey } from '../lib/limits/windows.js';
-import { dashboardRouteByName } from '../routes.js';
+import { routeByName } from '../routes.js';
 
 // GET /v1/dashboard/notices: the 75/90/100% notices sent this month.
-export const handler = defineDashboardHandler({
-  route: dashboardRouteByName('dashboard-notices'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-notices'),
   input: () => undefined,
   run: async (_input, { session, now, services }) => {
     const account = await accountStore(services).getAccount(session.accountId);

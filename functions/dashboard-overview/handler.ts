@@ -1,13 +1,13 @@
 import { accountStore, dashboardUrl, hostnameStore, usageCounter } from '../lib/aws/services.js';
 import { NotYoursError } from '../lib/dashboard/dashboard-errors.js';
-import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { defineHandler } from '../lib/http/define-handler.js';
 import { NOTIFY_PERCENTS } from '../lib/limits/thresholds.js';
 import { usageReport } from '../lib/limits/usage-report.js';
-import { dashboardRouteByName } from '../routes.js';
+import { routeByName } from '../routes.js';
 
 // GET /v1/dashboard/overview: what the Overview page shows, usage as GET /v1/usage?days=90 has it.
-export const handler = defineDashboardHandler({
-  route: dashboardRouteByName('dashboard-overview'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-overview'),
   input: () => undefined,
   run: async (_input, { session, now, req, services }) => {
     const account = await accountStore(services).getAccount(session.accountId);

@@ -1,15 +1,15 @@
-import { SessionOpenBody } from '../dashboard-contracts.js';
 import { signInDeps } from '../lib/aws/services.js';
 import { isPlainLocalhost, sessionCookie } from '../lib/dashboard/session-cookie.js';
 import { openSession } from '../lib/dashboard/sign-in.js';
 import { readJsonBody } from '../lib/http/body.js';
-import { definePublicDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
-import { dashboardRouteByName } from '../routes.js';
+import { routeByName } from '../routes.js';
+import { SessionOpenBody } from './contract.js';
 
 // POST /v1/dashboard/sessions: a sign-in link's token for a session cookie (the link works once).
-export const handler = definePublicDashboardHandler({
-  route: dashboardRouteByName('dashboard-session-open'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-session-open'),
   input: (req) => validate(SessionOpenBody, readJsonBody(req)),
   run: async ({ token }, { req, services }) => {
     const opened = await openSession(token, signInDeps(services));

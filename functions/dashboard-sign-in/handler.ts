@@ -1,18 +1,18 @@
-import { SignInBody } from '../dashboard-contracts.js';
 import { dashboardUrl, signInDeps } from '../lib/aws/services.js';
 import { requestSignInLink } from '../lib/dashboard/sign-in.js';
 import { readJsonBody } from '../lib/http/body.js';
-import { definePublicDashboardHandler } from '../lib/http/define-dashboard-handler.js';
+import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
-import { dashboardRouteByName } from '../routes.js';
+import { routeByName } from '../routes.js';
+import { SignInBody } from './contract.js';
 
 // POST /v1/dashboard/sign-in: the same 202 whether or not the address is a member's.
 export const SIGN_IN_ANSWER =
   'If this address may sign in, a link is on its way; it works once, within 15 minutes.';
 
-export const handler = definePublicDashboardHandler({
-  route: dashboardRouteByName('dashboard-sign-in'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-sign-in'),
   input: (req) => validate(SignInBody, readJsonBody(req)),
   run: async ({ email }, { req, services }) => {
     const url = dashboardUrl(services, req.headers);

@@ -1,12 +1,12 @@
 import { signInDeps } from '../lib/aws/services.js';
 import { clearedSessionCookie, isPlainLocalhost, sessionSecretOf } from '../lib/dashboard/session-cookie.js';
 import { closeSession } from '../lib/dashboard/sign-in.js';
-import { defineDashboardHandler } from '../lib/http/define-dashboard-handler.js';
-import { dashboardRouteByName } from '../routes.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { routeByName } from '../routes.js';
 
 // DELETE /v1/dashboard/session: the session ends on the server; the cookie is cleared too.
-export const handler = defineDashboardHandler({
-  route: dashboardRouteByName('dashboard-sign-out'),
+export const handler = defineHandler({
+  route: routeByName('dashboard-sign-out'),
   input: () => undefined,
   run: async (_input, { req, services }) => {
     await closeSession(sessionSecretOf(req.headers.cookie), signInDeps(services));

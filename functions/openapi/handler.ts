@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { buildOpenApi } from '../api-reference/openapi.js';
 import { CONTRACTS } from '../contracts.js';
-import { DASHBOARD_CONTRACTS } from '../dashboard-contracts.js';
 import { ROUTES } from '../routes.js';
 
 // GET /v1/openapi.json, served without a key. Built once per container from the contracts.
@@ -10,7 +9,7 @@ let body: string | undefined;
 export async function handler(
   event?: Pick<APIGatewayProxyEvent, 'requestContext'>,
 ): Promise<APIGatewayProxyResult> {
-  body ??= JSON.stringify(buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS));
+  body ??= JSON.stringify(buildOpenApi(ROUTES, CONTRACTS));
   const requestId = event?.requestContext?.requestId;
   return {
     statusCode: 200,

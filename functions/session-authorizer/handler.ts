@@ -8,7 +8,7 @@ import { headerValues, lastValues } from '../lib/http/multi-value.js';
 import { logger } from '../lib/observability.js';
 import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
 import type { Services } from '../lib/runtime/services.js';
-import { DASHBOARD_ROUTES } from '../routes.js';
+import { ROUTES } from '../routes.js';
 
 // API Gateway REQUEST authorizer of the dashboard's session routes (run by the local server in the
 // same place). It reads the session cookie, not a key. Like the key authorizer it lets a refused
@@ -35,7 +35,7 @@ async function authorize(
   services: Services,
   event: APIGatewayRequestAuthorizerEvent,
 ): Promise<APIGatewayAuthorizerResult> {
-  const route = DASHBOARD_ROUTES.find(
+  const route = ROUTES.find(
     (r) => r.path === event.resource && r.method === event.httpMethod && r.auth === 'session',
   );
   if (!route) throw new Error('Unauthorized');

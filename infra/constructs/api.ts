@@ -15,7 +15,6 @@ import {
   MockIntegration,
   PassthroughBehavior,
   RequestAuthorizer,
-  type RequestValidator,
   ResponseType,
   RestApi,
   type UsagePlan,
@@ -26,6 +25,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import { Construct } from 'constructs';
+import type { KeyType } from '../../functions/lib/accounts/key-type.js';
 import { PLANS, type Plan } from '../../functions/lib/accounts/plans.js';
 import { landingKey } from '../../functions/lib/aws/job-keys.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
@@ -36,14 +36,8 @@ import {
   STAGE_NAME,
 } from '../../functions/lib/gateway/gateway-settings.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
-import {
-  DASHBOARD_ROUTES,
-  type DashboardRouteName,
-  PUBLIC_ROUTES,
-  ROUTES,
-  type Route,
-  type RouteName,
-} from '../../functions/routes.js';
+import type { BucketArea, RouteAuth } from '../../functions/lib/route-types.js';
+import { isKeyRoute, ROUTES, type Route } from '../../functions/routes.js';
 import type { DataLayer } from './data-layer.js';
 import { acknowledgeBucketGrant, grantGetObjects, type JobPipeline } from './job-pipeline.js';
 import { NetintelFunction } from './netintel-function.js';
@@ -81,94 +75,24 @@ export const API_TRACE_RATE = 0.01;
  */
 export const REFUSED_CALLS_THROTTLE = { rateLimit: 10, burstLimit: 20 } as const;
 
-/** What a route's function may touch besides Usage (every route admits through the counters). */
-interface RouteAccess {
-  cache?: true;
-  jobs?: 'read' | 'readWrite';
-  /** Bucket grants as [grant, object pattern]. */
-  bucket?: readonly (readonly ['read' | 'put' | 'delete', string])[];
-  queueSend?: true;
-  baselines?: true;
-  /** Receives the user-id HMAC key (USER_ID_HMAC_SECRET, services.ts userIdSecret()). */
-  userIdHmac?: true;
-  /** Receives ORIGIN_SECRET to trust CloudFront-Viewer-* headers. */
-  originSecret?: true;
-  /** Queries the account's day items on the Usage table (Tables.grantUsageHistory). */
-  usageHistory?: true;
-}
-
 const { uploads, chunks, results } = BUCKET.prefixes;
-/** Presigned CSV uploads: `uploads/landing/<account>/<upload>.csv` (functions/lib/aws/job-keys.ts landingKey). */
-const LANDING_OBJECTS = landingKey('*', '*');
 
 /**
- * Least privilege, per route, after what each handler calls (functions/lib/aws/job-store.ts for
- * the jobs routes). A Record, so a route added to ROUTES fails to compile until it is listed here.
+ * The object patterns of the bucket areas a route's `access` names (functions/lib/route-types.ts).
+ * Presigned CSV uploads land at `uploads/landing/<account>/<upload>.csv` (aws/job-keys.ts landingKey).
  */
-const ROUTE_ACCESS: Record<RouteName, RouteAccess> = {
-  geo: { originSecret: true },
-  'lookup-ip': {},
-  'lookup-batch': {},
-  'email-validate': {},
-  'email-batch': {},
-  // Reads a presigned upload (deleting one over the size limit), stores the upload and its chunks,
-  // writes the job, queues the chunks.
-  'jobs-create': {
-    jobs: 'readWrite',
-    bucket: [
-      ['read', LANDING_OBJECTS],
-      ['delete', LANDING_OBJECTS],
-      ['put', `${uploads}*`],
-      ['put', `${chunks}*`],
-    ],
-    queueSend: true,
-  },
-  // Presigns a POST of a landing object: the upload carries this function's permission.
-  'jobs-upload': { bucket: [['put', LANDING_OBJECTS]] },
-  // Queries the Jobs table's byAccount index (grantReadData covers the table's indexes).
-  'jobs-list': { jobs: 'read' },
-  'jobs-get': { jobs: 'read' },
-  // Streams or presigns the results file.
-  'jobs-results': { jobs: 'read', bucket: [['read', `${results}*`]] },
-  'signup-check': { cache: true },
-  'risk-check': { baselines: true, userIdHmac: true },
-  'risk-baseline-delete': { baselines: true, userIdHmac: true },
-  usage: { usageHistory: true },
-  // Reads the manifests of the published data versions (the DataRefresh grant, as every data-layer route).
-  data: {},
+const BUCKET_AREAS: Record<BucketArea, string> = {
+  landing: landingKey('*', '*'),
+  uploads: `${uploads}*`,
+  chunks: `${chunks}*`,
+  results: `${results}*`,
 };
 
-/** What a dashboard route's function may touch (its session authorizer reads Sessions and Accounts). */
-interface DashboardAccess {
-  sessions?: true;
-  accounts?: 'read' | 'readWrite';
-  /** GetItem on the Usage table (this month) and Query of its day items. */
-  usage?: true;
-  /** Sends sign-in links through SES. */
-  mail?: true;
-  /** Receives ORIGIN_SECRET: believes X-Forwarded-Host from our CloudFront (the link's address). */
-  edge?: true;
-}
-
-/** A Record over the dashboard's routes: a new one fails to compile until it is listed here. */
-const DASHBOARD_ACCESS: Record<DashboardRouteName, DashboardAccess> = {
-  'dashboard-sign-in': { sessions: true, accounts: 'read', mail: true, edge: true },
-  'dashboard-session-open': { sessions: true, accounts: 'read' },
-  'dashboard-session': { sessions: true, accounts: 'read' },
-  'dashboard-sign-out': { sessions: true },
-  'dashboard-overview': { accounts: 'read', usage: true, edge: true },
-  'dashboard-keys-list': { accounts: 'read' },
-  'dashboard-keys-create': { accounts: 'readWrite' },
-  'dashboard-keys-update': { accounts: 'readWrite' },
-  'dashboard-keys-revoke': { accounts: 'readWrite' },
-  'dashboard-hostnames-list': { accounts: 'read' },
-  'dashboard-hostnames-add': { accounts: 'readWrite' },
-  'dashboard-hostnames-check': { accounts: 'readWrite' },
-  'dashboard-hostnames-remove': { accounts: 'readWrite' },
-  'dashboard-notices': { accounts: 'read', usage: true },
-  // The deployment's data report (as GET /v1/data): the data layer's manifests and the published
-  // versions' (usesDataLayer: the DataRefresh grant, as every data-layer route); no account data.
-  'dashboard-data': {},
+/** Why a method without a key authorizer is still safe (cdk-nag's COG4 and APIG4 findings). */
+const OPEN_ROUTE_REASONS: Record<Exclude<RouteAuth, KeyType>, string> = {
+  session:
+    'Dashboard sessions, not Cognito: the session authorizer reads the HttpOnly session cookie (docs/dashboard.md).',
+  none: 'Open by design: the API description, and the dashboard sign-in steps (no session yet; limited per address and per client IP).',
 };
 
 export interface ApiProps {
@@ -194,8 +118,7 @@ export class Api extends Construct {
   readonly routeFunctions: Record<string, NetintelFunction> = {};
   readonly authorizer: NetintelFunction;
   /** Reads dashboard sessions for the dashboard's routes. */
-  sessionAuthorizer!: NetintelFunction;
-  readonly openapi: NetintelFunction;
+  readonly sessionAuthorizer: NetintelFunction;
   readonly accessLogs: LogGroup;
   /** Each plan's shared key: the usage-plan key of accounts made before per-account keys. */
   readonly usagePlanKeys: Record<string, string> = {};
@@ -382,58 +305,9 @@ export class Api extends Construct {
         'No WAF by default (a web ACL costs from $5/month plus per-request fees); keys, usage plans and per-account limits throttle abuse.',
     });
 
-    for (const route of ROUTES as readonly Route[]) {
-      const fn = this.routeFunction(route, props);
-      this.routeFunctions[route.name] = fn;
-      const resource = this.restApi.root.resourceForPath(route.path);
-      const method = resource.addMethod(
-        route.method,
-        new LambdaIntegration(fn.fn, { allowTestInvoke: false }),
-        {
-          authorizer,
-          authorizationType: AuthorizationType.CUSTOM,
-          apiKeyRequired: true,
-          requestValidator: validator,
-          requestParameters: pathParameters(route.path),
-        },
-      );
-      Validations.of(method).acknowledge({
-        id: 'AwsSolutions-COG4',
-        reason:
-          'API keys, not Cognito users: the custom REQUEST authorizer checks them (docs/api.md: Authentication).',
-      });
-    }
-
-    this.addDashboardRoutes(props, validator);
-
-    const openapiRoute = PUBLIC_ROUTES[0];
-    this.openapi = new NetintelFunction(this, 'Openapi', {
-      handler: openapiRoute.name,
-      description: `route:${openapiRoute.name}`,
-      memoryMb: 256,
-      timeoutSeconds: 10,
-      environment: props.environment,
-    });
-    const openapiMethod = this.restApi.root
-      .resourceForPath(openapiRoute.path)
-      .addMethod(openapiRoute.method, new LambdaIntegration(this.openapi.fn, { allowTestInvoke: false }), {
-        authorizationType: AuthorizationType.NONE,
-      });
-    Validations.of(openapiMethod).acknowledge(
-      { id: 'AwsSolutions-APIG4', reason: 'The OpenAPI document is public: it is served without a key.' },
-      { id: 'AwsSolutions-COG4', reason: 'The OpenAPI document is public: it is served without a key.' },
-    );
-
-    this.addMethodFallbacks();
-  }
-
-  /**
-   * The dashboard's API (docs/dashboard.md): a function per route behind the session authorizer
-   * (the two sign-in steps have none), without API keys or usage plans: nothing here is billed, and
-   * the stage's throttle and the sign-in limits per address and IP bound it.
-   */
-  private addDashboardRoutes(props: ApiProps, validator: RequestValidator): void {
-    const { tables } = props;
+    // The dashboard's session routes: their own authorizer, reading the session cookie instead of a
+    // key, without API keys or usage plans (nothing there is billed; the stage's throttle and the
+    // sign-in limits per address and IP bound them).
     this.sessionAuthorizer = new NetintelFunction(this, 'SessionAuthorizerFunction', {
       handler: 'session-authorizer',
       description: 'session-authorizer',
@@ -451,55 +325,51 @@ export class Api extends Construct {
     });
     (sessionAuthorizer.node.defaultChild as CfnAuthorizer).addPropertyDeletionOverride('IdentitySource');
 
-    for (const route of DASHBOARD_ROUTES) {
-      const access = DASHBOARD_ACCESS[route.name];
-      const fn = new NetintelFunction(this, pascal(route.name), {
-        handler: route.name,
-        description: `route:${route.name}`,
-        memoryMb: route.memoryMb,
-        timeoutSeconds: route.timeoutSeconds,
-        environment: {
-          ...props.environment,
-          ...(access.edge ? { ORIGIN_SECRET: props.secrets.originVerifyValue() } : {}),
-          // No CloudFront access here: the scheduled verifier requests and releases certificates.
-          ...(route.name.startsWith('dashboard-hostnames-')
-            ? { CUSTOM_HOSTNAME_CERTIFICATES: 'scheduled' }
-            : {}),
-        },
-      });
+    // One path for every route of the table: its function, its grants, its method.
+    for (const route of ROUTES as readonly Route[]) {
+      const fn = this.routeFunction(route, props);
       this.routeFunctions[route.name] = fn;
-      if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
-      if (access.sessions) tables.byId.Sessions.grantReadWriteData(fn.fn);
-      if (access.accounts) tables.grant('Accounts', fn.fn, access.accounts, fn);
-      if (access.usage) {
-        tables.grantUsageHistory(fn.fn);
-      }
-      if (access.mail) grantSendUsageNotices(fn.fn, props.notifyFrom);
-      const method = this.restApi.root
-        .resourceForPath(route.path)
-        .addMethod(route.method, new LambdaIntegration(fn.fn, { allowTestInvoke: false }), {
-          ...(route.auth === 'session'
-            ? { authorizer: sessionAuthorizer, authorizationType: AuthorizationType.CUSTOM }
-            : { authorizationType: AuthorizationType.NONE }),
+      const resource = this.restApi.root.resourceForPath(route.path);
+      const method = resource.addMethod(
+        route.method,
+        new LambdaIntegration(fn.fn, { allowTestInvoke: false }),
+        {
+          ...(isKeyRoute(route)
+            ? { authorizer, authorizationType: AuthorizationType.CUSTOM, apiKeyRequired: true }
+            : route.auth === 'session'
+              ? { authorizer: sessionAuthorizer, authorizationType: AuthorizationType.CUSTOM }
+              : { authorizationType: AuthorizationType.NONE }),
           requestValidator: validator,
           requestParameters: pathParameters(route.path),
-        });
-      const why =
-        route.auth === 'session'
-          ? 'Dashboard sessions, not Cognito: the session authorizer reads the HttpOnly session cookie (docs/dashboard.md).'
-          : 'Signing in to the dashboard needs no session yet; requests are limited per address and per client IP.';
-      Validations.of(method).acknowledge({ id: 'AwsSolutions-COG4', reason: why });
+        },
+      );
+      Validations.of(method).acknowledge({
+        id: 'AwsSolutions-COG4',
+        reason: isKeyRoute(route)
+          ? 'API keys, not Cognito users: the custom REQUEST authorizer checks them (docs/api.md: Authentication).'
+          : OPEN_ROUTE_REASONS[route.auth],
+      });
       if (route.auth === 'none')
-        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: why });
+        Validations.of(method).acknowledge({ id: 'AwsSolutions-APIG4', reason: OPEN_ROUTE_REASONS.none });
     }
+
+    this.addMethodFallbacks();
   }
 
+  /**
+   * A route's function: its memory, timeout and environment from the table, and least privilege
+   * from its `access` (functions/routes.ts). Every key route admits through the minute/month
+   * counters; billed ones also lease blocks of them (a lease's record is a PutItem), read the
+   * account (its e-mail) and send the 75/90/100% usage notices.
+   */
   private routeFunction(route: Route, props: ApiProps): NetintelFunction {
     const { tables, pipeline, secrets } = props;
-    const access = ROUTE_ACCESS[route.name as RouteName];
+    const { access } = route;
     const environment: Record<string, string> = { ...props.environment };
     if (access.userIdHmac) environment.USER_ID_HMAC_SECRET = secrets.userIdHmacValue();
     if (access.originSecret) environment.ORIGIN_SECRET = secrets.originVerifyValue();
+    // No CloudFront access: the scheduled verifier requests and releases certificates.
+    if (access.scheduledCertificates) environment.CUSTOM_HOSTNAME_CERTIFICATES = 'scheduled';
 
     const fn = new NetintelFunction(this, pascal(route.name), {
       handler: route.name,
@@ -510,20 +380,21 @@ export class Api extends Construct {
     });
     if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
 
-    // Every route admits through the minute/month counters; billed ones also lease blocks of them
-    // (a lease's record is a PutItem) and claim usage notices.
-    tables.grantUsage(fn.fn, { puts: route.billing.per !== 'none' });
-    if (route.billing.per !== 'none') {
-      // Billed calls may cross a 75/90/100% threshold: read the account's email, send the notice.
+    const billed = route.billing.per !== 'none';
+    if (isKeyRoute(route)) tables.grantUsage(fn.fn, { puts: billed });
+    if (billed) {
       tables.grant('Accounts', fn.fn, 'read', fn);
       grantSendUsageNotices(fn.fn, props.notifyFrom);
     }
+    if (access.accounts) tables.grant('Accounts', fn.fn, access.accounts, fn);
+    if (access.sessions) tables.byId.Sessions.grantReadWriteData(fn.fn);
     if (access.usageHistory) tables.grantUsageHistory(fn.fn);
+    if (access.mail) grantSendUsageNotices(fn.fn, props.notifyFrom);
     if (access.cache) tables.byId.Cache.grantReadWriteData(fn.fn);
     if (access.baselines) tables.byId.Baselines.grantReadWriteData(fn.fn);
     if (access.jobs) tables.grant('Jobs', fn.fn, access.jobs, fn);
-    for (const [grant, pattern] of access.bucket ?? []) {
-      grantBucket(pipeline.bucket, fn, grant, pattern, route.name);
+    for (const [grant, area] of access.bucket ?? []) {
+      grantBucket(pipeline.bucket, fn, grant, BUCKET_AREAS[area], route.name);
     }
     if (access.queueSend) pipeline.queue.grantSendMessages(fn.fn);
     return fn;
@@ -536,16 +407,10 @@ export class Api extends Construct {
    */
   private addMethodFallbacks(): void {
     const paths = new Map<string, { methods: string[]; preflight: string | undefined }>();
-    for (const route of [...ROUTES, ...PUBLIC_ROUTES, ...DASHBOARD_ROUTES] as readonly Pick<
-      Route,
-      'method' | 'path'
-    >[]) {
+    for (const route of ROUTES as readonly Route[]) {
       const entry = paths.get(route.path) ?? { methods: [], preflight: undefined };
       entry.methods.push(route.method);
-      const keyed = (ROUTES as readonly Route[]).find(
-        (r) => r.path === route.path && r.method === route.method,
-      );
-      if (keyed?.keyType === 'publishable') entry.preflight = keyed.method;
+      if (route.auth === 'publishable') entry.preflight = route.method;
       paths.set(route.path, entry);
     }
     for (const [path, { methods, preflight }] of paths) {

@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ERROR_DOCS } from '../../functions/api-reference/error-docs.js';
 import { buildOpenApi } from '../../functions/api-reference/openapi.js';
 import { UNEXPECTED_CODES } from '../../functions/api-reference/operation-errors.js';
-import { CONTRACTS } from '../../functions/contracts.js';
-import { DASHBOARD_CONTRACTS } from '../../functions/dashboard-contracts.js';
+import type { RouteContracts } from '../../functions/api-reference/route-contracts.js';
 import { CALL_BOUNDS, type CallBound, type CallKind } from '../../functions/lib/aws/call-bounds.js';
 import { BUCKET, JOB_QUEUE, TABLES } from '../../functions/lib/aws/resources.js';
 import { DEFAULT_DNS_BUDGET_MS } from '../../functions/lib/email/mx-status.js';
@@ -15,9 +14,11 @@ import { DEFAULT_RDAP_TIMEOUT_MS } from '../../functions/lib/signup/domain-age.j
 import { ROUTES } from '../../functions/routes.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { CONFIG_DESCRIPTIONS } from './config-descriptions.js';
+import { CONTRACTS_FILE, contractsSource } from './contracts-source.js';
 import { LOCAL_VARIABLES } from './local-variables.js';
 
-// `npm run docs:generate`: the documents written from code, so they cannot drift from it.
+// `npm run docs:generate`: the documents (and the one code file) written from code, so they cannot
+// drift from it.
 //
 // - docs/configuration.md: every variable of the functions' configuration schema
 //   (functions/lib/runtime/config.ts: its defaults; scripts/docs/config-descriptions.ts: what each does), the resource names the
@@ -26,9 +27,11 @@ import { LOCAL_VARIABLES } from './local-variables.js';
 // - docs/errors.md: every error code with its status and meaning (functions/lib/http/errors.ts,
 //   functions/api-reference/error-docs.ts) and the operations that answer it, read from the
 //   OpenAPI document the API serves, as the reference at /docs shows them.
+// - functions/contracts.ts: the map of every route's contract, one import per route folder
+//   (./contracts-source.ts), so that adding a route touches the route table and its folder only.
 //
-// The renderers are pure: test/unit/docs/generated-docs.test.ts renders both again and fails when a
-// committed file differs.
+// The renderers are pure: test/unit/docs/generated-docs.test.ts renders them all again and fails
+// when a committed file differs.
 
 const COMMAND = 'npm run docs:generate';
 
@@ -211,8 +214,11 @@ const GROUPS: readonly { label: string; has: (op: Operation) => boolean }[] = [
 ];
 
 /** Each error code's operations, read from the OpenAPI document the API serves. */
-function operationsByCode(): { all: Operation[]; byCode: Map<ErrorCode, Operation[]> } {
-  const doc = buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS) as unknown as {
+function operationsByCode(contracts: RouteContracts): {
+  all: Operation[];
+  byCode: Map<ErrorCode, Operation[]>;
+} {
+  const doc = buildOpenApi(ROUTES, contracts) as unknown as {
     paths: Record<string, Record<string, DocOperation>>;
   };
   const all: Operation[] = [];
@@ -263,9 +269,9 @@ function answeredBy(code: ErrorCode, all: readonly Operation[], ops: readonly Op
   return [...parts, ...rest].join('; ');
 }
 
-/** docs/errors.md. */
-export function errorsDoc(): string {
-  const { all, byCode } = operationsByCode();
+/** docs/errors.md, from the contracts of functions/contracts.ts. */
+export function errorsDoc(contracts: RouteContracts): string {
+  const { all, byCode } = operationsByCode(contracts);
   const codes = (Object.keys(ERROR_CODES) as ErrorCode[])
     .map((code, order) => ({ code, order, status: ERROR_CODES[code] }))
     .sort((a, b) => a.status - b.status || a.order - b.order);
@@ -297,19 +303,32 @@ ${rows.join('\n')}
 
 // ---------------------------------------------------------------------------------------------
 
-/** Every generated document: its path from the project root and its text. */
-export function generatedDocs(): Record<string, string> {
+/**
+ * Every generated file: its path from the project root and how to render its text. The errors
+ * reference reads `contracts`, the map functions/contracts.ts holds: a route added to the table is
+ * missing from it until the map is written again (buildOpenApi then names the route).
+ */
+export function generatedFiles(contracts: RouteContracts): Record<string, () => string> {
   return {
-    'docs/configuration.md': configurationDoc(),
-    'docs/errors.md': errorsDoc(),
+    [CONTRACTS_FILE]: () => contractsSource(ROUTES),
+    'docs/configuration.md': configurationDoc,
+    'docs/errors.md': () => errorsDoc(contracts),
   };
 }
 
+async function write(path: string, text: string): Promise<void> {
+  const file = join(PROJECT_ROOT, path);
+  const before = await readFile(file, 'utf8').catch(() => '');
+  if (before !== text) await writeFile(file, text);
+  console.log(`${path}: ${before === text ? 'unchanged' : 'written'}`);
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  for (const [path, text] of Object.entries(generatedDocs())) {
-    const file = join(PROJECT_ROOT, path);
-    const before = await readFile(file, 'utf8').catch(() => '');
-    if (before !== text) await writeFile(file, text);
-    console.log(`${path}: ${before === text ? 'unchanged' : 'written'}`);
+  // The map first, then the rest with the map just written: imported only now (nothing above
+  // imports it), so a route added to the table is in the errors reference of the same run.
+  await write(CONTRACTS_FILE, contractsSource(ROUTES));
+  const { CONTRACTS } = await import('../../functions/contracts.js');
+  for (const [path, render] of Object.entries(generatedFiles(CONTRACTS))) {
+    if (path !== CONTRACTS_FILE) await write(path, render());
   }
 }

@@ -41,11 +41,11 @@ import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js'
 import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
 import { accessLogger } from '../../functions/lib/observability.js';
 import type { Services } from '../../functions/lib/runtime/services.js';
-import { type DashboardRoute, handlerEntry, PUBLIC_ROUTES, type Route } from '../../functions/routes.js';
+import { handlerEntry, isKeyRoute, type Route, type SessionRoute } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandler } from './load-handler.js';
-import { matchDashboardPath, matchPath } from './match-path.js';
+import { matchPath } from './match-path.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
 // stack deploys: the v1 event shape, the REQUEST authorizer, gateway responses, binary media
@@ -57,8 +57,6 @@ export const GATEWAY_BODY_LIMIT = 10 * 1024 * 1024;
 export const INVOKE_PAYLOAD_LIMIT = 6 * 1024 * 1024;
 /** API Gateway's integration timeout for REST APIs. */
 export const INTEGRATION_TIMEOUT_MS = 29_000;
-/** The function of a route the route table gives no size (the openapi route): the stack's default. */
-const DEFAULT_FUNCTION = { timeoutSeconds: 10, memoryMb: 512 };
 
 type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 type AuthorizerHandler = (event: APIGatewayRequestAuthorizerEvent) => Promise<APIGatewayAuthorizerResult>;
@@ -259,9 +257,9 @@ function errorCodeOf(body: string | Buffer): string | undefined {
  * The Allow header of a path (RFC 9110, 405): its routes' methods, and OPTIONS where a browser route
  * answers preflights, as the stack's 405 mock says it (infra/constructs/api.ts).
  */
-function allowHeader(routes: readonly { method: string; keyType?: Route['keyType'] }[]): string {
+function allowHeader(routes: readonly Pick<Route, 'method' | 'auth'>[]): string {
   const methods: string[] = routes.map((r) => r.method);
-  if (routes.some((r) => r.keyType === 'publishable')) methods.push('OPTIONS');
+  if (routes.some((r) => r.auth === 'publishable')) methods.push('OPTIONS');
   return [...new Set(methods)].join(', ');
 }
 
@@ -415,7 +413,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   /** The session authorizer of a dashboard route, as API Gateway runs it (always an Allow). */
-  async function authorizeSession(route: DashboardRoute, event: APIGatewayProxyEvent) {
+  async function authorizeSession(route: SessionRoute, event: APIGatewayProxyEvent) {
     const handler = await loadHandler<AuthorizerHandler>(
       options.projectRoot,
       'functions/session-authorizer/handler.ts',
@@ -442,16 +440,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const site = method === 'GET' || method === 'HEAD' ? await serveSite(path, res) : undefined;
     if (site !== undefined) return site;
 
-    const publicRoute = PUBLIC_ROUTES.find((r) => r.path === path);
     const matched = matchPath(path);
-    const dashboard = matchDashboardPath(path);
-    if (!publicRoute && !matched && !dashboard) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
+    if (!matched) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
 
     const { headers, multiValueHeaders } = headerMaps(req);
     const query = queryMaps(url);
     const binary = isBinaryMediaType(req.headers['content-type'] ?? '');
     const sourceIp = clientIp(req, options.trustForwardedFor);
-    const resource = publicRoute?.path ?? matched?.routes[0]?.path ?? dashboard!.routes[0]!.path;
+    const resource = matched.routes[0]!.path;
 
     const event: APIGatewayProxyEvent = {
       resource,
@@ -461,7 +457,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       multiValueHeaders,
       queryStringParameters: query.single,
       multiValueQueryStringParameters: query.multi,
-      pathParameters: decodePathParameters((matched ?? dashboard)?.pathParameters ?? {}),
+      pathParameters: decodePathParameters(matched.pathParameters),
       stageVariables: null,
       body: body.length === 0 ? null : binary ? body.toString('base64') : body.toString('utf8'),
       isBase64Encoded: binary && body.length > 0,
@@ -481,37 +477,27 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       },
     };
 
-    if (dashboard) {
-      const route = dashboard.routes.find((r) => r.method === method);
-      if (!route) return sendJson405(res, allowHeader(dashboard.routes));
-      if (route.auth === 'session') {
-        try {
-          const decision = await authorizeSession(route, event);
-          event.requestContext.authorizer = { ...decision.context, principalId: decision.principalId };
-        } catch (err) {
-          logger.error('session authorizer failed', { correlation_id: requestId, error: err as Error });
-          return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
-        }
+    // As API Gateway: the method of the resource, or a preflight of a browser route, or 405.
+    const route = matched.routes.find((r) => r.method === method);
+    if (!route) {
+      const browserRoute = matched.routes.find((r) => r.auth === 'publishable');
+      if (method === 'OPTIONS' && browserRoute) {
+        send(res, 204, preflightHeaders(browserRoute.method), '');
+        return { status: 204 };
       }
-      const answered = await invokeRoute(res, route, event, {}, requestId);
-      return { ...answered, route: route.name };
+      return sendJson405(res, allowHeader(matched.routes));
     }
-
-    let fn: FunctionFacts;
+    // Then the route's authorizer, by its auth kind: the key authorizer, the session authorizer, none.
     let allowed: GatewayRequestFacts = {};
-    if (publicRoute) {
-      if (method !== publicRoute.method) return sendJson405(res, allowHeader([publicRoute]));
-      fn = { ...DEFAULT_FUNCTION, name: publicRoute.name };
-    } else {
-      const route = matched!.routes.find((r) => r.method === method);
-      if (!route) {
-        const browserRoute = matched!.routes.find((r) => r.keyType === 'publishable');
-        if (method === 'OPTIONS' && browserRoute) {
-          send(res, 204, preflightHeaders(browserRoute.method), '');
-          return { status: 204 };
-        }
-        return sendJson405(res, allowHeader(matched!.routes));
+    if (route.auth === 'session') {
+      try {
+        const decision = await authorizeSession(route, event);
+        event.requestContext.authorizer = { ...decision.context, principalId: decision.principalId };
+      } catch (err) {
+        logger.error('session authorizer failed', { correlation_id: requestId, error: err as Error });
+        return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
       }
+    } else if (isKeyRoute(route)) {
       try {
         const decision = await authorize(route, event);
         const statement = decision.policyDocument.Statement[0] as { Effect?: string } | undefined;
@@ -533,10 +519,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         logger.error('authorizer failed', { correlation_id: requestId, error: err as Error });
         return sendGateway(res, 'AUTHORIZER_FAILURE', { requestHeaders: headers });
       }
-      fn = route;
     }
-    const answered = await invokeRoute(res, fn, event, allowed, requestId);
-    return { ...answered, route: fn.name };
+    const answered = await invokeRoute(res, route, event, allowed, requestId);
+    return { ...answered, route: route.name };
   }
 
   /**

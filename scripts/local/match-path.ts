@@ -1,4 +1,4 @@
-import { DASHBOARD_ROUTES, type DashboardRoute, ROUTES, type Route } from '../../functions/routes.js';
+import { ROUTES, type Route } from '../../functions/routes.js';
 
 // The local gateway's routing (api-gateway.ts): a request path to the route table's resource, as
 // API Gateway matches it. In AWS, API Gateway does this from the resources the stack deploys.
@@ -12,14 +12,7 @@ const PARAM = /\{(\w+)\}/g;
 export function matchPath(
   path: string,
 ): { routes: Route[]; pathParameters: Record<string, string> } | undefined {
-  return matchIn(ROUTES, path);
-}
-
-/** matchPath over the dashboard's routes. */
-export function matchDashboardPath(
-  path: string,
-): { routes: DashboardRoute[]; pathParameters: Record<string, string> } | undefined {
-  return matchIn(DASHBOARD_ROUTES, path);
+  return matchIn(ROUTES as readonly Route[], path);
 }
 
 const compiledPaths = new Map<string, { pattern: RegExp; names: string[] }>();

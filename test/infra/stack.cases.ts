@@ -7,7 +7,7 @@ import { PLANS } from '../../functions/lib/accounts/plans.js';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES } from '../../functions/lib/aws/resources.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/gateway/gateway-responses.js';
 import { REFRESH_METRICS, REFRESH_METRICS_NAMESPACE } from '../../functions/lib/refresh/metrics.js';
-import { DASHBOARD_ROUTES, METERS, PUBLIC_ROUTES, ROUTES } from '../../functions/routes.js';
+import { KEY_ROUTES, METERS, ROUTES } from '../../functions/routes.js';
 import { LAMBDA_RUNTIME } from '../../infra/bundling.js';
 import { API_TRACE_RATE, REFUSED_CALLS_THROTTLE, usagePlanThrottle } from '../../infra/constructs/api.js';
 import {
@@ -58,8 +58,6 @@ function fn(description: string): [string, CfnResource] {
 
 const OUR_FUNCTIONS = [
   ...ROUTES.map((r) => `route:${r.name}`),
-  ...PUBLIC_ROUTES.map((r) => `route:${r.name}`),
-  ...DASHBOARD_ROUTES.map((r) => `route:${r.name}`),
   'authorizer',
   'session-authorizer',
   'queue:job-processor',
@@ -69,7 +67,7 @@ const OUR_FUNCTIONS = [
 ];
 
 /** Routes with the data layer: the API's and the dashboard's (the Data page). */
-const DATA_ROUTES = [...ROUTES, ...DASHBOARD_ROUTES].filter((r) => r.usesDataLayer);
+const DATA_ROUTES = ROUTES.filter((r) => r.usesDataLayer);
 
 /** API Gateway resource logical id -> path, rebuilt from PathPart/ParentId. */
 function resourcePaths(): Map<string, string> {
@@ -231,14 +229,14 @@ describe('data layer', () => {
 describe('REST API', () => {
   it('has each route method on its path behind the key authorizer, and the OpenAPI route without it', () => {
     const authorizerId = ofType(s.resources, 'AWS::ApiGateway::Authorizer')[0]![0];
-    for (const route of ROUTES) {
+    for (const route of KEY_ROUTES) {
       const methods = methodsAt(route.path).filter((m) => m.HttpMethod === route.method);
       expect(methods).toHaveLength(1);
       expect(methods[0]).toMatchObject({ AuthorizationType: 'CUSTOM', ApiKeyRequired: true });
       expect(refId(methods[0]!.AuthorizerId)).toBe(authorizerId);
       expect(methods[0]!.Integration.Type).toBe('AWS_PROXY');
     }
-    for (const route of PUBLIC_ROUTES) {
+    for (const route of ROUTES.filter((r) => r.auth === 'none')) {
       const methods = methodsAt(route.path).filter((m) => m.HttpMethod === route.method);
       expect(methods).toHaveLength(1);
       expect(methods[0]!.AuthorizationType).toBe('NONE');
@@ -267,7 +265,7 @@ describe('REST API', () => {
   });
 
   it('answers any other method on a route path with a mock 405 and an Allow header', () => {
-    for (const path of new Set([...ROUTES, ...PUBLIC_ROUTES].map((r) => r.path))) {
+    for (const path of new Set(ROUTES.map((r) => r.path))) {
       const any = methodsAt(path).filter((m) => m.HttpMethod === 'ANY');
       expect(any).toHaveLength(1);
       const integration = any[0]!.Integration;
@@ -277,7 +275,7 @@ describe('REST API', () => {
       expect(JSON.parse(response.ResponseTemplates['application/json'])).toMatchObject({
         error: 'method_not_allowed',
       });
-      const allowed = [...ROUTES, ...PUBLIC_ROUTES].filter((r) => r.path === path).map((r) => r.method);
+      const allowed = ROUTES.filter((r) => r.path === path).map((r) => r.method);
       for (const m of allowed)
         expect(response.ResponseParameters['method.response.header.Allow']).toContain(m);
     }
@@ -286,7 +284,7 @@ describe('REST API', () => {
   it('answers CORS preflights only on the publishable routes', () => {
     for (const route of ROUTES) {
       const options = methodsAt(route.path).filter((m) => m.HttpMethod === 'OPTIONS');
-      if (route.keyType !== 'publishable') {
+      if (route.auth !== 'publishable') {
         expect(options).toHaveLength(0);
         continue;
       }
@@ -504,7 +502,7 @@ describe('least privilege', () => {
       'jobs-get': { jobs: true, objects: [], queue: false },
       'jobs-results': { jobs: true, objects: ['/results/*'], queue: false },
     };
-    for (const route of ROUTES) {
+    for (const route of KEY_ROUTES) {
       // Routes with the data layer also read the refreshed data versions (data/*, ip-data/*).
       const want = expected[route.name] ?? {
         jobs: false,
@@ -523,7 +521,7 @@ describe('least privilege', () => {
   });
 
   it('lets only billed routes send usage notices, from the NOTIFY_FROM identity only', () => {
-    for (const route of ROUTES) {
+    for (const route of KEY_ROUTES) {
       const statements = statementsOf(fn(`route:${route.name}`)[0]);
       const ses = statements.filter((st) => [st.Action].flat().includes('ses:SendEmail'));
       expect(ses.length > 0).toBe(route.billing.per !== 'none');
@@ -546,7 +544,7 @@ describe('least privilege', () => {
   });
 
   it('gives the geo function the origin secret, by dynamic reference', () => {
-    for (const route of ROUTES) {
+    for (const route of KEY_ROUTES) {
       const value = props(fn(`route:${route.name}`)[1]).Environment.Variables.ORIGIN_SECRET;
       if (route.name === 'geo') expect(JSON.stringify(value)).toContain('{{resolve:secretsmanager:');
       else expect(value).toBeUndefined();
@@ -828,7 +826,7 @@ describe('observability', () => {
     for (const meter of METERS) expect(body).toContain(`\\"usageEvents\\",\\"meter\\",\\"${meter}\\"`);
     expect(body).toContain('ApproximateNumberOfMessagesVisible');
     expect(body).toContain('5XXError');
-    for (const route of ROUTES) expect(body).toContain(`\\"label\\":\\"${route.name}\\"`);
+    for (const route of KEY_ROUTES) expect(body).toContain(`\\"label\\":\\"${route.name}\\"`);
     const rules = ofType(s.resources, 'AWS::CloudWatch::InsightRule');
     expect(rules).toHaveLength(2);
     for (const [id] of rules) expect(body).toContain(`{"Fn::GetAtt":["${id}","RuleName"]}`);

@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { exampleFile, SAMPLE_ORIGIN } from '../../functions/api-reference/code-samples.js';
 import { DOCS_CSP } from '../../functions/api-reference/docs-site.js';
+import type { KeyRouteEntry } from '../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../functions/contracts.js';
 import { DataReportSchema } from '../../functions/lib/data-report.js';
 import type { RouteExample } from '../../functions/lib/http/contract.js';
-import { ROUTES, type Route } from '../../functions/routes.js';
+import { isKeyRoute, type KeyRoute, ROUTES } from '../../functions/routes.js';
 import { DATA_LAYER_DIR, DATA_LAYER_MANIFEST } from '../../layers/build/data-layer.js';
 import { type DnsServer, mx, type Rr, startDnsServer } from '../support/dns-server.js';
 import { leftOut } from '../support/left-out.js';
@@ -191,14 +192,14 @@ describe('docs', () => {
     }
   }
 
-  function requestOf(route: Route, example: RouteExample) {
+  function requestOf(route: KeyRoute, example: RouteExample) {
     const path = route.path.replace(/\{(\w+)\}/g, (_m, name: string) => {
       const value = example.params![name]!;
       return encodeURIComponent(jobIds.get(value) ?? value);
     });
     const query = new URLSearchParams(example.query ?? {}).toString();
     const headers: Record<string, string> = {
-      ...(route.keyType === 'secret' ? stack.secret() : stack.browser(SAMPLE_ORIGIN)),
+      ...(route.auth === 'secret' ? stack.secret() : stack.browser(SAMPLE_ORIGIN)),
       ...example.headers,
     };
     if (route.name === 'geo') headers['X-Forwarded-For'] = (example.response as { ip: string }).ip;
@@ -212,7 +213,8 @@ describe('docs', () => {
     return { path: query ? `${path}?${query}` : path, headers, body: example.body };
   }
 
-  const EXCHANGES = ROUTES.flatMap((route) =>
+  // The key routes' examples: the dashboard's routes and the API description have none.
+  const EXCHANGES = ROUTES.filter((r): r is KeyRouteEntry => isKeyRoute(r)).flatMap((route) =>
     Object.entries(CONTRACTS[route.name].examples).map(
       ([name, example]) => [`${route.name}/${name}`, route, example] as const,
     ),

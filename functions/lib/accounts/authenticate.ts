@@ -2,7 +2,7 @@ import { bindHost } from '../custom-hostnames/binding.js';
 import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
 import type { Principal } from '../http/principal.js';
-import type { Route } from '../route-types.js';
+import type { KeyRoute } from '../route-types.js';
 import type { AccountStore, KeyRecord } from './account.js';
 import { hashApiKey, isWellFormedKey } from './api-key.js';
 import type { KeyType } from './key-type.js';
@@ -29,7 +29,7 @@ export type AuthDecision =
     };
 
 export interface AuthInput {
-  route: Route;
+  route: KeyRoute;
   /**
    * Every value of every header, names lower-cased (http/multi-value.ts headerValues): a header
    * sent twice has two values, whatever the case of its names.
@@ -135,7 +135,7 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
   const hash = hashApiKey(key);
   const record = await store.getKeyByHash(hash);
   if (!record || record.revoked) return deny(401, 'invalid_api_key', AUTH_MESSAGES.unknownKey);
-  const expected = input.route.keyType;
+  const expected = input.route.auth;
   if (record.type !== expected) {
     // Rule 4: the wrong key type is 403.
     return deny(403, 'wrong_key_type', AUTH_MESSAGES.wrongKeyType(expected, record.type));

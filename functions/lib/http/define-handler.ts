@@ -13,6 +13,7 @@ import { traceAnnotations, traceInvocation } from '../aws/tracing.js';
 import { SentNotices } from '../limits/notice-delivery.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../limits/notifier.js';
 import { logger, metrics } from '../observability.js';
+import { isKeyRoute, type Route } from '../route-types.js';
 import { type LambdaEntry, lambdaEntry } from '../runtime/lambda-entry.js';
 import { part, type Services } from '../runtime/services.js';
 import type { HandlerSpec } from './handler-spec.js';
@@ -34,10 +35,22 @@ import { usageEvents } from './middleware/usage-events.js';
 import { usageNotices } from './middleware/usage-notices.js';
 import { validateInput } from './middleware/validate-input.js';
 import { toProxyResult } from './reply.js';
+import {
+  type OpenHandlerSpec,
+  type SessionHandlerSpec,
+  type SessionProbeSpec,
+  sessionHandler,
+} from './session-pipeline.js';
 import { addUsageEvent } from './usage-event-metric.js';
 
 export type { CallContext, HandlerSpec, Reservation, ReserveContext } from './handler-spec.js';
 export { billedUnits } from './middleware/billing.js';
+export type {
+  OpenHandlerSpec,
+  SessionCall,
+  SessionHandlerSpec,
+  SessionProbeSpec,
+} from './session-pipeline.js';
 
 /**
  * Builds route handlers on these dependencies. Each route's Lambda handler is one middy chain
@@ -92,7 +105,7 @@ export function defineHandlerWith(deps: PipelineDeps) {
     chain
       .use(injectLambdaContext(deps.logger, { resetKeys: true }))
       .use(responseHeaders({ logger: deps.logger }))
-      .use(cors(route.keyType))
+      .use(cors(route.auth))
       .use(errorResponse({ route: route.name, logger: deps.logger }))
       .use(httpRequest())
       .use(principal({ route: route.name, logger: deps.logger }))
@@ -157,13 +170,28 @@ export function pipelineDeps(services: Services): PipelineDeps {
   };
 }
 
+type Entry = LambdaEntry<APIGatewayProxyEvent, APIGatewayProxyResult>;
+
 /**
- * A route's Lambda handler: authorizer context -> input validation -> admission (rate limit and
- * monthly cap, one counter write) -> run -> response, with the cross-cutting work of
- * `defineHandlerWith` on a service instance (the container's, or the one `build` is given).
+ * A route's Lambda handler, its pipeline chosen by the route's auth kind (routes.ts):
+ * - a secret or publishable key: authorizer context -> input validation -> admission (rate limit
+ *   and monthly cap, one counter write) -> run -> response, the chain of `defineHandlerWith`;
+ * - the dashboard's session, or none: the shorter chain of session-pipeline.ts, nothing admitted
+ *   or billed; `run` gets the session (or null, for a route that answers signed-out calls).
+ * Either runs on a service instance: the container's, or the one `build` is given.
  */
-export function defineHandler<I, R = undefined>(
-  definition: HandlerSpec<I, R>,
-): LambdaEntry<APIGatewayProxyEvent, APIGatewayProxyResult> {
-  return lambdaEntry((services) => defineHandlerWith(pipelineDeps(services))(definition));
+export function defineHandler<I>(definition: SessionProbeSpec<I>): Entry;
+export function defineHandler<I>(definition: SessionHandlerSpec<I>): Entry;
+export function defineHandler<I>(definition: OpenHandlerSpec<I>): Entry;
+export function defineHandler<I, R = undefined>(definition: HandlerSpec<I, R>): Entry;
+export function defineHandler<I, R>(
+  definition: HandlerSpec<I, R> | SessionHandlerSpec<I> | SessionProbeSpec<I> | OpenHandlerSpec<I>,
+): Entry {
+  return lambdaEntry((services) => {
+    const route: Route = definition.route;
+    if (isKeyRoute(route)) {
+      return defineHandlerWith(pipelineDeps(services))(definition as HandlerSpec<I, R>);
+    }
+    return sessionHandler(services, definition as SessionHandlerSpec<I> | OpenHandlerSpec<I>);
+  });
 }

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { Route } from '../route-types.js';
+import type { KeyRoute } from '../route-types.js';
 import type { Services } from '../runtime/services.js';
 import type { Principal } from './principal.js';
 import type { Reply } from './reply.js';
@@ -32,8 +32,8 @@ export interface ReserveContext {
 export type Reservation<R> = { hold: string; state: R; release: () => Promise<void> } | { replay: Reply };
 
 export interface HandlerSpec<I, R = undefined> {
-  /** The route's entry of the route table (routes.ts routeByName). */
-  route: Route;
+  /** The route's entry of the route table (routes.ts routeByName): a route called with a key. */
+  route: KeyRoute;
   /**
    * Validates the request into the route's input with its contract (validate.ts); throws
    * ValidationError (400/413/415), or a domain error the HTTP layer answers (domain-errors.ts).

@@ -4,7 +4,7 @@ import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-
 import { AUTH_MESSAGES, authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import { cachingAccountStore } from '../../../functions/lib/accounts/cached-store.js';
 import { headerValues, queryValues } from '../../../functions/lib/http/multi-value.js';
-import { type Route, routeByName } from '../../../functions/routes.js';
+import { type KeyRoute, routeByName } from '../../../functions/routes.js';
 
 const account: Account = {
   accountId: 'acct_1',
@@ -46,8 +46,8 @@ function fixtureStore(): AccountStore & { keys: Map<string, KeyRecord> } {
 const one = (values: Record<string, string>): Record<string, string[]> =>
   Object.fromEntries(Object.entries(values).map(([name, value]) => [name, [value]]));
 
-const lookup: Route = routeByName('lookup-ip');
-const geo: Route = routeByName('geo');
+const lookup: KeyRoute = routeByName('lookup-ip');
+const geo: KeyRoute = routeByName('geo');
 
 describe('authenticate (docs/api.md: Authentication; allowed origins, key types, 401 and 403)', () => {
   test('a secret key as Bearer on a secret route yields the account principal', async () => {
@@ -186,7 +186,7 @@ describe('one key per request (docs/api.md: Authentication; more than one key is
 
   /** The authorizer's view of an API Gateway REST event: every value, names folded. */
   const fromEvent = (
-    route: Route,
+    route: KeyRoute,
     event: {
       headers?: Record<string, string>;
       multiValueHeaders?: Record<string, string[]> | null;
@@ -345,7 +345,7 @@ describe('key cache', () => {
 
 describe('each refusal says what to change (docs/api.md: Errors)', () => {
   const otherSecret = generateApiKey('secret');
-  const cases: [string, Route, Record<string, string[]>, Record<string, string[]>, number, string][] = [
+  const cases: [string, KeyRoute, Record<string, string[]>, Record<string, string[]>, number, string][] = [
     ['no key', lookup, {}, {}, 401, AUTH_MESSAGES.noKey],
     ['a malformed key', lookup, { authorization: ['Bearer nope'] }, {}, 401, AUTH_MESSAGES.malformedKey],
     [

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import type * as z from 'zod';
 import { codeSamples, jsLiteral } from '../../../functions/api-reference/code-samples.js';
 import { buildOpenApi, ErrorSchema } from '../../../functions/api-reference/openapi.js';
+import type { KeyRouteEntry, KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
-import { DASHBOARD_CONTRACTS } from '../../../functions/dashboard-contracts.js';
 import type { EmailCheckResult } from '../../../functions/lib/email/index.js';
 import { sortReasons } from '../../../functions/lib/email/reasons.js';
 import { verdictFor } from '../../../functions/lib/email/verdict.js';
@@ -14,7 +14,7 @@ import { validate, validateHeaders } from '../../../functions/lib/http/validate.
 import { JOB_RETENTION_DAYS, type Job } from '../../../functions/lib/jobs/job.js';
 import { encodeCursor } from '../../../functions/lib/jobs/list-cursor.js';
 import { type SignupReason, scoreOf, verdictOfScore } from '../../../functions/lib/signup/score.js';
-import { API_TAGS, PUBLIC_ROUTES, ROUTES, type Route, type RouteName } from '../../../functions/routes.js';
+import { API_TAGS, isKeyRoute, ROUTES, type Route } from '../../../functions/routes.js';
 
 // The API reference (/docs, /v1/openapi.json) as a reader uses it: sections, the errors each
 // operation can answer, examples that are valid and tell one consistent story, and code samples
@@ -33,16 +33,17 @@ interface Response {
   content?: Record<string, { schema: unknown; examples?: Record<string, { value: unknown }> }>;
 }
 
-const doc = buildOpenApi(ROUTES, CONTRACTS, '/', DASHBOARD_CONTRACTS) as unknown as {
+const doc = buildOpenApi(ROUTES, CONTRACTS) as unknown as {
   tags: { name: string }[];
   paths: Record<string, Record<string, Operation>>;
 };
-const routes = ROUTES as readonly Route[];
+/** The routes called with a key: the operations with examples, code samples and the pipeline's refusals. */
+const routes = ROUTES.filter((r): r is KeyRouteEntry => isKeyRoute(r));
 const opOf = (route: { path: string; method: string }) => doc.paths[route.path]![route.method.toLowerCase()]!;
 const codesAt = (route: Route, status: number) =>
   Object.keys(opOf(route).responses[String(status)]?.content?.['application/json']?.examples ?? {});
-const examples = (name: RouteName) => CONTRACTS[name].examples;
-const response = <T>(name: RouteName, example: string) => examples(name)[example]!.response as T;
+const examples = (name: KeyRouteName) => CONTRACTS[name].examples;
+const response = <T>(name: KeyRouteName, example: string) => examples(name)[example]!.response as T;
 
 /** True when `schema` accepts `value` and drops nothing from it: an extra field anywhere fails. */
 function expectExactly(schema: z.ZodType, value: unknown): void {
@@ -55,8 +56,23 @@ describe('openapi', () => {
   describe('sections', () => {
     test('the reference has the six sections in order, and every operation is in exactly one', () => {
       expect(doc.tags.map((t) => t.name)).toEqual([...API_TAGS]);
-      for (const route of [...routes, ...PUBLIC_ROUTES]) {
+      for (const route of ROUTES) {
         expect([route.name, opOf(route).tags]).toEqual([route.name, [route.tag]]);
+      }
+    });
+
+    test('every route of the table is one operation, secured as its auth says', () => {
+      const operations = Object.values(doc.paths).flatMap((methods) => Object.keys(methods));
+      expect(operations).toHaveLength(ROUTES.length);
+      const schemes = {
+        secret: 'secretKey',
+        publishable: 'publishableKey',
+        session: 'dashboardSession',
+      } as const;
+      for (const route of ROUTES as readonly Route[]) {
+        const security = opOf(route).security as Record<string, unknown>[];
+        const named = security.flatMap((s) => Object.keys(s));
+        expect([route.name, named]).toEqual([route.name, route.auth === 'none' ? [] : [schemes[route.auth]]]);
       }
     });
   });
@@ -66,7 +82,7 @@ describe('openapi', () => {
       for (const route of routes) {
         expect(codesAt(route, 401)).toEqual(['invalid_api_key']);
         expect(codesAt(route, 403)).toContain('wrong_key_type');
-        expect(codesAt(route, 403).includes('origin_not_allowed')).toBe(route.keyType === 'publishable');
+        expect(codesAt(route, 403).includes('origin_not_allowed')).toBe(route.auth === 'publishable');
       }
     });
 
@@ -82,7 +98,7 @@ describe('openapi', () => {
     });
 
     test('operations with a JSON body list invalid_json, body_too_large and unsupported_media_type', () => {
-      for (const route of routes.filter((r) => CONTRACTS[r.name as RouteName].body)) {
+      for (const route of routes.filter((r) => CONTRACTS[r.name].body)) {
         expect(codesAt(route, 400)).toContain('invalid_json');
         expect(codesAt(route, 413)).toEqual(['body_too_large']);
         expect(codesAt(route, 415)).toEqual(['unsupported_media_type']);
@@ -125,9 +141,9 @@ describe('openapi', () => {
       expect(JSON.stringify(doc)).not.toContain('9007199254740991');
     });
 
-    test.each(ROUTES.map((r) => [r.name] as const))(
+    test.each(routes.map((r) => [r.name] as const))(
       '%s: every example request is valid and its response has exactly the published schema',
-      (name: RouteName) => {
+      (name: KeyRouteName) => {
         const contract = CONTRACTS[name];
         expect(Object.keys(contract.examples).length).toBeGreaterThan(0);
         for (const example of Object.values(contract.examples)) {
@@ -228,7 +244,7 @@ describe('openapi', () => {
   });
 
   describe('code samples', () => {
-    const sampleOf = (name: RouteName, lang: 'curl' | 'JavaScript', example?: RouteExample) => {
+    const sampleOf = (name: KeyRouteName, lang: 'curl' | 'JavaScript', example?: RouteExample) => {
       const route = routes.find((r) => r.name === name)!;
       const chosen = example ?? Object.values(CONTRACTS[name].examples)[0]!;
       return codeSamples(route, CONTRACTS[name], chosen).find((s) => s.lang === lang)!.source;
@@ -239,7 +255,7 @@ describe('openapi', () => {
         const description = opOf(route).description;
         expect(description).toContain('```bash\ncurl "$NETINTEL_URL/v1/');
         expect(description).toContain('```js\n');
-        if (route.keyType === 'secret') {
+        if (route.auth === 'secret') {
           expect(description).toContain('-H "Authorization: Bearer $NETINTEL_SECRET_KEY"');
           // biome-ignore lint/suspicious/noTemplateCurlyInString: the JavaScript source of the sample
           expect(description).toContain('Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`');

@@ -1,12 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { generatedDocs } from '../../../scripts/docs/generate.js';
+import { CONTRACTS } from '../../../functions/contracts.js';
+import { contractsSource } from '../../../scripts/docs/contracts-source.js';
+import { generatedFiles } from '../../../scripts/docs/generate.js';
 
 // The documentation as a reader finds it (issue #34): a short README for a first visit, the rest
-// under docs/ and in CONTRIBUTING.md. The configuration and error references are generated from
-// the code (scripts/docs/generate.ts), so they fail here when the code moves on without them, and
-// every link between the documents leads to a file and a heading that exist.
+// under docs/ and in CONTRIBUTING.md. The configuration and error references, and the map of the
+// route contracts (functions/contracts.ts), are generated from the code (scripts/docs/generate.ts),
+// so they fail here when the code moves on without them, and every link between the documents leads
+// to a file and a heading that exist.
 
 const ROOT = process.cwd();
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -69,9 +72,23 @@ function brokenLinks(file: string): string[] {
 }
 
 describe('documentation', () => {
-  test.each(Object.entries(generatedDocs()))('%s is what npm run docs:generate writes', (path, text) => {
-    const committed = existsSync(join(ROOT, path)) ? read(path) : '';
-    if (committed !== text) throw new Error(`${path} is out of date: run npm run docs:generate`);
+  test.each(Object.entries(generatedFiles(CONTRACTS)))(
+    '%s is what npm run docs:generate writes',
+    (path, render) => {
+      const committed = existsSync(join(ROOT, path)) ? read(path) : '';
+      if (committed !== render()) throw new Error(`${path} is out of date: run npm run docs:generate`);
+    },
+  );
+
+  test('the contract map imports in the order biome sorts, and maps in the route table order', () => {
+    const text = contractsSource([{ name: 'jobs-create' }, { name: 'jobs' }, { name: 'data' }]);
+    expect(text.match(/^import .*$/gm)).toEqual([
+      "import type { RouteContracts } from './api-reference/route-contracts.js';",
+      "import { contract as data } from './data/contract.js';",
+      "import { contract as jobs } from './jobs/contract.js';",
+      "import { contract as jobsCreate } from './jobs-create/contract.js';",
+    ]);
+    expect(text).toContain("= {\n  'jobs-create': jobsCreate,\n  jobs: jobs,\n  data: data,\n};\n");
   });
 
   test('README.md has at most 250 lines', () => {

@@ -7,5 +7,6 @@ import './dependency-unavailable.cases.js';
 import './local-url.cases.js';
 import './match-path.cases.js';
 import './pipeline.cases.js';
+import './session-pipeline.cases.js';
 import './request-parameters.cases.js';
 import './request-validation.cases.js';

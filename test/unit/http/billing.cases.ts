@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { billedUnits } from '../../../functions/lib/http/define-handler.js';
-import { ROUTES, type Route, routeByName } from '../../../functions/routes.js';
+import { KEY_ROUTES, ROUTES, type Route, routeByName } from '../../../functions/routes.js';
 
 describe('billing', () => {
   describe('billing rules of the route table (docs/api.md: Endpoints, billing column; Limits, monthly cap)', () => {
@@ -33,7 +33,12 @@ describe('billing', () => {
     test('the table has the 11 numbered endpoints of the README, each once', () => {
       const keys = (ROUTES as readonly Route[]).map((r) => `${r.method} ${r.path}`);
       expect(new Set(keys).size).toBe(ROUTES.length);
-      expect((ROUTES as readonly Route[]).filter((r) => !r.extension)).toHaveLength(11);
+      expect(KEY_ROUTES.filter((r) => !r.extension)).toHaveLength(11);
+      // Only a route called with a key is billed.
+      for (const route of ROUTES as readonly Route[]) {
+        if (!KEY_ROUTES.includes(route as never))
+          expect([route.name, route.billing.per]).toEqual([route.name, 'none']);
+      }
     });
   });
 });

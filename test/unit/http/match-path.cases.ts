@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { matchDashboardPath, matchIn, matchPath } from '../../../scripts/local/match-path.js';
+import { matchIn, matchPath } from '../../../scripts/local/match-path.js';
 
 // The local gateway's routing (scripts/local/match-path.ts), as API Gateway matches the resources
 // the stack deploys from the same table.
@@ -17,11 +17,8 @@ describe('the local gateway matches a path to its resource like API Gateway', ()
 
   test("a resource's routes come together, one per method", () => {
     expect(names(matchPath('/v1/email/jobs'))).toEqual(['jobs-create', 'jobs-list']);
-    expect(names(matchDashboardPath('/v1/dashboard/session'))).toEqual([
-      'dashboard-session',
-      'dashboard-sign-out',
-    ]);
-    expect(matchDashboardPath('/v1/dashboard/keys/key_1')).toEqual({
+    expect(names(matchPath('/v1/dashboard/session'))).toEqual(['dashboard-session', 'dashboard-sign-out']);
+    expect(matchPath('/v1/dashboard/keys/key_1')).toEqual({
       routes: [
         expect.objectContaining({ name: 'dashboard-keys-update', method: 'PUT' }),
         expect.objectContaining({ name: 'dashboard-keys-revoke', method: 'DELETE' }),
@@ -42,6 +39,8 @@ describe('the local gateway matches a path to its resource like API Gateway', ()
 
   test('a path of no route matches nothing (the gateway answers it, no function runs)', () => {
     expect(matchPath('/v1/nowhere')).toBeUndefined();
-    expect(matchDashboardPath('/v1/geo')).toBeUndefined();
+    expect(matchPath('/v1/dashboard/nowhere')).toBeUndefined();
+    // Every route of the one table, the API description's and the dashboard's included.
+    expect(names(matchPath('/v1/openapi.json'))).toEqual(['openapi']);
   });
 });

@@ -1,14 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type * as z from 'zod';
+import type { KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
 import { JobsCreateHeaders, JobsCreateQuery } from '../../../functions/jobs-create/contract.js';
 import { JobsListQuery } from '../../../functions/jobs-list/contract.js';
+import type { RouteContract } from '../../../functions/lib/http/contract.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
 import { headersNamedBy, validate, validateHeaders } from '../../../functions/lib/http/validate.js';
 import { encodeCursor, LIST_LIMIT_MAX } from '../../../functions/lib/jobs/list-cursor.js';
 import { LookupIpPath, LookupIpQuery } from '../../../functions/lookup-ip/contract.js';
-import type { RouteName } from '../../../functions/routes.js';
+import { KEY_ROUTES } from '../../../functions/routes.js';
 
 // A route's query, path and headers are validated by its contract, like its body, through the one
 // mapping from zod issues to the API's codes (functions/lib/http/validate.ts). Whatever strings a
@@ -166,7 +168,7 @@ describe('request-parameters', () => {
   });
 
   /** Every route whose contract has a query, path or header schema, with the codes it documents. */
-  const PARTS = (Object.entries(CONTRACTS) as [RouteName, (typeof CONTRACTS)[RouteName]][]).filter(
+  const PARTS = KEY_ROUTES.map((r) => [r.name, CONTRACTS[r.name as KeyRouteName]] as const).filter(
     ([, c]) => c.query || c.params || c.headers,
   );
 
@@ -241,10 +243,7 @@ describe('request-parameters', () => {
   });
 
   /** API Gateway always fills a route's path parameters: one hostile value for each. */
-  function pathOf(
-    contract: (typeof CONTRACTS)[RouteName],
-    values: Record<string, string>,
-  ): Record<string, string> {
+  function pathOf(contract: RouteContract, values: Record<string, string>): Record<string, string> {
     const names = Object.keys((contract.params as z.ZodObject).shape);
     return Object.fromEntries(names.map((n) => [n, Object.values(values)[0] ?? '']));
   }

@@ -3,8 +3,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { traceInvocation } from '../aws/tracing.js';
 import { logger } from '../observability.js';
-import type { DashboardRoute } from '../route-types.js';
-import { type LambdaEntry, lambdaEntry } from '../runtime/lambda-entry.js';
+import type { OpenRoute, SessionRoute } from '../route-types.js';
 import type { Services } from '../runtime/services.js';
 import {
   type SessionPrincipal,
@@ -20,41 +19,46 @@ import { responseHeaders } from './middleware/response-headers.js';
 import { type Reply, toProxyResult } from './reply.js';
 import type { HttpRequest } from './request.js';
 
-// The dashboard's route handlers (docs/dashboard.md). Shorter than the API's pipeline: nothing is
-// billed or rate-counted per account, so there is no admission; the session authorizer's decision
+// The pipeline of the routes called without a key (docs/dashboard.md): the dashboard's session
+// routes and the two sign-in steps. Shorter than the key routes' pipeline: nothing is billed or
+// rate-counted per account, so there is no admission; the session authorizer's decision
 // (session-authorizer/handler.ts) is the caller. Every answer is `Cache-Control: no-store`.
 //
 //   traceInvocation · injectLambdaContext · responseHeaders (X-Request-Id) · noStore · errorResponse
-//   · httpRequest · session (routes with auth 'session') · dashboardErrors · input · run
+//   · httpRequest · route key · session (auth 'session') · domainErrors · input · run
 //
 // A route that answers a signed-out call (answersSignedOut: GET /v1/dashboard/session) gets no
 // session instead of the 401 session_required refusal; its run says so in its answer.
+// define-handler.ts defineHandler picks this pipeline by the route's auth kind.
 
-export interface DashboardCall {
+/** What a route without a key is called with. */
+export interface SessionCall {
   req: HttpRequest;
   now: Date;
   /** The service instance the call runs on (runtime/services.ts). */
   services: Services;
 }
 
-export interface DashboardSpec<I> {
-  /** The route's entry of the route table (routes.ts dashboardRouteByName). */
-  route: DashboardRoute;
+/** A session route's definition: its run gets the caller's session. */
+export interface SessionHandlerSpec<I> {
+  /** The route's entry of the route table (routes.ts routeByName). */
+  route: SessionRoute & { answersSignedOut?: never };
   input: (req: HttpRequest) => I | Promise<I>;
-  run: (input: I, call: DashboardCall & { session: SessionPrincipal }) => Promise<Reply>;
+  run: (input: I, call: SessionCall & { session: SessionPrincipal }) => Promise<Reply>;
 }
 
+/** A session route that answers a signed-out call: `session` is null when the call has none. */
 export interface SessionProbeSpec<I> {
-  route: DashboardRoute;
+  route: SessionRoute & { answersSignedOut: true };
   input: (req: HttpRequest) => I | Promise<I>;
-  /** `session` is null when the call has none (no cookie, or its session ended). */
-  run: (input: I, call: DashboardCall & { session: SessionPrincipal | null }) => Promise<Reply>;
+  run: (input: I, call: SessionCall & { session: SessionPrincipal | null }) => Promise<Reply>;
 }
 
-export interface PublicDashboardSpec<I> {
-  route: DashboardRoute;
+/** A route anyone may call (the sign-in steps): no session yet. */
+export interface OpenHandlerSpec<I> {
+  route: OpenRoute;
   input: (req: HttpRequest) => I | Promise<I>;
-  run: (input: I, call: DashboardCall) => Promise<Reply>;
+  run: (input: I, call: SessionCall) => Promise<Reply>;
 }
 
 type DashboardContext = RequestContext & { session?: SessionPrincipal };
@@ -88,22 +92,19 @@ function session(answersSignedOut: boolean): Middleware {
   };
 }
 
-type Entry = LambdaEntry<APIGatewayProxyEvent, APIGatewayProxyResult>;
-
-function build<I>(
-  route: DashboardRoute,
-  input: (req: HttpRequest) => I | Promise<I>,
-  run: (input: I, context: DashboardContext, services: Services) => Promise<Reply>,
-): Entry {
-  return lambdaEntry((services) => chainOn(services, route, input, run));
-}
-
-function chainOn<I>(
+/**
+ * The handler of a session or open route on `services`: the chain above, then `input` and `run`
+ * (with the session where the route has one; null for a signed-out probe).
+ */
+export function sessionHandler<I>(
   services: Services,
-  route: DashboardRoute,
-  input: (req: HttpRequest) => I | Promise<I>,
-  run: (input: I, context: DashboardContext, services: Services) => Promise<Reply>,
+  spec: SessionHandlerSpec<I> | SessionProbeSpec<I> | OpenHandlerSpec<I>,
 ) {
+  const route: SessionRoute | OpenRoute = spec.route;
+  const run = spec.run as (
+    input: I,
+    call: SessionCall & { session?: SessionPrincipal | null },
+  ) => Promise<Reply>;
   const chain = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, DashboardContext>()
     .use(traceInvocation())
     .use(injectLambdaContext(logger, { resetKeys: true }))
@@ -116,48 +117,15 @@ function chainOn<I>(
   return chain.use(domainErrors()).handler(async (_event, context) => {
     let value: I;
     try {
-      value = await input(stateOf(context, 'httpRequest'));
+      value = await spec.input(stateOf(context, 'httpRequest'));
     } catch (err) {
       throw domainErrorAnswer(err) ?? err;
     }
-    return toProxyResult(await run(value, context, services));
+    const call: SessionCall = { req: stateOf(context, 'httpRequest'), now: services.now(), services };
+    const reply =
+      route.auth === 'none'
+        ? await run(value, call)
+        : await run(value, { ...call, session: context.session ?? null });
+    return toProxyResult(reply);
   });
-}
-
-/** A dashboard route behind the session authorizer. */
-export function defineDashboardHandler<I>(spec: DashboardSpec<I>): Entry {
-  if (spec.route.answersSignedOut) {
-    throw new Error(`${spec.route.name} answers signed-out calls: define it with defineSessionProbeHandler`);
-  }
-  return build(spec.route, spec.input, (input, context, services) =>
-    spec.run(input, {
-      req: stateOf(context, 'httpRequest'),
-      now: services.now(),
-      services,
-      session: context.session as SessionPrincipal,
-    }),
-  );
-}
-
-/** A session route that answers a signed-out call too (answersSignedOut in the route table). */
-export function defineSessionProbeHandler<I>(spec: SessionProbeSpec<I>): Entry {
-  const route = spec.route;
-  if (route.auth !== 'session' || !route.answersSignedOut) {
-    throw new Error(`${route.name} is not a session route that answers signed-out calls`);
-  }
-  return build(spec.route, spec.input, (input, context, services) =>
-    spec.run(input, {
-      req: stateOf(context, 'httpRequest'),
-      now: services.now(),
-      services,
-      session: context.session ?? null,
-    }),
-  );
-}
-
-/** One of the two sign-in routes, which have no session yet. */
-export function definePublicDashboardHandler<I>(spec: PublicDashboardSpec<I>): Entry {
-  return build(spec.route, spec.input, (input, context, services) =>
-    spec.run(input, { req: stateOf(context, 'httpRequest'), now: services.now(), services }),
-  );
 }

@@ -1,0 +1,8 @@
+import type { DashboardContract } from '../api-reference/route-contracts.js';
+import { HostnameParams } from '../dashboard-views.js';
+
+export const contract: DashboardContract = {
+  params: HostnameParams,
+  responseStatus: 204,
+  errors: ['not_found'],
+};

@@ -1,0 +1,3 @@
+import type { DashboardContract } from '../api-reference/route-contracts.js';
+
+export const contract: DashboardContract = { responseStatus: 204 };
