@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { type Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import middy from '@middy/core';
 import { BUCKET } from '../lib/aws/resources.js';
 import { s3CallBound, s3Client } from '../lib/aws/s3-client.js';
@@ -20,7 +20,7 @@ import {
 } from '../lib/ip/compile/subdivision-inputs.js';
 import type { ReadDataFile } from '../lib/ip/ip-data.js';
 import { IP_CHECKS_FILE, IP_DATA_FILES, type IpManifest, parseIpManifest } from '../lib/ip/manifest.js';
-import { logger, metrics } from '../lib/observability.js';
+import { logger } from '../lib/observability.js';
 import {
   carriedEmailFiles,
   ipCurrentFromDir,
@@ -38,6 +38,7 @@ import type { Config } from '../lib/runtime/config.js';
 import { FIX_AWS } from '../lib/runtime/data-report.js';
 import { tracedMxResolver } from '../lib/runtime/dns-tracing.js';
 import { lambdaEntry } from '../lib/runtime/lambda-entry.js';
+import { metrics } from '../lib/runtime/services.js';
 
 // The scheduled data refresh (EventBridge, every 6 hours; infra/constructs/data-refresh.ts): fetch
 // every list upstream, validate, compile, and publish a new version to S3 for the functions to swap
@@ -62,6 +63,8 @@ export interface RefreshHandlerDeps {
   resolver(): (MxResolver & { close?(): void }) | null;
   now(): Date;
   mxDomainsPerRun: number;
+  /** Where the run's figures go (EMF: refreshRejected, the datasets' counts). */
+  metrics: Metrics;
 }
 
 /** The IP data's part of a run (ip-refresh.ts). */
@@ -175,7 +178,7 @@ async function currentData(store: S3DataStore, root: string): Promise<CurrentDat
 
 export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<RefreshSummary> {
   return async () => {
-    const emf = metrics();
+    const emf = deps.metrics;
     try {
       const store = deps.store();
       const root = deps.dataRoot();
@@ -299,6 +302,7 @@ export const handler = lambdaEntry((services) => {
       resolver: () => mxResolver(config),
       now: services.now,
       mxDomainsPerRun: config.MX_DOMAINS_PER_RUN,
+      metrics: metrics(services),
     }),
   ).use(traceInvocation());
 });

@@ -77,10 +77,11 @@ export const logger = new NetintelLogger({ serviceName: 'netintel' });
  */
 export const accessLogger: Logger = logger.createChild();
 
-// Created on first use: Powertools reads POWERTOOLS_METRICS_DISABLED when the emitter is built,
-// and the local server sets it after this module is loaded.
-let emitter: Metrics | undefined;
-export function metrics(): Metrics {
-  emitter ??= new Metrics({ namespace: 'netintel', serviceName: 'netintel' });
-  return emitter;
+/**
+ * An EMF metrics emitter. Each service instance makes its own on first use (runtime/services.ts
+ * `metrics`): Powertools reads POWERTOOLS_METRICS_DISABLED when the emitter is built, and the local
+ * server sets it after this module is loaded.
+ */
+export function createMetrics(): Metrics {
+  return new Metrics({ namespace: 'netintel', serviceName: 'netintel' });
 }

@@ -44,18 +44,19 @@ describe('cap-edge', () => {
     delete process.env.QUOTA_LEASE_MIN_PER_MINUTE;
   });
 
-  test('16 callers at once on a 2,000 cap, admitted from leases: exactly 2,000 admitted, every refusal monthly_limit_exceeded', async () => {
-    const { accountId, headers } = await leasedAccount({ perMinute: 10_000_000, monthlyCap: 2_000 });
+  test('16 callers at once on a 1,200 cap, admitted from leases: exactly 1,200 admitted, every refusal monthly_limit_exceeded', async () => {
+    // Leases of 100 calls and more at first, shrinking to one call near the cap (limits/leases.ts).
+    const { accountId, headers } = await leasedAccount({ perMinute: 10_000_000, monthlyCap: 1_200 });
     const run = await callUntilRefused(() => stack.call('GET', '/v1/lookup/192.0.2.1', { headers }), {
       callers: 16,
-      maxCalls: 4_000,
+      maxCalls: 2_400,
     });
-    expect(run.admitted).toBe(2_000);
+    expect(run.admitted).toBe(1_200);
     expect(run.refusals).toEqual({ monthly_limit_exceeded: 16 });
     expect(await leasesTaken(accountId)).toBeGreaterThan(0);
     // Billed exactly what was admitted, with nothing left held in a lease.
     expect(await usageCounter(stack.services).read(accountId, monthKey(clock.now()))).toMatchObject({
-      monthCount: 2_000,
+      monthCount: 1_200,
       reserved: 0,
       leases: [],
     });

@@ -12,10 +12,10 @@ import {
 import { traceAnnotations, traceInvocation } from '../aws/tracing.js';
 import { SentNotices } from '../limits/notice-delivery.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../limits/notifier.js';
-import { logger, metrics } from '../observability.js';
+import { logger } from '../observability.js';
 import { isKeyRoute, type Route } from '../route-types.js';
 import { type LambdaEntry, lambdaEntry } from '../runtime/lambda-entry.js';
-import { part, type Services } from '../runtime/services.js';
+import { metrics, part, type Services } from '../runtime/services.js';
 import type { HandlerSpec } from './handler-spec.js';
 import { admission } from './middleware/admission.js';
 import { billing } from './middleware/billing.js';
@@ -159,12 +159,12 @@ export function pipelineDeps(services: Services): PipelineDeps {
     annotations: traceAnnotations,
     metrics: {
       usageEvents: (accountId, meter, units) => {
-        const emf = metrics();
+        const emf = metrics(services);
         addUsageEvent(emf, accountId, meter, units);
         emf.publishStoredMetrics();
       },
       noticeFailed: () => {
-        metrics().singleMetric().addMetric(USAGE_NOTICE_FAILED_METRIC, MetricUnit.Count, 1);
+        metrics(services).singleMetric().addMetric(USAGE_NOTICE_FAILED_METRIC, MetricUnit.Count, 1);
       },
     },
   };

@@ -11,10 +11,10 @@ import {
   emailDataDir,
   loadEmailLists,
 } from '../email/index.js';
-import { logger, metrics } from '../observability.js';
+import { logger } from '../observability.js';
 import { type Config, type DataRefreshSettings, dataRefresh } from './config.js';
 import { tracedMxResolver } from './dns-tracing.js';
-import { asyncPart, part, type Services } from './services.js';
+import { asyncPart, metrics, part, type Services } from './services.js';
 
 // The instance's email checker: lists loaded once from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
@@ -93,7 +93,7 @@ export const dnsCanary = /* @__PURE__ */ part((s): DnsCanary => {
           'DNS canary failed: the resolver does not resolve the MX of any DNS_CANARY name, so negative answers are reported as dns_unavailable',
           { canary: settings.DNS_CANARY },
         );
-      const emf = metrics();
+      const emf = metrics(s);
       emf.addMetric(DNS_CANARY_METRIC, MetricUnit.Count, healthy ? 0 : 1);
       emf.publishStoredMetrics();
     },

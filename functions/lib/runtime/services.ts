@@ -1,5 +1,7 @@
+import type { Metrics } from '@aws-lambda-powertools/metrics';
 import { type Clock, systemClock } from '../clock.js';
 import type { Checkpoint } from '../jobs/job-creation.js';
+import { createMetrics } from '../observability.js';
 import type { Config } from './config.js';
 
 // The composition root. A function's services (stores, clients, loaded data) are parts of one
@@ -47,6 +49,9 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
   };
   return services;
 }
+
+/** The instance's EMF metrics emitter (usage events, notices, the DNS canary, the data refresh). */
+export const metrics = /* @__PURE__ */ part((): Metrics => createMetrics());
 
 /** A part of the service instance: `build` runs once per instance, on the first call. */
 export function part<T>(build: (services: Services) => T): (services: Services) => T {

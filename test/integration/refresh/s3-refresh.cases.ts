@@ -16,7 +16,7 @@ import {
 import { EMAIL_LIST_FILES, loadEmailLists } from '../../../functions/lib/email/lists.js';
 import { compileAsnCsv } from '../../../functions/lib/ip/compile/asn.js';
 import { IP_CHECKS_FILE, IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
-import { logger, metrics } from '../../../functions/lib/observability.js';
+import { createMetrics, logger } from '../../../functions/lib/observability.js';
 import { emailListsFromVersion } from '../../../functions/lib/refresh/email-version.js';
 import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
 import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
@@ -62,9 +62,13 @@ async function makeLayer(root: string): Promise<void> {
   }
 }
 
+/** The refresh's metrics emitter in these tests (spied on where a test reads its figures). */
+const emf = createMetrics();
+
 function deps(overrides: Partial<RefreshHandlerDeps> = {}): RefreshHandlerDeps {
   let minute = 0;
   return {
+    metrics: emf,
     store: () => store,
     fetcher: () => snapshotFetcher(FIXTURE_SNAPSHOTS),
     dataRoot: () => layer,
@@ -117,7 +121,7 @@ describe('s3-refresh', () => {
 
   describe('the refresh Lambda and S3 versions', () => {
     test('a refresh publishes a complete version, then points data/current.json at it', async () => {
-      const addMetric = jest.spyOn(metrics(), 'addMetric');
+      const addMetric = jest.spyOn(emf, 'addMetric');
       const summary = await createRefreshHandler(deps())();
       expect(summary.status).toBe('published');
       const pointer = await store.readPointer();
@@ -154,7 +158,7 @@ describe('s3-refresh', () => {
 
     test('a refresh failing validation publishes nothing, keeps the pointer and emits refreshRejected', async () => {
       const before = await store.readPointer();
-      const addMetric = jest.spyOn(metrics(), 'addMetric');
+      const addMetric = jest.spyOn(emf, 'addMetric');
       const summary = await createRefreshHandler(
         deps({
           fetcher: () => overridingFetcher(snapshotFetcher(FIXTURE_SNAPSHOTS), { 'tor-exits-csv': '' }),
