@@ -4,5 +4,5 @@ import { HostnameParams, HostnameView } from '../dashboard-views.js';
 export const contract: DashboardContract = {
   params: HostnameParams,
   response: HostnameView,
-  errors: ['not_found'],
+  errors: ['invalid_field', 'not_found'],
 };

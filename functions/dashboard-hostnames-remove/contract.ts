@@ -4,5 +4,5 @@ import { HostnameParams } from '../dashboard-views.js';
 export const contract: DashboardContract = {
   params: HostnameParams,
   responseStatus: 204,
-  errors: ['not_found'],
+  errors: ['invalid_field', 'not_found'],
 };

@@ -4518,6 +4518,16 @@ export interface operations {
                     };
                 };
             };
+            /** @description - `invalid_field`: a field has the wrong type or form */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description - `session_required`: a dashboard call without a live session (none, signed out, expired, or no longer a member) */
             401: {
                 headers: {
@@ -4568,6 +4578,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description - `invalid_field`: a field has the wrong type or form */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description - `session_required`: a dashboard call without a live session (none, signed out, expired, or no longer a member) */
             401: {
