@@ -36,7 +36,8 @@ export const about = [
   'the two. Bundles are timed in rounds, each importing the floor and every function once, so load on the machine',
   'falls on all alike. "Import / floor" is a function\'s median import time over the floor\'s median (spread: the',
   'same ratio within each round). Targets: at most 1.5 for every API route, at most 1.3 for `lookup-ip`, `geo` and',
-  'the `authorizer`; the dashboard, documentation, queue and scheduled functions are shown without one.',
+  'the `authorizer`; the dashboard, documentation, queue and scheduled functions are shown without one. The hot',
+  'functions are also imported as a stack deployed with `-c tracing=false` runs them (no X-Ray SDK evaluated).',
   '',
   '"What the hot bundles are made of" lists, for `lookup-ip`, `geo` and the `authorizer`, the largest parts (npm',
   'packages, our folders) beyond those of the floor, in minified KB: where the import time above the floor comes from.',
@@ -120,7 +121,8 @@ function partsOf(metafile: Metafile): Map<string, number> {
   return byPart;
 }
 
-async function importMs(file: string): Promise<number> {
+/** `tracing: false` as a stack deployed with `-c tracing=false` runs it (POWERTOOLS_TRACE_ENABLED=false). */
+async function importMs(file: string, tracing = true): Promise<number> {
   const code = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
   const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', code], {
     cwd: PROJECT_ROOT,
@@ -130,6 +132,7 @@ async function importMs(file: string): Promise<number> {
       NODE_OPTIONS: '--enable-source-maps',
       // As in Lambda, where it is set: the X-Ray tracer is loaded (functions/lib/aws/tracing.ts).
       AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+      ...(tracing ? {} : { POWERTOOLS_TRACE_ENABLED: 'false' }),
       AWS_REGION: 'us-east-1',
       POWERTOOLS_SERVICE_NAME: 'netintel',
       POWERTOOLS_METRICS_NAMESPACE: 'netintel',
@@ -170,8 +173,11 @@ export async function run(): Promise<BenchResult[]> {
     // Then RUNS rounds, each importing every bundle once: the floor and the functions share the
     // machine's load round by round.
     const times = new Map<string, number[]>([...outfiles.keys()].map((name) => [name, []]));
+    // The hot functions also as a deployment without tracing runs them (no X-Ray SDK evaluated).
+    const untraced = new Map<string, number[]>(HOT_FUNCTIONS.map((name) => [name, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const [name, outfile] of outfiles) times.get(name)!.push(await importMs(outfile));
+      for (const name of HOT_FUNCTIONS) untraced.get(name)!.push(await importMs(outfiles.get(name)!, false));
     }
 
     const figures = async (name: string, label: string): Promise<void> => {
@@ -244,6 +250,20 @@ export async function run(): Promise<BenchResult[]> {
         ...(target === undefined
           ? {}
           : { target: `<= ${target}: ${ratio <= target ? 'met' : 'not met'} (${round(ratio, 3)})` }),
+        samples: RUNS,
+      });
+    }
+    for (const name of HOT_FUNCTIONS) {
+      const xs = untraced.get(name)!;
+      results.push({
+        group: RATIO_GROUP,
+        figure: `${name}, tracing off (-c tracing=false): import / floor`,
+        median: round(median(xs) / floorMedian, 2),
+        spread: minMax(
+          xs.map((x, i) => x / floorTimes[i]!),
+          2,
+        ),
+        unit: 'ratio',
         samples: RUNS,
       });
     }

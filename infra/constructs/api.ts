@@ -40,7 +40,7 @@ import type { BucketArea, RouteAuth } from '../../functions/lib/route-types.js';
 import { isKeyRoute, ROUTES, type Route } from '../../functions/routes.js';
 import type { DataLayer } from './data-layer.js';
 import { acknowledgeBucketGrant, grantGetObjects, type JobPipeline } from './job-pipeline.js';
-import { NetintelFunction } from './netintel-function.js';
+import { NetintelFunction, tracingOn } from './netintel-function.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 import type { Secrets } from './secrets.js';
 import type { Tables } from './tables.js';
@@ -177,7 +177,7 @@ export class Api extends Construct {
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         metricsEnabled: true,
-        tracingEnabled: true,
+        tracingEnabled: tracingOn(this),
         throttlingRateLimit: STAGE_THROTTLE.rateLimit,
         throttlingBurstLimit: STAGE_THROTTLE.burstLimit,
       },
@@ -202,21 +202,7 @@ export class Api extends Construct {
     // the first call each second and 5% of the rest: $0.25 per million calls at $5 per million
     // traces, more than the authorizer's invocations cost. This rule, for this stage only, records
     // the first call each second and API_TRACE_RATE of the rest (bench/cost.ts reads it from here).
-    new CfnSamplingRule(this, 'ApiSampling', {
-      samplingRule: {
-        ruleName: Names.uniqueResourceName(this, { maxLength: 32, separator: '-' }),
-        priority: 9000,
-        fixedRate: API_TRACE_RATE,
-        reservoirSize: 1,
-        serviceName: `${this.restApi.restApiName}/${STAGE_NAME}`,
-        serviceType: 'AWS::ApiGateway::Stage',
-        resourceArn: `arn:${Stack.of(this).partition}:apigateway:${Stack.of(this).region}::/restapis/${this.restApi.restApiId}/stages/${STAGE_NAME}`,
-        host: '*',
-        httpMethod: '*',
-        urlPath: '*',
-        version: 1,
-      },
-    });
+    if (tracingOn(this)) this.addSamplingRule();
 
     // API Gateway's own errors as {error, message}, with CORS for an allowed origin
     // (functions/lib/gateway/gateway-responses.ts). DEFAULT_4XX/5XX carry no status: each type they
@@ -354,6 +340,25 @@ export class Api extends Construct {
     }
 
     this.addMethodFallbacks();
+  }
+
+  /** X-Ray's sampling rule of this stage: the first call each second and API_TRACE_RATE of the rest. */
+  private addSamplingRule(): void {
+    new CfnSamplingRule(this, 'ApiSampling', {
+      samplingRule: {
+        ruleName: Names.uniqueResourceName(this, { maxLength: 32, separator: '-' }),
+        priority: 9000,
+        fixedRate: API_TRACE_RATE,
+        reservoirSize: 1,
+        serviceName: `${this.restApi.restApiName}/${STAGE_NAME}`,
+        serviceType: 'AWS::ApiGateway::Stage',
+        resourceArn: `arn:${Stack.of(this).partition}:apigateway:${Stack.of(this).region}::/restapis/${this.restApi.restApiId}/stages/${STAGE_NAME}`,
+        host: '*',
+        httpMethod: '*',
+        urlPath: '*',
+        version: 1,
+      },
+    });
   }
 
   /**

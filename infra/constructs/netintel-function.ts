@@ -10,6 +10,16 @@ import { cdkBundling, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from '../bundling.js
 import { PROJECT_ROOT } from '../project-root.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 
+/**
+ * Whether the stack traces with X-Ray: on unless the deployer turns it off (`-c tracing=false`).
+ * Off, no function loads the X-Ray SDK at its cold start (functions/lib/aws/tracing.ts), the API
+ * stage records no traces, and nothing is spent on X-Ray.
+ */
+export function tracingOn(scope: Construct): boolean {
+  const value: unknown = scope.node.tryGetContext('tracing');
+  return !(value === false || value === 'false');
+}
+
 export interface NetintelFunctionProps {
   /** Folder under functions/ holding handler.ts. */
   handler: string;
@@ -22,7 +32,7 @@ export interface NetintelFunctionProps {
 
 /**
  * Every Lambda of the stack, built one way: ESM bundle (infra/bundling.ts), newest Node runtime on
- * arm64, active tracing (Powertools Tracer, functions/lib/aws/tracing.ts), JSON logs into its own
+ * arm64, active tracing unless turned off (Powertools Tracer, functions/lib/aws/tracing.ts), JSON logs into its own
  * log group with the retention Observability sets, and a role that may write to that log group
  * only (no AWSLambdaBasicExecutionRole, whose `logs:*` on `*` cdk-nag IAM4 rightly flags).
  */
@@ -32,6 +42,7 @@ export class NetintelFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: NetintelFunctionProps) {
     super(scope, id);
+    const tracing = tracingOn(this);
 
     this.logGroup = new LogGroup(this, 'Logs', {
       retention: FUNCTION_LOG_RETENTION,
@@ -60,27 +71,30 @@ export class NetintelFunction extends Construct {
       // the authorizer): duration, errors and throttles are Lambda's own metrics, and traces have the
       // rest. A platform warning or error is still logged.
       systemLogLevelV2: SystemLogLevel.WARN,
-      tracing: Tracing.ACTIVE,
+      tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       bundling: cdkBundling(props.handler),
       environment: {
         POWERTOOLS_SERVICE_NAME: 'netintel',
         POWERTOOLS_METRICS_NAMESPACE: 'netintel',
         // X-Ray (functions/lib/aws/tracing.ts): responses can hold email addresses and error
         // messages can quote what the caller sent, so neither is recorded; a failure carries its
-        // error code instead.
-        POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-        POWERTOOLS_TRACER_CAPTURE_ERROR: 'false',
+        // error code instead. Tracing off: the Tracer is never loaded (config.ts tracingEnabled).
+        ...(tracing
+          ? { POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false', POWERTOOLS_TRACER_CAPTURE_ERROR: 'false' }
+          : { POWERTOOLS_TRACE_ENABLED: 'false' }),
         // The bundles ship source maps; without this flag Node ignores them in stack traces.
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
     });
 
-    Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM5[Resource::*]',
-      reason:
-        'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',
-    });
+    if (tracing) {
+      Validations.of(role).acknowledge({
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords do not support resource-level permissions.',
+      });
+    }
   }
 
   /**

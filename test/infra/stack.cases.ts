@@ -186,6 +186,23 @@ describe('functions', () => {
     expect(stage.TracingEnabled).toBe(true);
   });
 
+  it('with -c tracing=false nothing is traced: no X-Ray on any function, its role or the stage, and no sampling rule', () => {
+    const off = synthesize(netintelStack(testApp(undefined, { tracing: 'false' }), {}));
+    const functions = ofType(off.resources, 'AWS::Lambda::Function').filter(([, r]) =>
+      OUR_FUNCTIONS.includes(String(props(r).Description)),
+    );
+    expect(functions).toHaveLength(OUR_FUNCTIONS.length);
+    for (const [, resource] of functions) {
+      expect(props(resource).TracingConfig?.Mode ?? 'PassThrough').toBe('PassThrough');
+      // The functions never load the X-Ray SDK (functions/lib/runtime/config.ts tracingEnabled).
+      expect(props(resource).Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('false');
+    }
+    const policies = JSON.stringify(ofType(off.resources, 'AWS::IAM::Policy').map(([, p]) => props(p)));
+    expect(policies).not.toContain('xray:');
+    expect(ofType(off.resources, 'AWS::XRay::SamplingRule')).toEqual([]);
+    expect(props(ofType(off.resources, 'AWS::ApiGateway::Stage')[0]![1]).TracingEnabled).toBe(false);
+  });
+
   it('writes each function to its own log group kept one month, as JSON, without platform START/REPORT lines', () => {
     for (const description of OUR_FUNCTIONS) {
       const logging = props(fn(description)[1]).LoggingConfig;
