@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import { accessLogger, logger } from '../../functions/lib/observability.js';
-import { localServices, startServedGateway, WORKER_OPTIONS_VAR, type WorkerGatewayOptions } from './stack.js';
+import { localServices } from './local-services.js';
+import { startServedGateway, WORKER_OPTIONS_VAR, type WorkerGatewayOptions } from './stack.js';
 
 // One HTTP process of `npm start` with WORKERS above 1 (stack.ts startGatewayWorkers): the gateway
 // and every function, like one Lambda container of each, on the port the primary process shares out.

@@ -7,12 +7,10 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { jobStore, jobSweep, quotaLeases, usageCounter } from '../../functions/lib/aws/services.js';
 import type { Clock } from '../../functions/lib/clock.js';
-import { type Checkpoint, CRASH_POINTS, type CrashPoint } from '../../functions/lib/jobs/job-creation.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
 import { settleDueLeases } from '../../functions/lib/limits/leased-admission.js';
 import { accessLogger, logger } from '../../functions/lib/observability.js';
-import { environmentConfig } from '../../functions/lib/runtime/config.js';
-import { createServices, type Services } from '../../functions/lib/runtime/services.js';
+import type { Services } from '../../functions/lib/runtime/services.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { buildDashboard } from '../../web/dashboard/build.js';
@@ -25,8 +23,8 @@ import {
   startGateway,
 } from './api-gateway.js';
 import { type Endpoints, startEmulators, useEndpoints, writeEndpointsFile } from './emulators.js';
-import { freePort } from './free-port.js';
 import { requeueUnfinished, sweepExpired } from './job-upkeep.js';
+import { localServices, serveOnAPort } from './local-services.js';
 import { type DevAccount, seed } from './seed.js';
 import { type SweepRound, settleAtStart } from './settle-at-start.js';
 import { type Pollers, startPollers } from './sqs-poller.js';
@@ -97,33 +95,6 @@ const SWEEP_INTERVAL_MS = 60_000;
 /** Far enough ahead that every open lease is due (a lease is due within its life and grace). */
 const LEASE_EVERY_DUE_MS = 24 * 3600_000;
 
-/**
- * NETINTEL_CRASH_AT=<point>: the process kills itself (SIGKILL) when a job creation reaches that
- * point (jobs/job-creation.ts CRASH_POINTS), so the crash tests stop it exactly there. Only the
- * local tooling gives its services this checkpoint; a Lambda's is a no-op.
- */
-export function crashCheckpoint(value: string | undefined): Checkpoint {
-  if (!value) return () => undefined;
-  if (!(CRASH_POINTS as readonly string[]).includes(value)) {
-    throw new Error(`NETINTEL_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}`);
-  }
-  const at = value as CrashPoint;
-  return (point) => {
-    if (point === at) process.kill(process.pid, 'SIGKILL');
-  };
-}
-
-/**
- * The services of a local process's functions, from its environment as the stack set it up
- * (emulator endpoints, secrets, data path): this process's, and each worker process's own.
- */
-export function localServices(clock?: Clock): Services {
-  return createServices(environmentConfig(), {
-    checkpoint: crashCheckpoint(process.env.NETINTEL_CRASH_AT),
-    ...(clock ? { clock } : {}),
-  });
-}
-
 /** The whole API on this machine: emulators, seeded account, API Gateway emulator, SQS pollers. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
@@ -156,15 +127,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     restoreTimeouts();
     restoreEndpoints();
   };
-  // Sign-in links point at this server's dashboard (never at a request's Host): its port is chosen
-  // now, so that the functions' configuration has the address from the start.
-  const port = options.port || (await freePort(options.host));
-  const url = localUrl(options.host, port);
-  process.env.DASHBOARD_URL = `${url}/dashboard/`;
   // This stack's own services: an earlier stack of this process (tests, benchmarks) had others,
-  // built on its emulators.
-  const services = localServices(options.clock);
-  const now = services.now;
+  // built on its emulators. The seed and the start sweep run on this first instance; the one the
+  // functions serve with replaces it once the port is known (serveOnAPort).
+  let services = localServices(options.clock);
+  const now = () => services.now();
   const dev = await seed(dataDir, services);
 
   // What a process killed earlier left unsettled, before any new request: pending creations,
@@ -200,8 +167,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   for (const failure of start.failures)
     warn(`${failure} (after ${start.rounds} tries; the periodic sweep retries)`);
 
-  const served: WorkerGatewayOptions = {
-    port,
+  const served: Omit<WorkerGatewayOptions, 'port'> = {
     host: options.host,
     trustForwardedFor: options.trustForwardedFor ?? process.env.TRUST_FORWARDED_FOR === 'true',
     ...(options.integrationTimeoutMs ? { integrationTimeoutMs: options.integrationTimeoutMs } : {}),
@@ -209,10 +175,13 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     uploadOrigin: new URL(emulators.endpoints.s3).origin,
   };
   const workers = options.workers ?? 1;
-  const gateway =
+  const serving = await serveOnAPort(options, (port, withServices) =>
     workers > 1
-      ? await startGatewayWorkers(workers, served, log)
-      : await startServedGateway(served, services, log, options.gatewayLogger);
+      ? startGatewayWorkers(workers, { ...served, port }, log)
+      : startServedGateway({ ...served, port }, withServices, log, options.gatewayLogger),
+  );
+  const gateway = serving.gateway;
+  services = serving.services;
   const pollers = startPollers({
     projectRoot: PROJECT_ROOT,
     services,

@@ -12,4 +12,5 @@ import './results-csv-formula.cases.js';
 import './results-csv.cases.js';
 import './s3-keys.cases.js';
 import './queue-handlers.cases.js';
+import './local-services.cases.js';
 import './settle-at-start.cases.js';
