@@ -41,7 +41,7 @@ import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js'
 import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
 import { accessLogger } from '../../functions/lib/observability.js';
 import type { Services } from '../../functions/lib/runtime/services.js';
-import { handlerEntry, isKeyRoute, type Route, type SessionRoute } from '../../functions/routes.js';
+import { handlerEntry, isKeyRoute, type Route } from '../../functions/routes.js';
 import { answerClientError } from './client-error.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandler } from './load-handler.js';
@@ -403,20 +403,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     return functionMs < integrationMs ? 'function_timeout' : 'integration_timeout';
   }
 
+  /**
+   * A route's authorizer as API Gateway runs it: the key authorizer for a key route, the session
+   * authorizer (always an Allow) for a dashboard session route.
+   */
   async function authorize(route: Route, event: APIGatewayProxyEvent) {
+    const entry = route.auth === 'session' ? 'session-authorizer' : 'authorizer';
     const handler = await loadHandler<AuthorizerHandler>(
       options.projectRoot,
-      'functions/authorizer/handler.ts',
-      options.services,
-    );
-    return handler(authorizerEvent(route, event));
-  }
-
-  /** The session authorizer of a dashboard route, as API Gateway runs it (always an Allow). */
-  async function authorizeSession(route: SessionRoute, event: APIGatewayProxyEvent) {
-    const handler = await loadHandler<AuthorizerHandler>(
-      options.projectRoot,
-      'functions/session-authorizer/handler.ts',
+      handlerEntry(entry),
       options.services,
     );
     return handler(authorizerEvent(route, event));
@@ -491,7 +486,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let allowed: GatewayRequestFacts = {};
     if (route.auth === 'session') {
       try {
-        const decision = await authorizeSession(route, event);
+        const decision = await authorize(route, event);
         event.requestContext.authorizer = { ...decision.context, principalId: decision.principalId };
       } catch (err) {
         logger.error('session authorizer failed', { correlation_id: requestId, error: err as Error });

@@ -9,7 +9,7 @@ import type { Services } from '../../functions/lib/runtime/services.js';
 const modules = new Map<string, Promise<Record<string, unknown>>>();
 let queue: Promise<unknown> = Promise.resolve();
 
-export function loadHandlerModule(projectRoot: string, entry: string): Promise<Record<string, unknown>> {
+function loadHandlerModule(projectRoot: string, entry: string): Promise<Record<string, unknown>> {
   // By path: tests run gateways and pollers of other project roots (handlers that hang) in one process.
   const path = join(projectRoot, entry);
   let mod = modules.get(path);

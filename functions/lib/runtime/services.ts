@@ -63,7 +63,7 @@ export function part<T>(build: (services: Services) => T): (services: Services) 
  * instance, shared by every caller; a build that fails is tried again by the next call.
  */
 export function asyncPart<T>(build: (services: Services) => Promise<T>): (services: Services) => Promise<T> {
-  const slot = /* @__PURE__ */ part((services) => {
+  const slot = part((services) => {
     let pending: Promise<T> | undefined;
     return () => {
       if (!pending) {
