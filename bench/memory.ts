@@ -6,8 +6,9 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { APIGatewayProxyEvent, APIGatewayRequestAuthorizerEvent, SQSEvent } from 'aws-lambda';
 import { build } from 'esbuild';
+import { jobStore } from '../functions/lib/aws/job-services.js';
 import { BUCKET } from '../functions/lib/aws/resources.js';
-import { accountStore, jobStore } from '../functions/lib/aws/services.js';
+import { accountStore } from '../functions/lib/aws/services.js';
 import { parseIp } from '../functions/lib/ip/parse-ip.js';
 import { specialRange } from '../functions/lib/ip/special-ranges.js';
 import { EMAIL_SOURCES } from '../functions/lib/refresh/email-build.js';
@@ -581,7 +582,7 @@ export async function run(): Promise<BenchResult[]> {
       const memoryMb = memory.get(name);
       if (memoryMb === undefined) throw new Error(`no memory size for ${name} in the stack`);
       const bundle = join(dir, name, 'index.mjs');
-      await build(esbuildOptions(join(PROJECT_ROOT, handlerEntry(name)), bundle));
+      await build(esbuildOptions(join(PROJECT_ROOT, handlerEntry(name)), join(dir, name)));
       const scenarioFile = join(dir, name, 'scenario.json');
       await writeFile(scenarioFile, JSON.stringify(scenario));
       const report = await runChild(bundle, scenarioFile, memoryMb, {

@@ -1,12 +1,12 @@
 import { basename, dirname } from 'node:path';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { type BundlingOptions, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import type { BuildOptions } from 'esbuild';
+import { AssetHashType, DockerImage } from 'aws-cdk-lib';
+import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { type BuildOptions, buildSync } from 'esbuild';
 import { LAYER_MODULES, NODE_TARGET } from './layer-modules.js';
 
-// One definition of how every Lambda is built. The stack (NodejsFunction) and the bundle benchmark
-// (bench/bundles.ts, esbuild's JS API) both derive their options from LAMBDA_BUNDLE, so the sizes
-// and import times we measure are those of the code we deploy.
+// One definition of how every Lambda is built. The stack (lambdaCode, esbuild's JS API at synth) and
+// the bundle benchmark (bench/bundles.ts) both take their options from esbuildOptions, so the sizes and
+// import times we measure are those of the code we deploy.
 
 /**
  * The newest Node.js runtime aws-cdk-lib knows (cdk-nag L1 wants the newest). Bundles are still
@@ -26,8 +26,15 @@ export const LAMBDA_BUNDLE = {
    * to file, line and column, which is all they print.
    */
   sourcesContent: false,
-  /** ESM because @middy/core 7 is ESM-only. */
+  /** ESM because @middy/core 7 is ESM-only (and esbuild splits code only into ESM). */
   format: 'esm',
+  /**
+   * Code behind a dynamic import() goes into its own chunk (chunks/ beside index.mjs), read from disk
+   * on that import's first call only: the S3 client that follows new data, the X-Ray SDK, SES. In one
+   * file, esbuild inlines every import() and each cold start parses it all (BENCHMARKS.md).
+   */
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
   mainFields: ['module', 'main'],
   /**
    * CommonJS dependencies inside an ESM bundle still call require(), which ESM does not define:
@@ -62,35 +69,23 @@ export function externalModules(functionName: string): string[] {
   return LAMBDA_BUNDLE.externalModules.filter((m) => !bundled.includes(m));
 }
 
-/** LAMBDA_BUNDLE as NodejsFunction bundling options for the function in functions/<functionName>/. */
-export function cdkBundling(functionName: string): BundlingOptions {
-  return {
-    minify: LAMBDA_BUNDLE.minify,
-    sourceMap: LAMBDA_BUNDLE.sourceMap,
-    sourcesContent: LAMBDA_BUNDLE.sourcesContent,
-    format: OutputFormat.ESM,
-    mainFields: [...LAMBDA_BUNDLE.mainFields],
-    banner: LAMBDA_BUNDLE.banner,
-    target: LAMBDA_BUNDLE.target,
-    externalModules: externalModules(functionName),
-  };
-}
-
 /**
- * LAMBDA_BUNDLE as esbuild build options: the same flags NodejsFunction passes to the esbuild CLI
- * (`--bundle --platform=node --target --format --outfile=index.mjs --minify --sourcemap
- * --sources-content=false --external --banner:js --main-fields`). The function is named by its
- * entry's folder (functions/<name>/handler.ts) unless given.
+ * LAMBDA_BUNDLE as esbuild build options for the function in functions/<functionName>/: its entry
+ * becomes `outdir/index.mjs` (the handler `index.handler`), its lazy parts `outdir/chunks/*.mjs`.
+ * The function is named by its entry's folder (functions/<name>/handler.ts) unless given.
  */
 export function esbuildOptions(
   entry: string,
-  outfile: string,
+  outdir: string,
   functionName = basename(dirname(entry)),
 ): BuildOptions {
   return {
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { index: entry },
+    outdir,
+    outExtension: { '.js': '.mjs' },
     bundle: true,
+    splitting: LAMBDA_BUNDLE.splitting,
+    chunkNames: LAMBDA_BUNDLE.chunkNames,
     platform: 'node',
     target: LAMBDA_BUNDLE.target,
     format: LAMBDA_BUNDLE.format,
@@ -102,4 +97,26 @@ export function esbuildOptions(
     external: externalModules(functionName),
     logLevel: 'warning',
   };
+}
+
+/**
+ * The function's code asset, bundled at synth by esbuild in this process (no Docker; NodejsFunction
+ * cannot split code: it passes esbuild one --outfile). The asset is hashed by its output, so a
+ * change that leaves the bundle alike does not redeploy the function; a synth without bundling
+ * (`aws:cdk:bundling-stacks`, the stack tests) skips the build.
+ */
+export function lambdaCode(entry: string, functionName = basename(dirname(entry))): Code {
+  return Code.fromAsset(dirname(entry), {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the type; never used, since the local build below either succeeds or throws.
+      image: DockerImage.fromRegistry('netintel-bundles-locally'),
+      local: {
+        tryBundle(outputDir: string): boolean {
+          buildSync({ ...esbuildOptions(entry, outputDir, functionName), logLevel: 'error' });
+          return true;
+        },
+      },
+    },
+  });
 }

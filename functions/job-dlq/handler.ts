@@ -2,7 +2,8 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { jobStore, usageCounter } from '../lib/aws/services.js';
+import { jobStore } from '../lib/aws/job-services.js';
+import { usageCounter } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { failJob } from '../lib/jobs/process-chunk.js';

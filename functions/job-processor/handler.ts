@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { jobStore } from '../lib/aws/services.js';
+import { jobStore } from '../lib/aws/job-services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import type { EmailChecker } from '../lib/email/index.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';

@@ -1,6 +1,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
-import { jobSweep, quotaLeases, usageCounter } from '../lib/aws/services.js';
+import { jobSweep } from '../lib/aws/job-services.js';
+import { quotaLeases, usageCounter } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
 import { sweepJobs } from '../lib/jobs/job-sweep.js';
 import { settleDueLeases } from '../lib/limits/leased-admission.js';

@@ -1,4 +1,4 @@
-import { jobStore } from '../lib/aws/services.js';
+import { jobStore } from '../lib/aws/job-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { JobNotFoundError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';

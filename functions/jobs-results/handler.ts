@@ -1,4 +1,4 @@
-import { jobStore } from '../lib/aws/services.js';
+import { jobStore } from '../lib/aws/job-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError, JobNotFoundError } from '../lib/http/errors.js';
 import type { Reply } from '../lib/http/reply.js';

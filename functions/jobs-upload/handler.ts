@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { landingKey } from '../lib/aws/job-keys.js';
-import { jobStore } from '../lib/aws/services.js';
+import { jobStore } from '../lib/aws/job-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { CSV_LIMIT_BYTES } from '../lib/jobs/job-input.js';
 import { routeByName } from '../routes.js';

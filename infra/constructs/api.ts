@@ -20,7 +20,7 @@ import {
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
@@ -541,7 +541,7 @@ function addPreflight(resource: IResource, method: string): void {
 }
 
 /** SES v2 SendEmail from NOTIFY_FROM only: its address identity and its domain identity. */
-function grantSendUsageNotices(fn: NodejsFunction, notifyFrom: string): void {
+function grantSendUsageNotices(fn: LambdaFunction, notifyFrom: string): void {
   const stack = Stack.of(fn);
   // The NotifyFrom parameter is a token until deploy: CloudFormation splits it there.
   const domain = Token.isUnresolved(notifyFrom)

@@ -1,12 +1,17 @@
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { type CfnFunction, LoggingFormat, SystemLogLevel, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import {
+  type CfnFunction,
+  Function as LambdaFunction,
+  LoggingFormat,
+  SystemLogLevel,
+  Tracing,
+} from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { handlerEntry } from '../../functions/routes.js';
-import { cdkBundling, LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME } from '../bundling.js';
+import { LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME, lambdaCode } from '../bundling.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 
@@ -31,13 +36,13 @@ export interface NetintelFunctionProps {
 }
 
 /**
- * Every Lambda of the stack, built one way: ESM bundle (infra/bundling.ts), newest Node runtime on
+ * Every Lambda of the stack, built one way: ESM bundle split at its dynamic imports (infra/bundling.ts), newest Node runtime on
  * arm64, active tracing unless turned off (Powertools Tracer, functions/lib/aws/tracing.ts), JSON logs into its own
  * log group with the retention Observability sets, and a role that may write to that log group
  * only (no AWSLambdaBasicExecutionRole, whose `logs:*` on `*` cdk-nag IAM4 rightly flags).
  */
 export class NetintelFunction extends Construct {
-  readonly fn: NodejsFunction;
+  readonly fn: LambdaFunction;
   readonly logGroup: LogGroup;
 
   constructor(scope: Construct, id: string, props: NetintelFunctionProps) {
@@ -54,11 +59,9 @@ export class NetintelFunction extends Construct {
     });
     this.logGroup.grantWrite(role);
 
-    this.fn = new NodejsFunction(this, 'Function', {
-      entry: join(PROJECT_ROOT, handlerEntry(props.handler)),
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    this.fn = new LambdaFunction(this, 'Function', {
+      code: lambdaCode(join(PROJECT_ROOT, handlerEntry(props.handler)), props.handler),
+      handler: 'index.handler',
       runtime: LAMBDA_RUNTIME,
       architecture: LAMBDA_ARCHITECTURE,
       memorySize: props.memoryMb,
@@ -72,7 +75,6 @@ export class NetintelFunction extends Construct {
       // rest. A platform warning or error is still logged.
       systemLogLevelV2: SystemLogLevel.WARN,
       tracing: tracing ? Tracing.ACTIVE : Tracing.DISABLED,
-      bundling: cdkBundling(props.handler),
       environment: {
         POWERTOOLS_SERVICE_NAME: 'netintel',
         POWERTOOLS_METRICS_NAMESPACE: 'netintel',

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { accountStore, jobStore, usageCounter } from '../../functions/lib/aws/services.js';
+import { jobStore } from '../../functions/lib/aws/job-services.js';
+import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
 

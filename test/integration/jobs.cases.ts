@@ -8,8 +8,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { jobStore } from '../../functions/lib/aws/job-services.js';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
-import { accountStore, jobStore, usageCounter } from '../../functions/lib/aws/services.js';
+import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { failJob } from '../../functions/lib/jobs/process-chunk.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';

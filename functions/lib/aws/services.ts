@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AccountStore } from '../accounts/account.js';
 import { cachingAccountStore } from '../accounts/cached-store.js';
 import { requestHost } from '../custom-hostnames/binding.js';
@@ -11,8 +11,6 @@ import type { CertificateProvider } from '../custom-hostnames/ports.js';
 import { ScheduledCertificates } from '../custom-hostnames/scheduled-certificates.js';
 import type { SignInDeps } from '../dashboard/sign-in.js';
 import { fromOurEdge } from '../gateway/edge-origin.js';
-import type { CreationDeps } from '../jobs/job-creation.js';
-import type { SweepDeps } from '../jobs/job-sweep.js';
 import type { Leases } from '../limits/leased-admission.js';
 import { LEASE_POLICY, LeaseBook } from '../limits/leases.js';
 import type { Mailer, UsageNotifier } from '../limits/notifier.js';
@@ -23,15 +21,12 @@ import { DynamoBaselineStore } from './baseline-store.js';
 import { callBound } from './call-bounds.js';
 import { dynamo, dynamoSingleAttempt } from './dynamo-client.js';
 import { DynamoHostnameStore } from './hostname-store.js';
-import { JobStore } from './job-store.js';
 import { DynamoLeaseStore } from './lease-store.js';
 import { DynamoMemberStore } from './member-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
-import { BUCKET, JOB_QUEUE, JOB_SWEEP, tableName } from './resources.js';
-import { s3CallBound, s3Client } from './s3-client.js';
+import { tableName } from './resources.js';
 import { DynamoSessionStore } from './session-store.js';
-import { sqsClient } from './sqs-client.js';
 import { tracer } from './tracing.js';
 import { DynamoUsageCounter } from './usage-counter.js';
 
@@ -100,44 +95,6 @@ export function userIdSecret(s: Services): string {
   const secret = s.config.USER_ID_HMAC_SECRET;
   if (!secret) throw new Error('USER_ID_HMAC_SECRET is not set');
   return secret;
-}
-
-/** Rows per job chunk: JOB_CHUNK_ROWS (default 1,000; tests use small chunks). */
-export const jobStore = /* @__PURE__ */ part(
-  (s) =>
-    new JobStore(dynamo(s), s3Client(s), sqsClient(s), {
-      table: tableName('Jobs', s.config),
-      bucket: s.config[BUCKET.envVar] ?? BUCKET.localName,
-      queueUrl: s.config[JOB_QUEUE.envVar] ?? '',
-      chunkRows: s.config.JOB_CHUNK_ROWS,
-      s3Bound: s3CallBound(s.config),
-    }),
-);
-
-/**
- * How old a sweep entry must be before the sweep acts on it: JOB_SWEEP_GRACE_SECONDS, default
- * JOB_SWEEP.graceSeconds. Tests of the local stack set 0 to settle everything at a restart.
- */
-export function jobSweepGraceMs(s: Services): number {
-  return s.config.JOB_SWEEP_GRACE_SECONDS * 1000;
-}
-
-/** What POST /v1/email/jobs creates jobs with. */
-export function jobCreation(s: Services): CreationDeps {
-  return {
-    store: jobStore(s),
-    ledger: usageCounter(s),
-    newId: randomUUID,
-    checkpoint: s.checkpoint,
-    chunkRows: s.config.JOB_CHUNK_ROWS,
-    graceMs: jobSweepGraceMs(s),
-    sweepEveryMs: JOB_SWEEP.everySeconds * 1000,
-  };
-}
-
-/** What the sweep settles dead creations and lost refunds with. */
-export function jobSweep(s: Services): SweepDeps {
-  return { store: jobStore(s), ledger: usageCounter(s), graceMs: jobSweepGraceMs(s) };
 }
 
 // Custom hostnames (docs/custom-hostnames.md).

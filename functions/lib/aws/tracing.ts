@@ -9,8 +9,8 @@ import { tracingEnabled } from '../runtime/config.js';
 //
 // Only in Lambda (config.ts tracingEnabled). Locally and in tests there is no tracer and nothing of
 // X-Ray is loaded: importing aws-xray-sdk-core turns on cls-hooked's async hooks for the whole
-// process, which made a promise-heavy loop ten times slower. Hence the dynamic import: esbuild keeps
-// the Tracer in the bundle but evaluates it only when tracing is on.
+// process, which made a promise-heavy loop ten times slower. Hence the dynamic import: esbuild puts
+// the Tracer and the X-Ray SDK in chunks of their own (infra/bundling.ts), read only where tracing is on.
 //
 // Responses and errors are never recorded (they can hold email addresses): the stack sets
 // POWERTOOLS_TRACER_CAPTURE_RESPONSE and POWERTOOLS_TRACER_CAPTURE_ERROR to false
