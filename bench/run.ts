@@ -17,6 +17,7 @@ const MODULES = [
   'email',
   'email-http',
   'ip',
+  'account-geofeed',
   'ip-sources',
   'ip-http',
   'throughput',

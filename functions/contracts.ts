@@ -3,6 +3,13 @@
 // the route's folder. The OpenAPI document is built from this map, and its type makes a route
 // without a contract a compile error.
 
+import { contract as accountEmailRulesGet } from './account-email-rules-get/contract.js';
+import { contract as accountEmailRulesPut } from './account-email-rules-put/contract.js';
+import { contract as accountGeofeedDelete } from './account-geofeed-delete/contract.js';
+import { contract as accountGeofeedGet } from './account-geofeed-get/contract.js';
+import { contract as accountGeofeedPut } from './account-geofeed-put/contract.js';
+import { contract as accountTravelGet } from './account-travel-get/contract.js';
+import { contract as accountTravelPut } from './account-travel-put/contract.js';
 import type { RouteContracts } from './api-reference/route-contracts.js';
 import { contract as dashboardData } from './dashboard-data/contract.js';
 import { contract as dashboardHostnamesAdd } from './dashboard-hostnames-add/contract.js';
@@ -52,6 +59,13 @@ export const CONTRACTS: RouteContracts = {
   'risk-baseline-delete': riskBaselineDelete,
   usage: usage,
   data: data,
+  'account-travel-get': accountTravelGet,
+  'account-travel-put': accountTravelPut,
+  'account-email-rules-get': accountEmailRulesGet,
+  'account-email-rules-put': accountEmailRulesPut,
+  'account-geofeed-put': accountGeofeedPut,
+  'account-geofeed-get': accountGeofeedGet,
+  'account-geofeed-delete': accountGeofeedDelete,
   openapi: openapi,
   'dashboard-sign-in': dashboardSignIn,
   'dashboard-session-open': dashboardSessionOpen,

@@ -64,6 +64,36 @@ function dashboard<N extends string, const O extends DashboardOptions>(
       : Omit<SessionRoute, 'answersSignedOut'>) & { name: N };
 }
 
+/**
+ * A route of the account's own rules (docs/rules.md): secret key or the dashboard's session, 256 MB,
+ * 10 s, not billed (managing rules never counts towards the month), reading or writing the Accounts
+ * table.
+ */
+function accountRule<N extends string>(
+  name: N,
+  method: Route['method'],
+  path: string,
+  accounts: 'read' | 'readWrite',
+  summary: string,
+) {
+  return {
+    name,
+    method,
+    path,
+    auth: 'secret',
+    access: { accounts },
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary,
+    tag: 'Account',
+    extension: true,
+    // The dashboard's Rules page calls these with the session (and its CSRF token on a change).
+    dashboardSession: true,
+  } as const satisfies KeyRoute & { name: N };
+}
+
 interface DashboardOptions {
   auth?: 'session' | 'none';
   access: RouteAccess;
@@ -136,6 +166,8 @@ export const ROUTES = [
     timeoutSeconds: 15,
     summary: 'Check 1 to 100 email addresses',
     tag: 'Email',
+    // The dashboard's Rules page tries an address against the account's rules (billed as any call).
+    dashboardSession: true,
   },
   {
     name: 'jobs-create',
@@ -292,6 +324,56 @@ export const ROUTES = [
     tag: 'Account',
     extension: true,
   },
+  // The account's own rules (docs/rules.md): secret key, not billed, counted against the minute.
+  accountRule(
+    'account-travel-get',
+    'GET',
+    '/v1/account/travel',
+    'read',
+    'The impossible-travel settings in force (extension)',
+  ),
+  accountRule(
+    'account-travel-put',
+    'PUT',
+    '/v1/account/travel',
+    'readWrite',
+    'Set the impossible-travel settings (extension)',
+  ),
+  accountRule(
+    'account-email-rules-get',
+    'GET',
+    '/v1/account/email-rules',
+    'read',
+    'The email allow and block lists and the relay-alias policy in force (extension)',
+  ),
+  accountRule(
+    'account-email-rules-put',
+    'PUT',
+    '/v1/account/email-rules',
+    'readWrite',
+    'Replace the email allow and block lists and the relay-alias policy (extension)',
+  ),
+  accountRule(
+    'account-geofeed-put',
+    'PUT',
+    '/v1/account/geofeed',
+    'readWrite',
+    "Upload the account's private geofeed (RFC 8805 CSV), replacing any (extension)",
+  ),
+  accountRule(
+    'account-geofeed-get',
+    'GET',
+    '/v1/account/geofeed',
+    'read',
+    "The account's private geofeed as uploaded (extension)",
+  ),
+  accountRule(
+    'account-geofeed-delete',
+    'DELETE',
+    '/v1/account/geofeed',
+    'readWrite',
+    "Remove the account's private geofeed (extension)",
+  ),
   {
     name: 'openapi',
     method: 'GET',

@@ -3,12 +3,22 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Account, KeyRecord } from '../functions/lib/accounts/account.js';
 import { newKeyId } from '../functions/lib/accounts/api-key.js';
+import { emailRulesOf } from '../functions/lib/accounts/email-rules-document.js';
 import {
   createWithinLimit,
   LiveKeyLimitError,
   revokeFreeingSlot,
 } from '../functions/lib/accounts/live-keys.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
+import {
+  deleteGeofeed,
+  GeofeedRefusedError,
+  GeofeedTooLargeError,
+  setEmailRules,
+  setGeofeed,
+  setTravel,
+} from '../functions/lib/accounts/rule-changes.js';
+import { emailRulesView, geofeedView, travelView } from '../functions/lib/accounts/rules-views.js';
 import {
   assignUsagePlanKey,
   syncUsagePlanKeys,
@@ -22,7 +32,13 @@ import {
 import { LocalUsagePlanKeys } from '../functions/lib/aws/local-usage-plan-keys.js';
 import { MemberOfAnotherAccountError, UnknownMemberError } from '../functions/lib/aws/member-store.js';
 import { usagePlanIds } from '../functions/lib/aws/resources.js';
-import { accountStore, domainDeps, memberStore, usageCounter } from '../functions/lib/aws/services.js';
+import {
+  accountStore,
+  domainDeps,
+  memberStore,
+  rulesStore,
+  usageCounter,
+} from '../functions/lib/aws/services.js';
 import type { Clock } from '../functions/lib/clock.js';
 import {
   addHostname,
@@ -35,7 +51,9 @@ import {
 import { DashboardInputError } from '../functions/lib/dashboard/dashboard-errors.js';
 import { allowedOrigins } from '../functions/lib/dashboard/key-rules.js';
 import { memberEmail } from '../functions/lib/dashboard/member-email.js';
+import { EmailRulesSchema } from '../functions/lib/email/rules.js';
 import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-report.js';
+import { TravelSettingsSchema, travelSettingsOf } from '../functions/lib/risk/travel-settings.js';
 import { environmentConfig } from '../functions/lib/runtime/config.js';
 import { createServices, type Services } from '../functions/lib/runtime/services.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
@@ -84,6 +102,18 @@ const COMMANDS: Record<string, string[]> = {
   'domain verify': ['domain verify --hostname HOST'],
   'domain list': ['domain list --account ID'],
   'domain remove': ['domain remove --hostname HOST'],
+  'rules show': [
+    "rules show --account ID       the account's own rules: travel settings, email rules, geofeed",
+  ],
+  'rules travel': [
+    'rules travel --account ID [--max-speed-kmh N] [--min-distance-km N] [--min-seconds N]',
+    '                             replaces the travel settings (an option left out: its default)',
+  ],
+  'rules email': ['rules email --account ID --file RULES.json   replaces the email rules (docs/rules.md)'],
+  'rules geofeed': [
+    'rules geofeed --account ID --file FEED.csv   replaces the private geofeed (RFC 8805 CSV)',
+    'rules geofeed --account ID --delete          removes it',
+  ],
 };
 
 const OPTIONS_HELP =
@@ -140,6 +170,11 @@ const OPTIONS = {
   hostname: { type: 'string' },
   'base-domain': { type: 'string' },
   days: { type: 'string' },
+  file: { type: 'string' },
+  delete: { type: 'boolean', default: false },
+  'max-speed-kmh': { type: 'string' },
+  'min-distance-km': { type: 'string' },
+  'min-seconds': { type: 'string' },
   'data-dir': { type: 'string' },
   outputs: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -277,6 +312,75 @@ async function member(services: Services, values: Values, verb: string | undefin
   throw new CliError(`unknown command "member ${verb ?? ''}"`);
 }
 
+/** `rules show|travel|email|geofeed`: an account's own rules, changed as its API would change them. */
+async function rules(services: Services, values: Values, verb: string | undefined): Promise<unknown> {
+  const accountId = required('account', values.account);
+  if (!(await accountStore(services).getAccount(accountId)))
+    throw new UnknownAccountError(`unknown account "${accountId}"`);
+  const store = rulesStore(services);
+  const change = { at: services.now().toISOString(), by: 'admin' };
+  const show = async () => {
+    const meta = await store.meta(accountId);
+    const email = await store.readDocument(accountId, 'emailRules');
+    return {
+      accountId,
+      travel: travelView(meta),
+      emailRules: emailRulesView(email && emailRulesOf(email.body), email?.meta),
+      geofeed: meta.geofeed ? geofeedView(meta.geofeed) : null,
+    };
+  };
+  if (verb === 'show') return show();
+  if (verb === 'travel') {
+    const input = {
+      ...(values['max-speed-kmh'] === undefined ? {} : { maxSpeedKmh: Number(values['max-speed-kmh']) }),
+      ...(values['min-distance-km'] === undefined
+        ? {}
+        : { minDistanceKm: Number(values['min-distance-km']) }),
+      ...(values['min-seconds'] === undefined ? {} : { minSeconds: Number(values['min-seconds']) }),
+    };
+    const parsed = TravelSettingsSchema.safeParse(input);
+    if (!parsed.success) throw new CliError(zodProblems(parsed.error));
+    await setTravel(store, accountId, travelSettingsOf(parsed.data), change);
+  } else if (verb === 'email') {
+    const file = required('file', values.file);
+    let document: unknown;
+    try {
+      document = JSON.parse(await readFile(file, 'utf8'));
+    } catch (err) {
+      throw new CliError(`${file}: not a JSON document (${(err as Error).message})`);
+    }
+    const parsed = EmailRulesSchema.safeParse(document);
+    if (!parsed.success) throw new CliError(`${file}: ${zodProblems(parsed.error)}`);
+    await setEmailRules(store, accountId, parsed.data, change);
+  } else if (verb === 'geofeed') {
+    if (values.delete) await deleteGeofeed(store, accountId, change);
+    else {
+      const file = required('file', values.file);
+      try {
+        await setGeofeed(store, accountId, await readFile(file), change);
+      } catch (err) {
+        if (err instanceof GeofeedRefusedError) {
+          throw new CliError(
+            `${file}: ${err.message}\n${err.lines.map((l) => `  line ${l.line}: ${l.reason}`).join('\n')}`,
+          );
+        }
+        if (err instanceof GeofeedTooLargeError) throw new CliError(`${file}: ${err.message}`);
+        throw err;
+      }
+    }
+  } else {
+    throw new CliError(`unknown command "rules ${verb ?? ''}"`);
+  }
+  return show();
+}
+
+/** A zod refusal as one line: `path: problem; ...`. */
+function zodProblems(error: {
+  issues: readonly { path: readonly PropertyKey[]; message: string }[];
+}): string {
+  return error.issues.map((i) => `${i.path.map(String).join('.') || 'document'}: ${i.message}`).join('; ');
+}
+
 /** A failure after part of the work was done: the message says what stands and what to run. */
 class PartialFailureError extends Error {}
 
@@ -385,6 +489,7 @@ async function command(
     return { key, keyId };
   }
   if (area === 'member') return member(services, values, verb);
+  if (area === 'rules') return rules(services, values, verb);
   if (area === 'account' && verb === 'list') {
     const accounts: ReturnType<typeof accountView>[] = [];
     for await (const account of store.accounts()) accounts.push(accountView(account));

@@ -142,6 +142,16 @@ IP-derived locations are estimates about a connection, not device positions or i
 the domain and the address only: no mailbox is contacted. Verdicts, scores and flags (EU, compliance, tax, age,
 security) are signals for your own policy, never legal, tax or identity determinations.
 
+## Your account's own rules
+
+The global policy can be corrected for your account alone, with the secret key (never billed): a private RFC 8805
+geofeed (\`PUT /v1/account/geofeed\`: up to 10,000 prefixes and 1 MB, all or nothing, each refused row named in
+\`lines\`) that places your own networks in \`/v1/geo\`, the lookups, the signup check and the risk check, where
+answers say \`locationSource: "account_geofeed"\`; email allow and block lists and what privacy-relay aliases get
+(\`PUT /v1/account/email-rules\`: a block is \`reject\` with reason \`blocked_by_account\`; \`relayAliases\` is
+\`accept\`, \`review\` or \`reject\`); and the impossible-travel settings (\`PUT /v1/account/travel\`). A change is
+in force on every route within a few seconds; a list job keeps the email rules of its creation.
+
 ## Data and attribution
 
 Each deployment chooses its IP data: DB-IP Lite by default, or the operator's own MaxMind (GeoIP2 or GeoLite2) or

@@ -85,6 +85,15 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'an Idempotency-Key that is empty, longer than 255 characters or has control characters',
     message: 'Idempotency-Key must be 1 to 255 characters without control characters.',
   },
+  invalid_geofeed: {
+    when: 'PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)',
+    message:
+      'The geofeed was not applied: 1 row(s) refused, the first on line 3: 10.0.0.0/8 overlaps a special-purpose range.',
+  },
+  geofeed_not_found: {
+    when: 'GET /v1/account/geofeed of an account that has no geofeed',
+    message: 'This account has no geofeed: PUT one to /v1/account/geofeed.',
+  },
   invalid_api_key: {
     when: 'no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer',
     message:

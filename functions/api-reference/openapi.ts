@@ -18,6 +18,15 @@ export const ErrorSchema = z.object({
     .nonnegative()
     .optional()
     .describe('monthly_limit_exceeded only: requests left of the monthly cap when the call was refused.'),
+  lines: z
+    .array(
+      z.object({
+        line: z.number().int().nonnegative().describe('1-based line of the CSV; 0 for the feed as a whole.'),
+        reason: z.string().describe('Why the row was refused.'),
+      }),
+    )
+    .optional()
+    .describe('invalid_geofeed only: the refused rows (at most 100), by line number.'),
 });
 
 type JsonSchema = Record<string, unknown>;
@@ -38,9 +47,13 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
   return out;
 }
 
-/** A schema as the document embeds it (its dialect is the document's: no `$schema` of its own). */
-function json(schema: z.ZodType): JsonSchema {
-  const { $schema: _dialect, ...js } = z.toJSONSchema(schema, { unrepresentable: 'any', io: 'output' });
+/**
+ * A schema as the document embeds it (its dialect is the document's: no `$schema` of its own): what
+ * is answered (`output`), or for a request body what may be sent (`input`: a field with a default
+ * is optional there).
+ */
+function json(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
+  const { $schema: _dialect, ...js } = z.toJSONSchema(schema, { unrepresentable: 'any', io });
   return withoutSafeIntegerBounds(js) as JsonSchema;
 }
 
@@ -168,7 +181,7 @@ function requestBody(contract: RouteContract) {
       e.contentType !== type ? undefined : type === 'multipart/form-data' ? { file: e.body } : e.body,
     );
   const content: Record<string, unknown> = {
-    'application/json': { schema: json(contract.body), examples: media(undefined) },
+    'application/json': { schema: json(contract.body, 'input'), examples: media(undefined) },
   };
   for (const type of contract.bodyMediaTypes ?? []) {
     const examples = media(type);
@@ -327,7 +340,12 @@ function dashboardOperation(route: SessionRoute | OpenRoute, contract: Dashboard
         : [],
     parameters: params,
     ...(contract.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: json(contract.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: json(contract.body, 'input') } },
+          },
+        }
       : {}),
     responses,
   };

@@ -186,6 +186,8 @@ async function dashboardSession(
       includesSecurity: account.includesSecurity,
       allowedOrigin: '',
       channel: 'dashboard',
+      member: session.email,
+      ...(account.rulesVersion ? { rulesVersion: account.rulesVersion } : {}),
     },
     ...(account.usagePlanKey ? { usagePlanKey: account.usagePlanKey.value } : {}),
   };

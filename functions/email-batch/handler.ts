@@ -1,3 +1,4 @@
+import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -9,7 +10,8 @@ import { EmailBatchBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('email-batch'),
   input: (req) => validate(EmailBatchBody, readJsonBody(req)),
-  run: async ({ emails }, { services }) => ({
-    json: { results: await (await emailChecker(services)).checkMany(emails) },
-  }),
+  run: async ({ emails }, { principal, services }) => {
+    const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
+    return { json: { results: await (await emailChecker(services)).checkMany(emails, rules.email) } };
+  },
 });

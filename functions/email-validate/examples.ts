@@ -13,6 +13,8 @@ export const GMAIL_TYPO = {
   canonicalEmail: 'jane@gmial.com',
   disposableSource: 'list',
   isFreeProvider: false,
+  isRelayAlias: false,
+  relayProvider: null,
   isRoleAccount: false,
   didYouMean: 'jane@gmail.com',
   mx: {
@@ -33,6 +35,8 @@ export const MAILINATOR = {
   canonicalEmail: 'someone@mailinator.com',
   disposableSource: 'list',
   isFreeProvider: false,
+  isRelayAlias: false,
+  relayProvider: null,
   isRoleAccount: false,
   didYouMean: null,
   mx: {
@@ -53,6 +57,8 @@ export const GMAIL_WITH_TAG = {
   canonicalEmail: 'janedoe@gmail.com',
   disposableSource: null,
   isFreeProvider: true,
+  isRelayAlias: false,
+  relayProvider: null,
   isRoleAccount: false,
   didYouMean: null,
   mx: {
@@ -99,6 +105,8 @@ export const examples: Record<string, RouteExample> = {
       canonicalEmail: null,
       disposableSource: null,
       isFreeProvider: false,
+      isRelayAlias: false,
+      relayProvider: null,
       isRoleAccount: false,
       didYouMean: null,
       mx: null,

@@ -1,3 +1,4 @@
+import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -9,5 +10,8 @@ import { EmailValidateBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('email-validate'),
   input: (req) => validate(EmailValidateBody, readJsonBody(req)),
-  run: async ({ email }, { services }) => ({ json: await (await emailChecker(services)).check(email) }),
+  run: async ({ email }, { principal, services }) => {
+    const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
+    return { json: await (await emailChecker(services)).check(email, rules.email) };
+  },
 });

@@ -14,6 +14,7 @@ export const LONDON_VISITOR = {
   longitude: -0.09122440218925476,
   accuracyRadiusKm: null,
   timezone: 'Europe/London',
+  locationSource: 'database',
   continent: 'EU',
   isEUCountry: false,
   asn: 20712,

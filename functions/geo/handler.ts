@@ -1,3 +1,4 @@
+import { accountRules } from '../lib/aws/services.js';
 import { edgeLocationTrust } from '../lib/gateway/edge-origin.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
@@ -29,12 +30,13 @@ export const handler = defineHandler({
   },
   run: async ({ ip, address, edge, hostname }, { principal, services }) => {
     const lookup = await ipLookup(services);
+    const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     if (!ip) {
       // Not an address we can parse (never expected from API Gateway): nothing to locate.
       return { json: { ...(await lookup.geo(parseIp('0.0.0.0')!, {})), ip: address } };
     }
     const [result, ptr] = await Promise.all([
-      lookup.geo(ip, { edge, includeSecurity: principal.includesSecurity }),
+      lookup.geo(ip, { edge, includeSecurity: principal.includesSecurity, geofeed }),
       hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
     ]);
     return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader(services) };

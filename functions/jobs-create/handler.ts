@@ -3,6 +3,7 @@ import { gunzip } from 'node:zlib';
 import { landingKey } from '../lib/aws/job-keys.js';
 import { jobCreation, jobStore } from '../lib/aws/job-services.js';
 import { JobStorageError } from '../lib/aws/job-store.js';
+import { accountRules } from '../lib/aws/services.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
@@ -118,6 +119,8 @@ export const handler = defineHandler({
             ],
       );
     const idempotency = key ? { key, fingerprint: await fingerprint() } : undefined;
+    // The account's email rules now: the job's rows are checked with them, whenever they run.
+    const { emailDocument } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     const reservation = await stored(() =>
       reserveJob(jobCreation(services), {
         accountId: principal.accountId,
@@ -129,6 +132,7 @@ export const handler = defineHandler({
         month,
         now,
         ...(idempotency ? { idempotency } : {}),
+        ...(emailDocument === undefined ? {} : { emailRules: emailDocument }),
       }),
     );
     if ('replay' in reservation) return { replay: { status: 202, json: toJob(reservation.replay, now) } };

@@ -1,3 +1,4 @@
+import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -17,8 +18,9 @@ export const handler = defineHandler({
   },
   run: async ({ ips }, { principal, services }) => {
     const lookup = await ipLookup(services);
+    const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     const results = await Promise.all(
-      ips.map((ip) => lookup.lookup(ip, { includeSecurity: principal.includesSecurity })),
+      ips.map((ip) => lookup.lookup(ip, { includeSecurity: principal.includesSecurity, geofeed })),
     );
     return {
       json: { results: results.map(({ userAgent: _u, hostname: _h, ...item }) => item) },

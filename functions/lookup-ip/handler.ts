@@ -1,3 +1,4 @@
+import { accountRules } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
@@ -20,8 +21,13 @@ export const handler = defineHandler({
     };
   },
   run: async ({ ip, userAgent, hostname }, { principal, services }) => {
+    const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     const [result, ptr] = await Promise.all([
-      (await ipLookup(services)).lookup(ip, { includeSecurity: principal.includesSecurity, userAgent }),
+      (await ipLookup(services)).lookup(ip, {
+        includeSecurity: principal.includesSecurity,
+        userAgent,
+        geofeed,
+      }),
       hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
     ]);
     // With ?include=hostname the field is always there: the PTR name, or null when the lookup fails.

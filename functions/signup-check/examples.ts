@@ -7,15 +7,24 @@ import { GOOGLE_DNS } from '../lookup-ip/examples.js';
 // Real exchanges with signup-check (see RouteExample): test/integration/docs.cases.ts replays each one.
 // The email and IP parts are what email-validate and the IP lookup answer for the same inputs.
 
-/** The network facts of a signup check: five fields of the IP lookup (lib/signup/check.ts). */
+/** The network facts of a signup check: six fields of the IP lookup (lib/signup/check.ts). */
 function networkFacts({
   ip,
   country,
+  locationSource,
   asn,
   asOrganization,
   security,
 }: typeof GOOGLE_DNS | typeof LONDON_VISITOR) {
-  return { ip, country, asn, asOrganization, security };
+  // The geo example's location is the edge's; the signup check locates the address itself.
+  return {
+    ip,
+    country,
+    locationSource: locationSource === 'edge' ? 'database' : locationSource,
+    asn,
+    asOrganization,
+    security,
+  };
 }
 
 export const examples: Record<string, RouteExample> = {

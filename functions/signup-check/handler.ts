@@ -1,3 +1,4 @@
+import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -15,10 +16,15 @@ export const handler = defineHandler({
     // The contract accepted ip as an address.
     return { email: body.email, ip: parseIp(body.ip)!, userAgent: body.userAgent };
   },
-  run: async (input, { principal, services }) => ({
-    json: await checkSignup(await signupDeps(services), {
-      ...input,
-      includeSecurity: principal.includesSecurity,
-    }),
-  }),
+  run: async (input, { principal, services }) => {
+    const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
+    return {
+      json: await checkSignup(await signupDeps(services), {
+        ...input,
+        includeSecurity: principal.includesSecurity,
+        ...(rules.email ? { emailRules: rules.email } : {}),
+        ...(rules.geofeed ? { geofeed: rules.geofeed } : {}),
+      }),
+    };
+  },
 });

@@ -15,8 +15,9 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
  *   2: rdap/dns.json
  *   3: ip/manifest.json with a version and each dataset's role, schema and files; ip/geofeed.json,
  *      ip/subdivision-aliases.json; the deployer's own databases (ip/location.mmdb, ip/network.mmdb)
+ *   4: email/relays.txt (privacy-relay alias domains)
  */
-export const DATA_LAYER_FORMAT = 3;
+export const DATA_LAYER_FORMAT = 4;
 
 /** Where `npm run build:data` writes the layer's data (mounted at /opt/data). */
 export const DATA_LAYER_DIR = join(PROJECT_ROOT, 'layers', 'data');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -9,12 +10,14 @@ import {
   parseListText,
 } from '../../functions/lib/email/lists.js';
 import { mxHostSeeds } from '../../functions/lib/email/mx-hosts.js';
+import { formatRelayList } from '../../functions/lib/email/relay.js';
 import { toAsciiDomain } from '../../functions/lib/email/syntax.js';
 import { DEFAULT_COMMON_PROVIDERS, DEFAULT_COMMON_TLDS } from '../../functions/lib/email/typo.js';
 
 // Builds the email reference lists of the data layer from the installed npm packages only (runs on
 // a fresh clone after `npm ci`): the three community disposable lists merged and minus the
-// allowlist, the free-provider list, the role list, the typo references and the MX-host seeds.
+// allowlist, the free-provider list, the role list, the typo references and the MX-host seeds; and
+// from the project's own privacy-relay list kept beside this file (email-relays.json).
 
 import type { ManifestEntry } from '../../functions/lib/data-manifest.js';
 
@@ -26,6 +29,48 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 /** The allowlist of disposable-email-domains (CC0), kept beside this file; see its header. */
 const ALLOWLIST_FILE = join(HERE, 'email-allowlist.txt');
 const ALLOWLIST_COMMIT = 'de9d20d740fb58c972e54f0a9fe1f2112a31ac00';
+
+/** The project's own list of privacy-relay alias domains, each provider with its documentation. */
+export const RELAYS_FILE = join(HERE, 'email-relays.json');
+export const RELAYS_LICENCE = "project's own list, sources: provider documentation";
+
+/** One provider of email-relays.json. */
+export interface RelayProvider {
+  provider: string;
+  /** Alias domains; each covers its subdomains. Empty when the provider cannot be told by domain. */
+  domains: string[];
+  /** The provider's own documentation. */
+  source: string;
+  note: string;
+}
+
+/**
+ * The relay domains of email-relays.json, domain -> provider (punycode, lowercase). The file is ours,
+ * so anything wrong in it fails the build rather than being dropped: a field missing, a name that is
+ * not a domain, a domain listed twice.
+ */
+export function relayDomains(providers: readonly RelayProvider[]): Map<string, string> {
+  const relays = new Map<string, string>();
+  for (const entry of providers) {
+    const { provider, domains, source, note } = entry ?? ({} as RelayProvider);
+    if (typeof provider !== 'string' || provider.trim() === '' || /[\t\r\n]/.test(provider)) {
+      throw new Error(`email-relays.json: a provider without a name: ${JSON.stringify(entry)}`);
+    }
+    if (!Array.isArray(domains) || typeof source !== 'string' || !/^https:\/\//.test(source)) {
+      throw new Error(`email-relays.json: ${provider} needs domains and an https source`);
+    }
+    if (typeof note !== 'string') throw new Error(`email-relays.json: ${provider} needs a note`);
+    for (const raw of domains) {
+      const domain = typeof raw === 'string' ? toAsciiDomain(raw.trim()) : null;
+      if (domain === null) throw new Error(`email-relays.json: ${provider}: ${String(raw)} is not a domain`);
+      const other = relays.get(domain);
+      if (other !== undefined)
+        throw new Error(`email-relays.json: ${domain} is listed twice (${other}, ${provider})`);
+      relays.set(domain, provider.trim());
+    }
+  }
+  return relays;
+}
 
 function packageDir(name: string): string {
   return dirname(require.resolve(`${name}/package.json`));
@@ -108,6 +153,11 @@ export async function buildEmailLists(outDir: string): Promise<ManifestEntry[]> 
   // The seeds only (functions/lib/email/mx-hosts.ts): the data refresh adds hosts on its own evidence.
   const mxHosts = mxHostSeeds((domain) => disposable.has(domain));
 
+  // The project's own privacy-relay list (functions/lib/email/relay.ts).
+  const relaysText = await readFile(RELAYS_FILE, 'utf8');
+  const relayProviders = JSON.parse(relaysText) as RelayProvider[];
+  const relays = relayDomains(relayProviders);
+
   const commonProviders: CommonProvidersFile = {
     providers: [...DEFAULT_COMMON_PROVIDERS],
     tlds: [...DEFAULT_COMMON_TLDS],
@@ -142,6 +192,13 @@ export async function buildEmailLists(outDir: string): Promise<ManifestEntry[]> 
       ),
     ),
     writeFile(join(outDir, EMAIL_LIST_FILES.commonProviders), `${JSON.stringify(commonProviders)}\n`),
+    writeFile(
+      join(outDir, EMAIL_LIST_FILES.relays),
+      formatRelayList(
+        "Privacy-relay alias domains and their provider, tab-separated: the project's own list (layers/build/email-relays.json)",
+        relays,
+      ),
+    ),
   ]);
 
   return [
@@ -187,6 +244,15 @@ export async function buildEmailLists(outDir: string): Promise<ManifestEntry[]> 
       licence: 'MIT',
       source: 'https://github.com/mixmaxhq/role-based-email-addresses (npm role-based-email-addresses)',
       count: role.size,
+    },
+    {
+      name: 'privacy-relay domains',
+      // The list is versioned with the repository: its content hash names the version.
+      version: createHash('sha256').update(relaysText).digest('hex').slice(0, 12),
+      licence: RELAYS_LICENCE,
+      source: 'layers/build/email-relays.json',
+      count: relays.size,
+      note: `Sources: ${relayProviders.map((p) => `${p.provider} ${p.source}`).join('; ')}`,
     },
   ];
 }

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { KEY_SHOWN_ONCE, runAdmin } from '../../scripts/admin-cli.js';
@@ -154,6 +157,57 @@ describe('admin-cli', () => {
       const bad = await admin('member', 'add', '--account', created.accountId, '--email', 'not-an-address');
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('is not an e-mail address');
+    });
+  });
+
+  describe("npm run admin: the account's own rules", () => {
+    test('rules travel, email and geofeed change them as the API would; a bad geofeed names its row', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-rules-'));
+      try {
+        const account = await accountStore(stack.services).createAccount('pro', {});
+        const id = account.accountId;
+        const shown = JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout);
+        expect(shown).toMatchObject({ travel: { maxSpeedKmh: 1000, updatedBy: null }, geofeed: null });
+
+        const travel = await admin('rules', 'travel', '--account', id, '--min-distance-km', '50', '--json');
+        expect(travel.code).toBe(0);
+        expect(JSON.parse(travel.stdout).travel).toMatchObject({
+          minDistanceKm: 50,
+          maxSpeedKmh: 1000,
+          updatedBy: 'admin',
+        });
+        const badTravel = await admin('rules', 'travel', '--account', id, '--max-speed-kmh', '5');
+        expect(badTravel.code).toBe(2);
+        expect(badTravel.stderr).toContain('maxSpeedKmh');
+
+        const rulesFile = join(dir, 'rules.json');
+        await writeFile(rulesFile, JSON.stringify({ block: { tlds: ['zip'] }, relayAliases: 'review' }));
+        const email = JSON.parse(
+          (await admin('rules', 'email', '--account', id, '--file', rulesFile, '--json')).stdout,
+        );
+        expect(email.emailRules).toMatchObject({
+          block: { tlds: ['zip'] },
+          relayAliases: 'review',
+          entries: 1,
+        });
+
+        const feed = join(dir, 'feed.csv');
+        await writeFile(feed, '8.8.8.0/24,DE,,Berlin,\n10.0.0.0/8,DE,,,\n');
+        const refused = await admin('rules', 'geofeed', '--account', id, '--file', feed);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain('line 2');
+        await writeFile(feed, '8.8.8.0/24,DE,,Berlin,\n');
+        const applied = JSON.parse(
+          (await admin('rules', 'geofeed', '--account', id, '--file', feed, '--json')).stdout,
+        );
+        expect(applied.geofeed).toMatchObject({ prefixes: 1, updatedBy: 'admin' });
+        const removed = JSON.parse(
+          (await admin('rules', 'geofeed', '--account', id, '--delete', '--json')).stdout,
+        );
+        expect(removed.geofeed).toBeNull();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
   });
 

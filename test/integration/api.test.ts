@@ -19,5 +19,6 @@ import './emulator-tables.cases.js';
 import './tracing.cases.js';
 import './email-refresh.cases.js';
 import './client-library.cases.js';
+import './account-rules.cases.js';
 import './hung-dependencies.cases.js';
 import './local-timeouts.cases.js';

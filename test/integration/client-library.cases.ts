@@ -124,6 +124,31 @@ describe('client-library', () => {
       expect(report).toEqual(await raw.json());
       expect((await client.usage()).thisMonth.used).toBe(before);
     });
+
+    test("rules.*: the account's own rules, read and changed, and a refused geofeed names its rows", async () => {
+      const client = new Netintel({ baseUrl: stack.url, secretKey: await newAccount({}) });
+      expect(await client.rules.travel()).toMatchObject({ maxSpeedKmh: 1000, updatedAt: null });
+      expect(await client.rules.setTravel({ minDistanceKm: 50 })).toMatchObject({
+        minDistanceKm: 50,
+        maxSpeedKmh: 1000,
+      });
+      const rules = await client.rules.setEmailRules({ block: { tlds: ['zip'] }, relayAliases: 'reject' });
+      expect(rules).toMatchObject({ block: { tlds: ['zip'] }, relayAliases: 'reject', entries: 1 });
+      expect(await client.rules.emailRules()).toEqual(rules);
+      expect(await client.rules.geofeed()).toBeNull();
+      expect(await client.rules.setGeofeed('8.8.8.0/24,DE,,Berlin,\n')).toMatchObject({ prefixes: 1 });
+      expect(await client.rules.geofeed()).toBe('8.8.8.0/24,DE,,Berlin,\n');
+      const refused = await client.rules
+        .setGeofeed('8.8.8.0/24,DE,,,\n192.168.0.0/16,DE,,,\n')
+        .catch((e) => e);
+      expect(refused).toBeInstanceOf(NetintelError);
+      expect(refused).toMatchObject({ status: 400, code: 'invalid_geofeed' });
+      expect(refused.details.lines).toEqual([{ line: 2, reason: expect.any(String) }]);
+      await client.rules.deleteGeofeed();
+      expect(await client.rules.geofeed()).toBeNull();
+      // A publishable key cannot reach them.
+      await expect(browser().rules.travel()).rejects.toMatchObject({ code: 'wrong_key_type' });
+    });
   });
 
   describe('errors', () => {

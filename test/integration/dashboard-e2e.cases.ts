@@ -6,7 +6,7 @@ import { hostnameStore } from '../../functions/lib/aws/services.js';
 import { challengeName, challengeValue } from '../../functions/lib/custom-hostnames/records.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DEV_MEMBER } from '../../scripts/local/seed.js';
-import { watchFailures } from '../support/chromium.js';
+import { cspViolations, seriousAxeFindings, watchFailures, watchPage } from '../support/chromium.js';
 import { linksFor } from '../support/dashboard-session.js';
 import { cname, type DnsServer, mx, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { leftOut } from '../support/left-out.js';
@@ -15,8 +15,10 @@ import { afterKeyCache, startTestStack, type TestStack } from '../support/local-
 // The dashboard end to end, as its person uses it, in Chromium against the real local stack (no
 // fake backend): sign in through the link the outbox received, see usage equal to the calls made,
 // create and revoke keys, add a custom hostname (DNS on a loopback server) until it is active, run a
-// 10,000-row list job and download its results, sign out. A screenshot of each page goes to
-// test-output/dashboard/e2e-*.png. Left out, with a note, where Chromium is not installed.
+// 10,000-row list job and download its results, sign out. Then the Rules page: a geofeed refused row
+// by row (nothing applied), a blocked domain in force on a tried address once the key cache has
+// moved on, travel settings saved. A screenshot of each page goes to test-output/dashboard/e2e-*.png.
+// Left out, with a note, where Chromium is not installed.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium)
@@ -35,6 +37,9 @@ const zone = new Map<string, Rr[]>();
 
 const shot = (page: Page, name: string) =>
   page.screenshot({ path: join(SHOTS, `e2e-${name}.png`), fullPage: true });
+
+const PHONE = { width: 375, height: 740 };
+const DESKTOP = { width: 1280, height: 900 };
 
 /** The figure in the Overview's "Requests this month by kind" table for one kind. */
 async function perKind(page: Page, label: string): Promise<string> {
@@ -173,4 +178,163 @@ maybe('the dashboard end to end on the local stack', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 300_000);
+
+  test('the Rules page: a geofeed refused row by row, then one uploaded, downloaded and removed; a blocked domain in force after the key cache; travel settings saved', async () => {
+    const context = await browser.newContext({ viewport: DESKTOP, acceptDownloads: true });
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    const clean = async (viewport: typeof PHONE, name: string) => {
+      await page.setViewportSize(viewport);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      expect(await cspViolations(page)).toEqual([]);
+      expect(await seriousAxeFindings(page)).toEqual([]);
+      await shot(page, name);
+    };
+    const emailsBilled = async () => {
+      const res = await stack.call('GET', '/v1/usage', { headers: stack.secret() });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { perKind: { email: number } }).perKind.email;
+    };
+
+    // Signed in through the link the outbox received, as a person is.
+    await page.goto(`${stack.url}/dashboard/`);
+    await page.getByLabel('E-mail address').fill(DEV_MEMBER);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
+    await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+
+    // The session stands in for the secret key, but a change without its CSRF token is refused.
+    const session = (await context.cookies(`${stack.url}/v1/`)).find((c) => c.name === 'netintel_session');
+    const cookie = { Cookie: `netintel_session=${session!.value}` };
+    expect((await stack.call('GET', '/v1/account/travel', { headers: cookie })).status).toBe(200);
+    for (const [method, path, headers, body] of [
+      ['PUT', '/v1/account/travel', cookie, {}],
+      ['PUT', '/v1/account/email-rules', cookie, {}],
+      ['PUT', '/v1/account/geofeed', { ...cookie, 'Content-Type': 'text/csv' }, '8.8.8.0/24,DE,,,\n'],
+      ['DELETE', '/v1/account/geofeed', cookie, undefined],
+      ['POST', '/v1/email/batch', cookie, { emails: ['someone@blocked.example'] }],
+    ] as const) {
+      const res = await stack.call(method, path, { headers, body });
+      expect([method, path, res.status]).toEqual([method, path, 403]);
+      expect(((await res.json()) as { error: string }).error).toBe('csrf_token_invalid');
+    }
+
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Rules' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Rules' }).waitFor();
+    await page.getByRole('button', { name: 'Save email rules' }).waitFor();
+    await page.getByRole('button', { name: 'Save travel settings' }).waitFor();
+    const none = page.getByText('None: your lookups use the data alone.');
+    await none.waitFor();
+
+    // A feed with a special-purpose range on line 2: refused whole, the row named, nothing applied.
+    await page.getByLabel('Feed rows').fill('8.8.8.0/24,DE,,Berlin,\n192.168.0.0/16,DE,,,\n');
+    await page.getByRole('button', { name: 'Upload the feed' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'The feed was not applied' });
+    await refused.waitFor();
+    const rows = await refused.getByRole('listitem').allTextContents();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatch(/^Line 2: prefix 192\.168\.0\.0\/16 .*special-purpose range/);
+    expect(await page.evaluate<string>('document.activeElement.className')).toBe('error-summary');
+    expect(await none.count()).toBe(1);
+    expect((await stack.call('GET', '/v1/account/geofeed', { headers: stack.secret() })).status).toBe(404);
+    await clean(DESKTOP, 'rules-refused-desktop');
+    await clean(PHONE, 'rules-refused-375');
+
+    // A try: the address as the API checks it with the session (one email check billed).
+    const tryAddress = async (email: string) => {
+      const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/email/batch');
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Try the address' }).click();
+      const res = await answered;
+      expect(res.status()).toBe(200);
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${email}:` })
+        .waitFor();
+      const [result] = ((await res.json()) as { results: { verdict: string; reasons: string[] }[] }).results;
+      const verdict = await page.locator('.try-result .badge').textContent();
+      return { ...result!, shown: verdict };
+    };
+    const billedBefore = await emailsBilled();
+    const before = await tryAddress('someone@blocked.example');
+    expect(['accept', 'review']).toContain(before.verdict);
+    expect(before.reasons).not.toContain('blocked_by_account');
+
+    // Block the domain; in force once the key cache has moved on.
+    await page.getByLabel('Blocked domains').fill('blocked.example');
+    await page.getByRole('button', { name: 'Save email rules' }).click();
+    await page.getByRole('status').filter({ hasText: 'Email rules saved: 1 entry.' }).waitFor();
+    // The change names the person signed in (the real authorizer passes their address along).
+    const byMember = new RegExp(`by ${DEV_MEMBER.replace(/[.+]/g, (c) => `\\${c}`)} \\(dashboard\\)\\.$`);
+    expect(await page.getByText(new RegExp(`^1 entry\\. Last changed .* ${byMember.source}`)).count()).toBe(
+      1,
+    );
+    afterKeyCache();
+    const after = await tryAddress('someone@blocked.example');
+    expect(after.verdict).toBe('reject');
+    expect(after.reasons[0]).toBe('blocked_by_account');
+    expect(after.shown).toBe('Reject');
+    expect(await page.locator('.try-result .reasons').textContent()).toContain('blocked_by_account');
+    expect(await emailsBilled()).toBe(billedBefore + 2);
+
+    // Travel settings: saved, shown as saved after a reload, and in force for the key's calls.
+    await page.getByLabel('Maximum speed (km/h)').fill('900');
+    await page.getByLabel('Minimum distance (km)').fill('50');
+    await page.getByLabel('Minimum time (seconds)').fill('600');
+    await page.getByRole('button', { name: 'Save travel settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Travel settings saved.' }).waitFor();
+    const travel = await stack.call('GET', '/v1/account/travel', { headers: stack.secret() });
+    expect(await travel.json()).toMatchObject({
+      maxSpeedKmh: 900,
+      minDistanceKm: 50,
+      minSeconds: 600,
+      updatedBy: `dashboard:${DEV_MEMBER}`,
+    });
+
+    // A good feed is applied, and is what a reload shows (GET answers the CSV as uploaded).
+    const feed = '# office\n8.8.8.0/24,DE,,Berlin,\n';
+    await page.getByLabel('Feed rows').fill(feed);
+    await page.getByRole('button', { name: 'Upload the feed' }).click();
+    await page.getByRole('status').filter({ hasText: 'Geofeed uploaded: 1 prefix' }).waitFor();
+    expect(await refused.count()).toBe(0);
+    const stored = await stack.call('GET', '/v1/account/geofeed', { headers: stack.secret() });
+    expect(stored.status).toBe(200);
+    expect(await stored.text()).toBe(feed);
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Rules' }).waitFor();
+    const facts = page.locator('#geofeed-title ~ dl');
+    await facts.waitFor();
+    expect(((await facts.textContent()) ?? '').replace(/\s+/g, ' ')).toMatch(
+      new RegExp(`^Prefixes1Size${feed.length} BLast changed\\S`),
+    );
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the current feed' }).click(),
+    ]);
+    expect((await (await download.createReadStream()).toArray()).join('')).toBe(feed);
+    const speed = page.getByLabel('Maximum speed (km/h)');
+    await speed.waitFor();
+    expect(await speed.inputValue()).toBe('900');
+    expect(await page.getByLabel('Minimum distance (km)').inputValue()).toBe('50');
+    expect(await page.getByLabel('Minimum time (seconds)').inputValue()).toBe('600');
+    expect(
+      await page
+        .getByRole('region', { name: 'Travel settings' })
+        .getByText(new RegExp(`^Last changed .* ${byMember.source}`))
+        .count(),
+    ).toBe(1);
+    await clean(DESKTOP, 'rules');
+
+    // Removed after a confirmation: the account's lookups use the data alone again.
+    await page.getByRole('button', { name: 'Remove the geofeed' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove geofeed' }).click();
+    await none.waitFor();
+    expect((await stack.call('GET', '/v1/account/geofeed', { headers: stack.secret() })).status).toBe(404);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 180_000);
 });

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page, Route } from 'playwright-core';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
 import type { DataReport } from '../../functions/lib/data-report.js';
+import { DEFAULT_TRAVEL_SETTINGS, TRAVEL_SETTINGS_BOUNDS } from '../../functions/lib/risk/travel-settings.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DEV_MEMBER } from '../../scripts/local/seed.js';
 import { FakeDashboardApi } from '../../web/dashboard/dev/fake-api.js';
@@ -48,20 +49,22 @@ interface Opened {
   close(): Promise<void>;
 }
 
-/** Serves a request of the page from the fake backend. */
+/** Serves a request of the page from the fake backend (a JSON body parsed, a CSV one as text). */
 async function fromFake(fake: FakeDashboardApi, route: Route): Promise<void> {
   const req = route.request();
   const text = req.postData();
+  const headers = await req.allHeaders();
+  const json = (headers['content-type'] ?? '').startsWith('application/json');
   const answer = await fake.answer(
     req.method(),
     req.url(),
-    text ? JSON.parse(text) : undefined,
-    await req.allHeaders(),
+    text ? (json ? JSON.parse(text) : text) : undefined,
+    headers,
   );
   await route.fulfill({
     status: answer.status,
     headers: { 'Content-Type': 'application/json', ...answer.headers },
-    body: answer.json === undefined ? '' : JSON.stringify(answer.json),
+    body: answer.text ?? (answer.json === undefined ? '' : JSON.stringify(answer.json)),
   });
 }
 
@@ -291,6 +294,139 @@ maybe('the dashboard in Chromium', () => {
     await expectClean(opened, 'data-missing-375');
     await opened.close();
   }, 90_000);
+
+  test('the Rules page: email rules and a try, a geofeed refused row by row then uploaded, downloaded and removed, travel settings; at 375 px and desktop', async () => {
+    const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
+    const { page } = opened;
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Rules' }).click();
+    await page.getByRole('heading', { name: 'Rules', level: 1 }).waitFor();
+    // Its three sections load side by side.
+    await page.getByRole('button', { name: 'Save email rules' }).waitFor();
+    await page.getByRole('button', { name: 'Save travel settings' }).waitFor();
+    await page.getByText('None: your lookups use the data alone.').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Loading' }).count()).toBe(0);
+    expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Rules');
+
+    // The travel inputs hold the API's own bounds and defaults (the dashboard repeats them).
+    for (const [field, label] of [
+      ['maxSpeedKmh', 'Maximum speed (km/h)'],
+      ['minDistanceKm', 'Minimum distance (km)'],
+      ['minSeconds', 'Minimum time (seconds)'],
+    ] as const) {
+      const input = page.getByLabel(label);
+      expect(await input.getAttribute('min')).toBe(String(TRAVEL_SETTINGS_BOUNDS[field].min));
+      expect(await input.getAttribute('max')).toBe(String(TRAVEL_SETTINGS_BOUNDS[field].max));
+      expect(await input.inputValue()).toBe(String(DEFAULT_TRAVEL_SETTINGS[field]));
+      const help = await page.locator(`#${await input.getAttribute('aria-describedby')}`).textContent();
+      expect(help).toContain(`default ${DEFAULT_TRAVEL_SETTINGS[field].toLocaleString('en-US')}`);
+    }
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await expectClean(opened, 'rules-375');
+
+    // Email rules: an entry the API refuses gets its message; then a blocked domain (normalised by
+    // the API) and relay aliases for review.
+    await page.getByLabel('Blocked top-level domains').fill('co.zip');
+    await page.getByRole('button', { name: 'Save email rules' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'block.tlds[0]: one top-level label without dots' })
+      .waitFor();
+    await page.getByLabel('Blocked top-level domains').fill('');
+    await page.getByLabel('Blocked domains').fill('  Blocked.Example\n');
+    await page.getByLabel('Privacy-relay aliases').selectOption('review');
+    expect(await page.locator('#rules-relay-help').textContent()).toContain('relay_alias and at least');
+    await page.getByRole('button', { name: 'Save email rules' }).click();
+    await page.getByRole('status').filter({ hasText: 'Email rules saved: 1 entry.' }).waitFor();
+    expect(await page.getByLabel('Blocked domains').inputValue()).toBe('blocked.example');
+    expect(await page.getByText(/^1 entry\. Last changed .* by the dashboard\.$/).count()).toBe(1);
+
+    // A try shows the verdict, the reasons, the relay service and the suggestion.
+    const tryAddress = async (email: string) => {
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Try the address' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `${email}:` })
+        .waitFor();
+      return ((await page.locator('.try-result dl').textContent()) ?? '').replace(/\s+/g, ' ');
+    };
+    expect(await page.getByText('Each try is billed as one email check.').count()).toBe(1);
+    expect(await tryAddress('someone@blocked.example')).toMatch(
+      /^VerdictRejectReasonsblocked_by_account blocked by your email rulesPrivacy-relay aliasNo/,
+    );
+    expect(await tryAddress('jane@mozmail.com')).toContain('VerdictReview');
+    expect(await page.locator('.try-result dl').textContent()).toContain('Yes: Firefox Relay');
+    expect(await tryAddress('jane@gmial.com')).toContain('Did you meanjane@gmail.com');
+
+    // A feed with bad rows: each one named by its line, in a list that takes the focus; nothing applied.
+    await page
+      .getByLabel('Feed rows')
+      .fill('8.8.8.0/24,DE,,Berlin,\n10.0.0.0/8,DE,,,\n192.168.1.0/24,FR,,,\n');
+    await page.getByRole('button', { name: 'Upload the feed' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'The feed was not applied' });
+    await refused.waitFor();
+    expect(await refused.getByRole('listitem').allTextContents()).toEqual([
+      'Line 2: prefix 10.0.0.0/8 overlaps a special-purpose range (private)',
+      'Line 3: prefix 192.168.1.0/24 overlaps a special-purpose range (private)',
+    ]);
+    expect(await page.evaluate<string>('document.activeElement.className')).toBe('error-summary');
+    expect(await page.getByText('None: your lookups use the data alone.').count()).toBe(1);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await expectClean(opened, 'rules-refused-375');
+    await page.setViewportSize(DESKTOP);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(DESKTOP.width);
+    await expectClean(opened, 'rules-desktop');
+
+    // A file over the API's 1 MB is refused before it is read.
+    await page.getByLabel('Read a CSV file').setInputFiles({
+      name: 'huge.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.alloc(1_048_577, 'a'),
+    });
+    await page.getByRole('alert').filter({ hasText: 'huge.csv is larger than 1 MB' }).waitFor();
+
+    // A file's rows go into the box; uploaded, the summary says so; the download is the feed.
+    const feed = '# our offices\n8.8.4.0/24,DE,DE-BE,Berlin,\n2001:4860:4860::/48,FR,FR-IDF,Paris,75002\n';
+    await page.getByLabel('Read a CSV file').setInputFiles({
+      name: 'offices.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(feed),
+    });
+    await page.getByRole('status').filter({ hasText: 'Read offices.csv' }).waitFor();
+    expect(await page.getByLabel('Feed rows').inputValue()).toBe(feed);
+    await page.getByRole('button', { name: 'Upload the feed' }).click();
+    await page.getByRole('status').filter({ hasText: 'Geofeed uploaded: 2 prefixes' }).waitFor();
+    expect(await refused.count()).toBe(0);
+    const facts = ((await page.locator('#geofeed-title ~ dl').textContent()) ?? '').replace(/\s+/g, ' ');
+    expect(facts).toMatch(/^Prefixes2Size84 BLast changed.* by the dashboard$/);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('link', { name: 'Download the current feed' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('geofeed.csv');
+    expect((await (await download.createReadStream()).toArray()).join('')).toBe(feed);
+    await page.getByRole('button', { name: 'Remove the geofeed' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove geofeed' }).click();
+    await page.getByText('None: your lookups use the data alone.').waitFor();
+
+    // Travel settings: saved, with their last change; a field left empty takes its default.
+    await page.getByLabel('Maximum speed (km/h)').fill('900');
+    await page.getByLabel('Minimum distance (km)').fill('');
+    await page.getByLabel('Minimum time (seconds)').fill('600');
+    await page.getByRole('button', { name: 'Save travel settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Travel settings saved.' }).waitFor();
+    expect(await page.getByLabel('Minimum distance (km)').inputValue()).toBe('200');
+    expect(await page.getByLabel('Maximum speed (km/h)').inputValue()).toBe('900');
+    expect(
+      await page
+        .getByRole('region', { name: 'Travel settings' })
+        .getByText(/^Last changed .* by the dashboard\.$/)
+        .count(),
+    ).toBe(1);
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 180_000);
 
   test("a publishable key's origins are edited in a dialog; a bad origin gets the API's message", async () => {
     const opened = await open(PHONE, '#/keys', new FakeDashboardApi());

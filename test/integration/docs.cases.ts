@@ -119,7 +119,7 @@ describe('docs', () => {
 
   /**
    * Fields whose value belongs to one call: ids (the account's too: each stack seeds its own), the
-   * times a job or upload was made, where a storage upload goes (presigned per call), the cursor built
+   * times a job, an upload or a change of rules was made (and the key that made it), where a storage upload goes (presigned per call), the cursor built
    * from them, and the implied speed's last digit (it divides by the exact milliseconds between two
    * checks).
    */
@@ -135,6 +135,9 @@ describe('docs', () => {
     uploadUrl: () => expect.any(String),
     fields: () => expect.any(Object),
     impliedSpeedKmh: (v) => (v === null ? null : expect.closeTo(v as number, -1)),
+    // When and by which key the account's rules were changed (docs/rules.md).
+    updatedAt: (v) => (v === null ? null : ISO_INSTANT),
+    updatedBy: (v) => (v === null ? null : expect.stringMatching(/^key:key_[\w-]+$/)),
   };
 
   /**

@@ -92,6 +92,19 @@ function routeCalls(): Record<string, () => Promise<Response>> {
       stack.call('DELETE', '/v1/risk/baseline', { headers: secret, body: { userId: 'user-1' } }),
     usage: () => stack.call('GET', '/v1/usage', { headers: secret }),
     data: () => stack.call('GET', '/v1/data', { headers: secret }),
+    'account-travel-get': () => stack.call('GET', '/v1/account/travel', { headers: secret }),
+    'account-travel-put': () =>
+      stack.call('PUT', '/v1/account/travel', { headers: secret, body: { maxSpeedKmh: 900 } }),
+    'account-email-rules-get': () => stack.call('GET', '/v1/account/email-rules', { headers: secret }),
+    'account-email-rules-put': () =>
+      stack.call('PUT', '/v1/account/email-rules', { headers: secret, body: { relayAliases: 'review' } }),
+    'account-geofeed-put': () =>
+      stack.call('PUT', '/v1/account/geofeed', {
+        headers: { ...secret, 'Content-Type': 'text/csv' },
+        body: '8.8.8.0/24,DE,,,\n',
+      }),
+    'account-geofeed-get': () => stack.call('GET', '/v1/account/geofeed', { headers: secret }),
+    'account-geofeed-delete': () => stack.call('DELETE', '/v1/account/geofeed', { headers: secret }),
   };
 }
 

@@ -15,7 +15,7 @@ import { failJob } from '../../functions/lib/jobs/process-chunk.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCAL_CREDENTIALS } from '../../scripts/local/emulators.js';
 import { a, type DnsServer, mx, startDnsServer, txt } from '../support/dns-server.js';
-import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
+import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Chunks of 3 rows here, so small lists have several chunks.
 let stack: TestStack;
@@ -348,16 +348,16 @@ describe('jobs', () => {
       });
       expect(await results(job.id)).toBe(
         [
-          'email,normalized_email,verdict,reasons,syntax_valid,is_disposable,disposable_source,is_free_provider,is_role_account,did_you_mean,mx_status,mx_host',
-          'Alice@MX.example,alice@mx.example,accept,,true,false,,false,false,,found,mx.mx.example',
-          'info@mx.example,info@mx.example,review,role_account,true,false,,false,true,,found,mx.mx.example',
-          "'=cmd@@x,,reject,invalid_syntax,false,false,,false,false,,,",
-          'x@gone.example,x@gone.example,reject,domain_not_found,true,false,,false,false,,no_domain,',
-          'y@webonly.example,y@webonly.example,review,implicit_mx,true,false,,false,false,,implicit,',
-          'Alice@MX.example,alice@mx.example,accept,,true,false,,false,false,,found,mx.mx.example',
-          'z@nomail.example,z@nomail.example,reject,no_mail_server,true,false,,false,false,,none,',
-          '"a,b@x.example",,reject,invalid_syntax,false,false,,false,false,,,',
-          "'-dash@mx.example,'-dash@mx.example,accept,,true,false,,false,false,,found,mx.mx.example",
+          'email,normalized_email,verdict,reasons,syntax_valid,is_disposable,disposable_source,is_free_provider,is_role_account,did_you_mean,mx_status,mx_host,is_relay_alias,relay_provider',
+          'Alice@MX.example,alice@mx.example,accept,,true,false,,false,false,,found,mx.mx.example,false,',
+          'info@mx.example,info@mx.example,review,role_account,true,false,,false,true,,found,mx.mx.example,false,',
+          "'=cmd@@x,,reject,invalid_syntax,false,false,,false,false,,,,false,",
+          'x@gone.example,x@gone.example,reject,domain_not_found,true,false,,false,false,,no_domain,,false,',
+          'y@webonly.example,y@webonly.example,review,implicit_mx,true,false,,false,false,,implicit,,false,',
+          'Alice@MX.example,alice@mx.example,accept,,true,false,,false,false,,found,mx.mx.example,false,',
+          'z@nomail.example,z@nomail.example,reject,no_mail_server,true,false,,false,false,,none,,false,',
+          '"a,b@x.example",,reject,invalid_syntax,false,false,,false,false,,,,false,',
+          "'-dash@mx.example,'-dash@mx.example,accept,,true,false,,false,false,,found,mx.mx.example,false,",
           '',
         ].join('\r\n'),
       );
@@ -387,6 +387,28 @@ describe('jobs', () => {
         expect(res.status).toBe(404);
         expect(((await res.json()) as { error: string }).error).toBe('job_not_found');
       }
+    });
+  });
+
+  describe("the account's email rules", () => {
+    test('a job is checked with the rules in force at its creation, whatever changes after', async () => {
+      const put = (body: unknown) => stack.call('PUT', '/v1/account/email-rules', { headers: bearer, body });
+      expect((await put({ block: { domains: ['mx.example'] } })).status).toBe(200);
+      afterKeyCache();
+      const res = await create({ emails: ['a@mx.example', 'b@other.example'] });
+      expect(res.status).toBe(202);
+      const { id } = (await res.json()) as JobBody;
+      // Lifted before the rows may even have run: the job keeps what it was created with.
+      expect((await put({})).status).toBe(200);
+      afterKeyCache();
+      await waitFor(id);
+      const rows = (await results(id)).trim().split('\r\n').slice(1);
+      expect(rows[0]).toMatch(/^a@mx\.example,a@mx\.example,reject,blocked_by_account,/);
+      expect(rows[1]).not.toContain('blocked_by_account');
+      // A job created now runs without the rule.
+      const later = (await (await create({ emails: ['a@mx.example'] })).json()) as JobBody;
+      await waitFor(later.id);
+      expect(await results(later.id)).not.toContain('blocked_by_account');
     });
   });
 

@@ -83,6 +83,9 @@ describe('risk', () => {
         elapsedSeconds: null,
         previousLocation: null,
         currentLocation: { country: 'GB', latitude: expect.any(Number), longitude: expect.any(Number) },
+        effectiveDistanceKm: null,
+        accuracyRadiusKm: { previous: null, current: null },
+        settings: { maxSpeedKmh: 1000, minDistanceKm: 200, minSeconds: 0 },
       });
     });
 
@@ -189,8 +192,8 @@ describe('risk', () => {
       const older = new Date(stack.services.now().getTime() + 1000);
       const newer = new Date(stack.services.now().getTime() + 2000);
       const at = (current: Location, time: Date) => ({ key, current, now: time, commit: true });
-      const london: Location = { country: 'GB', latitude: 51.5, longitude: -0.13 };
-      const newYork: Location = { country: 'US', latitude: 40.79, longitude: -74.01 };
+      const london: Location = { country: 'GB', latitude: 51.5, longitude: -0.13, accuracyRadiusKm: null };
+      const newYork: Location = { country: 'US', latitude: 40.79, longitude: -74.01, accuracyRadiusKm: null };
       for (let i = 0; i < 5; i++) {
         await baselineStore(stack.services).delete(key);
         const calls = [

@@ -104,6 +104,7 @@ describe('signup', () => {
       expect(body.ip).toEqual({
         ip: RESIDENTIAL,
         country: 'GB',
+        locationSource: 'database',
         asn: expect.any(Number),
         asOrganization: expect.any(String),
         security: NO_FLAGS,

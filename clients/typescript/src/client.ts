@@ -1,6 +1,7 @@
 import { BATCH_SIZE, inBatches } from './batches.js';
 import { NetintelError } from './errors.js';
 import { Jobs } from './jobs.js';
+import { Rules } from './rules.js';
 import { type CallOptions, Transport } from './transport.js';
 import type {
   BatchLookupResult,
@@ -49,6 +50,8 @@ export class Netintel {
   private readonly concurrency: number;
   /** List jobs: create, wait, results, list (secret key). */
   readonly jobs: Jobs;
+  /** The account's own rules: geofeed, email rules, travel settings (secret key, not billed). */
+  readonly rules: Rules;
 
   constructor(options: NetintelOptions) {
     const key = options.secretKey ?? options.publishableKey;
@@ -66,6 +69,7 @@ export class Netintel {
     });
     this.concurrency = options.concurrency ?? 4;
     this.jobs = new Jobs(() => this.secret('jobs.*'));
+    this.rules = new Rules(() => this.secret('rules.*'));
   }
 
   /** The caller's own connection: location, network and context (a browser, publishable key). */

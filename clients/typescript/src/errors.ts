@@ -21,6 +21,8 @@ export class NetintelError extends Error {
       retryAfterSeconds?: number;
       /** Requests left of the month (monthly_limit_exceeded). */
       remaining?: number;
+      /** The rows refused, by line number (invalid_geofeed). */
+      lines?: { line: number; reason: string }[];
       cause?: unknown;
     } = {},
   ) {
@@ -63,5 +65,6 @@ export async function errorFromResponse(res: Response): Promise<NetintelError> {
     ...(requestId ? { requestId } : {}),
     ...(retryAfter === undefined ? {} : { retryAfterSeconds: retryAfter }),
     ...(typeof fields.remaining === 'number' ? { remaining: fields.remaining } : {}),
+    ...(Array.isArray(fields.lines) ? { lines: fields.lines as { line: number; reason: string }[] } : {}),
   });
 }

@@ -15,12 +15,16 @@ export {
   Jobs,
   type WaitOptions,
 } from './jobs.js';
+export { Rules } from './rules.js';
 export type { CallOptions } from './transport.js';
 export type {
   BatchLookupResult,
   DataReport,
   Dataset,
   EmailCheckResult,
+  EmailRules,
+  EmailRulesUpdate,
+  GeofeedSummary,
   GeoResult,
   Job,
   JobPage,
@@ -30,6 +34,8 @@ export type {
   RiskCheckResult,
   SignupCheckRequest,
   SignupCheckResult,
+  TravelSettings,
+  TravelSettingsUpdate,
   UploadTicket,
   Usage,
 } from './types.js';

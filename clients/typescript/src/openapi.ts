@@ -675,6 +675,235 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/travel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The impossible-travel settings in force (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/travel" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/travel`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        get: operations["account-travel-get"];
+        /**
+         * Set the impossible-travel settings (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/travel" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"maxSpeedKmh":900,"minDistanceKm":50,"minSeconds":600}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/travel`, {
+         *       method: 'PUT',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'application/json',
+         *       },
+         *       body: JSON.stringify({ maxSpeedKmh: 900, minDistanceKm: 50, minSeconds: 600 }),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        put: operations["account-travel-put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/email-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The email allow and block lists and the relay-alias policy in force (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/email-rules" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/email-rules`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        get: operations["account-email-rules-get"];
+        /**
+         * Replace the email allow and block lists and the relay-alias policy (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/email-rules" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"allow":{"domains":["partner.example"]},"block":{"domains":["competitor.example"],"tlds":["zip"]},"relayAliases":"review"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/email-rules`, {
+         *       method: 'PUT',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'application/json',
+         *       },
+         *       body: JSON.stringify({
+         *         allow: { domains: ['partner.example'] },
+         *         block: { domains: ['competitor.example'], tlds: ['zip'] },
+         *         relayAliases: 'review',
+         *       }),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        put: operations["account-email-rules-put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/geofeed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's private geofeed as uploaded (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/geofeed" -L -o results.csv \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/geofeed`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     if (!res.ok) throw new Error((await res.json()).error);
+         *     const text = await res.text();
+         *     ```
+         */
+        get: operations["account-geofeed-get"];
+        /**
+         * Upload the account's private geofeed (RFC 8805 CSV), replacing any (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/geofeed" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: text/csv' \
+         *       --data-binary @list.csv
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     import { readFile } from 'node:fs/promises';
+         *
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/geofeed`, {
+         *       method: 'PUT',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'text/csv',
+         *       },
+         *       body: await readFile('list.csv'),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        put: operations["account-geofeed-put"];
+        post?: never;
+        /**
+         * Remove the account's private geofeed (extension)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/account/geofeed" -X DELETE \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/geofeed`, {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     if (res.status !== 204) throw new Error((await res.json()).error);
+         *     ```
+         */
+        delete: operations["account-geofeed-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -946,11 +1175,18 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
             remaining?: number;
+            /** @description invalid_geofeed only: the refused rows (at most 100), by line number. */
+            lines?: {
+                /** @description 1-based line of the CSV; 0 for the feed as a whole. */
+                line: number;
+                /** @description Why the row was refused. */
+                reason: string;
+            }[];
         };
     };
     responses: never;
@@ -1039,6 +1275,8 @@ export interface operations {
                         accuracyRadiusKm: number | null;
                         /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
                         timezone: string | null;
+                        /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. "edge": the location the CDN in front of the API gives for the connection (CloudFront's viewer headers), which answers after an account geofeed and before the other sources. Null when there is no location. */
+                        locationSource: ("account_geofeed" | "geofeed" | "database" | "edge") | null;
                         /** @description The country is an EU member state (locational flag). */
                         isEUCountry: boolean;
                         /** @description Autonomous system number of the network; null when unknown. */
@@ -1307,6 +1545,8 @@ export interface operations {
                         accuracyRadiusKm: number | null;
                         /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
                         timezone: string | null;
+                        /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. Null when there is no location (found false), including an address a geofeed asks not to locate. */
+                        locationSource: ("account_geofeed" | "geofeed" | "database") | null;
                         /** @description The country is an EU member state (locational flag). */
                         isEUCountry: boolean;
                         /** @description Autonomous system number of the network; null when unknown. */
@@ -1579,6 +1819,8 @@ export interface operations {
                             accuracyRadiusKm: number | null;
                             /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
                             timezone: string | null;
+                            /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. Null when there is no location (found false), including an address a geofeed asks not to locate. */
+                            locationSource: ("account_geofeed" | "geofeed" | "database") | null;
                             /** @description The country is an EU member state (locational flag). */
                             isEUCountry: boolean;
                             /** @description Autonomous system number of the network; null when unknown. */
@@ -1860,7 +2102,7 @@ export interface operations {
                         domain: string | null;
                         /** @description Syntax only, not a deliverability check. */
                         syntaxValid: boolean;
-                        /** @description True when the domain matches a known disposable provider directly, through a parent domain, or through a mail server known to serve disposable domains. Always false when syntaxValid is false. */
+                        /** @description True when the domain matches a known disposable provider directly, through a parent domain, or through a mail server known to serve disposable domains. Always false when syntaxValid is false, for a privacy-relay alias, and for a domain or mail server on the account's allow list. */
                         isDisposable: boolean;
                         /** @description Trimmed, lowercased, domain in punycode; null when syntaxValid is false. */
                         normalizedEmail: string | null;
@@ -1870,9 +2112,13 @@ export interface operations {
                         disposableSource: ("list" | "parent_domain" | "mx_host") | null;
                         /** @description Domain is a consumer mailbox provider. Informational; never changes the verdict. */
                         isFreeProvider: boolean;
+                        /** @description The address is a privacy-relay alias (Apple Hide My Email, Firefox Relay, DuckDuckGo Email Protection, SimpleLogin, addy.io, Proton Pass): it forwards to a real mailbox, so it is never disposable nor a typo. Changes the verdict only through the account's relayAliases rule. */
+                        isRelayAlias: boolean;
+                        /** @description The relay service, e.g. "Firefox Relay", when isRelayAlias is true; otherwise null. */
+                        relayProvider: string | null;
                         /** @description Local part is a role address (admin, info, noreply and similar). */
                         isRoleAccount: boolean;
-                        /** @description Likely typo correction of the whole address. */
+                        /** @description Likely typo correction of the whole address; never for a privacy-relay alias nor a domain on the account's allow list. */
                         didYouMean: string | null;
                         /** @description Null when syntaxValid is false. */
                         mx: {
@@ -1890,7 +2136,7 @@ export interface operations {
                          */
                         verdict: "accept" | "review" | "reject";
                         /** @description Every condition hit, most severe first; empty when verdict is accept. */
-                        reasons: ("invalid_syntax" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable")[];
+                        reasons: ("invalid_syntax" | "blocked_by_account" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "relay_alias" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable")[];
                     };
                 };
             };
@@ -2042,7 +2288,7 @@ export interface operations {
                             domain: string | null;
                             /** @description Syntax only, not a deliverability check. */
                             syntaxValid: boolean;
-                            /** @description True when the domain matches a known disposable provider directly, through a parent domain, or through a mail server known to serve disposable domains. Always false when syntaxValid is false. */
+                            /** @description True when the domain matches a known disposable provider directly, through a parent domain, or through a mail server known to serve disposable domains. Always false when syntaxValid is false, for a privacy-relay alias, and for a domain or mail server on the account's allow list. */
                             isDisposable: boolean;
                             /** @description Trimmed, lowercased, domain in punycode; null when syntaxValid is false. */
                             normalizedEmail: string | null;
@@ -2052,9 +2298,13 @@ export interface operations {
                             disposableSource: ("list" | "parent_domain" | "mx_host") | null;
                             /** @description Domain is a consumer mailbox provider. Informational; never changes the verdict. */
                             isFreeProvider: boolean;
+                            /** @description The address is a privacy-relay alias (Apple Hide My Email, Firefox Relay, DuckDuckGo Email Protection, SimpleLogin, addy.io, Proton Pass): it forwards to a real mailbox, so it is never disposable nor a typo. Changes the verdict only through the account's relayAliases rule. */
+                            isRelayAlias: boolean;
+                            /** @description The relay service, e.g. "Firefox Relay", when isRelayAlias is true; otherwise null. */
+                            relayProvider: string | null;
                             /** @description Local part is a role address (admin, info, noreply and similar). */
                             isRoleAccount: boolean;
-                            /** @description Likely typo correction of the whole address. */
+                            /** @description Likely typo correction of the whole address; never for a privacy-relay alias nor a domain on the account's allow list. */
                             didYouMean: string | null;
                             /** @description Null when syntaxValid is false. */
                             mx: {
@@ -2072,7 +2322,7 @@ export interface operations {
                              */
                             verdict: "accept" | "review" | "reject";
                             /** @description Every condition hit, most severe first; empty when verdict is accept. */
-                            reasons: ("invalid_syntax" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable")[];
+                            reasons: ("invalid_syntax" | "blocked_by_account" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "relay_alias" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable")[];
                         }[];
                     };
                 };
@@ -2987,7 +3237,7 @@ export interface operations {
                             domain: string | null;
                             /** @description Syntax only, not a deliverability check. */
                             syntaxValid: boolean;
-                            /** @description True when the domain matches a known disposable provider directly, through a parent domain, or through a mail server known to serve disposable domains. Always false when syntaxValid is false. */
+                            /** @description True when the domain matches a known disposable provider directly, through a parent domain, or through a mail server known to serve disposable domains. Always false when syntaxValid is false, for a privacy-relay alias, and for a domain or mail server on the account's allow list. */
                             isDisposable: boolean;
                             /** @description Trimmed, lowercased, domain in punycode; null when syntaxValid is false. */
                             normalizedEmail: string | null;
@@ -2997,9 +3247,13 @@ export interface operations {
                             disposableSource: ("list" | "parent_domain" | "mx_host") | null;
                             /** @description Domain is a consumer mailbox provider. Informational; never changes the verdict. */
                             isFreeProvider: boolean;
+                            /** @description The address is a privacy-relay alias (Apple Hide My Email, Firefox Relay, DuckDuckGo Email Protection, SimpleLogin, addy.io, Proton Pass): it forwards to a real mailbox, so it is never disposable nor a typo. Changes the verdict only through the account's relayAliases rule. */
+                            isRelayAlias: boolean;
+                            /** @description The relay service, e.g. "Firefox Relay", when isRelayAlias is true; otherwise null. */
+                            relayProvider: string | null;
                             /** @description Local part is a role address (admin, info, noreply and similar). */
                             isRoleAccount: boolean;
-                            /** @description Likely typo correction of the whole address. */
+                            /** @description Likely typo correction of the whole address; never for a privacy-relay alias nor a domain on the account's allow list. */
                             didYouMean: string | null;
                             /** @description Null when syntaxValid is false. */
                             mx: {
@@ -3017,7 +3271,7 @@ export interface operations {
                              */
                             verdict: "accept" | "review" | "reject";
                             /** @description Every condition hit, most severe first; empty when verdict is accept. */
-                            reasons: ("invalid_syntax" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable")[];
+                            reasons: ("invalid_syntax" | "blocked_by_account" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "relay_alias" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable")[];
                         };
                         /** @description Network facts of the supplied IP address. */
                         ip: {
@@ -3025,6 +3279,8 @@ export interface operations {
                             ip: string;
                             /** @description ISO 3166-1 alpha-2 country code; null when the address has no location. */
                             country: string | null;
+                            /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. Null when there is no location (found false), including an address a geofeed asks not to locate. */
+                            locationSource: ("account_geofeed" | "geofeed" | "database") | null;
                             /** @description Autonomous system number of the network; null when unknown. */
                             asn: number | null;
                             /** @description Organisation operating that autonomous system; null when unknown. */
@@ -3045,15 +3301,15 @@ export interface operations {
                         };
                         /** @description Whole days since the email domain (its registered domain, e.g. shop.co.uk for mail.shop.co.uk) was registered, from the registry's RDAP registration event. Null when unknown (no RDAP service for the registry, not found, no answer in time), for well-known consumer providers (isFreeProvider) and for invalid addresses. */
                         emailDomainAgeDays: number | null;
-                        /** @description Sum of the weights of reasons, capped at 100. Weights: invalid_syntax 70, domain_not_found 60, no_mail_server 60, disposable_domain 60, ip_tor 40, ip_threat 40, ip_vpn 25, new_domain 25, ip_datacenter 20, automated_user_agent 20, typo_suspected 15, role_account 10, implicit_mx 10, dns_unavailable 5, ip_security_unavailable 0. */
+                        /** @description Sum of the weights of reasons, capped at 100. Weights: invalid_syntax 70, blocked_by_account 60, domain_not_found 60, no_mail_server 60, disposable_domain 60, ip_tor 40, ip_threat 40, ip_vpn 25, new_domain 25, relay_alias 25, ip_datacenter 20, automated_user_agent 20, typo_suspected 15, role_account 10, implicit_mx 10, dns_unavailable 5, ip_security_unavailable 0. relay_alias weighs 60 instead when the account's relayAliases rule is reject. */
                         score: number;
                         /**
                          * @description reject when score is 60 or more; review when 25 or more; otherwise accept.
                          * @enum {string}
                          */
                         verdict: "accept" | "review" | "reject";
-                        /** @description Reasons that applied, heaviest weight first, equal weights in the order of the weight table. Email reason codes as in the email result; ip_tor, ip_threat, ip_vpn from the security data; ip_datacenter only when the IP is not flagged VPN or Tor; new_domain when emailDomainAgeDays < 30; automated_user_agent when userAgent looks like a bot or script (an empty string does, an absent one does not); ip_security_unavailable (weight 0) on plans without security data, where no IP signal enters the score. */
-                        reasons: ("invalid_syntax" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "ip_tor" | "ip_threat" | "ip_vpn" | "new_domain" | "ip_datacenter" | "automated_user_agent" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable" | "ip_security_unavailable")[];
+                        /** @description Reasons that applied, heaviest weight first, equal weights in the order of the weight table. Email reason codes as in the email result (blocked_by_account and relay_alias from the account's email rules); ip_tor, ip_threat, ip_vpn from the security data; ip_datacenter only when the IP is not flagged VPN or Tor; new_domain when emailDomainAgeDays < 30; automated_user_agent when userAgent looks like a bot or script (an empty string does, an absent one does not); ip_security_unavailable (weight 0) on plans without security data, where no IP signal enters the score. */
+                        reasons: ("invalid_syntax" | "blocked_by_account" | "domain_not_found" | "no_mail_server" | "disposable_domain" | "ip_tor" | "ip_threat" | "ip_vpn" | "new_domain" | "relay_alias" | "ip_datacenter" | "automated_user_agent" | "typo_suspected" | "role_account" | "implicit_mx" | "dns_unavailable" | "ip_security_unavailable")[];
                     };
                 };
             };
@@ -3202,18 +3458,27 @@ export interface operations {
                 content: {
                     "application/json": {
                         /**
-                         * @description high when impossibleTravel; medium when the country changed, or the distance is beyond 200 km and the implied speed above 500 km/h (a fast but possible trip); low otherwise, and on the first-ever check.
+                         * @description high when impossibleTravel; medium when the country changed, or effectiveDistanceKm is beyond settings.minDistanceKm, at least settings.minSeconds passed and the implied speed is above half of settings.maxSpeedKmh (500 km/h by default: a fast but possible trip); low otherwise, and on the first-ever check.
                          * @enum {string}
                          */
                         risk: "low" | "medium" | "high";
-                        /** @description True when the distance exceeds 200 km (the error radius of IP geolocation: nearby cities never count) and the implied speed exceeds 1000 km/h (an airliner cruises at about 900). */
+                        /** @description True when, under the account's settings (by default maxSpeedKmh 1000 km/h, minDistanceKm 200 km, minSeconds 0 s), effectiveDistanceKm exceeds minDistanceKm (the error of IP geolocation: nearby cities never count), at least minSeconds passed, and the implied speed exceeds maxSpeedKmh (an airliner cruises at about 900 km/h). */
                         impossibleTravel: boolean;
                         /** @description Great-circle distance between the previous and current location, km (0.1 km); null on the first-ever check. */
                         distanceKm: number | null;
-                        /** @description distanceKm divided by elapsed time (at least 1 s, so an instant move is a finite speed), km/h (0.1); distances within 200 km are not classified whatever this says. Null on the first-ever check. */
+                        /** @description The distance the rule used, km (0.1 km): distanceKm less both accuracy radii that are known, never below 0 (equal to distanceKm when neither is). Null on the first-ever check. */
+                        effectiveDistanceKm: number | null;
+                        /** @description effectiveDistanceKm divided by elapsed time (at least 1 s, so an instant move is a finite speed), km/h (0.1); moves within settings.minDistanceKm or under settings.minSeconds are not classified whatever this says. Null on the first-ever check. */
                         impliedSpeedKmh: number | null;
                         /** @description Whole seconds since the previous observation (0 when the stored one is newer); null on the first-ever check. */
                         elapsedSeconds: number | null;
+                        /** @description The accuracy radii taken off distanceKm to give effectiveDistanceKm. */
+                        accuracyRadiusKm: {
+                            /** @description Accuracy radius of the previous location, km, as stored with it; null when the data gave none, and on the first-ever check. */
+                            previous: number | null;
+                            /** @description Accuracy radius of the current location, km (how far the address may be from its coordinates); null when the data gives none. */
+                            current: number | null;
+                        };
                         /** @description The stored baseline before this call; null on the first-ever check for the userId. */
                         previousLocation: {
                             /** @description ISO 3166-1 alpha-2 country code; null when the source has none. */
@@ -3236,6 +3501,15 @@ export interface operations {
                             latitude: number;
                             /** @description Approximate longitude in degrees (IP geolocation, not a device position). */
                             longitude: number;
+                        };
+                        /** @description The account's impossible-travel settings this check applied (GET and PUT /v1/account/travel); an account that never set them gets the defaults: maxSpeedKmh 1000 km/h, minDistanceKm 200 km, minSeconds 0 s. */
+                        settings: {
+                            /** @description Implied speed, km/h (a whole number from 100 to 20000), above which a move is impossible travel: risk high. Above half of it the trip is fast but possible: risk medium. Default 1000 (an airliner cruises at about 900). */
+                            maxSpeedKmh: number;
+                            /** @description Distance, km (a whole number from 0 to 5000), up to which a move never counts as travel, measured after the accuracy radii of both locations are taken off. Default 200 (the error of IP geolocation: nearby cities never count). */
+                            minDistanceKm: number;
+                            /** @description Seconds (a whole number from 0 to 86400, one day): observations less than this far apart never count as travel by speed (a country change is still medium). Default 0: every interval counts. */
+                            minSeconds: number;
                         };
                     };
                 };
@@ -3721,6 +3995,935 @@ export interface operations {
                         attribution: string[];
                     };
                 };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-travel-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's impossible-travel settings in force. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Implied speed, km/h (a whole number from 100 to 20000), above which a move is impossible travel: risk high. Above half of it the trip is fast but possible: risk medium. Default 1000 (an airliner cruises at about 900). */
+                        maxSpeedKmh: number;
+                        /** @description Distance, km (a whole number from 0 to 5000), up to which a move never counts as travel, measured after the accuracy radii of both locations are taken off. Default 200 (the error of IP geolocation: nearby cities never count). */
+                        minDistanceKm: number;
+                        /** @description Seconds (a whole number from 0 to 86400, one day): observations less than this far apart never count as travel by speed (a country change is still medium). Default 0: every interval counts. */
+                        minSeconds: number;
+                        /** @description When these rules were last changed (ISO 8601 UTC); null while the defaults apply. */
+                        updatedAt: string | null;
+                        /** @description Who changed them: key:<keyId>, dashboard:<e-mail of the signed-in person> or admin; null while the defaults apply. */
+                        updatedBy: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-travel-put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Implied speed, km/h (a whole number from 100 to 20000), above which a move is impossible travel: risk high. Above half of it the trip is fast but possible: risk medium. Default 1000 (an airliner cruises at about 900). */
+                    maxSpeedKmh?: number;
+                    /** @description Distance, km (a whole number from 0 to 5000), up to which a move never counts as travel, measured after the accuracy radii of both locations are taken off. Default 200 (the error of IP geolocation: nearby cities never count). */
+                    minDistanceKm?: number;
+                    /** @description Seconds (a whole number from 0 to 86400, one day): observations less than this far apart never count as travel by speed (a country change is still medium). Default 0: every interval counts. */
+                    minSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The account's impossible-travel settings in force. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Implied speed, km/h (a whole number from 100 to 20000), above which a move is impossible travel: risk high. Above half of it the trip is fast but possible: risk medium. Default 1000 (an airliner cruises at about 900). */
+                        maxSpeedKmh: number;
+                        /** @description Distance, km (a whole number from 0 to 5000), up to which a move never counts as travel, measured after the accuracy radii of both locations are taken off. Default 200 (the error of IP geolocation: nearby cities never count). */
+                        minDistanceKm: number;
+                        /** @description Seconds (a whole number from 0 to 86400, one day): observations less than this far apart never count as travel by speed (a country change is still medium). Default 0: every interval counts. */
+                        minSeconds: number;
+                        /** @description When these rules were last changed (ISO 8601 UTC); null while the defaults apply. */
+                        updatedAt: string | null;
+                        /** @description Who changed them: key:<keyId>, dashboard:<e-mail of the signed-in person> or admin; null while the defaults apply. */
+                        updatedBy: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_field`: a field has the wrong type or form
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-email-rules-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's email rules in force. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the account trusts. A block entry that also matches wins. */
+                        allow: {
+                            /**
+                             * @description Domains never reported disposable nor as a typo; each covers its subdomains.
+                             * @default []
+                             */
+                            domains: string[];
+                            /**
+                             * @description Mail servers (the MX host of a domain) whose domains are never reported disposable nor as a typo; each covers the hosts under it.
+                             * @default []
+                             */
+                            mxHosts: string[];
+                        };
+                        /** @description What the account refuses. Wins over allow. */
+                        block: {
+                            /**
+                             * @description Domains refused: verdict reject, reason blocked_by_account; each covers its subdomains.
+                             * @default []
+                             */
+                            domains: string[];
+                            /**
+                             * @description Mail servers whose domains are refused (blocked_by_account); each covers the hosts under it.
+                             * @default []
+                             */
+                            mxHosts: string[];
+                            /**
+                             * @description Top-level domains refused (blocked_by_account), without the dot.
+                             * @default []
+                             */
+                            tlds: string[];
+                        };
+                        /**
+                         * @description Privacy-relay aliases (Apple Hide My Email, Firefox Relay, DuckDuckGo, SimpleLogin, addy.io, Proton Pass): accept adds nothing; review or reject adds reason relay_alias with that verdict.
+                         * @default accept
+                         * @enum {string}
+                         */
+                        relayAliases: "accept" | "review" | "reject";
+                        /** @description Domains, MX hosts and TLDs listed, in all. */
+                        entries: number;
+                        /** @description When these rules were last changed (ISO 8601 UTC); null while the defaults apply. */
+                        updatedAt: string | null;
+                        /** @description Who changed them: key:<keyId>, dashboard:<e-mail of the signed-in person> or admin; null while the defaults apply. */
+                        updatedBy: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-email-rules-put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What the account trusts. A block entry that also matches wins.
+                     * @default {}
+                     */
+                    allow?: {
+                        /**
+                         * @description Domains never reported disposable nor as a typo; each covers its subdomains.
+                         * @default []
+                         */
+                        domains?: string[];
+                        /**
+                         * @description Mail servers (the MX host of a domain) whose domains are never reported disposable nor as a typo; each covers the hosts under it.
+                         * @default []
+                         */
+                        mxHosts?: string[];
+                    };
+                    /**
+                     * @description What the account refuses. Wins over allow.
+                     * @default {}
+                     */
+                    block?: {
+                        /**
+                         * @description Domains refused: verdict reject, reason blocked_by_account; each covers its subdomains.
+                         * @default []
+                         */
+                        domains?: string[];
+                        /**
+                         * @description Mail servers whose domains are refused (blocked_by_account); each covers the hosts under it.
+                         * @default []
+                         */
+                        mxHosts?: string[];
+                        /**
+                         * @description Top-level domains refused (blocked_by_account), without the dot.
+                         * @default []
+                         */
+                        tlds?: string[];
+                    };
+                    /**
+                     * @description Privacy-relay aliases (Apple Hide My Email, Firefox Relay, DuckDuckGo, SimpleLogin, addy.io, Proton Pass): accept adds nothing; review or reject adds reason relay_alias with that verdict.
+                     * @default accept
+                     * @enum {string}
+                     */
+                    relayAliases?: "accept" | "review" | "reject";
+                };
+            };
+        };
+        responses: {
+            /** @description The account's email rules in force. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the account trusts. A block entry that also matches wins. */
+                        allow: {
+                            /**
+                             * @description Domains never reported disposable nor as a typo; each covers its subdomains.
+                             * @default []
+                             */
+                            domains: string[];
+                            /**
+                             * @description Mail servers (the MX host of a domain) whose domains are never reported disposable nor as a typo; each covers the hosts under it.
+                             * @default []
+                             */
+                            mxHosts: string[];
+                        };
+                        /** @description What the account refuses. Wins over allow. */
+                        block: {
+                            /**
+                             * @description Domains refused: verdict reject, reason blocked_by_account; each covers its subdomains.
+                             * @default []
+                             */
+                            domains: string[];
+                            /**
+                             * @description Mail servers whose domains are refused (blocked_by_account); each covers the hosts under it.
+                             * @default []
+                             */
+                            mxHosts: string[];
+                            /**
+                             * @description Top-level domains refused (blocked_by_account), without the dot.
+                             * @default []
+                             */
+                            tlds: string[];
+                        };
+                        /**
+                         * @description Privacy-relay aliases (Apple Hide My Email, Firefox Relay, DuckDuckGo, SimpleLogin, addy.io, Proton Pass): accept adds nothing; review or reject adds reason relay_alias with that verdict.
+                         * @default accept
+                         * @enum {string}
+                         */
+                        relayAliases: "accept" | "review" | "reject";
+                        /** @description Domains, MX hosts and TLDs listed, in all. */
+                        entries: number;
+                        /** @description When these rules were last changed (ISO 8601 UTC); null while the defaults apply. */
+                        updatedAt: string | null;
+                        /** @description Who changed them: key:<keyId>, dashboard:<e-mail of the signed-in person> or admin; null while the defaults apply. */
+                        updatedBy: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_field`: a field has the wrong type or form
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-geofeed-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The geofeed as uploaded (RFC 8805 CSV). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `geofeed_not_found`: GET /v1/account/geofeed of an account that has no geofeed */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-geofeed-put": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": string;
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description The account's private geofeed now in force. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Prefixes of the feed. */
+                        prefixes: number;
+                        /** @description Size of the CSV as sent. */
+                        bytes: number;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        updatedBy: string;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
+             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_geofeed`: PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "account-geofeed-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No body. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
             401: {

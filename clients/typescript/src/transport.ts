@@ -30,7 +30,7 @@ export interface CallOptions {
 }
 
 export interface Request extends CallOptions {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   path: string;
   query?: Record<string, string | number | undefined>;
   /** A JSON body, or raw bytes with their own headers. */

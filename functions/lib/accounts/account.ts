@@ -16,6 +16,8 @@ export const AccountSchema = z.object({
    * accounts made before per-account keys (they share their plan's key until `account sync-keys`).
    */
   usagePlanKey: z.object({ id: z.string(), value: z.string() }).optional(),
+  /** Changes with every change of the account's own rules (accounts/account-rules.ts); absent without any. */
+  rulesVersion: z.string().optional(),
 });
 export type Account = z.infer<typeof AccountSchema>;
 

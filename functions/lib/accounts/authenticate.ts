@@ -197,6 +197,7 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
       includesSecurity: account.includesSecurity,
       allowedOrigin,
       ...host,
+      ...(account.rulesVersion ? { rulesVersion: account.rulesVersion } : {}),
     },
     ...(account.usagePlanKey ? { usagePlanKey: account.usagePlanKey.value } : {}),
     key: { keyHash: record.keyHash, ...(record.lastUsedDay ? { lastUsedDay: record.lastUsedDay } : {}) },

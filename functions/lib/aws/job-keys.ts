@@ -8,6 +8,7 @@ import { BUCKET } from './resources.js';
 //   uploads/landing/<account>/<upload>.csv      a CSV posted to a presigned upload (uploadKey)
 //   chunks/<id>/<n>.json                        a chunk's rows [{pos, email}]
 //   chunks/<id>/results-<n>.json                a chunk's results {lines: [[pos, line]], counts}
+//   chunks/<id>/email-rules.json                the account's email rules at the job's creation
 //   results/<id>.csv                            the assembled results file
 
 const { uploads, chunks, results } = BUCKET.prefixes;
@@ -29,6 +30,11 @@ export function landingKey(accountId: string, uploadId: string): string {
 
 export function chunkKey(jobId: string, chunk: number): string {
   return `${chunks}${jobId}/${chunk}.json`;
+}
+
+/** The account's email rules in force when the job was created (jobs/job-creation.ts). */
+export function jobRulesKey(jobId: string): string {
+  return `${chunks}${jobId}/email-rules.json`;
 }
 
 export function chunkResultsKey(jobId: string, chunk: number): string {

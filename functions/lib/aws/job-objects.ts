@@ -12,7 +12,7 @@ import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ChunkRow } from '../jobs/chunking.js';
 import type { ChunkResults } from '../jobs/job-results.js';
 import { CALL_BOUNDS, type CallBound, putResponseMs } from './call-bounds.js';
-import { chunkKey, chunkResultsKey, chunksPrefix, resultsKey } from './job-keys.js';
+import { chunkKey, chunkResultsKey, chunksPrefix, jobRulesKey, resultsKey } from './job-keys.js';
 
 // A job's objects in the jobs bucket: primitive S3 calls, every key from job-keys.ts.
 
@@ -93,6 +93,14 @@ export class JobObjects {
 
   async putChunkRows(jobId: string, chunk: number, rows: readonly ChunkRow[]): Promise<void> {
     await this.put(chunkKey(jobId, chunk), JSON.stringify(rows), 'application/json');
+  }
+
+  async putJobRules(jobId: string, rules: string): Promise<void> {
+    await this.put(jobRulesKey(jobId), rules, 'application/json');
+  }
+
+  async jobRules(jobId: string): Promise<string> {
+    return this.text(jobRulesKey(jobId));
   }
 
   async chunkRows(jobId: string, chunk: number): Promise<ChunkRow[]> {

@@ -41,6 +41,7 @@ export function fromItem(item: Record<string, unknown>): JobRecord {
     resultsBytes:
       item.resultsBytes === undefined || item.resultsBytes === null ? null : Number(item.resultsBytes),
     ...(item.refundDue ? { refundDue: true } : {}),
+    ...(item.emailRules ? { emailRules: true } : {}),
     ...(typeof item.uploadKey === 'string' ? { uploadKey: item.uploadKey } : {}),
   };
 }

@@ -82,14 +82,25 @@ export class JobStore implements JobRepository, SweepStore {
     await storage(() => this.records.putPending(record, this.uploadKey(record.id, upload)));
   }
 
-  async storeParts(record: JobRecord, upload: JobUpload, chunks: readonly ChunkPlan[]): Promise<void> {
+  async storeParts(
+    record: JobRecord,
+    upload: JobUpload,
+    chunks: readonly ChunkPlan[],
+    emailRules?: string,
+  ): Promise<void> {
     await storage(async () => {
       if (!('key' in upload))
         await this.objects.put(this.uploadKey(record.id, upload), upload.body, upload.contentType);
       await inBatches(chunks, 25, (batch) =>
         Promise.all(batch.map((c) => this.objects.putChunkRows(record.id, c.index, c.rows))),
       );
+      if (emailRules !== undefined) await this.objects.putJobRules(record.id, emailRules);
     });
+  }
+
+  /** The email rules stored with the job (storeParts), as their JSON. */
+  async jobRules(id: string): Promise<string> {
+    return this.objects.jobRules(id);
   }
 
   async transition(id: string, to: 'queued' | 'abandoned'): Promise<boolean> {

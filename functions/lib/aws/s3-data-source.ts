@@ -19,7 +19,8 @@ import { CALL_BOUNDS, type CallBound, putResponseMs } from './call-bounds.js';
 //   data/<version>/security/ranges.bin   compiled range table
 //   data/<version>/security/manifest.json
 //   data/<version>/email/disposable.txt, allowlist.txt, mx-hosts.txt, lists-manifest.json,
-//                        free.txt, role.txt, common-providers.json (the layer's, carried along)
+//                        free.txt, role.txt, common-providers.json, relays.txt (the layer's, carried
+//                        along; versions published before relays.txt existed lack it)
 //
 // A version's objects are immutable and written before the pointer, so a reader that follows the
 // pointer always finds a complete version. The `data/` prefix has no lifecycle expiry (the job

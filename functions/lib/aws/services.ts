@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountStore } from '../accounts/account.js';
+import { AccountRulesCache } from '../accounts/account-rules.js';
 import { cachingAccountStore } from '../accounts/cached-store.js';
 import { requestHost } from '../custom-hostnames/binding.js';
 import { cachingHostnameLookup } from '../custom-hostnames/cached-lookup.js';
@@ -26,6 +27,7 @@ import { DynamoMemberStore } from './member-store.js';
 import { DynamoNoticeLedger } from './notice-ledger.js';
 import { OutboxNotifier } from './outbox-notifier.js';
 import { tableName } from './resources.js';
+import { DynamoRulesStore } from './rules-store.js';
 import { DynamoSessionStore } from './session-store.js';
 import { tracer } from './tracing.js';
 import { DynamoUsageCounter } from './usage-counter.js';
@@ -59,6 +61,16 @@ export const quotaLeases = /* @__PURE__ */ part(
     }),
     store: new DynamoLeaseStore(dynamo(s), tableName('Usage', s.config), dynamoSingleAttempt(s)),
   }),
+);
+
+/** Where the account's own rules are kept (accounts/account-rules.ts). */
+export const rulesStore = /* @__PURE__ */ part(
+  (s) => new DynamoRulesStore(dynamo(s), tableName('Accounts', s.config), s.now),
+);
+
+/** The account's own rules as its requests use them, compiled once per rules version. */
+export const accountRules = /* @__PURE__ */ part(
+  (s) => new AccountRulesCache(rulesStore(s), () => s.now().getTime()),
 );
 
 export const noticeLedger = /* @__PURE__ */ part(

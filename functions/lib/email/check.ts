@@ -8,14 +8,25 @@ import { DEFAULT_DNS_BUDGET_MS, type MxResult, mxStatusWithin } from './mx-statu
 import { canonicalEmail, normalizedEmail } from './normalize.js';
 import { Reason, type ReasonCode } from './reasons.js';
 import { isRoleLocalPart } from './role.js';
+import type { CompiledEmailRules } from './rules.js';
 import type { EmailCheckResult } from './schema.js';
 import { type ParsedAddress, parseAddress } from './syntax.js';
 import { suggestedDomain } from './typo.js';
 import { verdictFor } from './verdict.js';
 
 // The email check (docs/api.md: Email checks): syntax, normalisation, disposable, free provider,
-// role account, typo and mail-server status, combined into a verdict. Pure apart from the
-// MxResolver port it is given; a DNS failure degrades to mx.status unknown and never throws.
+// privacy-relay alias, role account, typo and mail-server status, combined into a verdict, and the
+// calling account's own rules (rules.ts) when it has any. Pure apart from the MxResolver port it is
+// given; a DNS failure degrades to mx.status unknown and never throws.
+//
+// The account's rules, per call (undefined: none, the results of an account without rules):
+// - block: the domain (or a parent), its MX host (or a parent) or its TLD is blocked: reason
+//   blocked_by_account, verdict reject. The other reasons are still listed.
+// - allow: the domain (or a parent) or its MX host (or a parent) is allowed, and nothing blocks it:
+//   never disposable, no typo suggestion. Block wins: a blocked address gets nothing from allow.
+// - relayAliases: a relay alias gets reason relay_alias with verdict review or reject under those
+//   policies, nothing under accept (the default).
+// What the rules do not touch (syntax, mail server, role account) is reported as without them.
 
 export interface EmailCheckerOptions {
   readonly lists: EmailLists;
@@ -34,12 +45,14 @@ export interface EmailCheckerOptions {
 export const DEFAULT_CONCURRENCY = 32;
 
 export interface EmailChecker {
-  check(email: string): Promise<EmailCheckResult>;
+  /** `rules`: the calling account's compiled rules (rules.ts); undefined for none. */
+  check(email: string, rules?: CompiledEmailRules): Promise<EmailCheckResult>;
   /**
    * Results in input order. Addresses on one domain share one DNS lookup; distinct domains are
    * resolved concurrently, at most `concurrency` at a time across all calls of this checker.
+   * `rules` apply to every address, as in check().
    */
-  checkMany(emails: readonly string[]): Promise<EmailCheckResult[]>;
+  checkMany(emails: readonly string[], rules?: CompiledEmailRules): Promise<EmailCheckResult[]>;
   /** Whether the domain is a free consumer provider (a list lookup, no DNS). */
   isFreeProvider(domain: string): boolean;
   readonly mxHosts: MxHostTable;
@@ -56,6 +69,8 @@ export function invalidSyntaxResult(email: string): EmailCheckResult {
     canonicalEmail: null,
     disposableSource: null,
     isFreeProvider: false,
+    isRelayAlias: false,
+    relayProvider: null,
     isRoleAccount: false,
     didYouMean: null,
     mx: null,
@@ -72,6 +87,22 @@ const MX_REASON: Readonly<Partial<Record<MxResult['status'], ReasonCode>>> = {
   unknown: Reason.DnsUnavailable,
 };
 
+/** What the account's rules say of one address (block wins over allow). */
+interface RuleMatch {
+  readonly blocked: boolean;
+  readonly allowed: boolean;
+}
+
+const NO_RULE_MATCH: RuleMatch = { blocked: false, allowed: false };
+
+function ruleMatch(rules: CompiledEmailRules | undefined, domain: string, mxHost: string | null): RuleMatch {
+  if (rules === undefined) return NO_RULE_MATCH;
+  const blocked =
+    rules.blocksDomain(domain) || rules.blocksTld(domain) || (mxHost !== null && rules.blocksMxHost(mxHost));
+  if (blocked) return { blocked, allowed: false };
+  return { blocked, allowed: rules.allowsDomain(domain) || (mxHost !== null && rules.allowsMxHost(mxHost)) };
+}
+
 function buildResult(
   email: string,
   address: ParsedAddress,
@@ -79,22 +110,37 @@ function buildResult(
   mx: MxResult,
   servesDisposable: (host: string) => boolean,
   roles: ReadonlySet<string>,
+  rules: CompiledEmailRules | undefined,
 ): EmailCheckResult {
-  let disposableSource: DisposableSource | null = facts.listedSource;
-  if (disposableSource === null && !facts.allowlisted && mx.host !== null && servesDisposable(mx.host)) {
+  const isRelayAlias = facts.relayProvider !== null;
+  const { blocked, allowed } = ruleMatch(rules, address.domain, mx.host);
+  // A relay alias and an allowed address are never disposable nor a typo (facts has neither for a
+  // relay domain; the allow list depends on the MX host, so it is applied here).
+  let disposableSource: DisposableSource | null = allowed ? null : facts.listedSource;
+  if (
+    disposableSource === null &&
+    !allowed &&
+    !isRelayAlias &&
+    !facts.allowlisted &&
+    mx.host !== null &&
+    servesDisposable(mx.host)
+  ) {
     disposableSource = 'mx_host';
   }
   const normalized = normalizedEmail(address);
-  const suggestion = suggestedDomain(facts.typo, mx.status === 'found');
+  const suggestion = allowed ? null : suggestedDomain(facts.typo, mx.status === 'found');
   const didYouMean =
     suggestion === null ? null : normalized.slice(0, normalized.indexOf('@') + 1) + suggestion;
   const isRoleAccount = isRoleLocalPart(address.localPart, roles);
+  const relayPolicy = rules?.relayAliases ?? 'accept';
 
   // Pushed in the fixed order of REASON_CODES (most severe first).
   const reasons: ReasonCode[] = [];
   const mxReason = MX_REASON[mx.status];
+  if (blocked) reasons.push(Reason.BlockedByAccount);
   if (mxReason === Reason.DomainNotFound || mxReason === Reason.NoMailServer) reasons.push(mxReason);
   if (disposableSource !== null) reasons.push(Reason.DisposableDomain);
+  if (isRelayAlias && relayPolicy !== 'accept') reasons.push(Reason.RelayAlias);
   if (didYouMean !== null) reasons.push(Reason.TypoSuspected);
   if (isRoleAccount) reasons.push(Reason.RoleAccount);
   if (mxReason === Reason.ImplicitMx || mxReason === Reason.DnsUnavailable) reasons.push(mxReason);
@@ -108,10 +154,12 @@ function buildResult(
     canonicalEmail: canonicalEmail(address),
     disposableSource,
     isFreeProvider: facts.isFreeProvider,
+    isRelayAlias,
+    relayProvider: facts.relayProvider,
     isRoleAccount,
     didYouMean,
     mx: { status: mx.status, host: mx.host },
-    verdict: verdictFor(reasons),
+    verdict: verdictFor(reasons, relayPolicy === 'accept' ? undefined : { relay_alias: relayPolicy }),
     reasons,
   };
 }
@@ -159,15 +207,15 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
     mxHosts,
     isFreeProvider,
 
-    async check(email: string): Promise<EmailCheckResult> {
+    async check(email: string, rules?: CompiledEmailRules): Promise<EmailCheckResult> {
       const address = parse(email);
       if (address === null) return invalidSyntaxResult(echo(email));
       const facts = factsCache.get(address.domain);
       const mx = await mailServerOf(facts);
-      return buildResult(email, address, facts, mx, servesDisposable, lists.role);
+      return buildResult(email, address, facts, mx, servesDisposable, lists.role, rules);
     },
 
-    async checkMany(emails: readonly string[]): Promise<EmailCheckResult[]> {
+    async checkMany(emails: readonly string[], rules?: CompiledEmailRules): Promise<EmailCheckResult[]> {
       const addresses = emails.map(parse);
       const factsByDomain = new Map<string, DomainFacts>();
       for (const address of addresses) {
@@ -187,7 +235,7 @@ export function createEmailChecker(options: EmailCheckerOptions): EmailChecker {
         if (address === null) return invalidSyntaxResult(echo(email));
         const facts = factsByDomain.get(address.domain)!;
         const mx = mxByDomain.get(address.domain)!;
-        return buildResult(email as string, address, facts, mx, servesDisposable, lists.role);
+        return buildResult(email as string, address, facts, mx, servesDisposable, lists.role, rules);
       });
     },
   };

@@ -1,6 +1,7 @@
 import { isAllowlisted, listedDisposableSource } from './disposable.js';
 import type { EmailLists } from './lists.js';
 import { domainParts } from './public-suffix.js';
+import { relayProviderOf } from './relay.js';
 import { correctedTld, nearestProvider, type TypoFacts } from './typo.js';
 
 // Everything about a domain that depends only on the lists, computed once per domain and reused by
@@ -13,6 +14,8 @@ export interface DomainFacts {
   readonly listedSource: 'list' | 'parent_domain' | null;
   readonly allowlisted: boolean;
   readonly isFreeProvider: boolean;
+  /** The privacy-relay provider the domain belongs to (relay.ts), or null. */
+  readonly relayProvider: string | null;
   readonly typo: TypoFacts;
 }
 
@@ -28,14 +31,17 @@ export function computeDomainFacts(
 ): DomainFacts {
   const { registrable, knownSuffix } = domainParts(domain);
   const isFreeProvider = lists.free.has(domain);
-  // No suggestion for a domain that is itself a known provider or on the free list.
-  const known = isFreeProvider || commonProviders.has(domain);
+  const relayProvider = relayProviderOf(domain, lists.relays);
+  // No suggestion for a domain that is itself a known provider, on the free list, or a relay
+  // domain (mozmail.com is two letters from hotmail.com); a relay alias is never disposable either.
+  const known = isFreeProvider || relayProvider !== null || commonProviders.has(domain);
   return {
     domain,
     registrable,
-    listedSource: listedDisposableSource(domain, registrable, lists),
+    listedSource: relayProvider === null ? listedDisposableSource(domain, registrable, lists) : null,
     allowlisted: isAllowlisted(domain, registrable, lists),
     isFreeProvider,
+    relayProvider,
     typo: known
       ? NO_TYPO
       : {

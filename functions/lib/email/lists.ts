@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseRelayList } from './relay.js';
 import { DEFAULT_COMMON_PROVIDERS, DEFAULT_COMMON_TLDS } from './typo.js';
 
 // The reference lists of the email check, as written by layers/build/email-lists.ts into the data
-// layer's `email/` directory. Plain text, one entry per line, `#` starts a comment line.
+// layer's `email/` directory. Plain text, one entry per line, `#` starts a comment line; relays.txt
+// has `domain<TAB>provider` lines (relay.ts).
 
 export const EMAIL_LIST_FILES = {
   disposable: 'disposable.txt',
@@ -12,6 +14,7 @@ export const EMAIL_LIST_FILES = {
   role: 'role.txt',
   commonProviders: 'common-providers.json',
   mxHosts: 'mx-hosts.txt',
+  relays: 'relays.txt',
 } as const;
 
 export interface EmailLists {
@@ -29,6 +32,8 @@ export interface EmailLists {
   readonly commonTlds: readonly string[];
   /** The MX-host table: host suffixes of disposable mail (seeds and hosts the data refresh promoted). */
   readonly mxHostSeeds: readonly string[];
+  /** Privacy-relay alias domains -> provider name (relay.ts); each covers its subdomains. */
+  readonly relays: ReadonlyMap<string, string>;
 }
 
 export interface CommonProvidersFile {
@@ -60,6 +65,7 @@ export function createEmailLists(entries: {
   commonProviders?: readonly string[];
   commonTlds?: readonly string[];
   mxHostSeeds?: readonly string[];
+  relays?: Iterable<readonly [string, string]>;
 }): EmailLists {
   const allowlist = new Set(entries.allowlist ?? []);
   const disposable = new Set<string>();
@@ -72,6 +78,7 @@ export function createEmailLists(entries: {
     commonProviders: entries.commonProviders ?? DEFAULT_COMMON_PROVIDERS,
     commonTlds: entries.commonTlds ?? DEFAULT_COMMON_TLDS,
     mxHostSeeds: entries.mxHostSeeds ?? [],
+    relays: new Map(entries.relays ?? []),
   };
 }
 
@@ -92,19 +99,26 @@ async function readCommonProviders(read: EmailFileReader): Promise<Partial<Commo
   return (JSON.parse(text) as Partial<CommonProvidersFile> | null) ?? {};
 }
 
+/** An absent relay list is an empty one: data versions published before it existed still load. */
+async function readRelays(read: EmailFileReader): Promise<Map<string, string>> {
+  const text = await read(EMAIL_LIST_FILES.relays);
+  return text === undefined ? new Map() : parseRelayList(text);
+}
+
 /**
  * The lists from the files of an email directory, wherever it is stored (the layer's directory, a
  * published S3 version). The disposable, free and role lists are required; the allowlist, MX-host
- * seeds and common providers are optional.
+ * seeds, common providers and relay domains are optional.
  */
 export async function emailListsFrom(read: EmailFileReader): Promise<EmailLists> {
-  const [disposable, allowlist, free, role, mxHostSeeds, common] = await Promise.all([
+  const [disposable, allowlist, free, role, mxHostSeeds, common, relays] = await Promise.all([
     readList(read, EMAIL_LIST_FILES.disposable, true),
     readList(read, EMAIL_LIST_FILES.allowlist, false),
     readList(read, EMAIL_LIST_FILES.free, true),
     readList(read, EMAIL_LIST_FILES.role, true),
     readList(read, EMAIL_LIST_FILES.mxHosts, false),
     readCommonProviders(read),
+    readRelays(read),
   ]);
   return createEmailLists({
     disposable,
@@ -112,6 +126,7 @@ export async function emailListsFrom(read: EmailFileReader): Promise<EmailLists>
     free,
     role,
     mxHostSeeds,
+    relays,
     ...(common.providers ? { commonProviders: common.providers } : {}),
     ...(common.tlds ? { commonTlds: common.tlds } : {}),
   });

@@ -30,7 +30,8 @@ export const EmailCheckResultSchema = z.object({
     .boolean()
     .describe(
       'True when the domain matches a known disposable provider directly, through a parent domain, or ' +
-        'through a mail server known to serve disposable domains. Always false when syntaxValid is false.',
+        'through a mail server known to serve disposable domains. Always false when syntaxValid is false, ' +
+        "for a privacy-relay alias, and for a domain or mail server on the account's allow list.",
     ),
   normalizedEmail: z
     .string()
@@ -49,8 +50,24 @@ export const EmailCheckResultSchema = z.object({
   isFreeProvider: z
     .boolean()
     .describe('Domain is a consumer mailbox provider. Informational; never changes the verdict.'),
+  isRelayAlias: z
+    .boolean()
+    .describe(
+      'The address is a privacy-relay alias (Apple Hide My Email, Firefox Relay, DuckDuckGo Email ' +
+        'Protection, SimpleLogin, addy.io, Proton Pass): it forwards to a real mailbox, so it is never ' +
+        "disposable nor a typo. Changes the verdict only through the account's relayAliases rule.",
+    ),
+  relayProvider: z
+    .string()
+    .nullable()
+    .describe('The relay service, e.g. "Firefox Relay", when isRelayAlias is true; otherwise null.'),
   isRoleAccount: z.boolean().describe('Local part is a role address (admin, info, noreply and similar).'),
-  didYouMean: z.string().nullable().describe('Likely typo correction of the whole address.'),
+  didYouMean: z
+    .string()
+    .nullable()
+    .describe(
+      "Likely typo correction of the whole address; never for a privacy-relay alias nor a domain on the account's allow list.",
+    ),
   mx: MxResultSchema.nullable().describe('Null when syntaxValid is false.'),
   verdict: VerdictSchema.describe('The most severe condition among reasons.'),
   reasons: z

@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   invalid_host: 400,
   /** An Idempotency-Key header that is empty, longer than 255 characters or has control characters. */
   invalid_idempotency_key: 400,
+  /** PUT /v1/account/geofeed: a row of the CSV is not valid (`lines` names each); nothing was applied. */
+  invalid_geofeed: 400,
   // 401 / 403
   invalid_api_key: 401,
   /** Dashboard: no live session (none, ended, expired, or its person is no longer a member). */
@@ -35,6 +37,8 @@ export const ERROR_CODES = {
   // 404 / 405 / 408 / 409 / 410 / 413 / 415
   not_found: 404,
   job_not_found: 404,
+  /** GET /v1/account/geofeed of an account without one. */
+  geofeed_not_found: 404,
   method_not_allowed: 405,
   /** The request's headers or body did not arrive in time (local server: Node's timeouts). */
   request_timeout: 408,
@@ -69,10 +73,12 @@ export interface ErrorBody {
   error: ErrorCode;
   message: string;
   /**
-   * `monthly_limit_exceeded` from the counters: requests left of the month's cap (the one field
-   * beyond `error` and `message`, docs/api.md: Errors).
+   * `monthly_limit_exceeded` from the counters: requests left of the month's cap (docs/api.md:
+   * Errors).
    */
   remaining?: number;
+  /** `invalid_geofeed`: the rows refused, by line number (1-based), with the reason. */
+  lines?: { line: number; reason: string }[];
 }
 
 /** The fields an error body may carry besides `error` and `message`. */

@@ -18,6 +18,10 @@ export const PrincipalSchema = z.object({
   hostStatus: z.enum(['active', 'inactive']).optional(),
   /** `dashboard`: a dashboard session on a list-job route instead of a key (docs/dashboard.md). */
   channel: z.literal('dashboard').optional(),
+  /** The dashboard's signed-in person (their e-mail), on the `dashboard` channel only. */
+  member: z.string().min(1).optional(),
+  /** The version of the account's own rules (accounts/account-rules.ts); absent when it has none. */
+  rulesVersion: z.string().min(1).optional(),
 });
 
 export type Principal = z.infer<typeof PrincipalSchema>;
@@ -38,5 +42,7 @@ export function toAuthorizerContext(p: Principal): Record<string, string> {
     ...(p.customHostname ? { customHostname: p.customHostname } : {}),
     ...(p.hostStatus ? { hostStatus: p.hostStatus } : {}),
     ...(p.channel ? { channel: p.channel } : {}),
+    ...(p.member ? { member: p.member } : {}),
+    ...(p.rulesVersion ? { rulesVersion: p.rulesVersion } : {}),
   };
 }

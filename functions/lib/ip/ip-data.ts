@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type Clock, systemClock } from '../clock.js';
 import { HotSwap, type HotSwapOptions, type VersionSource } from '../refresh/hot-swap.js';
 import { EMPTY_VERSION } from '../refresh/version.js';
+import type { AccountGeofeed } from './account-geofeed.js';
 import { type GeofeedEntry, GeofeedIndex } from './geofeed.js';
 import { openLocationReader } from './location-readers.js';
 import {
@@ -260,22 +261,56 @@ export class IpData {
   }
 }
 
-/** A geofeed entry as a location record: the database's coordinates when it places the address in the same country. */
-const feedRecords = new WeakMap<object, WeakMap<object, LocationRecord>>();
+/**
+ * Where a location came from: the calling account's own geofeed (account-geofeed.ts), the operator's
+ * geofeeds (geofeed.ts), or the location database.
+ */
+export type LocationSource = 'account_geofeed' | 'geofeed' | 'database';
+
+/**
+ * The source of every location record made from a feed entry (records absent are the database's).
+ * Read once per record by the callers' own caches (lookup.ts, locator.ts), never per lookup.
+ */
+const feedRecordSources = new WeakMap<LocationRecord, LocationSource>();
+
+/** The key of a feed entry's record when the database has no record in the entry's country. */
 const NO_RECORD = {};
 
-function feedRecordOf(entry: GeofeedEntry, base: LocationRecord | null): LocationRecord {
-  const key = base && base.country === entry.country ? base : NO_RECORD;
-  let byBase = feedRecords.get(entry);
+/**
+ * The record made of a feed entry, per entry and per database record: `make` runs once per pair and
+ * its record is kept as long as both are (WeakMaps: an entry goes with its feed, a database record
+ * with the reader's cache).
+ */
+function memoised(
+  cache: WeakMap<GeofeedEntry, WeakMap<object, LocationRecord>>,
+  entry: GeofeedEntry,
+  key: object,
+  source: LocationSource,
+  make: () => LocationRecord,
+): LocationRecord {
+  let byBase = cache.get(entry);
   if (!byBase) {
     byBase = new WeakMap();
-    feedRecords.set(entry, byBase);
+    cache.set(entry, byBase);
   }
   let record = byBase.get(key);
   if (!record) {
+    record = Object.freeze(make());
+    byBase.set(key, record);
+    feedRecordSources.set(record, source);
+  }
+  return record;
+}
+
+/** An operator's geofeed entry as a location record: the database's coordinates when it places the address in the same country. */
+const feedRecords = new WeakMap<GeofeedEntry, WeakMap<object, LocationRecord>>();
+
+function feedRecordOf(entry: GeofeedEntry, base: LocationRecord | null): LocationRecord {
+  const key = base && base.country === entry.country ? base : NO_RECORD;
+  return memoised(feedRecords, entry, key, 'geofeed', () => {
     const coordinates = key === NO_RECORD ? null : (base as LocationRecord);
     const code = entry.regionCode ? entry.regionCode.slice(entry.country.length + 1) : null;
-    record = Object.freeze({
+    return {
       country: entry.country,
       subdivisionName: null,
       subdivisionCode: code,
@@ -286,23 +321,76 @@ function feedRecordOf(entry: GeofeedEntry, base: LocationRecord | null): Locatio
       timeZone: coordinates && coordinates.subdivisionCode === code ? coordinates.timeZone : null,
       isInEU: null,
       accuracyRadiusKm: coordinates?.accuracyRadiusKm ?? null,
-    });
-    byBase.set(key, record);
-  }
-  return record;
+    };
+  });
+}
+
+/** ISO 3166-2 code of a database record's subdivision ("US-CA"), resolved as basePlaceOf does; null without one. */
+function regionCodeOf(d: LoadedData, record: LocationRecord): string | null {
+  if (record.subdivisionCode) return `${record.country}-${record.subdivisionCode}`;
+  if (record.subdivisionName)
+    return d.subdivisions.resolve(record.country, record.subdivisionName)?.code ?? null;
+  return null;
 }
 
 /**
- * The location record of a public address, or null (special ranges, unknown addresses, no data). An
- * operator's geofeed (geofeed.ts) overrides the database for its prefixes; an entry without a country
- * asks for the prefix not to be located.
+ * An account's geofeed entry as a location record (docs/api.md: Private geofeed). When the database
+ * places the address in the entry's country, what the entry leaves empty comes from the database,
+ * level by level so that the place stays one place: the region; the city when the regions agree (the
+ * entry gives none, or the database's); the postal code when the cities agree too; the time zone when
+ * the regions agree; the coordinates, accuracy radius and EU flag (a country's) whenever the
+ * countries agree, as for an operator's entry. In another country, or without a database record,
+ * only the entry's own fields.
  */
-export function locationRecordOf(d: LoadedData, ip: ParsedIp): LocationRecord | null {
+const accountRecords = new WeakMap<GeofeedEntry, WeakMap<object, LocationRecord>>();
+
+function accountRecordOf(d: LoadedData, entry: GeofeedEntry, base: LocationRecord | null): LocationRecord {
+  const key = base && base.country === entry.country ? base : NO_RECORD;
+  return memoised(accountRecords, entry, key, 'account_geofeed', () => {
+    const same = key === NO_RECORD ? null : (base as LocationRecord);
+    const code = entry.regionCode ? entry.regionCode.slice(entry.country.length + 1) : null;
+    const regionAgrees =
+      same !== null && (entry.regionCode === null || entry.regionCode === regionCodeOf(d, same));
+    const cityAgrees = regionAgrees && (entry.city === null || entry.city === same.city);
+    return {
+      country: entry.country,
+      subdivisionName: regionAgrees ? same.subdivisionName : null,
+      subdivisionCode: code ?? same?.subdivisionCode ?? null,
+      city: entry.city ?? (regionAgrees ? same.city : null),
+      latitude: same?.latitude ?? null,
+      longitude: same?.longitude ?? null,
+      postalCode: entry.postalCode ?? (cityAgrees ? same.postalCode : null),
+      timeZone: regionAgrees ? same.timeZone : null,
+      isInEU: same?.isInEU ?? null,
+      accuracyRadiusKm: same?.accuracyRadiusKm ?? null,
+    };
+  });
+}
+
+/**
+ * The location record of a public address, or null (special ranges, unknown addresses, no data).
+ * The calling account's own geofeed, when given, answers first for its prefixes; then an operator's
+ * geofeed (geofeed.ts) for its prefixes; then the database. In either feed, the most specific prefix
+ * holding the address answers, and an entry without a country asks for the prefix not to be located
+ * (null, whatever a later source says). locationSourceOf tells which source a record came from.
+ */
+export function locationRecordOf(
+  d: LoadedData,
+  ip: ParsedIp,
+  accountFeed?: AccountGeofeed | null,
+): LocationRecord | null {
   if (!d.location || specialRange(ip) !== null) return null;
   const base = d.location.get(ip);
+  const own = accountFeed ? accountFeed.lookup(ip) : null;
+  if (own) return own.country ? accountRecordOf(d, own, base) : null;
   const entry = d.geofeed.size > 0 ? d.geofeed.lookup(ip) : null;
   if (!entry) return base;
   return entry.country ? feedRecordOf(entry, base) : null;
+}
+
+/** Where a record locationRecordOf answered came from. */
+export function locationSourceOf(record: LocationRecord): LocationSource {
+  return feedRecordSources.get(record) ?? 'database';
 }
 
 export function networkOf(d: LoadedData, ip: ParsedIp): Network {

@@ -3,11 +3,13 @@
 // derived groups' code out (phone and time-zone metadata, country tables, sun, holidays) keeps their
 // bundles small and their requests cheap.
 import type { SecurityClassifier } from '../security/classifier.js';
+import type { AccountGeofeed } from './account-geofeed.js';
 import {
-  type BasePlace,
   basePlaceOf,
   type IpData,
+  type LocationSource,
   locationRecordOf,
+  locationSourceOf,
   NO_NETWORK,
   networkOf,
 } from './ip-data.js';
@@ -25,6 +27,8 @@ export type IpLocation = Pick<
   | 'city'
   | 'latitude'
   | 'longitude'
+  | 'accuracyRadiusKm'
+  | 'locationSource'
   | 'asn'
   | 'asOrganization'
   | 'security'
@@ -36,8 +40,29 @@ export interface IpLocatorDeps {
   security?: SecurityClassifier;
 }
 
+export interface LocateOptions {
+  includeSecurity?: boolean;
+  /**
+   * The calling account's own geofeed (account-geofeed.ts): it answers first for its prefixes, for
+   * this call only, as in the full lookup.
+   */
+  geofeed?: AccountGeofeed | null;
+}
+
 export interface IpLocator {
-  locate(ip: ParsedIp, options?: { includeSecurity?: boolean }): Promise<IpLocation>;
+  locate(ip: ParsedIp, options?: LocateOptions): Promise<IpLocation>;
+}
+
+/** The location fields of an answer, in the order of the full lookup's. */
+interface Place {
+  country: string;
+  region: string | null;
+  regionCode: string | null;
+  city: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  accuracyRadiusKm: number | null;
+  locationSource: LocationSource;
 }
 
 const NOWHERE = Object.freeze({
@@ -47,22 +72,38 @@ const NOWHERE = Object.freeze({
   city: null,
   latitude: null,
   longitude: null,
+  accuracyRadiusKm: null,
+  locationSource: null,
 });
 
 export function createIpLocator(deps: IpLocatorDeps): IpLocator {
   const { data } = deps;
-  /** Place per record object (stable while the reader's cache holds it). */
-  const places = new WeakMap<LocationRecord, BasePlace>();
+  /**
+   * Place per record object (stable while the reader's cache holds it). A record made from a
+   * geofeed entry is its own object per entry and database record (ip-data.ts), and an account's
+   * feed has entries of its own: a place cached for one account's feed is never another's answer.
+   */
+  const places = new WeakMap<LocationRecord, Place>();
 
   return {
     async locate(ip, options = {}) {
       const d = data.ready ?? (await data.open());
-      const record = locationRecordOf(d, ip);
-      let place: BasePlace | undefined;
+      const record = locationRecordOf(d, ip, options.geofeed);
+      let place: Place | undefined;
       if (record) {
         place = places.get(record);
         if (!place) {
-          place = Object.freeze(basePlaceOf(d, record));
+          const { country, region, regionCode, city, latitude, longitude } = basePlaceOf(d, record);
+          place = Object.freeze({
+            country,
+            region,
+            regionCode,
+            city,
+            latitude,
+            longitude,
+            accuracyRadiusKm: record.accuracyRadiusKm,
+            locationSource: locationSourceOf(record),
+          });
           places.set(record, place);
         }
       }

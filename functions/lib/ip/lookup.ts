@@ -5,6 +5,7 @@
 // groups' code and data in their bundles.)
 import { type Clock, systemClock } from '../clock.js';
 import type { SecurityClassifier } from '../security/classifier.js';
+import type { AccountGeofeed } from './account-geofeed.js';
 import { ageFor } from './age.js';
 import type { EdgeLocation } from './cloudfront-headers.js';
 import { complianceFor } from './compliance.js';
@@ -15,7 +16,9 @@ import {
   type DataStatus,
   IpData,
   type LoadedData,
+  type LocationSource,
   locationRecordOf,
+  locationSourceOf,
   NO_NETWORK,
   networkOf,
 } from './ip-data.js';
@@ -25,6 +28,7 @@ import type { ParsedIp } from './parse-ip.js';
 import type {
   AgeInfo,
   ComplianceInfo,
+  GeoLocationSource,
   GeoResult,
   IpLookupResult,
   LocaleInfo,
@@ -50,12 +54,19 @@ export interface LookupOptions {
   includeSecurity?: boolean;
   /** Echoed as `userAgent`; null when absent. */
   userAgent?: string | null;
+  /**
+   * The calling account's own geofeed (account-geofeed.ts): it answers first for its prefixes, for
+   * this call only. Absent: the operator's geofeeds and the database, as for every caller.
+   */
+  geofeed?: AccountGeofeed | null;
 }
 
 export interface GeoOptions {
   /** Location supplied by the edge (CloudFront viewer headers); its country, when present, wins. */
   edge?: EdgeLocation | null;
   includeSecurity?: boolean;
+  /** The calling account's own geofeed: for its prefixes it answers before the edge's location. */
+  geofeed?: AccountGeofeed | null;
 }
 
 export interface IpLookup {
@@ -68,8 +79,8 @@ export interface IpLookup {
   ready(): Promise<DataStatus>;
 }
 
-/** A resolved location before the derived groups. */
-interface Place {
+/** A resolved location before the derived groups; the edge is a source of geo() only. */
+interface Place<S extends GeoLocationSource = LocationSource> {
   country: string | null;
   region: string | null;
   regionCode: string | null;
@@ -79,11 +90,13 @@ interface Place {
   longitude: number | null;
   accuracyRadiusKm: number | null;
   timezone: string | null;
+  /** Where the place came from; null with no place. */
+  locationSource: S | null;
 }
 
 /** A place with everything about it that does not change per request, plus per-request helpers. */
-interface Located {
-  place: Place;
+interface Located<S extends GeoLocationSource = LocationSource> {
+  place: Place<S>;
   facts: Readonly<CountryFacts>;
   compliance: Readonly<ComplianceInfo> | null;
   locale: Readonly<LocaleInfo> | null;
@@ -104,7 +117,7 @@ const UNKNOWN_COUNTRY: Readonly<CountryFacts> = Object.freeze({
  * The derived groups that depend only on the place (each is derived from the result's country,
  * regionCode and coordinates), computed once per place; sun and holiday keep their own per-day state.
  */
-function locatedAt(place: Place, isInEU: boolean | null = null): Located {
+function locatedAt<S extends GeoLocationSource>(place: Place<S>, isInEU: boolean | null = null): Located<S> {
   const country = place.country;
   if (!country || !isKnownCountry(country)) {
     return {
@@ -146,6 +159,7 @@ const NOWHERE: Place = Object.freeze({
   longitude: null,
   accuracyRadiusKm: null,
   timezone: null,
+  locationSource: null,
 });
 
 /** The shared data of `deps`, or data of its own for a directory. */
@@ -158,7 +172,12 @@ function ipDataOf(deps: IpLookupDeps): IpData {
 export function createIpLookup(deps: IpLookupDeps): IpLookup {
   const clock = deps.clock ?? systemClock;
   const ipData = ipDataOf(deps);
-  /** Location and derived groups per record object (stable while the reader's cache holds it). */
+  /**
+   * Location and derived groups per record object (stable while the reader's cache holds it). A
+   * record made from a geofeed entry is its own object per entry and database record (ip-data.ts),
+   * and an account's feed has entries of its own: what is cached for one account's feed is never
+   * another's answer.
+   */
   const located = new WeakMap<LocationRecord, Located>();
 
   function locatedOf(d: LoadedData, record: LocationRecord): Located {
@@ -183,6 +202,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
         longitude,
         accuracyRadiusKm: record.accuracyRadiusKm,
         timezone: record.timeZone ?? timezoneAt(latitude, longitude),
+        locationSource: locationSourceOf(record),
       }),
       record.isInEU,
     );
@@ -190,8 +210,8 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
     return at;
   }
 
-  function locate(d: LoadedData, ip: ParsedIp): Located | null {
-    const record = locationRecordOf(d, ip);
+  function locate(d: LoadedData, ip: ParsedIp, feed: AccountGeofeed | null | undefined): Located | null {
+    const record = locationRecordOf(d, ip, feed);
     return record ? locatedOf(d, record) : null;
   }
 
@@ -202,7 +222,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
 
   async function lookup(ip: ParsedIp, options: LookupOptions = {}): Promise<IpLookupResult> {
     const d = ipData.ready ?? (await ipData.open());
-    const at = locate(d, ip);
+    const at = locate(d, ip, options.geofeed);
     const userAgent = options.userAgent ?? null;
     if (!at) {
       // Private, reserved or unknown address, or no data: found false, every location field null.
@@ -240,6 +260,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       longitude: place.longitude,
       accuracyRadiusKm: place.accuracyRadiusKm,
       timezone: place.timezone,
+      locationSource: place.locationSource,
       isEUCountry: at.facts.isEUCountry,
       asn: network.asn,
       asOrganization: network.asOrganization,
@@ -264,7 +285,7 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
    * else from our tables (the postal index, the zone at the coordinates). No accuracy radius: the
    * coordinates are the edge's, and it states none.
    */
-  function edgePlace(d: LoadedData, edge: EdgeLocation, ip: ParsedIp): Place {
+  function edgePlace(d: LoadedData, edge: EdgeLocation, ip: ParsedIp): Place<GeoLocationSource> {
     const country = edge.country as string;
     const { latitude, longitude, regionCode } = edge;
     const own = locationRecordOf(d, ip);
@@ -284,15 +305,22 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       longitude,
       accuracyRadiusKm: null,
       timezone: edge.timezone ?? (same ? own.timeZone : null) ?? timezoneAt(latitude, longitude),
+      locationSource: 'edge',
     };
   }
 
   async function geo(ip: ParsedIp, options: GeoOptions = {}): Promise<GeoResult> {
     const d = ipData.ready ?? (await ipData.open());
     const edge = options.edge;
-    // The edge's location, when it names a country, wins as a whole: mixing its country with a city
-    // from the other database could produce a place that does not exist.
-    const at = edge?.country ? locatedAt(edgePlace(d, edge, ip)) : locate(d, ip);
+    // The account's own geofeed answers first for its prefixes (an entry without a country: no
+    // location). Else the edge's location, when it names a country, wins as a whole: mixing its
+    // country with a city from the other database could produce a place that does not exist.
+    const ownEntry = d.location && options.geofeed ? options.geofeed.lookup(ip) : null;
+    const at: Located<GeoLocationSource> | null = ownEntry
+      ? locate(d, ip, options.geofeed)
+      : edge?.country
+        ? locatedAt(edgePlace(d, edge, ip))
+        : locate(d, ip, null);
     let network = at && specialRange(ip) === null ? networkOf(d, ip) : NO_NETWORK;
     if (edge?.asn) {
       const organization =

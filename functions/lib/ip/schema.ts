@@ -203,6 +203,35 @@ const location = {
       "IANA timezone name: the location database's when it has one, else the zone at the coordinates; null " +
         'without either.',
     ),
+};
+
+const LOCATION_SOURCES = ['account_geofeed', 'geofeed', 'database'] as const;
+
+const SOURCE_TEXT =
+  'Where the location came from: "account_geofeed", the calling account\'s own private geofeed ' +
+  '(PUT /v1/account/geofeed), which answers for its prefixes in this account\'s lookups only; "geofeed", a ' +
+  'geofeed the deployment\'s operator publishes for every caller; "database", the location database. ' +
+  "A geofeed entry answers for the most specific of its prefixes holding the address, the account's " +
+  "feed before the operator's, both before the database.";
+
+/** Where the location of a lookup came from (the lookups and the signup check's ip). */
+export const LocationSourceSchema = z
+  .enum(LOCATION_SOURCES)
+  .nullable()
+  .describe(
+    `${SOURCE_TEXT} Null when there is no location (found false), including an address a geofeed asks not to locate.`,
+  );
+
+const geoSource = z
+  .enum([...LOCATION_SOURCES, 'edge'])
+  .nullable()
+  .describe(
+    `${SOURCE_TEXT} "edge": the location the CDN in front of the API gives for the connection (CloudFront's ` +
+      'viewer headers), which answers after an account geofeed and before the other sources. Null when there ' +
+      'is no location.',
+  );
+
+const countryAndNetwork = {
   isEUCountry: z.boolean().describe('The country is an EU member state (locational flag).'),
   asn: z.number().int().nullable().describe('Autonomous system number of the network; null when unknown.'),
   asOrganization: z
@@ -217,6 +246,8 @@ export const IpLookupResultSchema = z
   .object({
     ip: z.string().describe('The address as supplied, echoed back.'),
     ...location,
+    locationSource: LocationSourceSchema,
+    ...countryAndNetwork,
     compliance: ComplianceSchema.nullable(),
     locale: LocaleSchema.nullable(),
     sun: SunSchema.nullable(),
@@ -255,6 +286,8 @@ export const GeoResultSchema = z
   .object({
     ip: z.string().describe("The connecting client's IP address."),
     ...location,
+    locationSource: geoSource,
+    ...countryAndNetwork,
     locale: LocaleSchema.nullable(),
     holidays: HolidaySchema.nullable(),
     compliance: ComplianceSchema.nullable(),
@@ -282,3 +315,4 @@ export type IpLookupResult = z.infer<typeof IpLookupResultSchema>;
 export type IpLookupBatchItem = z.infer<typeof IpLookupBatchItemSchema>;
 export type GeoResult = z.infer<typeof GeoResultSchema>;
 export type Continent = NonNullable<IpLookupResult['continent']>;
+export type GeoLocationSource = NonNullable<GeoResult['locationSource']>;

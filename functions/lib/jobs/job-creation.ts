@@ -45,7 +45,13 @@ export interface CreationStore extends Pick<SweepEntries, 'putSweepEntry' | 'del
   get(id: string): Promise<JobRecord | undefined>;
   /** Writes the pending record (never over an existing one). */
   putPending(record: JobRecord, upload: JobUpload): Promise<void>;
-  storeParts(record: JobRecord, upload: JobUpload, chunks: readonly ChunkPlan[]): Promise<void>;
+  /** `emailRules`: the account's email rules (their JSON) to check the job's rows with. */
+  storeParts(
+    record: JobRecord,
+    upload: JobUpload,
+    chunks: readonly ChunkPlan[],
+    emailRules?: string,
+  ): Promise<void>;
   /** pending -> `to`, in one conditional write; false when the record is not pending (or absent). */
   transition(id: string, to: 'queued' | 'abandoned'): Promise<boolean>;
   queueChunks(id: string, chunks: readonly number[]): Promise<void>;
@@ -81,12 +87,15 @@ export interface JobRequest {
   month: string;
   now: Date;
   idempotency?: { key: string; fingerprint: string };
+  /** The account's email rules in force now (their JSON), recorded with the job; none: the global policy. */
+  emailRules?: string;
 }
 
 export interface PendingJob {
   record: JobRecord;
   chunks: ChunkPlan[];
   upload: JobUpload;
+  emailRules?: string;
 }
 
 /** A new pending job to charge and complete, or the job an earlier request with this key made. */
@@ -121,6 +130,7 @@ export async function reserveJob(deps: CreationDeps, req: JobRequest): Promise<R
     expiresAt: new Date(req.now.getTime() + JOB_RETENTION_DAYS * 86_400_000).toISOString(),
     billedMonth: req.month,
     resultsBytes: null,
+    ...(req.emailRules === undefined ? {} : { emailRules: true }),
   };
   // The entry first: whatever happens from here on, the sweep will look at this id.
   await deps.store.putSweepEntry({ kind: 'create', jobId: id, dueAt: createdAt });
@@ -139,7 +149,14 @@ export async function reserveJob(deps: CreationDeps, req: JobRequest): Promise<R
     }
   }
   deps.checkpoint('after_record');
-  return { pending: { record, chunks, upload: req.upload } };
+  return {
+    pending: {
+      record,
+      chunks,
+      upload: req.upload,
+      ...(req.emailRules === undefined ? {} : { emailRules: req.emailRules }),
+    },
+  };
 }
 
 async function claimKey(
@@ -190,9 +207,9 @@ export async function completeJob(
   deps: CreationDeps,
   job: PendingJob,
 ): Promise<{ record: JobRecord; deferred?: unknown }> {
-  const { record, chunks, upload } = job;
+  const { record, chunks, upload, emailRules } = job;
   deps.checkpoint('after_charge');
-  await deps.store.storeParts(record, upload, chunks);
+  await deps.store.storeParts(record, upload, chunks, emailRules);
   deps.checkpoint('after_chunks');
   if (!(await deps.store.transition(record.id, 'queued'))) throw new JobAbandonedError();
   deps.checkpoint('after_queued');

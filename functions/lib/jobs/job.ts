@@ -79,6 +79,8 @@ export interface JobRecord {
   refundDue?: boolean;
   /** Where the upload is stored (set by the store). */
   uploadKey?: string;
+  /** The job's rows are checked with the account's email rules of its creation, stored with its chunks. */
+  emailRules?: boolean;
 }
 
 export function isVisible(status: RecordStatus): status is JobStatus {

@@ -1,4 +1,5 @@
 import type { EmailChecker } from '../email/index.js';
+import { type CompiledEmailRules, compileEmailRules, EmailRulesSchema } from '../email/rules.js';
 import type { ChunkRow } from './chunking.js';
 import { isExpired, JOB_METER, type JobRecord, unprocessedCredits } from './job.js';
 import type { JobLedger } from './job-charges.js';
@@ -10,6 +11,8 @@ import type { SweepEntries } from './sweep-entry.js';
 export interface JobRepository extends Pick<SweepEntries, 'putSweepEntry' | 'deleteSweepEntry'> {
   get(id: string): Promise<JobRecord | undefined>;
   chunkRows(id: string, chunk: number): Promise<ChunkRow[]>;
+  /** The email rules stored with a job created under them (JobRecord.emailRules), as their JSON. */
+  jobRules(id: string): Promise<string>;
   completeChunk(
     id: string,
     chunk: number,
@@ -21,6 +24,10 @@ export interface JobRepository extends Pick<SweepEntries, 'putSweepEntry' | 'del
   markFailed(id: string): Promise<boolean>;
   /** The refund of a failed job was made: it is no longer due (repeatable). */
   settleRefund(id: string): Promise<void>;
+}
+
+function compileStoredRules(json: string): CompiledEmailRules {
+  return compileEmailRules(EmailRulesSchema.parse(JSON.parse(json)));
 }
 
 export type ChunkOutcome = 'counted' | 'completed' | 'duplicate' | 'ignored';
@@ -37,13 +44,19 @@ export async function processChunk(
   checker: EmailChecker,
   message: { jobId: string; chunk: number },
   now: Date,
+  rulesOf: (json: string) => CompiledEmailRules = compileStoredRules,
 ): Promise<ChunkOutcome> {
   const job = await repo.get(message.jobId);
   if (!job || isExpired(job, now) || (job.status !== 'queued' && job.status !== 'processing'))
     return 'ignored';
   if (!job.doneChunks.includes(message.chunk)) {
     const rows = await repo.chunkRows(job.id, message.chunk);
-    const results = await checker.checkMany(rows.map((r) => r.email));
+    // The account's email rules of the job's creation, not of now.
+    const rules = job.emailRules ? rulesOf(await repo.jobRules(job.id)) : undefined;
+    const results = await checker.checkMany(
+      rows.map((r) => r.email),
+      rules,
+    );
     const lines = rows.map((r, i): [number, string] => [r.pos, resultLine(results[i]!)]);
     const updated = await repo.completeChunk(job.id, message.chunk, lines, countResults(results));
     if (!updated) return 'duplicate';

@@ -2,7 +2,9 @@ import type { EmailCheckResult } from '../email/index.js';
 
 // The job results file (docs/api.md: Email list jobs, "Results"): one row per submitted row, in
 // submission order, with these columns in this order; reasons joined by ";"; empty cell for null;
-// mx_status empty for invalid syntax; RFC 4180 quoting and CRLF line ends.
+// mx_status empty for invalid syntax; RFC 4180 quoting and CRLF line ends. The columns added after
+// the first twelve come last (is_relay_alias, relay_provider), so a reader that takes the columns by
+// position keeps working.
 // Spreadsheet safety (OWASP "CSV Injection"): a spreadsheet runs a cell starting with =, +, - or @
 // as a formula, and a leading tab or carriage return can hide such a start, so EVERY cell starting
 // with one of those six characters gets a leading apostrophe, which spreadsheets read as "this is
@@ -24,6 +26,8 @@ export const RESULT_COLUMNS = [
   'did_you_mean',
   'mx_status',
   'mx_host',
+  'is_relay_alias',
+  'relay_provider',
 ] as const;
 
 /** The characters that must not start a cell (OWASP CSV Injection): = + - @ tab CR. */
@@ -56,6 +60,8 @@ export function resultLine(r: EmailCheckResult): string {
     r.didYouMean ?? '',
     r.mx?.status ?? '',
     r.mx?.host ?? '',
+    String(r.isRelayAlias),
+    r.relayProvider ?? '',
   ];
   return `${cells.map((cell) => csvField(formulaSafe(cell))).join(',')}\r\n`;
 }

@@ -64,6 +64,7 @@ export const CARRIED_EMAIL_FILES = [
   EMAIL_LIST_FILES.free,
   EMAIL_LIST_FILES.role,
   EMAIL_LIST_FILES.commonProviders,
+  EMAIL_LIST_FILES.relays,
 ] as const;
 
 /** Those files as artifacts (absent ones skipped). */

@@ -3,6 +3,11 @@ export interface Baseline {
   country: string | null;
   latitude: number;
   longitude: number;
+  /**
+   * How far, km, the address may have been from its coordinates; null or absent when the data gave
+   * none (baselines stored before radii were kept have none).
+   */
+  accuracyRadiusKm?: number | null;
   observedAt: string;
 }
 

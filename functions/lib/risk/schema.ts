@@ -1,15 +1,12 @@
 import * as z from 'zod';
-import {
-  FAST_TRIP_SPEED_KMH,
-  GEOLOCATION_ERROR_RADIUS_KM,
-  IMPOSSIBLE_SPEED_KMH,
-  MIN_ELAPSED_SECONDS,
-  RISK_LEVELS,
-} from './travel.js';
+import { MIN_ELAPSED_SECONDS, RISK_LEVELS } from './travel.js';
+import { DEFAULT_TRAVEL_SETTINGS, travelSettingFields } from './travel-settings.js';
 
 // The travel-risk result (docs/api.md: Impossible travel); the OpenAPI document is built from it.
 
-const radius = `${GEOLOCATION_ERROR_RADIUS_KM} km`;
+const D = DEFAULT_TRAVEL_SETTINGS;
+/** The defaults, as the texts name them. */
+const defaults = `maxSpeedKmh ${D.maxSpeedKmh} km/h, minDistanceKm ${D.minDistanceKm} km, minSeconds ${D.minSeconds} s`;
 
 const country = z
   .string()
@@ -22,20 +19,25 @@ const latitude = z
 const longitude = z
   .number()
   .describe('Approximate longitude in degrees (IP geolocation, not a device position).');
+const radius = z.number().nonnegative().nullable();
 
 export const TravelRiskResultSchema = z.object({
   risk: z
     .enum(RISK_LEVELS)
     .describe(
-      `high when impossibleTravel; medium when the country changed, or the distance is beyond ${radius} ` +
-        `and the implied speed above ${FAST_TRIP_SPEED_KMH} km/h (a fast but possible trip); low otherwise, ` +
+      'high when impossibleTravel; medium when the country changed, or effectiveDistanceKm is beyond ' +
+        'settings.minDistanceKm, at least settings.minSeconds passed and the implied speed is above half of ' +
+        `settings.maxSpeedKmh (${D.maxSpeedKmh / 2} km/h by default: a fast but possible trip); low otherwise, ` +
         'and on the first-ever check.',
     ),
   impossibleTravel: z
     .boolean()
     .describe(
-      `True when the distance exceeds ${radius} (the error radius of IP geolocation: nearby cities never ` +
-        `count) and the implied speed exceeds ${IMPOSSIBLE_SPEED_KMH} km/h (an airliner cruises at about 900).`,
+      "True when, under the account's settings (by default " +
+        defaults +
+        '), effectiveDistanceKm exceeds minDistanceKm (the error of IP geolocation: nearby cities never ' +
+        'count), at least minSeconds passed, and the implied speed exceeds maxSpeedKmh (an airliner ' +
+        'cruises at about 900 km/h).',
     ),
   distanceKm: z
     .number()
@@ -44,14 +46,22 @@ export const TravelRiskResultSchema = z.object({
     .describe(
       'Great-circle distance between the previous and current location, km (0.1 km); null on the first-ever check.',
     ),
+  effectiveDistanceKm: z
+    .number()
+    .nonnegative()
+    .nullable()
+    .describe(
+      'The distance the rule used, km (0.1 km): distanceKm less both accuracy radii that are known, never ' +
+        'below 0 (equal to distanceKm when neither is). Null on the first-ever check.',
+    ),
   impliedSpeedKmh: z
     .number()
     .nonnegative()
     .nullable()
     .describe(
-      `distanceKm divided by elapsed time (at least ${MIN_ELAPSED_SECONDS} s, so an instant move is a finite ` +
-        `speed), km/h (0.1); distances within ${radius} are not classified whatever this says. Null on the ` +
-        'first-ever check.',
+      `effectiveDistanceKm divided by elapsed time (at least ${MIN_ELAPSED_SECONDS} s, so an instant move is a ` +
+        'finite speed), km/h (0.1); moves within settings.minDistanceKm or under settings.minSeconds are not ' +
+        'classified whatever this says. Null on the first-ever check.',
     ),
   elapsedSeconds: z
     .number()
@@ -61,6 +71,18 @@ export const TravelRiskResultSchema = z.object({
     .describe(
       'Whole seconds since the previous observation (0 when the stored one is newer); null on the first-ever check.',
     ),
+  accuracyRadiusKm: z
+    .object({
+      previous: radius.describe(
+        'Accuracy radius of the previous location, km, as stored with it; null when the data gave none, ' +
+          'and on the first-ever check.',
+      ),
+      current: radius.describe(
+        'Accuracy radius of the current location, km (how far the address may be from its coordinates); ' +
+          'null when the data gives none.',
+      ),
+    })
+    .describe('The accuracy radii taken off distanceKm to give effectiveDistanceKm.'),
   previousLocation: z
     .object({
       country,
@@ -73,6 +95,12 @@ export const TravelRiskResultSchema = z.object({
   currentLocation: z
     .object({ country, latitude, longitude })
     .describe('Location of the supplied ip; it becomes the baseline unless commit is false.'),
+  settings: z
+    .object(travelSettingFields)
+    .describe(
+      "The account's impossible-travel settings this check applied (GET and PUT /v1/account/travel); " +
+        `an account that never set them gets the defaults: ${defaults}.`,
+    ),
 });
 
 export type TravelRiskResultDto = z.infer<typeof TravelRiskResultSchema>;

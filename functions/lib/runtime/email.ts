@@ -66,10 +66,11 @@ async function build(s: Services): Promise<EmailChecker> {
     onError: (error, version) =>
       logger.warn('email list check failed; keeping the current lists', { version, error: error as Error }),
   });
-  // A call keeps the checker it started with; the next call may get a newer one.
+  // A call keeps the checker it started with; the next call may get a newer one. The account's
+  // rules travel with each call: the lists are shared by every account, the rules are not.
   return {
-    check: (email) => swap.current().check(email),
-    checkMany: (emails) => swap.current().checkMany(emails),
+    check: (email, rules) => swap.current().check(email, rules),
+    checkMany: (emails, rules) => swap.current().checkMany(emails, rules),
     isFreeProvider: (domain) => swap.current().isFreeProvider(domain),
     get mxHosts() {
       return swap.current().mxHosts;

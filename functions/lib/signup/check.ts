@@ -1,5 +1,7 @@
 import type { EmailChecker } from '../email/check.js';
+import type { CompiledEmailRules } from '../email/rules.js';
 import { parseAddress } from '../email/syntax.js';
+import type { AccountGeofeed } from '../ip/account-geofeed.js';
 import type { IpLocator } from '../ip/locator.js';
 import type { ParsedIp } from '../ip/parse-ip.js';
 import type { DomainAgeLookup } from './domain-age.js';
@@ -24,6 +26,13 @@ export interface SignupCheckInput {
   userAgent?: string | null;
   /** The plan includes security data. */
   includeSecurity: boolean;
+  /**
+   * The calling account's compiled email rules (email/rules.ts); undefined for none. They change the
+   * email result (blocked_by_account, relay_alias, allow) and relay_alias's weight (score.ts).
+   */
+  emailRules?: CompiledEmailRules;
+  /** The calling account's own geofeed (ip/account-geofeed.ts); undefined for none. */
+  geofeed?: AccountGeofeed;
 }
 
 export async function checkSignup(
@@ -36,8 +45,8 @@ export async function checkSignup(
   const address = parseAddress(input.email);
   const ageAsked = address !== null && !deps.email.isFreeProvider(address.domain);
   const [email, ip, age] = await Promise.all([
-    deps.email.check(input.email),
-    deps.ip.locate(input.ip, { includeSecurity: input.includeSecurity }),
+    deps.email.check(input.email, input.emailRules),
+    deps.ip.locate(input.ip, { includeSecurity: input.includeSecurity, geofeed: input.geofeed }),
     ageAsked ? deps.domainAge.ageDays(address.domain) : Promise.resolve(null),
   ]);
   const emailDomainAgeDays = email.syntaxValid && !email.isFreeProvider ? age : null;
@@ -47,10 +56,18 @@ export async function checkSignup(
     security,
     domainAgeDays: emailDomainAgeDays,
     automatedUserAgent: isAutomatedUserAgent(input.userAgent),
+    ...(input.emailRules ? { relayAliases: input.emailRules.relayAliases } : {}),
   });
   return {
     email,
-    ip: { ip: ip.ip, country: ip.country, asn: ip.asn, asOrganization: ip.asOrganization, security },
+    ip: {
+      ip: ip.ip,
+      country: ip.country,
+      locationSource: ip.locationSource,
+      asn: ip.asn,
+      asOrganization: ip.asOrganization,
+      security,
+    },
     emailDomainAgeDays,
     score,
     verdict,

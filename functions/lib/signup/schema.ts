@@ -1,9 +1,11 @@
 import * as z from 'zod';
 import { EmailCheckResultSchema, VERDICTS } from '../email/index.js';
+import { LocationSourceSchema } from '../ip/schema.js';
 import { SecurityFlagsSchema } from '../security/classifier.js';
 import {
   NEW_DOMAIN_DAYS,
   REJECT_AT,
+  RELAY_ALIAS_REJECT_WEIGHT,
   REVIEW_AT,
   SCORE_MAX,
   SIGNUP_REASON_WEIGHTS,
@@ -24,6 +26,7 @@ export const SignupIpSchema = z.object({
     .length(2)
     .nullable()
     .describe('ISO 3166-1 alpha-2 country code; null when the address has no location.'),
+  locationSource: LocationSourceSchema,
   asn: z.number().int().nullable().describe('Autonomous system number of the network; null when unknown.'),
   asOrganization: z
     .string()
@@ -56,7 +59,10 @@ export const SignupCheckResultSchema = z.object({
     .int()
     .min(0)
     .max(SCORE_MAX)
-    .describe(`Sum of the weights of reasons, capped at ${SCORE_MAX}. Weights: ${weightTable}.`),
+    .describe(
+      `Sum of the weights of reasons, capped at ${SCORE_MAX}. Weights: ${weightTable}. relay_alias ` +
+        `weighs ${RELAY_ALIAS_REJECT_WEIGHT} instead when the account's relayAliases rule is reject.`,
+    ),
   verdict: z
     .enum(VERDICTS)
     .describe(
@@ -66,7 +72,8 @@ export const SignupCheckResultSchema = z.object({
     .array(SignupReasonSchema)
     .describe(
       'Reasons that applied, heaviest weight first, equal weights in the order of the weight table. ' +
-        'Email reason codes as in the email result; ip_tor, ip_threat, ip_vpn from the security data; ' +
+        'Email reason codes as in the email result (blocked_by_account and relay_alias from the ' +
+        "account's email rules); ip_tor, ip_threat, ip_vpn from the security data; " +
         'ip_datacenter only when the IP is not flagged VPN or Tor; new_domain when emailDomainAgeDays < ' +
         `${NEW_DOMAIN_DAYS}; automated_user_agent when userAgent looks like a bot or script (an empty ` +
         'string does, an absent one does not); ip_security_unavailable (weight 0) on plans without ' +

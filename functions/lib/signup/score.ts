@@ -1,4 +1,5 @@
 import type { ReasonCode, Verdict } from '../email/reasons.js';
+import type { RelayAliasPolicy } from '../email/rules.js';
 import type { SecurityFlags } from '../security/classifier.js';
 
 // The signup score (docs/api.md: Signup check, "Score"; the score's description in /docs lists the
@@ -8,6 +9,7 @@ import type { SecurityFlags } from '../security/classifier.js';
 /** Signup reason codes in weight order, heaviest first (docs/api.md: Signup check, "Score"). */
 export const SIGNUP_REASONS = [
   'invalid_syntax',
+  'blocked_by_account',
   'domain_not_found',
   'no_mail_server',
   'disposable_domain',
@@ -15,6 +17,7 @@ export const SIGNUP_REASONS = [
   'ip_threat',
   'ip_vpn',
   'new_domain',
+  'relay_alias',
   'ip_datacenter',
   'automated_user_agent',
   'typo_suspected',
@@ -26,9 +29,14 @@ export const SIGNUP_REASONS = [
 
 export type SignupReason = (typeof SIGNUP_REASONS)[number];
 
-/** The weight of each reason. */
+/**
+ * The weight of each reason. relay_alias has its weight under the account's `review` policy here; under
+ * `reject` it weighs RELAY_ALIAS_REJECT_WEIGHT (signupWeights), so the signup verdict follows the
+ * policy as the email verdict does (25 reaches review, 60 reject). Under `accept` it is never reported.
+ */
 export const SIGNUP_REASON_WEIGHTS: Readonly<Record<SignupReason, number>> = {
   invalid_syntax: 70,
+  blocked_by_account: 60,
   domain_not_found: 60,
   no_mail_server: 60,
   disposable_domain: 60,
@@ -36,6 +44,7 @@ export const SIGNUP_REASON_WEIGHTS: Readonly<Record<SignupReason, number>> = {
   ip_threat: 40,
   ip_vpn: 25,
   new_domain: 25,
+  relay_alias: 25,
   ip_datacenter: 20,
   automated_user_agent: 20,
   typo_suspected: 15,
@@ -44,6 +53,21 @@ export const SIGNUP_REASON_WEIGHTS: Readonly<Record<SignupReason, number>> = {
   dns_unavailable: 5,
   ip_security_unavailable: 0,
 };
+
+/** relay_alias's weight when the account's relayAliases policy is reject. */
+export const RELAY_ALIAS_REJECT_WEIGHT = 60;
+
+const REJECT_RELAY_WEIGHTS: Readonly<Record<SignupReason, number>> = Object.freeze({
+  ...SIGNUP_REASON_WEIGHTS,
+  relay_alias: RELAY_ALIAS_REJECT_WEIGHT,
+});
+
+/** The weights under an account's relayAliases policy (SIGNUP_REASON_WEIGHTS unless it is reject). */
+export function signupWeights(
+  relayAliases: RelayAliasPolicy = 'accept',
+): Readonly<Record<SignupReason, number>> {
+  return relayAliases === 'reject' ? REJECT_RELAY_WEIGHTS : SIGNUP_REASON_WEIGHTS;
+}
 
 /** The score is the sum of the weights, capped here. */
 export const SCORE_MAX = 100;
@@ -54,27 +78,37 @@ export const REVIEW_AT = 25;
 /** `new_domain` when the email domain was registered fewer than this many days ago. */
 export const NEW_DOMAIN_DAYS = 30;
 
+/** Reasons heaviest first under `weights`, equal weights in the order of SIGNUP_REASONS. */
+function orderUnder(weights: Readonly<Record<SignupReason, number>>): readonly SignupReason[] {
+  return SIGNUP_REASONS.map((reason, index) => ({ reason, index }))
+    .sort((a, b) => weights[b.reason] - weights[a.reason] || a.index - b.index)
+    .map((entry) => entry.reason);
+}
+
 /**
  * The one order of `reasons` in a signup result (docs/api.md: Signup check, "Reasons order"): heaviest
- * weight first, and among equal weights the order of SIGNUP_REASONS (so e.g. domain_not_found,
- * no_mail_server, disposable_domain at 60; ip_tor before ip_threat at 40; ip_vpn before new_domain at
- * 25; ip_datacenter before automated_user_agent at 20). SIGNUP_REASONS is itself sorted by weight, so
- * this is its own order.
+ * weight first, and among equal weights the order of SIGNUP_REASONS (so e.g. blocked_by_account,
+ * domain_not_found, no_mail_server, disposable_domain at 60; ip_tor before ip_threat at 40; ip_vpn,
+ * new_domain, relay_alias at 25; ip_datacenter before automated_user_agent at 20). SIGNUP_REASONS is
+ * itself sorted by weight, so this is its own order. Under the relayAliases policy reject, relay_alias
+ * weighs 60 and comes after disposable_domain (sortSignupReasons(reasons, 'reject')).
  */
-export const SIGNUP_REASON_ORDER: readonly SignupReason[] = SIGNUP_REASONS.map((reason, index) => ({
-  reason,
-  index,
-}))
-  .sort((a, b) => SIGNUP_REASON_WEIGHTS[b.reason] - SIGNUP_REASON_WEIGHTS[a.reason] || a.index - b.index)
-  .map((entry) => entry.reason);
+export const SIGNUP_REASON_ORDER: readonly SignupReason[] = orderUnder(SIGNUP_REASON_WEIGHTS);
 
-const RANK: Readonly<Record<SignupReason, number>> = Object.fromEntries(
-  SIGNUP_REASON_ORDER.map((reason, index) => [reason, index]),
-) as Record<SignupReason, number>;
+function rankOf(order: readonly SignupReason[]): Readonly<Record<SignupReason, number>> {
+  return Object.fromEntries(order.map((reason, index) => [reason, index])) as Record<SignupReason, number>;
+}
 
-/** Reasons in SIGNUP_REASON_ORDER, duplicates dropped. */
-export function sortSignupReasons(reasons: Iterable<SignupReason>): SignupReason[] {
-  return [...new Set(reasons)].sort((a, b) => RANK[a] - RANK[b]);
+const RANK = rankOf(SIGNUP_REASON_ORDER);
+const REJECT_RELAY_RANK = rankOf(orderUnder(REJECT_RELAY_WEIGHTS));
+
+/** Reasons in SIGNUP_REASON_ORDER (or the order under the relayAliases policy), duplicates dropped. */
+export function sortSignupReasons(
+  reasons: Iterable<SignupReason>,
+  relayAliases: RelayAliasPolicy = 'accept',
+): SignupReason[] {
+  const rank = relayAliases === 'reject' ? REJECT_RELAY_RANK : RANK;
+  return [...new Set(reasons)].sort((a, b) => rank[a] - rank[b]);
 }
 
 export interface SignupSignals {
@@ -86,6 +120,8 @@ export interface SignupSignals {
   domainAgeDays: number | null;
   /** The supplied userAgent looks like a bot or script (user-agent.ts). */
   automatedUserAgent: boolean;
+  /** The account's relayAliases policy (email rules); absent: accept, relay_alias never reported. */
+  relayAliases?: RelayAliasPolicy;
 }
 
 export interface SignupScore {
@@ -116,13 +152,14 @@ export function signupReasons(signals: SignupSignals): SignupReason[] {
     if (security.isVpn) reasons.push('ip_vpn');
     if (security.isDatacenter && !security.isVpn && !security.isTor) reasons.push('ip_datacenter');
   }
-  return sortSignupReasons(reasons);
+  return sortSignupReasons(reasons, signals.relayAliases);
 }
 
-/** Sum of the weights, capped at SCORE_MAX. */
-export function scoreOf(reasons: Iterable<SignupReason>): number {
+/** Sum of the weights (signupWeights of the account's relayAliases policy), capped at SCORE_MAX. */
+export function scoreOf(reasons: Iterable<SignupReason>, relayAliases?: RelayAliasPolicy): number {
+  const weights = signupWeights(relayAliases);
   let sum = 0;
-  for (const reason of new Set(reasons)) sum += SIGNUP_REASON_WEIGHTS[reason];
+  for (const reason of new Set(reasons)) sum += weights[reason];
   return Math.min(SCORE_MAX, sum);
 }
 
@@ -135,6 +172,6 @@ export function verdictOfScore(score: number): Verdict {
 
 export function scoreSignup(signals: SignupSignals): SignupScore {
   const reasons = signupReasons(signals);
-  const score = scoreOf(reasons);
+  const score = scoreOf(reasons, signals.relayAliases);
   return { score, verdict: verdictOfScore(score), reasons };
 }

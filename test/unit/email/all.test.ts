@@ -11,6 +11,8 @@ import './mx-invalid-host.cases.js';
 import './mx-status.cases.js';
 import './normalize.cases.js';
 import './property.cases.js';
+import './relay.cases.js';
+import './rules.cases.js';
 import './syntax.cases.js';
 import './typo.cases.js';
 import './verdict.cases.js';

@@ -18,6 +18,8 @@ describe('check', () => {
         canonicalEmail: 'jane.doe@example.com',
         disposableSource: null,
         isFreeProvider: false,
+        isRelayAlias: false,
+        relayProvider: null,
         isRoleAccount: false,
         didYouMean: null,
         mx: { status: 'found', host: 'mx.example.com' },

@@ -1,7 +1,13 @@
 import { describe, expect, test } from '@jest/globals';
 import { createEmailChecker } from '../../../functions/lib/email/check.js';
-import { REASON_CODES, REASON_VERDICT, sortReasons } from '../../../functions/lib/email/reasons.js';
-import { verdictFor } from '../../../functions/lib/email/verdict.js';
+import {
+  DEFAULT_POLICY_VERDICT,
+  POLICY_REASONS,
+  REASON_CODES,
+  REASON_VERDICT,
+  sortReasons,
+} from '../../../functions/lib/email/reasons.js';
+import { reasonVerdict, verdictFor } from '../../../functions/lib/email/verdict.js';
 import { fixtureLists, ZoneResolver } from './support/zone-resolver.js';
 
 describe('verdict', () => {
@@ -9,9 +15,11 @@ describe('verdict', () => {
     test('the reason codes are in their documented order, most severe first (docs/api.md: Email checks, "Reasons order")', () => {
       expect(REASON_CODES).toEqual([
         'invalid_syntax',
+        'blocked_by_account',
         'domain_not_found',
         'no_mail_server',
         'disposable_domain',
+        'relay_alias',
         'typo_suspected',
         'role_account',
         'implicit_mx',
@@ -19,9 +27,10 @@ describe('verdict', () => {
       ]);
     });
 
-    test('each reason sets its verdict: syntax, domain, mail server and disposable reject, the others review', () => {
+    test('each reason sets its verdict: syntax, account block, domain, mail server and disposable reject, the others review', () => {
       expect(REASON_VERDICT).toEqual({
         invalid_syntax: 'reject',
+        blocked_by_account: 'reject',
         domain_not_found: 'reject',
         no_mail_server: 'reject',
         disposable_domain: 'reject',
@@ -36,6 +45,26 @@ describe('verdict', () => {
       expect(verdictFor([])).toBe('accept');
       expect(verdictFor(['role_account', 'dns_unavailable'])).toBe('review');
       expect(verdictFor(['dns_unavailable', 'disposable_domain'])).toBe('reject');
+      expect(verdictFor(['blocked_by_account', 'role_account'])).toBe('reject');
+    });
+
+    test("relay_alias's verdict is the account's policy: review unless the policy says reject", () => {
+      expect(POLICY_REASONS).toEqual(['relay_alias']);
+      expect(DEFAULT_POLICY_VERDICT).toEqual({ relay_alias: 'review' });
+      expect(verdictFor(['relay_alias'])).toBe('review');
+      expect(verdictFor(['relay_alias'], { relay_alias: 'review' })).toBe('review');
+      expect(verdictFor(['relay_alias', 'role_account'], { relay_alias: 'reject' })).toBe('reject');
+      expect(reasonVerdict('relay_alias', { relay_alias: 'reject' })).toBe('reject');
+      // The policy changes nothing for the other reasons.
+      expect(verdictFor(['role_account'], { relay_alias: 'reject' })).toBe('review');
+    });
+
+    test('every reason before relay_alias rejects and every one after it reviews, so the first reason gives the verdict whatever the policy', () => {
+      const at = REASON_CODES.indexOf('relay_alias');
+      for (const [i, reason] of REASON_CODES.entries()) {
+        if (i < at) expect(reasonVerdict(reason)).toBe('reject');
+        if (i > at) expect(reasonVerdict(reason)).toBe('review');
+      }
     });
 
     test('reasons are sorted into the one fixed order', () => {
@@ -81,6 +110,8 @@ describe('verdict', () => {
         canonicalEmail: null,
         disposableSource: null,
         isFreeProvider: false,
+        isRelayAlias: false,
+        relayProvider: null,
         isRoleAccount: false,
         didYouMean: null,
         mx: null,

@@ -16,7 +16,10 @@ const VALIDATED = KEY_ROUTES.map((r) => [r.name, CONTRACTS[r.name as KeyRouteNam
 );
 
 /** The names fields of the bodies use, so generated objects hit real fields as well as strangers. */
-const FIELDS = ['ips', 'emails', 'email', 'ip', 'userId', 'userAgent', 'commit', 'other'];
+const FIELDS = [
+  ...['ips', 'emails', 'email', 'ip', 'userId', 'userAgent', 'commit', 'other'],
+  ...['allow', 'block', 'relayAliases', 'maxSpeedKmh', 'minDistanceKm', 'minSeconds'],
+];
 
 const value = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
@@ -44,6 +47,8 @@ describe('request-validation', () => {
   describe('request validation by contract', () => {
     test('the routes whose contract validates their body declare their refusal codes', () => {
       expect(VALIDATED.map(([name]) => name).sort()).toEqual([
+        'account-email-rules-put',
+        'account-travel-put',
         'email-batch',
         'email-validate',
         'lookup-batch',

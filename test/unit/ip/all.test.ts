@@ -1,6 +1,7 @@
 // The ip unit tests run as one Jest file: one module registry loads the shared modules once
 // (each file loaded them again, ~0.5-2 s each on 2 cores). Each *.cases.ts is written like a test file
 // of its own; it is listed here.
+import './account-geofeed.cases.js';
 import './asn.cases.js';
 import './bounded-cache.cases.js';
 import './build-ip-data.cases.js';

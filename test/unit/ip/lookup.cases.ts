@@ -26,6 +26,7 @@ const ip = (s: string): ParsedIp => {
 const LOOKUP_FIELDS = [
   'ip',
   'accuracyRadiusKm',
+  'locationSource',
   'country',
   'region',
   'regionCode',
@@ -79,6 +80,7 @@ describe('lookup', () => {
         longitude: expect.closeTo(-122.085, 3),
         accuracyRadiusKm: null,
         timezone: 'America/Los_Angeles',
+        locationSource: 'database',
         isEUCountry: false,
         asn: 15169,
         asOrganization: 'Google LLC',
@@ -211,6 +213,7 @@ describe('lookup', () => {
         longitude: null,
         accuracyRadiusKm: null,
         timezone: null,
+        locationSource: null,
         isEUCountry: false,
         asn: null,
         asOrganization: null,
@@ -326,6 +329,7 @@ describe('lookup', () => {
     const GEO_FIELDS = [
       'ip',
       'accuracyRadiusKm',
+      'locationSource',
       'country',
       'region',
       'regionCode',
@@ -356,6 +360,7 @@ describe('lookup', () => {
         regionCode: 'US-CA',
         asn: 15169,
         holidays: { isPublicHoliday: true },
+        locationSource: 'database',
       });
     });
 
@@ -379,6 +384,7 @@ describe('lookup', () => {
         asn: 15169,
         asOrganization: 'Google LLC',
         compliance: { ccpa: false },
+        locationSource: 'edge',
       });
       expect(GeoResultSchema.strict().parse(g)).toEqual(g);
     });

@@ -23,7 +23,7 @@ describe('keep-columns', () => {
     verdict,
     '',
     'true',
-    ...Array(7).fill(''),
+    ...Array(RESULT_COLUMNS.length - 5).fill(''),
   ];
 
   async function* rowsOf(rows: string[][]): AsyncGenerator<string[]> {

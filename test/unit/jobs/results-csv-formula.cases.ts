@@ -23,6 +23,8 @@ const ACCEPTED: EmailCheckResult = {
   canonicalEmail: 'someone@shop.example',
   disposableSource: null,
   isFreeProvider: false,
+  isRelayAlias: false,
+  relayProvider: null,
   isRoleAccount: false,
   didYouMean: null,
   mx: { status: 'found', host: 'mx.shop.example' },
@@ -48,6 +50,8 @@ function withCell(column: Column, value: string, base: EmailCheckResult = ACCEPT
     did_you_mean: { didYouMean: value },
     mx_status: { mx: { status: value, host: base.mx?.host ?? null } },
     mx_host: { mx: { status: base.mx?.status ?? 'found', host: value } },
+    is_relay_alias: { isRelayAlias: value },
+    relay_provider: { relayProvider: value },
   };
   return { ...base, ...fields[column] } as EmailCheckResult;
 }
@@ -98,7 +102,7 @@ describe('results-csv-formula', () => {
 
     test('a cell with a formula character after its first character is written unchanged', () => {
       expect(resultLine(withCell('email', 'a=b+c@shop.example'))).toBe(
-        'a=b+c@shop.example,someone@shop.example,accept,,true,false,,false,false,,found,mx.shop.example\r\n',
+        'a=b+c@shop.example,someone@shop.example,accept,,true,false,,false,false,,found,mx.shop.example,false,\r\n',
       );
     });
 

@@ -1,9 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
-import { invalidSyntaxResult } from '../../../functions/lib/email/index.js';
+import { createEmailChecker } from '../../../functions/lib/email/check.js';
+import { createEmailLists, invalidSyntaxResult } from '../../../functions/lib/email/index.js';
 import { emailsFromCsv } from '../../../functions/lib/jobs/csv-input.js';
-import { csvField, resultLine, resultsHeader } from '../../../functions/lib/jobs/results-csv.js';
+import {
+  csvField,
+  RESULT_COLUMNS,
+  resultLine,
+  resultsHeader,
+} from '../../../functions/lib/jobs/results-csv.js';
+import { ZoneResolver } from '../email/support/zone-resolver.js';
 
 /** The records of a results file, read strictly by RFC 4180 (no relaxed quotes). */
 const strictRecords = (csv: string) => parse(csv, { record_delimiter: '\r\n' }) as string[][];
@@ -52,10 +59,49 @@ describe('results-csv', () => {
       );
     });
 
-    test('an invalid address has empty normalized_email, mx_status and mx_host cells', () => {
+    test('an invalid address has empty normalized_email, mx_status, mx_host and relay_provider cells', () => {
       expect(resultLine(invalidSyntaxResult('nope'))).toBe(
-        'nope,,reject,invalid_syntax,false,false,,false,false,,,\r\n',
+        'nope,,reject,invalid_syntax,false,false,,false,false,,,,false,\r\n',
       );
+    });
+
+    test('the columns, is_relay_alias and relay_provider last', () => {
+      expect(RESULT_COLUMNS).toEqual([
+        'email',
+        'normalized_email',
+        'verdict',
+        'reasons',
+        'syntax_valid',
+        'is_disposable',
+        'disposable_source',
+        'is_free_provider',
+        'is_role_account',
+        'did_you_mean',
+        'mx_status',
+        'mx_host',
+        'is_relay_alias',
+        'relay_provider',
+      ]);
+      expect(resultsHeader()).toBe(`${RESULT_COLUMNS.join(',')}\r\n`);
+    });
+
+    test('a relay alias is true with its provider in the last two cells; any other address false and empty', async () => {
+      const checker = createEmailChecker({
+        lists: createEmailLists({
+          disposable: [],
+          free: [],
+          role: [],
+          relays: [['mozmail.com', 'Firefox Relay']],
+        }),
+        resolver: new ZoneResolver(),
+      });
+      const [relay, other] = await checker.checkMany(['x.y@mozmail.com', 'jane@shop.example']);
+      expect(strictRecords(resultLine(relay!))[0]!.slice(-2)).toEqual(['true', 'Firefox Relay']);
+      expect(strictRecords(resultLine(other!))[0]!.slice(-2)).toEqual(['false', '']);
+      expect(strictRecords(resultsHeader() + resultLine(relay!))[0]!.slice(-2)).toEqual([
+        'is_relay_alias',
+        'relay_provider',
+      ]);
     });
   });
 });

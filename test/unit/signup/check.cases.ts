@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { DnsLookup, MxRecord, MxResolver } from '../../../functions/lib/dns/mx-resolver.js';
 import { createEmailChecker, type EmailChecker } from '../../../functions/lib/email/check.js';
+import { compileEmailRules, EmailRulesSchema } from '../../../functions/lib/email/rules.js';
 import { IpData } from '../../../functions/lib/ip/ip-data.js';
 import { createIpLocator, type IpLocator } from '../../../functions/lib/ip/locator.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
@@ -199,7 +200,14 @@ describe('check', () => {
         verdict: 'accept',
         reasons: [],
       });
-      expect(Object.keys(result.ip).sort()).toEqual(['asOrganization', 'asn', 'country', 'ip', 'security']);
+      expect(Object.keys(result.ip).sort()).toEqual([
+        'asOrganization',
+        'asn',
+        'country',
+        'ip',
+        'locationSource',
+        'security',
+      ]);
     });
 
     test('a domain registered 3 days ago is new_domain (25, review)', async () => {
@@ -289,6 +297,59 @@ describe('check', () => {
       expect((await checkSignup(deps(), { ...base, userAgent: '' })).score).toBe(20);
       expect((await checkSignup(deps(), { ...base })).score).toBe(0);
       expect((await checkSignup(deps(), { ...base, userAgent: null })).score).toBe(0);
+    });
+
+    describe("the account's email rules", () => {
+      /** The fixture lists with one relay domain, answered without delay. */
+      async function relayDeps(): Promise<SignupCheckDeps> {
+        const lists = await fixtureLists();
+        return {
+          ...deps(),
+          email: createEmailChecker({
+            lists: { ...lists, relays: new Map([['mozmail.com', 'Firefox Relay']]) },
+            resolver: new ZoneResolver(),
+          }),
+        };
+      }
+      const rules = (input: unknown) => compileEmailRules(EmailRulesSchema.parse(input));
+      const base = { email: 'x.y@mozmail.com', ip: ip(CLEAN), includeSecurity: true };
+
+      test('without rules a relay alias is reported and accepted, as before', async () => {
+        const result = await checkSignup(await relayDeps(), base);
+        expect(result.email).toMatchObject({
+          isRelayAlias: true,
+          relayProvider: 'Firefox Relay',
+          reasons: [],
+        });
+        expect(result).toMatchObject({ score: 0, verdict: 'accept', reasons: [] });
+      });
+
+      test('relayAliases review: relay_alias weighs 25 (review); reject: 60 (reject)', async () => {
+        const review = await checkSignup(await relayDeps(), {
+          ...base,
+          emailRules: rules({ relayAliases: 'review' }),
+        });
+        expect(SignupCheckResultSchema.parse(review)).toEqual(review);
+        expect(review).toMatchObject({ score: 25, verdict: 'review', reasons: ['relay_alias'] });
+        expect(review.email.verdict).toBe('review');
+        const reject = await checkSignup(await relayDeps(), {
+          ...base,
+          emailRules: rules({ relayAliases: 'reject' }),
+        });
+        expect(reject).toMatchObject({ score: 60, verdict: 'reject', reasons: ['relay_alias'] });
+        expect(reject.email.verdict).toBe('reject');
+      });
+
+      test('a blocked domain is blocked_by_account (60, reject)', async () => {
+        const result = await checkSignup(await relayDeps(), {
+          email: 'a@shop.example',
+          ip: ip(CLEAN),
+          includeSecurity: true,
+          emailRules: rules({ block: { domains: ['shop.example'] } }),
+        });
+        expect(result).toMatchObject({ score: 60, verdict: 'reject', reasons: ['blocked_by_account'] });
+        expect(result.email).toMatchObject({ verdict: 'reject', reasons: ['blocked_by_account'] });
+      });
     });
   });
 });

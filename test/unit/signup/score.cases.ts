@@ -4,6 +4,7 @@ import type { SecurityFlags } from '../../../functions/lib/security/classifier.j
 import {
   NEW_DOMAIN_DAYS,
   REJECT_AT,
+  RELAY_ALIAS_REJECT_WEIGHT,
   REVIEW_AT,
   SCORE_MAX,
   SIGNUP_REASON_ORDER,
@@ -12,6 +13,7 @@ import {
   type SignupSignals,
   scoreOf,
   scoreSignup,
+  signupWeights,
   sortSignupReasons,
   verdictOfScore,
 } from '../../../functions/lib/signup/score.js';
@@ -41,6 +43,7 @@ describe('score', () => {
     test('every reason has its documented weight (docs/api.md: Signup check, "Score")', () => {
       expect(SIGNUP_REASON_WEIGHTS).toEqual({
         invalid_syntax: 70,
+        blocked_by_account: 60,
         domain_not_found: 60,
         no_mail_server: 60,
         disposable_domain: 60,
@@ -48,6 +51,7 @@ describe('score', () => {
         ip_threat: 40,
         ip_vpn: 25,
         new_domain: 25,
+        relay_alias: 25,
         ip_datacenter: 20,
         automated_user_agent: 20,
         typo_suspected: 15,
@@ -57,6 +61,16 @@ describe('score', () => {
         ip_security_unavailable: 0,
       });
       expect([SCORE_MAX, REJECT_AT, REVIEW_AT, NEW_DOMAIN_DAYS]).toEqual([100, 60, 25, 30]);
+      expect(RELAY_ALIAS_REJECT_WEIGHT).toBe(60);
+    });
+
+    test('relay_alias weighs 25 under the review policy and 60 under reject; nothing else changes', () => {
+      expect(signupWeights()).toBe(SIGNUP_REASON_WEIGHTS);
+      expect(signupWeights('accept')).toBe(SIGNUP_REASON_WEIGHTS);
+      expect(signupWeights('review')).toBe(SIGNUP_REASON_WEIGHTS);
+      expect(signupWeights('reject')).toEqual({ ...SIGNUP_REASON_WEIGHTS, relay_alias: 60 });
+      expect(scoreOf(['relay_alias'], 'review')).toBe(25);
+      expect(scoreOf(['relay_alias'], 'reject')).toBe(60);
     });
 
     test.each([
@@ -197,6 +211,48 @@ describe('score', () => {
       expect(scoreSignup(signals({ emailReasons: ['no_mail_server'] })).score).toBe(60);
     });
 
+    test('blocked_by_account alone rejects (60)', () => {
+      expect(scoreSignup(signals({ emailReasons: ['blocked_by_account'] }))).toEqual({
+        score: 60,
+        verdict: 'reject',
+        reasons: ['blocked_by_account'],
+      });
+    });
+
+    test('relay_alias follows the policy: review at 25, reject at 60', () => {
+      expect(scoreSignup(signals({ emailReasons: ['relay_alias'], relayAliases: 'review' }))).toEqual({
+        score: 25,
+        verdict: 'review',
+        reasons: ['relay_alias'],
+      });
+      expect(scoreSignup(signals({ emailReasons: ['relay_alias'], relayAliases: 'reject' }))).toEqual({
+        score: 60,
+        verdict: 'reject',
+        reasons: ['relay_alias'],
+      });
+    });
+
+    test('under reject, relay_alias sorts among the 60s, after disposable_domain', () => {
+      const reasons = ['role_account', 'relay_alias', 'new_domain', 'blocked_by_account', 'ip_tor'] as const;
+      expect(
+        scoreSignup(
+          signals({
+            emailReasons: ['role_account', 'relay_alias', 'blocked_by_account'],
+            domainAgeDays: 1,
+            security: flags({ isTor: true }),
+            relayAliases: 'reject',
+          }),
+        ).reasons,
+      ).toEqual(['blocked_by_account', 'relay_alias', 'ip_tor', 'new_domain', 'role_account']);
+      expect(sortSignupReasons(reasons, 'review')).toEqual([
+        'blocked_by_account',
+        'ip_tor',
+        'new_domain',
+        'relay_alias',
+        'role_account',
+      ]);
+    });
+
     test('review and reject are reached by sums: VPN + new domain = 50, + automated = 70', () => {
       expect(scoreSignup(signals({ security: flags({ isVpn: true }), domainAgeDays: 3 }))).toEqual({
         score: 50,
@@ -215,6 +271,7 @@ describe('score', () => {
     test('heaviest weight first, equal weights in the order of the weight table', () => {
       expect(SIGNUP_REASON_ORDER).toEqual([
         'invalid_syntax',
+        'blocked_by_account',
         'domain_not_found',
         'no_mail_server',
         'disposable_domain',
@@ -222,6 +279,7 @@ describe('score', () => {
         'ip_threat',
         'ip_vpn',
         'new_domain',
+        'relay_alias',
         'ip_datacenter',
         'automated_user_agent',
         'typo_suspected',

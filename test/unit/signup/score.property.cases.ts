@@ -6,8 +6,9 @@ import {
   REVIEW_AT,
   SCORE_MAX,
   SIGNUP_REASON_ORDER,
-  SIGNUP_REASON_WEIGHTS,
+  SIGNUP_REASONS,
   scoreSignup,
+  signupWeights,
 } from '../../../functions/lib/signup/score.js';
 
 // Whatever the signals, the score stays within 0..100, is the capped sum of the listed reasons'
@@ -26,6 +27,7 @@ const signupSignals = fc.record({
   security: fc.option(securityFlags, { nil: null }),
   domainAgeDays: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: null }),
   automatedUserAgent: fc.boolean(),
+  relayAliases: fc.constantFrom(undefined, 'accept', 'review', 'reject' as const),
 });
 
 describe('score.property', () => {
@@ -38,7 +40,8 @@ describe('score.property', () => {
           expect(score).toBeGreaterThanOrEqual(0);
           expect(score).toBeLessThanOrEqual(SCORE_MAX);
           expect(verdict).toBe(score >= REJECT_AT ? 'reject' : score >= REVIEW_AT ? 'review' : 'accept');
-          const sum = reasons.reduce((total, r) => total + SIGNUP_REASON_WEIGHTS[r], 0);
+          const weights = signupWeights(signals.relayAliases);
+          const sum = reasons.reduce((total, r) => total + weights[r], 0);
           expect(score).toBe(Math.min(SCORE_MAX, sum));
         }),
         { numRuns: 2000 },
@@ -51,7 +54,16 @@ describe('score.property', () => {
           const { reasons } = scoreSignup(signals);
           expect(new Set(reasons).size).toBe(reasons.length);
           const ranks = reasons.map((r) => SIGNUP_REASON_ORDER.indexOf(r));
-          expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+          if (signals.relayAliases !== 'reject') expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
+          // Under any policy: heaviest first, equal weights in the order of the weight table.
+          const weights = signupWeights(signals.relayAliases);
+          for (let i = 1; i < reasons.length; i++) {
+            const [a, b] = [reasons[i - 1]!, reasons[i]!];
+            expect(
+              weights[a] > weights[b] ||
+                (weights[a] === weights[b] && SIGNUP_REASONS.indexOf(a) < SIGNUP_REASONS.indexOf(b)),
+            ).toBe(true);
+          }
           expect(reasons.includes('ip_security_unavailable')).toBe(signals.security === null);
           if (reasons.includes('ip_datacenter')) {
             expect(reasons).not.toContain('ip_vpn');

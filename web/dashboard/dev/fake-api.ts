@@ -3,25 +3,36 @@ import type {
   CreatedKey,
   CurrentSession,
   DataReport,
+  EmailCheckResult,
+  EmailRules,
+  GeofeedLine,
+  GeofeedSummary,
   Hostname,
   Job,
   Meter,
   Notice,
   Overview,
+  RelayAliasPolicy,
   Session,
+  TravelSettings,
   UploadTicket,
   UsageDay,
 } from '../src/api-types.js';
+import { TRAVEL_BOUNDS, TRAVEL_DEFAULTS, type TravelField } from '../src/travel-limits.js';
 
 // A stand-in for the dashboard API, answering its contract with made-up data held in memory: the
 // browser tests drive every page with it (Playwright routes the app's requests here) and the
 // benchmark times the Overview on it. It checks what the real one would of the app: the CSRF
 // token on every change. List-job calls go to `jobs` when given (the test forwards them to the
-// real API), else to a small fake.
+// real API), else to a small fake. The account's rules (/v1/account/...) are kept in memory and
+// checked roughly as the API does; POST /v1/email/batch answers from a few made-up facts (a typo
+// domain, a disposable one, the relay services' domains) and the account's email rules.
 
 export interface FakeAnswer {
   status: number;
   json?: unknown;
+  /** A text body (GET /v1/account/geofeed's CSV), sent with its Content-Type in `headers`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
@@ -41,6 +52,24 @@ const SESSION: Session = {
   accountId: 'acct_demo',
   csrfToken: 'csrf-demo-token',
   expiresAt: '2099-01-01T00:00:00.000Z',
+};
+
+/** A DNS name of two labels or more (the rules' domains and mail servers, an address's domain). */
+const DNS_NAME = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]*[a-z][a-z0-9-]*$/;
+
+/** Some of the privacy-relay services' domains, by provider. */
+const RELAY_DOMAINS: Readonly<Record<string, readonly string[]>> = {
+  'Apple Hide My Email': ['privaterelay.appleid.com'],
+  'Firefox Relay': ['mozmail.com'],
+  'DuckDuckGo Email Protection': ['duck.com'],
+  SimpleLogin: ['simplelogin.com', 'slmail.me'],
+};
+
+/** A few misspelt domains and what they likely meant. */
+const TYPOS: Readonly<Record<string, string>> = {
+  'gmial.com': 'gmail.com',
+  'gmail.con': 'gmail.com',
+  'hotmial.com': 'hotmail.com',
 };
 
 const error = (status: number, code: string, message: string): FakeAnswer => ({
@@ -79,6 +108,16 @@ export class FakeDashboardApi {
   private hostnames: Hostname[] = [];
   private fakeJobs: Job[] = [];
   private nextId = 1;
+  private travel: TravelSettings = { ...TRAVEL_DEFAULTS, updatedAt: null, updatedBy: null };
+  private emailRules: EmailRules = {
+    allow: { domains: [], mxHosts: [] },
+    block: { domains: [], mxHosts: [], tlds: [] },
+    relayAliases: 'accept',
+    entries: 0,
+    updatedAt: null,
+    updatedBy: null,
+  };
+  private geofeed: { csv: string; summary: GeofeedSummary } | null = null;
 
   constructor(options: FakeApiOptions = {}) {
     this.now = options.now ?? new Date();
@@ -143,7 +182,10 @@ export class FakeDashboardApi {
     };
   }
 
-  /** The answer to one request of the app; `headers` with lower-case names. */
+  /**
+   * The answer to one request of the app; `headers` with lower-case names, `body` the parsed JSON
+   * or, for a text body (the geofeed's CSV), the text.
+   */
   async answer(
     method: string,
     url: string,
@@ -176,6 +218,8 @@ export class FakeDashboardApi {
       return error(403, 'csrf_token_invalid', "Send the session's X-CSRF-Token.");
     }
     if (path.startsWith('/v1/email/jobs') && this.jobsHandler) return this.jobsHandler(method, path, body);
+    if (path.startsWith('/v1/account/')) return this.rulesAnswer(route, body, headers);
+    if (route === 'POST /v1/email/batch') return this.emailBatch(b);
     return this.signedInAnswer(method, path, route, b);
   }
 
@@ -404,5 +448,238 @@ export class FakeDashboardApi {
       return { status: 200, json: job };
     }
     return error(404, 'job_not_found', 'No such job.');
+  }
+
+  // The account's own rules (docs/rules.md), changed by "dashboard" as the real API records it.
+
+  private changed(): { updatedAt: string; updatedBy: string } {
+    return { updatedAt: this.now.toISOString(), updatedBy: 'dashboard' };
+  }
+
+  private rulesAnswer(route: string, body: unknown, headers: Record<string, string>): FakeAnswer {
+    if (route === 'GET /v1/account/travel') return { status: 200, json: this.travel };
+    if (route === 'PUT /v1/account/travel') return this.setTravel(body);
+    if (route === 'GET /v1/account/email-rules') return { status: 200, json: this.emailRules };
+    if (route === 'PUT /v1/account/email-rules') return this.setEmailRules(body);
+    if (route === 'GET /v1/account/geofeed') {
+      if (!this.geofeed) {
+        return error(
+          404,
+          'geofeed_not_found',
+          'This account has no geofeed: PUT one to /v1/account/geofeed.',
+        );
+      }
+      return {
+        status: 200,
+        text: this.geofeed.csv,
+        headers: {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Last-Modified': new Date(this.geofeed.summary.updatedAt).toUTCString(),
+        },
+      };
+    }
+    if (route === 'PUT /v1/account/geofeed') {
+      const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== 'text/csv' && type !== 'text/plain') {
+        return error(415, 'unsupported_media_type', 'Send the geofeed as text/csv (RFC 8805 rows).');
+      }
+      return this.setGeofeed(typeof body === 'string' ? body : '');
+    }
+    if (route === 'DELETE /v1/account/geofeed') {
+      this.geofeed = null;
+      return { status: 204 };
+    }
+    return error(404, 'not_found', 'No such route.');
+  }
+
+  private setTravel(body: unknown): FakeAnswer {
+    const b = (body ?? {}) as Record<string, unknown>;
+    const unknownField = Object.keys(b).find((k) => !(k in TRAVEL_BOUNDS));
+    if (unknownField) return error(400, 'invalid_field', `${unknownField}: unknown field.`);
+    const settings = { ...TRAVEL_DEFAULTS } as Record<TravelField, number>;
+    for (const field of Object.keys(TRAVEL_BOUNDS) as TravelField[]) {
+      const value = b[field];
+      if (value === undefined) continue;
+      const { min, max } = TRAVEL_BOUNDS[field];
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+        return error(400, 'invalid_field', `${field}: a whole number from ${min} to ${max}.`);
+      }
+      settings[field] = value;
+    }
+    this.travel = { ...(settings as typeof TRAVEL_DEFAULTS), ...this.changed() };
+    return { status: 200, json: this.travel };
+  }
+
+  private setEmailRules(body: unknown): FakeAnswer {
+    const b = (body ?? {}) as {
+      allow?: Record<string, unknown>;
+      block?: Record<string, unknown>;
+      relayAliases?: unknown;
+    };
+    const lists: [group: 'allow' | 'block', field: string, tld: boolean][] = [
+      ['allow', 'domains', false],
+      ['allow', 'mxHosts', false],
+      ['block', 'domains', false],
+      ['block', 'mxHosts', false],
+      ['block', 'tlds', true],
+    ];
+    const out: Record<string, string[]> = {};
+    for (const [group, field, tld] of lists) {
+      const raw = b[group]?.[field] ?? [];
+      if (!Array.isArray(raw)) return error(400, 'invalid_field', `${group}.${field}: an array of names.`);
+      const entries: string[] = [];
+      for (const [i, entry] of raw.entries()) {
+        const name = String(entry)
+          .trim()
+          .toLowerCase()
+          .replace(tld ? /^\./ : /\.$/, '');
+        const problem = tld
+          ? name.includes('.')
+            ? 'one top-level label without dots (`zip`, not `co.zip`); block domains in block.domains'
+            : /^[a-z0-9-]{1,63}$/.test(name) && !/^\d+$/.test(name)
+              ? null
+              : 'not a valid top-level domain (1-63 letters, digits or hyphens, not all digits)'
+          : DNS_NAME.test(name)
+            ? null
+            : 'not a valid DNS name (labels of 1-63 letters, digits or hyphens, at most 253 characters)';
+        if (problem) return error(400, 'invalid_field', `${group}.${field}[${i}]: ${problem}`);
+        if (!entries.includes(name)) entries.push(name);
+      }
+      out[`${group}.${field}`] = entries;
+    }
+    const relay = b.relayAliases ?? 'accept';
+    if (relay !== 'accept' && relay !== 'review' && relay !== 'reject') {
+      return error(400, 'invalid_field', 'relayAliases: one of accept, review or reject.');
+    }
+    const entries = Object.values(out).reduce((n, l) => n + l.length, 0);
+    this.emailRules = {
+      allow: { domains: out['allow.domains']!, mxHosts: out['allow.mxHosts']! },
+      block: { domains: out['block.domains']!, mxHosts: out['block.mxHosts']!, tlds: out['block.tlds']! },
+      relayAliases: relay as RelayAliasPolicy,
+      entries,
+      ...this.changed(),
+    };
+    return { status: 200, json: this.emailRules };
+  }
+
+  /**
+   * An RFC 8805 feed, all or nothing: a row without a prefix of the form a.b.c.d/n or an IPv6 one,
+   * without a two-letter country (or empty), or in the private ranges 10/8 and 192.168/16 (what the
+   * API calls a special-purpose range) is refused with its line.
+   */
+  private setGeofeed(csv: string): FakeAnswer {
+    const lines: GeofeedLine[] = [];
+    let prefixes = 0;
+    for (const [i, raw] of csv.split(/\r?\n/).entries()) {
+      const row = raw.trim();
+      if (row === '' || row.startsWith('#')) continue;
+      prefixes++;
+      const [prefix = '', country = ''] = row.split(',').map((f) => f.trim());
+      const line = i + 1;
+      if (!/^(\d{1,3}(\.\d{1,3}){3}\/\d{1,2}|[0-9a-f:]+\/\d{1,3})$/i.test(prefix)) {
+        lines.push({ line, reason: `ip_prefix ${JSON.stringify(prefix)} is not an IP prefix` });
+      } else if (prefix.startsWith('10.') || prefix.startsWith('192.168.')) {
+        lines.push({ line, reason: `prefix ${prefix} overlaps a special-purpose range (private)` });
+      } else if (country !== '' && !/^[A-Za-z]{2}$/.test(country)) {
+        lines.push({ line, reason: `alpha2code ${JSON.stringify(country)} is not a country code` });
+      }
+    }
+    if (lines.length === 0 && prefixes === 0) {
+      lines.push({ line: 0, reason: 'the feed has no prefixes (to remove a feed, delete it)' });
+    }
+    if (lines.length > 0) {
+      const first = lines[0]!;
+      return {
+        status: 400,
+        json: {
+          error: 'invalid_geofeed',
+          message: `The geofeed was not applied: ${lines.length} problem(s), the first ${
+            first.line > 0 ? `on line ${first.line}` : 'in the feed as a whole'
+          }: ${first.reason}.`,
+          lines,
+        },
+      };
+    }
+    const summary: GeofeedSummary = {
+      prefixes,
+      bytes: new TextEncoder().encode(csv).length,
+      ...this.changed(),
+    };
+    this.geofeed = { csv, summary };
+    return { status: 200, json: summary };
+  }
+
+  /** Each address checked against a few made-up facts and the account's email rules. */
+  private emailBatch(b: Record<string, unknown>): FakeAnswer {
+    const emails = b.emails;
+    if (!Array.isArray(emails) || emails.length === 0) {
+      return error(400, 'empty_batch', 'emails: send 1 to 100 addresses.');
+    }
+    if (emails.length > 100) return error(400, 'batch_too_large', 'emails: at most 100 addresses.');
+    return { status: 200, json: { results: emails.map((e) => this.checkEmail(String(e))) } };
+  }
+
+  private checkEmail(email: string): EmailCheckResult {
+    const normalized = email.trim().toLowerCase();
+    const at = normalized.lastIndexOf('@');
+    const local = normalized.slice(0, at);
+    const domain = normalized.slice(at + 1);
+    const syntaxValid = at > 0 && DNS_NAME.test(domain) && !/\s/.test(local);
+    if (!syntaxValid) {
+      return {
+        email,
+        domain: null,
+        syntaxValid: false,
+        isDisposable: false,
+        normalizedEmail: null,
+        canonicalEmail: null,
+        disposableSource: null,
+        isFreeProvider: false,
+        isRelayAlias: false,
+        relayProvider: null,
+        isRoleAccount: false,
+        didYouMean: null,
+        mx: null,
+        verdict: 'reject',
+        reasons: ['invalid_syntax'],
+      };
+    }
+    const under = (names: readonly string[]) => names.some((n) => domain === n || domain.endsWith(`.${n}`));
+    const rules = this.emailRules;
+    const mxHost = `mx.${domain}`;
+    const blocked =
+      under(rules.block.domains) ||
+      rules.block.tlds.includes(domain.slice(domain.lastIndexOf('.') + 1)) ||
+      rules.block.mxHosts.some((h) => mxHost === h || mxHost.endsWith(`.${h}`));
+    const allowed =
+      under(rules.allow.domains) || rules.allow.mxHosts.some((h) => mxHost === h || mxHost.endsWith(`.${h}`));
+    const relayProvider = Object.entries(RELAY_DOMAINS).find(([, names]) => under(names))?.[0] ?? null;
+    const disposable = !allowed && !relayProvider && under(['mailinator.com', 'yopmail.com']);
+    const typo = !allowed && !relayProvider ? (TYPOS[domain] ?? null) : null;
+    const role = ['admin', 'info', 'noreply', 'support', 'sales'].includes(local);
+    const reasons: EmailCheckResult['reasons'] = [];
+    if (blocked) reasons.push('blocked_by_account');
+    if (disposable) reasons.push('disposable_domain');
+    if (relayProvider && rules.relayAliases !== 'accept') reasons.push('relay_alias');
+    if (typo) reasons.push('typo_suspected');
+    if (role) reasons.push('role_account');
+    const rejects = blocked || disposable || (relayProvider !== null && rules.relayAliases === 'reject');
+    return {
+      email,
+      domain,
+      syntaxValid: true,
+      isDisposable: disposable,
+      normalizedEmail: normalized,
+      canonicalEmail: normalized.replace(/\+[^@]*@/, '@'),
+      disposableSource: disposable ? 'list' : null,
+      isFreeProvider: under(['gmail.com', 'outlook.com', 'yahoo.com']),
+      isRelayAlias: relayProvider !== null,
+      relayProvider,
+      isRoleAccount: role,
+      didYouMean: typo ? `${local}@${typo}` : null,
+      mx: { status: 'found', host: mxHost },
+      verdict: rejects ? 'reject' : reasons.length > 0 ? 'review' : 'accept',
+      reasons,
+    };
   }
 }

@@ -3,13 +3,22 @@ import type {
   CreatedKey,
   CurrentSession,
   DataReport,
+  EmailBatch,
+  EmailCheckResult,
+  EmailRules,
+  GeofeedFile,
+  GeofeedLine,
+  GeofeedSummary,
   Hostname,
   Hostnames,
   Job,
+  NewEmailRules,
   NewKey,
+  NewTravelSettings,
   Notice,
   Overview,
   Session,
+  TravelSettings,
   UploadTicket,
 } from './api-types.js';
 
@@ -24,6 +33,8 @@ export class ApiError extends Error {
     message: string,
     /** Seconds, from Retry-After (429). */
     readonly retryAfter: number | null = null,
+    /** The refused rows of a geofeed (400 invalid_geofeed), by line number. */
+    readonly lines?: readonly GeofeedLine[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -45,20 +56,37 @@ export function whenSessionEnds(handler: () => void): void {
 async function errorOf(res: Response): Promise<ApiError> {
   let code = `http_${res.status}`;
   let message = `The service answered ${res.status}.`;
+  let lines: GeofeedLine[] | undefined;
   try {
-    const body = (await res.json()) as { error?: unknown; message?: unknown };
+    const body = (await res.json()) as { error?: unknown; message?: unknown; lines?: unknown };
     if (typeof body.error === 'string') code = body.error;
     if (typeof body.message === 'string') message = body.message;
+    if (Array.isArray(body.lines)) lines = body.lines as GeofeedLine[];
   } catch {
     // Not JSON (a proxy's page): the status says enough.
   }
   const retry = Number(res.headers.get('Retry-After'));
-  return new ApiError(res.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null);
+  return new ApiError(res.status, code, message, Number.isFinite(retry) && retry > 0 ? retry : null, lines);
 }
 
-async function call<T>(method: string, path: string, body?: unknown, signedIn = true): Promise<T> {
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+interface Body {
+  /** The body as sent: JSON text or raw text. */
+  text: string;
+  contentType: string;
+}
+
+/** One request; an answer other than 2xx is thrown as an ApiError. */
+async function send(
+  method: string,
+  path: string,
+  {
+    body,
+    accept = 'application/json',
+    signedIn = true,
+  }: { body?: Body; accept?: string; signedIn?: boolean },
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: accept };
+  if (body) headers['Content-Type'] = body.contentType;
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   let res: Response;
   try {
@@ -66,7 +94,7 @@ async function call<T>(method: string, path: string, body?: unknown, signedIn = 
       method,
       headers,
       credentials: 'same-origin',
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body ? { body: body.text } : {}),
     });
   } catch {
     throw new ApiError(0, 'network_error', 'The service could not be reached. Check your connection.');
@@ -76,8 +104,40 @@ async function call<T>(method: string, path: string, body?: unknown, signedIn = 
     if (signedIn && res.status === 401) onSessionEnded();
     throw error;
   }
+  return res;
+}
+
+async function answerOf<T>(res: Response): Promise<T> {
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
+}
+
+/** A call with a JSON body (or none) and a JSON answer (or none, 204). */
+async function call<T>(method: string, path: string, body?: unknown, signedIn = true): Promise<T> {
+  const json =
+    body === undefined ? undefined : { text: JSON.stringify(body), contentType: 'application/json' };
+  return answerOf<T>(await send(method, path, { ...(json ? { body: json } : {}), signedIn }));
+}
+
+/** A call with a raw body (the geofeed's CSV) and a JSON answer. */
+async function callRaw<T>(method: string, path: string, text: string, contentType: string): Promise<T> {
+  return answerOf<T>(await send(method, path, { body: { text, contentType } }));
+}
+
+/** The account's geofeed as uploaded, or null when it has none (404 geofeed_not_found). */
+async function geofeed(): Promise<GeofeedFile | null> {
+  let res: Response;
+  try {
+    res = await send('GET', '/v1/account/geofeed', { accept: 'text/csv' });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'geofeed_not_found') return null;
+    throw err;
+  }
+  const modified = Date.parse(res.headers.get('Last-Modified') ?? '');
+  return {
+    csv: await res.text(),
+    updatedAt: Number.isNaN(modified) ? null : new Date(modified).toISOString(),
+  };
 }
 
 const part = encodeURIComponent;
@@ -105,6 +165,19 @@ export const api = {
   uploadTicket: () => call<UploadTicket>('POST', '/v1/email/jobs/uploads'),
   createJob: (uploadId: string, filename: string) =>
     call<Job>('POST', '/v1/email/jobs', { uploadId, filename }),
+  // The account's own rules (docs/rules.md), with the session in place of the secret key.
+  travel: () => call<TravelSettings>('GET', '/v1/account/travel'),
+  setTravel: (settings: NewTravelSettings) => call<TravelSettings>('PUT', '/v1/account/travel', settings),
+  emailRules: () => call<EmailRules>('GET', '/v1/account/email-rules'),
+  setEmailRules: (doc: NewEmailRules) => call<EmailRules>('PUT', '/v1/account/email-rules', doc),
+  geofeed,
+  /** A refused feed throws an ApiError whose `lines` names every refused row. */
+  setGeofeed: (csv: string) => callRaw<GeofeedSummary>('PUT', '/v1/account/geofeed', csv, 'text/csv'),
+  deleteGeofeed: () => call<void>('DELETE', '/v1/account/geofeed'),
+  /** Billed as one email check an address, as any call of POST /v1/email/batch. */
+  checkEmails: async (emails: string[]) =>
+    (await call<{ results: EmailCheckResult[] }>('POST', '/v1/email/batch', { emails } satisfies EmailBatch))
+      .results,
 };
 
 /** The results file: a plain link (the cookie goes along; large results redirect to storage). */

@@ -8,6 +8,7 @@ import { JobsPage } from './pages/jobs.js';
 import { KeysPage } from './pages/keys.js';
 import { NoticesPage } from './pages/notices.js';
 import { OverviewPage } from './pages/overview.js';
+import { RulesPage } from './pages/rules.js';
 import { SignInPage } from './pages/sign-in.js';
 import { href, type Page, parseRoute, type Route } from './router.js';
 import { asApiError } from './use-load.js';
@@ -17,6 +18,7 @@ const NAV: readonly [Page, string][] = [
   ['keys', 'API keys'],
   ['hostnames', 'Custom hostnames'],
   ['jobs', 'List jobs'],
+  ['rules', 'Rules'],
   ['notices', 'Usage notices'],
   ['data', 'Data'],
 ];
@@ -140,6 +142,7 @@ export function App() {
         {page === 'keys' && <KeysPage />}
         {page === 'hostnames' && <HostnamesPage />}
         {page === 'jobs' && <JobsPage jobId={route.page === 'jobs' ? route.jobId : undefined} />}
+        {page === 'rules' && <RulesPage />}
         {page === 'notices' && <NoticesPage />}
         {page === 'data' && <DataPage />}
       </main>

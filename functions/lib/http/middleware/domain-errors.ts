@@ -1,4 +1,5 @@
 import { LiveKeyLimitError } from '../../accounts/live-keys.js';
+import { GeofeedRefusedError, GeofeedTooLargeError } from '../../accounts/rule-changes.js';
 import { UnknownKeyError } from '../../aws/account-store.js';
 import { DomainRefusedError } from '../../custom-hostnames/lifecycle.js';
 import {
@@ -53,6 +54,12 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
       }),
   ),
   register(JobAbandonedError, (err) => new HttpError('job_storage_unavailable', err.message)),
+  // The account's own rules (docs/rules.md): a geofeed is refused whole, each bad row named.
+  register(
+    GeofeedRefusedError,
+    (err) => new HttpError('invalid_geofeed', err.message, {}, { lines: [...err.lines] }),
+  ),
+  register(GeofeedTooLargeError, (err) => new HttpError('body_too_large', err.message)),
   // The dashboard's sign-in, keys and hostnames.
   register(SignInLinkError, (err) => new HttpError('invalid_sign_in_link', err.message)),
   register(

@@ -54,10 +54,17 @@ export class MemoryJobs implements SweepStore, JobRepository {
     this.records.set(record.id, { ...copy(record), uploadKey: this.uploadKey(record.id, upload) });
   }
 
-  async storeParts(record: JobRecord, upload: JobUpload, chunks: readonly ChunkPlan[]) {
+  /** The email rules stored with each job (storeParts), by job id. */
+  readonly rules = new Map<string, string>();
+
+  async storeParts(record: JobRecord, upload: JobUpload, chunks: readonly ChunkPlan[], emailRules?: string) {
     await this.step('storeParts');
     if (!('key' in upload)) this.objects.add(this.uploadKey(record.id, upload));
     for (const c of chunks) this.objects.add(`chunks/${record.id}/${c.index}.json`);
+    if (emailRules !== undefined) {
+      this.objects.add(`chunks/${record.id}/email-rules.json`);
+      this.rules.set(record.id, emailRules);
+    }
   }
 
   async transition(id: string, to: 'queued' | 'abandoned') {
@@ -124,6 +131,12 @@ export class MemoryJobs implements SweepStore, JobRepository {
 
   async chunkRows(): Promise<never> {
     throw new Error('not used');
+  }
+
+  async jobRules(id: string): Promise<string> {
+    const rules = this.rules.get(id);
+    if (rules === undefined) throw new Error(`no rules stored with ${id}`);
+    return rules;
   }
 
   async completeChunk(): Promise<never> {

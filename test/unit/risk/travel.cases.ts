@@ -11,14 +11,26 @@ import {
   IMPOSSIBLE_SPEED_KMH,
   type Location,
 } from '../../../functions/lib/risk/travel.js';
+import { DEFAULT_TRAVEL_SETTINGS } from '../../../functions/lib/risk/travel-settings.js';
 
-const LONDON: Location = { country: 'GB', latitude: 51.5074, longitude: -0.1278 };
-const NEW_YORK: Location = { country: 'US', latitude: 40.7128, longitude: -74.006 };
-const PARIS: Location = { country: 'FR', latitude: 48.8566, longitude: 2.3522 };
-const SLOUGH: Location = { country: 'GB', latitude: 51.5105, longitude: -0.595 };
-const LOS_ANGELES: Location = { country: 'US', latitude: 34.0522, longitude: -118.2437 };
-const STRASBOURG: Location = { country: 'FR', latitude: 48.5734, longitude: 7.7521 };
-const KEHL: Location = { country: 'DE', latitude: 48.5722, longitude: 7.8156 };
+// The rule with the default settings: exactly its answers from before the settings and the accuracy
+// radii (travel-settings.cases.ts has the settings and the radii). The locations here have no radius.
+
+const LONDON: Location = { country: 'GB', latitude: 51.5074, longitude: -0.1278, accuracyRadiusKm: null };
+const NEW_YORK: Location = { country: 'US', latitude: 40.7128, longitude: -74.006, accuracyRadiusKm: null };
+const PARIS: Location = { country: 'FR', latitude: 48.8566, longitude: 2.3522, accuracyRadiusKm: null };
+const SLOUGH: Location = { country: 'GB', latitude: 51.5105, longitude: -0.595, accuracyRadiusKm: null };
+const LOS_ANGELES: Location = {
+  country: 'US',
+  latitude: 34.0522,
+  longitude: -118.2437,
+  accuracyRadiusKm: null,
+};
+const STRASBOURG: Location = { country: 'FR', latitude: 48.5734, longitude: 7.7521, accuracyRadiusKm: null };
+const KEHL: Location = { country: 'DE', latitude: 48.5722, longitude: 7.8156, accuracyRadiusKm: null };
+
+/** The location as the result shows it (its radius is under accuracyRadiusKm). */
+const shown = ({ accuracyRadiusKm: _r, ...place }: Location) => place;
 
 const T0 = new Date('2026-05-01T08:00:00Z');
 const MINUTE = 60_000;
@@ -41,6 +53,7 @@ function northOf(from: Location, km: number, country = from.country): Location {
     country,
     latitude: from.latitude + km / ((EARTH_MEAN_RADIUS_KM * Math.PI) / 180),
     longitude: from.longitude,
+    accuracyRadiusKm: null,
   };
 }
 
@@ -67,10 +80,13 @@ describe('travel risk', () => {
       risk: 'low',
       impossibleTravel: false,
       distanceKm: null,
+      effectiveDistanceKm: null,
       impliedSpeedKmh: null,
       elapsedSeconds: null,
+      accuracyRadiusKm: { previous: null, current: null },
       previousLocation: null,
-      currentLocation: LONDON,
+      currentLocation: shown(LONDON),
+      settings: DEFAULT_TRAVEL_SETTINGS,
     });
     expect(TravelRiskResultSchema.parse(result)).toEqual(result);
   });
@@ -81,7 +97,9 @@ describe('travel risk', () => {
     expect(result.distanceKm).toBeCloseTo(5570, -1);
     expect(result.impliedSpeedKmh).toBeGreaterThan(33_000);
     expect(result.previousLocation).toEqual(baseline(LONDON));
-    expect(result.currentLocation).toEqual(NEW_YORK);
+    expect(result.currentLocation).toEqual(shown(NEW_YORK));
+    expect(result.effectiveDistanceKm).toBe(result.distanceKm);
+    expect(result.settings).toEqual(DEFAULT_TRAVEL_SETTINGS);
     expect(TravelRiskResultSchema.parse(result)).toEqual(result);
   });
 
@@ -175,6 +193,7 @@ describe('travel risk', () => {
       country: fc.constantFrom('GB', 'FR', 'US', null),
       latitude: fc.double({ min: -90, max: 90, noNaN: true }),
       longitude: fc.double({ min: -180, max: 180, noNaN: true }),
+      accuracyRadiusKm: fc.constant(null),
     });
     fc.assert(
       fc.property(place, place, fc.integer({ min: -HOUR, max: 30 * 24 * HOUR }), (from, to, ms) => {

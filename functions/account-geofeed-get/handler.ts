@@ -1,0 +1,23 @@
+import { rulesStore } from '../lib/aws/services.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { HttpError } from '../lib/http/errors.js';
+import { routeByName } from '../routes.js';
+
+// GET /v1/account/geofeed: the caller's account's private geofeed, the CSV as it was uploaded.
+export const handler = defineHandler({
+  route: routeByName('account-geofeed-get'),
+  input: () => ({}),
+  run: async (_input, { principal, services }) => {
+    const stored = await rulesStore(services).readDocument(principal.accountId, 'geofeed');
+    if (!stored)
+      throw new HttpError(
+        'geofeed_not_found',
+        'This account has no geofeed: PUT one to /v1/account/geofeed.',
+      );
+    return {
+      text: stored.body.toString('utf8'),
+      contentType: 'text/csv; charset=utf-8',
+      headers: { 'Last-Modified': new Date(stored.meta.at).toUTCString() },
+    };
+  },
+});

@@ -1,0 +1,31 @@
+import { ruleChange } from '../lib/accounts/account-rules.js';
+import { setGeofeed } from '../lib/accounts/rule-changes.js';
+import { geofeedView } from '../lib/accounts/rules-views.js';
+import { rulesStore } from '../lib/aws/services.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { HttpError, ValidationError } from '../lib/http/errors.js';
+import { logger } from '../lib/observability.js';
+import { routeByName } from '../routes.js';
+
+// PUT /v1/account/geofeed: the caller's account's private geofeed, an RFC 8805 CSV (docs/rules.md),
+// replacing any. All or nothing: one bad row refuses the feed (400 invalid_geofeed, each bad row
+// named by its line). In force on the IP routes, the signup check's ip and the risk check within
+// KEY_CACHE_SECONDS.
+export const handler = defineHandler({
+  route: routeByName('account-geofeed-put'),
+  input: (req) => {
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (type !== 'text/csv' && type !== 'text/plain') {
+      throw new HttpError('unsupported_media_type', 'Send the geofeed as text/csv (RFC 8805 rows).');
+    }
+    if (!req.body || req.body.length === 0)
+      throw new ValidationError('invalid_body', 'The body is empty: send the CSV.');
+    return { csv: req.body };
+  },
+  run: async ({ csv }, { principal, now, services }) => {
+    const change = ruleChange(principal, now);
+    const meta = await setGeofeed(rulesStore(services), principal.accountId, csv, change);
+    logger.info('account rules changed', { audit: { rule: 'geofeed', ...change, prefixes: meta.count } });
+    return { json: geofeedView(meta) };
+  },
+});

@@ -1,0 +1,13 @@
+import { travelView } from '../lib/accounts/rules-views.js';
+import { rulesStore } from '../lib/aws/services.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { routeByName } from '../routes.js';
+
+// GET /v1/account/travel: the caller's account's impossible-travel settings (defaults until set).
+export const handler = defineHandler({
+  route: routeByName('account-travel-get'),
+  input: () => ({}),
+  run: async (_input, { principal, services }) => ({
+    json: travelView(await rulesStore(services).meta(principal.accountId)),
+  }),
+});

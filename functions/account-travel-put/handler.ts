@@ -1,0 +1,25 @@
+import { ruleChange } from '../lib/accounts/account-rules.js';
+import { setTravel } from '../lib/accounts/rule-changes.js';
+import { travelView } from '../lib/accounts/rules-views.js';
+import { rulesStore } from '../lib/aws/services.js';
+import { readJsonBody } from '../lib/http/body.js';
+import { defineHandler } from '../lib/http/define-handler.js';
+import { validate } from '../lib/http/validate.js';
+import { logger } from '../lib/observability.js';
+import { travelSettingsOf } from '../lib/risk/travel-settings.js';
+import { routeByName } from '../routes.js';
+import { TravelPutBody } from './contract.js';
+
+// PUT /v1/account/travel: replaces the caller's account's impossible-travel settings (a field left
+// out takes its default). In force on POST /v1/risk/check within KEY_CACHE_SECONDS.
+export const handler = defineHandler({
+  route: routeByName('account-travel-put'),
+  input: (req) => travelSettingsOf(validate(TravelPutBody, readJsonBody(req))),
+  run: async (settings, { principal, now, services }) => {
+    const store = rulesStore(services);
+    const change = ruleChange(principal, now);
+    await setTravel(store, principal.accountId, settings, change);
+    logger.info('account rules changed', { audit: { rule: 'travel', ...change, settings } });
+    return { json: travelView(await store.meta(principal.accountId)) };
+  },
+});

@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
+import { ACCOUNT_GEOFEED_MAX_BYTES } from '../../functions/lib/ip/account-geofeed.js';
+import { monthKey } from '../../functions/lib/limits/windows.js';
+import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
+import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
+
+// The account's own rules (docs/rules.md) over HTTP on the local stack, with two accounts: A's
+// geofeed, email rules and travel settings change A's answers and never B's; a refused geofeed
+// changes nothing; managing rules is not billed.
+
+const ORIGIN_SECRET = 'test-origin-secret-account-rules';
+/** Google's resolver: Mountain View, US in the data. */
+const GOOGLE = '8.8.8.8';
+const LONDON = '212.58.244.20';
+const NEW_YORK = '104.131.0.1';
+const FEED = '# offices\n8.8.8.0/24,DE,DE-BE,Berlin,\n8.8.8.8/32,FR,,,\n';
+
+let stack: TestStack;
+let dns: DnsServer;
+let a: Record<string, string>;
+let b: Record<string, string>;
+/** Publishable keys of A and B, from SITE (geo and email validation are browser routes). */
+let aBrowser: Record<string, string>;
+let bBrowser: Record<string, string>;
+const SITE = 'https://shop.example.com';
+let accountA: string;
+
+async function newAccount(): Promise<{
+  id: string;
+  headers: Record<string, string>;
+  browser: Record<string, string>;
+}> {
+  const store = accountStore(stack.services);
+  const account = await store.createAccount('pro', {});
+  const key = await store.createKey(account.accountId, 'secret', []);
+  const pub = await store.createKey(account.accountId, 'publishable', [SITE]);
+  return {
+    id: account.accountId,
+    headers: { Authorization: `Bearer ${key.key}` },
+    browser: { 'X-Api-Key': pub.key, Origin: SITE },
+  };
+}
+
+describe('account rules', () => {
+  beforeAll(async () => {
+    dns = await startDnsServer({
+      answer: (name) => {
+        if (name.endsWith('.example') || name === 'mozmail.com' || name === 'gmail.com')
+          return [mx(`mx.${name}`)];
+        return 'nxdomain';
+      },
+    });
+    process.env.DNS_SERVERS = dns.address;
+    process.env.DNS_BUDGET_MS = '2000';
+    process.env.ORIGIN_SECRET = ORIGIN_SECRET;
+    stack = await startTestStack();
+    const first = await newAccount();
+    accountA = first.id;
+    a = first.headers;
+    aBrowser = first.browser;
+    const second = await newAccount();
+    b = second.headers;
+    bBrowser = second.browser;
+  });
+  afterAll(async () => {
+    await stack.close();
+    await dns.close();
+    delete process.env.DNS_SERVERS;
+    delete process.env.DNS_BUDGET_MS;
+    delete process.env.ORIGIN_SECRET;
+  });
+
+  // biome-ignore lint/suspicious/noExplicitAny: the answers are read field by field, each checked
+  const json = async (res: Response) => (await res.json()) as Record<string, any>;
+  const putFeed = (text: string, headers = a, type = 'text/csv') =>
+    stack.call('PUT', '/v1/account/geofeed', { headers: { ...headers, 'Content-Type': type }, body: text });
+  const lookup = async (ip: string, headers: Record<string, string>) =>
+    json(await stack.call('GET', `/v1/lookup/${ip}`, { headers }));
+  /** POST /v1/email/validate with A's or B's publishable key (from a browser on SITE). */
+  const validate = async (email: string, headers: Record<string, string>) =>
+    json(
+      await stack.call('POST', '/v1/email/validate', {
+        headers: headers === a ? aBrowser : headers === b ? bBrowser : headers,
+        body: { email },
+      }),
+    );
+
+  describe('defaults', () => {
+    test('an account that set nothing: the defaults, no geofeed', async () => {
+      expect(await json(await stack.call('GET', '/v1/account/travel', { headers: b }))).toEqual({
+        maxSpeedKmh: 1000,
+        minDistanceKm: 200,
+        minSeconds: 0,
+        updatedAt: null,
+        updatedBy: null,
+      });
+      expect(await json(await stack.call('GET', '/v1/account/email-rules', { headers: b }))).toEqual({
+        allow: { domains: [], mxHosts: [] },
+        block: { domains: [], mxHosts: [], tlds: [] },
+        relayAliases: 'accept',
+        entries: 0,
+        updatedAt: null,
+        updatedBy: null,
+      });
+      const feed = await stack.call('GET', '/v1/account/geofeed', { headers: b });
+      expect(feed.status).toBe(404);
+      expect(await json(feed)).toMatchObject({ error: 'geofeed_not_found' });
+    });
+
+    test('a publishable key cannot read or change them', async () => {
+      const res = await stack.call('GET', '/v1/account/travel', { headers: stack.browser() });
+      expect(res.status).toBe(403);
+      expect(await json(res)).toMatchObject({ error: 'wrong_key_type' });
+    });
+  });
+
+  describe('private geofeed', () => {
+    test("A's feed places A's lookups, most specific prefix first; B sees the data", async () => {
+      const put = await putFeed(FEED);
+      expect(put.status).toBe(200);
+      expect(await json(put)).toMatchObject({
+        prefixes: 2,
+        bytes: Buffer.byteLength(FEED),
+        updatedBy: expect.stringMatching(/^key:/),
+      });
+      afterKeyCache();
+
+      // The /32 wins over the /24 for 8.8.8.8; another address of the /24 gets the /24's row.
+      expect(await lookup(GOOGLE, a)).toMatchObject({
+        country: 'FR',
+        city: null,
+        locationSource: 'account_geofeed',
+      });
+      expect(await lookup('8.8.8.4', a)).toMatchObject({
+        country: 'DE',
+        regionCode: 'DE-BE',
+        city: 'Berlin',
+        locationSource: 'account_geofeed',
+      });
+      expect(await lookup('8.8.8.4', b)).toMatchObject({ country: 'US', locationSource: 'database' });
+      // Outside the feed: the data, for A too.
+      expect(await lookup('1.1.1.1', a)).toMatchObject({ locationSource: 'database' });
+
+      const batch = async (headers: Record<string, string>) =>
+        (
+          await json(
+            await stack.call('POST', '/v1/lookup', { headers, body: { ips: ['8.8.8.4', '1.1.1.1'] } }),
+          )
+        ).results as Record<string, unknown>[];
+      expect((await batch(a)).map((r) => [r.country, r.locationSource])).toEqual([
+        ['DE', 'account_geofeed'],
+        [expect.any(String), 'database'],
+      ]);
+      expect((await batch(b))[0]).toMatchObject({ country: 'US', locationSource: 'database' });
+
+      // GET /v1/geo behind CloudFront for a visitor at 8.8.8.4: A's feed answers before the edge.
+      const viaEdge = { 'X-Origin-Verify': ORIGIN_SECRET, 'CloudFront-Viewer-Address': '8.8.8.4:443' };
+      const geoOf = async (headers: Record<string, string>) =>
+        json(await stack.call('GET', '/v1/geo', { headers: { ...headers, ...viaEdge } }));
+      expect(await geoOf(aBrowser)).toMatchObject({
+        ip: '8.8.8.4',
+        country: 'DE',
+        locationSource: 'account_geofeed',
+      });
+      expect((await geoOf(bBrowser)).locationSource).not.toBe('account_geofeed');
+
+      // The signup check's ip.
+      const signup = async (headers: Record<string, string>) =>
+        json(
+          await stack.call('POST', '/v1/signup/check', {
+            headers,
+            body: { email: 'jane@shop.example', ip: '8.8.8.4' },
+          }),
+        );
+      expect((await signup(a)).ip).toMatchObject({ country: 'DE', locationSource: 'account_geofeed' });
+      expect((await signup(b)).ip).toMatchObject({ country: 'US', locationSource: 'database' });
+
+      // GET answers the CSV as uploaded.
+      const got = await stack.call('GET', '/v1/account/geofeed', { headers: a });
+      expect(got.status).toBe(200);
+      expect(got.headers.get('content-type')).toMatch(/^text\/csv/);
+      expect(await got.text()).toBe(FEED);
+    });
+
+    test('a feed with a bad row is refused with its line number, and the feed in force stays', async () => {
+      const bad = '8.8.4.0/24,DE,,Berlin,\n# fine so far\n10.0.0.0/8,DE,,,\n8.8.4.0/24,FR,,,\n';
+      const res = await putFeed(bad);
+      expect(res.status).toBe(400);
+      const body = await json(res);
+      expect(body.error).toBe('invalid_geofeed');
+      expect(body.lines.map((l: { line: number }) => l.line)).toEqual([3, 4]);
+      expect(body.message).toContain('line 3');
+      afterKeyCache();
+      expect(await (await stack.call('GET', '/v1/account/geofeed', { headers: a })).text()).toBe(FEED);
+      expect(await lookup('8.8.4.4', a)).toMatchObject({ locationSource: 'database' });
+    });
+
+    test('hostile bodies: too large, not CSV, empty', async () => {
+      const big = await putFeed(`#${'x'.repeat(ACCOUNT_GEOFEED_MAX_BYTES)}\n`);
+      expect(big.status).toBe(413);
+      expect(await json(big)).toMatchObject({ error: 'body_too_large' });
+      const notCsv = await putFeed('{"rows":[]}', a, 'application/json');
+      expect(notCsv.status).toBe(415);
+      const empty = await putFeed('');
+      expect(empty.status).toBe(400);
+      expect(await json(empty)).toMatchObject({ error: 'invalid_body' });
+      const noRows = await putFeed('# only a comment\n');
+      expect(noRows.status).toBe(400);
+      expect(await json(noRows)).toMatchObject({ error: 'invalid_geofeed' });
+    });
+
+    test('DELETE removes it (204, also when there is none) and the data answers again', async () => {
+      expect((await stack.call('DELETE', '/v1/account/geofeed', { headers: a })).status).toBe(204);
+      expect((await stack.call('DELETE', '/v1/account/geofeed', { headers: a })).status).toBe(204);
+      afterKeyCache();
+      expect(await lookup('8.8.8.4', a)).toMatchObject({ country: 'US', locationSource: 'database' });
+      expect((await stack.call('GET', '/v1/account/geofeed', { headers: a })).status).toBe(404);
+    });
+  });
+
+  describe('email rules', () => {
+    test("A's block and allow lists and relay policy change A's verdicts, never B's", async () => {
+      // Before: a relay alias is a relay for everyone, accepted, and never a typo.
+      expect(await validate('x.y@mozmail.com', b)).toMatchObject({
+        isRelayAlias: true,
+        relayProvider: 'Firefox Relay',
+        didYouMean: null,
+        isDisposable: false,
+        verdict: 'accept',
+      });
+      const put = await stack.call('PUT', '/v1/account/email-rules', {
+        headers: a,
+        body: { block: { domains: ['Competitor.Example'], tlds: ['.zip'] }, relayAliases: 'review' },
+      });
+      expect(put.status).toBe(200);
+      expect(await json(put)).toMatchObject({
+        block: { domains: ['competitor.example'], mxHosts: [], tlds: ['zip'] },
+        relayAliases: 'review',
+        entries: 2,
+      });
+      afterKeyCache();
+
+      expect(await validate('sales@eu.competitor.example', a)).toMatchObject({
+        verdict: 'reject',
+        reasons: expect.arrayContaining(['blocked_by_account']),
+      });
+      expect((await validate('sales@eu.competitor.example', b)).reasons).not.toContain('blocked_by_account');
+      expect(await validate('x.y@mozmail.com', a)).toMatchObject({
+        verdict: 'review',
+        reasons: ['relay_alias'],
+      });
+      expect(await validate('x.y@mozmail.com', b)).toMatchObject({ verdict: 'accept', reasons: [] });
+
+      const batch = await json(
+        await stack.call('POST', '/v1/email/batch', {
+          headers: a,
+          body: { emails: ['a@competitor.example', 'b@shop.example'] },
+        }),
+      );
+      expect(batch.results.map((r: { verdict: string }) => r.verdict)).toEqual(['reject', 'accept']);
+
+      const signup = await json(
+        await stack.call('POST', '/v1/signup/check', {
+          headers: a,
+          body: { email: 'a@competitor.example', ip: GOOGLE },
+        }),
+      );
+      expect(signup.reasons).toContain('blocked_by_account');
+      expect(signup.score).toBeGreaterThanOrEqual(60);
+      expect(signup.verdict).toBe('reject');
+    });
+
+    test('refused documents: unknown fields, bad names, too many entries', async () => {
+      for (const body of [
+        { block: { domains: ['*.example.com'] } },
+        { allow: { hosts: [] } },
+        { relayAliases: 'sometimes' },
+        { block: { domains: Array.from({ length: 5001 }, (_, i) => `d${i}.example`) } },
+        ['not', 'an object'],
+      ]) {
+        const res = await stack.call('PUT', '/v1/account/email-rules', { headers: a, body });
+        expect(res.status).toBe(400);
+        expect((await json(res)).error).toMatch(/^invalid_/);
+      }
+      // Still the rules set above.
+      expect((await json(await stack.call('GET', '/v1/account/email-rules', { headers: a }))).entries).toBe(
+        2,
+      );
+    });
+  });
+
+  describe('travel settings', () => {
+    test("A's settings judge A's travel; B keeps the defaults", async () => {
+      const put = await stack.call('PUT', '/v1/account/travel', { headers: a, body: { maxSpeedKmh: 20000 } });
+      expect(await json(put)).toMatchObject({ maxSpeedKmh: 20000, minDistanceKm: 200, minSeconds: 0 });
+      afterKeyCache();
+      const trip = async (headers: Record<string, string>) => {
+        const userId = `traveller-${Math.random()}`;
+        await stack.call('POST', '/v1/risk/check', { headers, body: { userId, ip: LONDON } });
+        clock.advance(60 * 60_000);
+        return json(await stack.call('POST', '/v1/risk/check', { headers, body: { userId, ip: NEW_YORK } }));
+      };
+      const mine = await trip(a);
+      expect(mine).toMatchObject({ impossibleTravel: false, settings: { maxSpeedKmh: 20000 } });
+      const theirs = await trip(b);
+      expect(theirs).toMatchObject({ impossibleTravel: true, risk: 'high', settings: { maxSpeedKmh: 1000 } });
+
+      const refused = await stack.call('PUT', '/v1/account/travel', {
+        headers: a,
+        body: { maxSpeedKmh: 5, extra: 1 },
+      });
+      expect(refused.status).toBe(400);
+    });
+  });
+
+  test('managing rules is not billed', async () => {
+    const month = monthKey(stack.services.now());
+    const billed = async () => {
+      const state = await usageCounter(stack.services).read(accountA, month);
+      return { month: state.monthCount, meters: state.meters };
+    };
+    const before = await billed();
+    await stack.call('GET', '/v1/account/travel', { headers: a });
+    await stack.call('PUT', '/v1/account/travel', { headers: a, body: {} });
+    await stack.call('GET', '/v1/account/email-rules', { headers: a });
+    await putFeed('8.8.8.0/24,DE,,,\n');
+    await stack.call('GET', '/v1/account/geofeed', { headers: a });
+    await stack.call('DELETE', '/v1/account/geofeed', { headers: a });
+    expect(await billed()).toEqual(before);
+  });
+});
