@@ -39,10 +39,34 @@ export async function run(): Promise<BenchResult[]> {
     };
     await time('/v1/lookup', { method: 'POST', body: JSON.stringify({ ips: ['8.8.8.8'] }) }); // warm up
     const batch: number[] = [];
+    const selected: number[] = [];
     const single: number[] = [];
+    const bytes = { full: [] as number[], selected: [] as number[] };
+    const sized = async (body: unknown, into: number[]) => {
+      const res = await fetch(`${stack.url}/v1/lookup`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+      });
+      into.push((await res.arrayBuffer()).byteLength);
+    };
     for (let i = 0; i < RUNS; i++) {
       const ips = Array.from({ length: 100 }, randomPublicIp);
-      batch.push(await time('/v1/lookup', { method: 'POST', body: JSON.stringify({ ips }) }));
+      // The same 100 addresses in full and with ?fields: in the same round, in alternating order.
+      const full = () => time('/v1/lookup', { method: 'POST', body: JSON.stringify({ ips }) });
+      const some = () =>
+        time('/v1/lookup', { method: 'POST', body: JSON.stringify({ ips, fields: 'country,asn' }) });
+      if (i % 2) {
+        batch.push(await full());
+        selected.push(await some());
+      } else {
+        selected.push(await some());
+        batch.push(await full());
+      }
+      if (i < 20) {
+        await sized({ ips }, bytes.full);
+        await sized({ ips, fields: 'country,asn' }, bytes.selected);
+      }
       single.push(await time(`/v1/lookup/${randomPublicIp()}`, { method: 'GET' }));
     }
     const row = (figure: string, xs: number[]): BenchResult => ({
@@ -53,8 +77,30 @@ export async function run(): Promise<BenchResult[]> {
       unit: 'ms',
       samples: xs.length,
     });
+    const share = median(bytes.selected) / median(bytes.full);
     return [
       row('POST /v1/lookup, 100 random public IPs', batch),
+      row('POST /v1/lookup, the same 100 IPs with "fields": "country,asn"', selected),
+      {
+        group: GROUP,
+        figure: 'POST /v1/lookup with "fields": "country,asn": time over the full batch\'s (same round)',
+        median: round(median(selected) / median(batch), 2),
+        spread: minMax(
+          selected.map((x, i) => x / batch[i]!),
+          2,
+        ),
+        unit: 'ratio',
+        samples: selected.length,
+      },
+      {
+        group: GROUP,
+        figure: 'POST /v1/lookup, 100 IPs: body with "fields": "country,asn" over the full body',
+        median: round(share, 3),
+        spread: `${round(median(bytes.selected) / 1024, 1)} KB of ${round(median(bytes.full) / 1024, 1)} KB`,
+        unit: 'ratio',
+        target: `<= 0.1: ${share <= 0.1 ? 'met' : 'not met'}`,
+        samples: bytes.full.length,
+      },
       row('GET /v1/lookup/{ip}, one random public IP', single),
     ];
   } finally {

@@ -85,6 +85,11 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'an Idempotency-Key that is empty, longer than 255 characters or has control characters',
     message: 'Idempotency-Key must be 1 to 255 characters without control characters.',
   },
+  invalid_fields: {
+    when: 'fields (query or batch body) names an unknown field, none, or more than 100',
+    message:
+      'fields: unknown field "cuntry". Known: ip, country, region, … (a group\'s own fields as group.field).',
+  },
   invalid_geofeed: {
     when: 'PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)',
     message:

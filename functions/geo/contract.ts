@@ -1,18 +1,19 @@
 import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
-import { IncludeSchema } from '../lib/ip/query.js';
+import { FieldsQuerySchema, IncludeSchema } from '../lib/ip/query.js';
 import { GeoResultSchema } from '../lib/ip/schema.js';
 import { examples } from './examples.js';
 
 export const GeoQuery = z.object({
   key: z.string().optional().describe('Publishable key, as an alternative to the X-Api-Key header.'),
   include: IncludeSchema,
+  fields: FieldsQuerySchema,
 });
 
 export const contract: RouteContract = {
   query: GeoQuery,
   requestErrors: ['invalid_query'],
   response: GeoResultSchema,
-  errors: ['not_found'],
+  errors: ['not_found', 'invalid_fields'],
   examples,
 };

@@ -2,14 +2,19 @@ import { accountRules } from '../lib/aws/services.js';
 import { edgeLocationTrust } from '../lib/gateway/edge-origin.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
+import { fieldSelection } from '../lib/http/fields-param.js';
 import { validate } from '../lib/http/validate.js';
 import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
+import { GEO_FIELDS } from '../lib/ip/field-catalogs.js';
+import { selectFields, wants } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
 import { routeByName } from '../routes.js';
 import { GeoQuery } from './contract.js';
 
 const GEO_PATH = routeByName('geo').path;
+/** The field every answer has, whatever `fields` names. */
+const ALWAYS = ['ip'];
 
 // GET /v1/geo: the caller's own connection. Behind our CloudFront the location comes from its
 // viewer headers (and the visitor's address from CloudFront-Viewer-Address); otherwise, and for
@@ -22,23 +27,36 @@ export const handler = defineHandler({
     if (trust === 'other_spelling') {
       throw new HttpError('not_found', `Call ${GEO_PATH} exactly (no trailing slash or other spelling).`);
     }
-    const { include } = validate(GeoQuery, req.query, 'query');
+    const query = validate(GeoQuery, req.query, 'query');
+    const fields = fieldSelection(query.fields, GEO_FIELDS);
     const edge = trust === 'trusted' ? parseCloudFrontViewerHeaders(req.headers) : null;
     // Not X-Forwarded-For: behind CloudFront its first entry is whatever the viewer sent.
     const address = edge?.ip ?? req.sourceIp;
-    return { ip: parseIp(address), address, edge, hostname: include === 'hostname' };
+    // With fields, the PTR lookup is made when hostname is one of them (include=hostname or not).
+    const hostname = fields ? wants(fields, 'hostname') : query.include === 'hostname';
+    return { ip: parseIp(address), address, edge, hostname, fields };
   },
-  run: async ({ ip, address, edge, hostname }, { principal, services }) => {
+  run: async ({ ip, address, edge, hostname, fields }, { principal, services }) => {
     const lookup = await ipLookup(services);
     const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     if (!ip) {
       // Not an address we can parse (never expected from API Gateway): nothing to locate.
-      return { json: { ...(await lookup.geo(parseIp('0.0.0.0')!, {})), ip: address } };
+      const nowhere = { ...(await lookup.geo(parseIp('0.0.0.0')!, {})), ip: address };
+      return { json: fields ? selectFields(nowhere, fields, ALWAYS) : nowhere };
     }
     const [result, ptr] = await Promise.all([
-      lookup.geo(ip, { edge, includeSecurity: principal.includesSecurity, geofeed }),
+      lookup.geo(ip, {
+        edge,
+        includeSecurity: principal.includesSecurity,
+        geofeed,
+        ...(fields ? { fields } : {}),
+      }),
       hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
     ]);
-    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader(services) };
+    const answer = hostname ? { ...result, hostname: ptr } : result;
+    return {
+      json: fields ? selectFields(answer, fields, ALWAYS) : answer,
+      headers: dataVersionHeader(services),
+    };
   },
 });

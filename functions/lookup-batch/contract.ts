@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { batchOf } from '../lib/http/batch-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
 import { IpBatchItemSchema } from '../lib/ip/ip-schema.js';
+import { FieldsBodySchema } from '../lib/ip/query.js';
 import { IpLookupBatchItemSchema } from '../lib/ip/schema.js';
 import { examples } from './examples.js';
 
@@ -11,11 +12,13 @@ export const LookupBatchBody = z.object({
   ips: batchOf(IpBatchItemSchema, LOOKUP_BATCH_MAX).describe(
     '1 to 100 addresses; the whole batch is validated first, one malformed address fails the call.',
   ),
+  fields: FieldsBodySchema,
 });
 
 export const contract: RouteContract = {
   body: LookupBatchBody,
   requestErrors: ['missing_field', 'invalid_field', 'empty_batch', 'batch_too_large', 'invalid_ip'],
+  errors: ['invalid_fields'],
   response: z.object({
     results: z.array(IpLookupBatchItemSchema).describe('In submission order, duplicates kept.'),
   }),

@@ -1,29 +1,39 @@
 import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
+import { fieldSelection } from '../lib/http/fields-param.js';
 import { validate } from '../lib/http/validate.js';
+import { BATCH_FIELDS } from '../lib/ip/field-catalogs.js';
+import { selectFields } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader, ipLookup } from '../lib/runtime/ip.js';
 import { routeByName } from '../routes.js';
 import { LookupBatchBody } from './contract.js';
 
+/** Fields every item has, whatever `fields` names. */
+const ALWAYS = ['ip', 'found'];
+
 // POST /v1/lookup: 1-100 IPs, validated whole before any lookup (400 empty_batch,
 // batch_too_large, invalid_ip with the index), results in order, each IP billed (duplicates too).
+// `"fields"` keeps only the fields named in every item (docs/api.md: Field selection).
 export const handler = defineHandler({
   route: routeByName('lookup-batch'),
   input: (req) => {
-    const { ips } = validate(LookupBatchBody, readJsonBody(req));
+    const body = validate(LookupBatchBody, readJsonBody(req));
     // The contract accepted each one as an address.
-    return { ips: ips.map((ip) => parseIp(ip)!) };
+    return { ips: body.ips.map((ip) => parseIp(ip)!), fields: fieldSelection(body.fields, BATCH_FIELDS) };
   },
-  run: async ({ ips }, { principal, services }) => {
+  run: async ({ ips, fields }, { principal, services }) => {
     const lookup = await ipLookup(services);
     const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
-    const results = await Promise.all(
-      ips.map((ip) => lookup.lookup(ip, { includeSecurity: principal.includesSecurity, geofeed })),
-    );
+    const options = { includeSecurity: principal.includesSecurity, geofeed, ...(fields ? { fields } : {}) };
+    const results = await Promise.all(ips.map((ip) => lookup.lookup(ip, options)));
     return {
-      json: { results: results.map(({ userAgent: _u, hostname: _h, ...item }) => item) },
+      json: {
+        results: results.map(({ userAgent: _u, hostname: _h, ...item }) =>
+          fields ? selectFields(item, fields, ALWAYS) : item,
+        ),
+      },
       headers: dataVersionHeader(services),
     };
   },

@@ -3,7 +3,7 @@ import type { RouteContract } from '../lib/http/contract.js';
 import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
 import { apiCode } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { IncludeSchema } from '../lib/ip/query.js';
+import { FieldsQuerySchema, IncludeSchema } from '../lib/ip/query.js';
 import { IpLookupResultSchema } from '../lib/ip/schema.js';
 import { examples } from './examples.js';
 
@@ -24,12 +24,14 @@ export const LookupIpQuery = z.object({
     .optional()
     .describe('Echoed back as userAgent.'),
   include: IncludeSchema,
+  fields: FieldsQuerySchema,
 });
 
 export const contract: RouteContract = {
   params: LookupIpPath,
   query: LookupIpQuery,
   requestErrors: ['invalid_ip', 'invalid_query'],
+  errors: ['invalid_fields'],
   response: IpLookupResultSchema,
   examples,
 };

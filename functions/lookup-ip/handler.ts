@@ -1,36 +1,50 @@
 import { accountRules } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
+import { fieldSelection } from '../lib/http/fields-param.js';
 import { validate } from '../lib/http/validate.js';
+import { LOOKUP_FIELDS } from '../lib/ip/field-catalogs.js';
+import { selectFields, wants } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
 import { routeByName } from '../routes.js';
 import { LookupIpPath, LookupIpQuery } from './contract.js';
 
+/** Fields every answer has, whatever `fields` names. */
+const ALWAYS = ['ip', 'found'];
+
 // GET /v1/lookup/{ip}: one IP, billed as one lookup; private, reserved and unknown addresses are
-// found:false, never an error.
+// found:false, never an error. `?fields=` keeps only the fields named (docs/api.md: Field selection).
 export const handler = defineHandler({
   route: routeByName('lookup-ip'),
   input: (req) => {
     const path = validate(LookupIpPath, req.pathParameters, 'path');
     const query = validate(LookupIpQuery, req.query, 'query');
-    // The contract accepted the path's ip as an address.
+    const fields = fieldSelection(query.fields, LOOKUP_FIELDS);
     return {
+      // The contract accepted the path's ip as an address.
       ip: parseIp(path.ip)!,
       userAgent: query.userAgent ?? null,
-      hostname: query.include === 'hostname',
+      // With fields, the PTR lookup is made when hostname is one of them (include=hostname or not).
+      hostname: fields ? wants(fields, 'hostname') : query.include === 'hostname',
+      fields,
     };
   },
-  run: async ({ ip, userAgent, hostname }, { principal, services }) => {
+  run: async ({ ip, userAgent, hostname, fields }, { principal, services }) => {
     const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     const [result, ptr] = await Promise.all([
       (await ipLookup(services)).lookup(ip, {
         includeSecurity: principal.includesSecurity,
         userAgent,
         geofeed,
+        ...(fields ? { fields } : {}),
       }),
       hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
     ]);
     // With ?include=hostname the field is always there: the PTR name, or null when the lookup fails.
-    return { json: hostname ? { ...result, hostname: ptr } : result, headers: dataVersionHeader(services) };
+    const answer = hostname ? { ...result, hostname: ptr } : result;
+    return {
+      json: fields ? selectFields(answer, fields, ALWAYS) : answer,
+      headers: dataVersionHeader(services),
+    };
   },
 });

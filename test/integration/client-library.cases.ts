@@ -125,6 +125,22 @@ describe('client-library', () => {
       expect((await client.usage()).thisMonth.used).toBe(before);
     });
 
+    test('fields: lookup(), lookupMany() and geo() answer only the fields asked for, typed as such', async () => {
+      const client = server();
+      const one = await client.lookup('8.8.8.8', { fields: ['country', 'security.isVpn'] });
+      expect(Object.keys(one).sort()).toEqual(['country', 'found', 'ip', 'security']);
+      expect(one.found).toBe(true);
+      const many = await client.lookupMany(['8.8.8.8', '1.1.1.1'], { fields: 'asn' });
+      expect(many.map((r) => Object.keys(r).sort())).toEqual([
+        ['asn', 'found', 'ip'],
+        ['asn', 'found', 'ip'],
+      ]);
+      await expect(client.lookup('8.8.8.8', { fields: ['nope'] })).rejects.toMatchObject({
+        status: 400,
+        code: 'invalid_fields',
+      });
+    });
+
     test("rules.*: the account's own rules, read and changed, and a refused geofeed names its rows", async () => {
       const client = new Netintel({ baseUrl: stack.url, secretKey: await newAccount({}) });
       expect(await client.rules.travel()).toMatchObject({ maxSpeedKmh: 1000, updatedAt: null });

@@ -211,6 +211,68 @@ describe('ip', () => {
     });
   });
 
+  describe('field selection (?fields=, "fields")', () => {
+    test('GET /v1/lookup/{ip}: exactly the fields asked for, with ip and found; a group field one level down', async () => {
+      const res = await lookup('8.8.8.8', '?fields=country,city,security.isVpn,locale.languages');
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(Object.keys(body).sort()).toEqual(['city', 'country', 'found', 'ip', 'locale', 'security']);
+      expect(body).toMatchObject({
+        ip: '8.8.8.8',
+        country: 'US',
+        found: true,
+        security: { isVpn: expect.any(Boolean) },
+      });
+      expect(Object.keys(body.security as object)).toEqual(['isVpn']);
+      expect(Object.keys(body.locale as object)).toEqual(['languages']);
+      // hostname asked for as a field: the PTR lookup is made (null here: no PTR answer locally).
+      const withHostname = (await (await lookup('8.8.8.8', '?fields=hostname')).json()) as object;
+      expect(Object.keys(withHostname).sort()).toEqual(['found', 'hostname', 'ip']);
+    });
+
+    test('an unknown field, a field of a plain field, or none: 400 invalid_fields naming it', async () => {
+      for (const query of ['?fields=cuntry', '?fields=country.code', '?fields=', '?fields=,']) {
+        const res = await lookup('8.8.8.8', query);
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { error: string; message: string };
+        expect(body.error).toBe('invalid_fields');
+      }
+      const res = await batch({ ips: ['8.8.8.8'], fields: ['country', 'nope'] });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: 'invalid_fields',
+        message: expect.stringContaining('"nope"'),
+      });
+    });
+
+    test('POST /v1/lookup: "fields" as a string or an array; 100 IPs asking country,asn is under 10% of the full body', async () => {
+      const ips = Array.from(
+        { length: 100 },
+        (_, i) => `${8 + (i % 50)}.${(i * 7) % 256}.${(i * 13) % 256}.${1 + i}`,
+      );
+      const full = await batch({ ips });
+      const some = await batch({ ips, fields: 'country,asn' });
+      expect(some.status).toBe(200);
+      const fullText = await full.text();
+      const someText = await some.text();
+      expect(someText.length).toBeLessThanOrEqual(fullText.length * 0.1);
+      const { results } = JSON.parse(someText) as { results: Record<string, unknown>[] };
+      expect(results.map((r) => r.ip)).toEqual(ips);
+      for (const r of results) expect(Object.keys(r).sort()).toEqual(['asn', 'country', 'found', 'ip']);
+      const asArray = (await (await batch({ ips: ips.slice(0, 3), fields: ['country', 'asn'] })).json()) as {
+        results: unknown[];
+      };
+      expect(asArray.results).toEqual(results.slice(0, 3));
+    });
+
+    test('GET /v1/geo: ?fields= keeps ip and the fields asked for', async () => {
+      const res = await stack.call('GET', '/v1/geo?fields=country,asn', {
+        headers: { ...stack.browser(), 'X-Forwarded-For': '8.8.8.8' },
+      });
+      expect(await res.json()).toEqual({ ip: '8.8.8.8', country: 'US', asn: 15169 });
+    });
+  });
+
   describe('GET /v1/geo', () => {
     const geo = (headers: Record<string, string>, query = '') =>
       stack.call('GET', `/v1/geo${query}`, { headers: { ...stack.browser(), ...headers } });

@@ -45,6 +45,16 @@ export interface PublishableKeyOptions extends CommonOptions {
 
 export type NetintelOptions = SecretKeyOptions | PublishableKeyOptions;
 
+/** Field selection: `['country', 'security.isVpn']` or `'country,security.isVpn'` (the API's ?fields=). */
+export type Fields = string | readonly string[];
+
+/** An answer with `fields`: the fields asked for may be there, and the ones every answer has are. */
+export type Selected<T, Always extends keyof T> = Partial<T> & Pick<T, Always>;
+
+function fieldsParam(fields: Fields | undefined): string | undefined {
+  return fields === undefined ? undefined : typeof fields === 'string' ? fields : fields.join(',');
+}
+
 export class Netintel {
   private readonly transport: Transport;
   private readonly concurrency: number;
@@ -73,22 +83,37 @@ export class Netintel {
   }
 
   /** The caller's own connection: location, network and context (a browser, publishable key). */
-  geo(options: CallOptions & { include?: 'hostname' } = {}): Promise<GeoResult> {
-    const { include, ...call } = options;
-    return this.transport.json({ ...call, method: 'GET', path: '/v1/geo', query: { include } });
+  geo(options: CallOptions & { include?: 'hostname'; fields: Fields }): Promise<Selected<GeoResult, 'ip'>>;
+  geo(options?: CallOptions & { include?: 'hostname' }): Promise<GeoResult>;
+  geo(options: CallOptions & { include?: 'hostname'; fields?: Fields } = {}): Promise<Partial<GeoResult>> {
+    const { include, fields, ...call } = options;
+    return this.transport.json({
+      ...call,
+      method: 'GET',
+      path: '/v1/geo',
+      query: { include, fields: fieldsParam(fields) },
+    });
   }
 
   /** One IPv4 or IPv6 address. */
   async lookup(
     ip: string,
-    options: CallOptions & { include?: 'hostname'; userAgent?: string } = {},
-  ): Promise<LookupResult> {
-    const { include, userAgent, ...call } = options;
+    options: CallOptions & { include?: 'hostname'; userAgent?: string; fields: Fields },
+  ): Promise<Selected<LookupResult, 'ip' | 'found'>>;
+  async lookup(
+    ip: string,
+    options?: CallOptions & { include?: 'hostname'; userAgent?: string },
+  ): Promise<LookupResult>;
+  async lookup(
+    ip: string,
+    options: CallOptions & { include?: 'hostname'; userAgent?: string; fields?: Fields } = {},
+  ): Promise<Partial<LookupResult>> {
+    const { include, userAgent, fields, ...call } = options;
     return this.secret('lookup()').json({
       ...call,
       method: 'GET',
       path: `/v1/lookup/${encodeURIComponent(ip)}`,
-      query: { include, userAgent },
+      query: { include, userAgent, fields: fieldsParam(fields) },
     });
   }
 
@@ -96,18 +121,27 @@ export class Netintel {
    * Any number of addresses, in batches of 100 (POST /v1/lookup, each address billed), `concurrency`
    * batches at a time; results in input order. One malformed address fails its batch and the call.
    */
-  async lookupMany(ips: readonly string[], options: CallOptions = {}): Promise<BatchLookupResult[]> {
+  async lookupMany(
+    ips: readonly string[],
+    options: CallOptions & { fields: Fields },
+  ): Promise<Selected<BatchLookupResult, 'ip' | 'found'>[]>;
+  async lookupMany(ips: readonly string[], options?: CallOptions): Promise<BatchLookupResult[]>;
+  async lookupMany(
+    ips: readonly string[],
+    options: CallOptions & { fields?: Fields } = {},
+  ): Promise<Partial<BatchLookupResult>[]> {
+    const { fields, ...call } = options;
     const transport = this.secret('lookupMany()');
     return inBatches(
       ips,
       async (slice, signal) =>
         (
           await transport.json<{ results: BatchLookupResult[] }>({
-            ...options,
+            ...call,
             signal,
             method: 'POST',
             path: '/v1/lookup',
-            json: { ips: slice },
+            json: fields === undefined ? { ips: slice } : { ips: slice, fields },
           })
         ).results,
       { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },

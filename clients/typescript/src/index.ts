@@ -1,9 +1,11 @@
 export { BATCH_SIZE } from './batches.js';
 export {
+  type Fields,
   Netintel,
   type NetintelOptions,
   type PublishableKeyOptions,
   type SecretKeyOptions,
+  type Selected,
 } from './client.js';
 export { CsvRecords } from './csv-rows.js';
 export { NetintelError } from './errors.js';

@@ -1175,7 +1175,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -1235,6 +1235,8 @@ export interface operations {
                 key?: string;
                 /** @description hostname: add a reverse-DNS (PTR) lookup (short timeout; null on failure). An empty include= is the same as none. */
                 include?: "hostname";
+                /** @description Only these fields in the answer (besides ip, and found on the lookups): comma-separated top-level names, or group.field one level down (security.isVpn, locale.languages). Unknown names: 400 invalid_fields. Billing is the same; fields not asked for are not computed. Example: country,city,asn. */
+                fields?: string;
             };
             header?: never;
             path?: never;
@@ -1396,7 +1398,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_query`: a query parameter has a value the route does not take */
+            /**
+             * @description - `invalid_query`: a query parameter has a value the route does not take
+             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
+             */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1502,6 +1507,8 @@ export interface operations {
                  * @example hostname
                  */
                 include?: "hostname";
+                /** @description Only these fields in the answer (besides ip, and found on the lookups): comma-separated top-level names, or group.field one level down (security.isVpn, locale.languages). Unknown names: 400 invalid_fields. Billing is the same; fields not asked for are not computed. Example: country,city,asn. */
+                fields?: string;
             };
             header?: never;
             path: {
@@ -1686,6 +1693,7 @@ export interface operations {
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `invalid_query`: a query parameter has a value the route does not take
+             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
              */
             400: {
                 headers: {
@@ -1780,6 +1788,8 @@ export interface operations {
                 "application/json": {
                     /** @description 1 to 100 addresses; the whole batch is validated first, one malformed address fails the call. */
                     ips: string[];
+                    /** @description Only these fields in the answer (besides ip, and found on the lookups): comma-separated top-level names, or group.field one level down (security.isVpn, locale.languages). Unknown names: 400 invalid_fields. Billing is the same; fields not asked for are not computed. Example: "country,asn" or ["country", "asn"]. */
+                    fields?: string | string[];
                 };
             };
         };
@@ -1961,6 +1971,7 @@ export interface operations {
              *     - `invalid_json`: the body is not valid JSON (the message says where)
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
              */
             400: {
                 headers: {

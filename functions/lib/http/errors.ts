@@ -13,6 +13,8 @@ export const ERROR_CODES = {
   missing_field: 400,
   invalid_field: 400,
   invalid_query: 400,
+  /** `fields` names a field the answer does not have, or none, or too many (docs/api.md: Field selection). */
+  invalid_fields: 400,
   invalid_user_id: 400,
   bad_request: 400,
   /** A Host header that is missing (HTTP/1.1), sent twice or not `host[:port]` (local server). */

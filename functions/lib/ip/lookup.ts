@@ -10,6 +10,7 @@ import { ageFor } from './age.js';
 import type { EdgeLocation } from './cloudfront-headers.js';
 import { complianceFor } from './compliance.js';
 import { type CountryFacts, countryFacts, isKnownCountry } from './country-facts.js';
+import { type FieldSelection, wants } from './fields.js';
 import { type HolidayCalendar, holidayCalendar } from './holiday.js';
 import {
   basePlaceOf,
@@ -59,6 +60,11 @@ export interface LookupOptions {
    * this call only. Absent: the operator's geofeeds and the database, as for every caller.
    */
   geofeed?: AccountGeofeed | null;
+  /**
+   * The fields the caller asked for (fields.ts): what is not asked for is not computed (security
+   * flags, network, sun, holiday). The answer still has every field; the handler selects.
+   */
+  fields?: FieldSelection;
 }
 
 export interface GeoOptions {
@@ -67,6 +73,8 @@ export interface GeoOptions {
   includeSecurity?: boolean;
   /** The calling account's own geofeed: for its prefixes it answers before the edge's location. */
   geofeed?: AccountGeofeed | null;
+  /** The fields the caller asked for: what is not asked for is not computed (LookupOptions.fields). */
+  fields?: FieldSelection;
 }
 
 export interface IpLookup {
@@ -215,8 +223,8 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
     return record ? locatedOf(d, record) : null;
   }
 
-  function securityOf(ip: ParsedIp, include: boolean | undefined) {
-    if (!include || !deps.security) return {};
+  function securityOf(ip: ParsedIp, include: boolean | undefined, fields: FieldSelection | undefined) {
+    if (!include || !deps.security || !wants(fields, 'security')) return {};
     return { security: deps.security.classify(ip) };
   }
 
@@ -241,12 +249,13 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
         age: null,
         tax: null,
         userAgent,
-        ...securityOf(ip, options.includeSecurity),
+        ...securityOf(ip, options.includeSecurity, options.fields),
         found: false,
       };
     }
     const now = clock.now();
-    const network = networkOf(d, ip);
+    const fields = options.fields;
+    const network = wants(fields, 'asn') || wants(fields, 'asOrganization') ? networkOf(d, ip) : NO_NETWORK;
     const place = at.place;
     const result: IpLookupResult = {
       ip: ip.input,
@@ -268,14 +277,16 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       callingCode: at.facts.callingCode,
       compliance: at.compliance,
       locale: at.locale,
-      sun: at.sun ? at.sun(now) : null,
-      holiday: at.holiday ? at.holiday.at(now, place.timezone) : null,
+      sun: at.sun && wants(fields, 'sun') ? at.sun(now) : null,
+      holiday: at.holiday && wants(fields, 'holiday') ? at.holiday.at(now, place.timezone) : null,
       age: at.age,
       tax: at.tax,
       userAgent,
       found: true,
     };
-    if (options.includeSecurity && deps.security) result.security = deps.security.classify(ip);
+    if (options.includeSecurity && deps.security && wants(fields, 'security')) {
+      result.security = deps.security.classify(ip);
+    }
     return result;
   }
 
@@ -321,7 +332,8 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       : edge?.country
         ? locatedAt(edgePlace(d, edge, ip))
         : locate(d, ip, null);
-    let network = at && specialRange(ip) === null ? networkOf(d, ip) : NO_NETWORK;
+    const wantsNetwork = wants(options.fields, 'asn') || wants(options.fields, 'asOrganization');
+    let network = at && specialRange(ip) === null && wantsNetwork ? networkOf(d, ip) : NO_NETWORK;
     if (edge?.asn) {
       const organization =
         network.asn === edge.asn ? network.asOrganization : (d.network?.organizationOf(edge.asn) ?? null);
@@ -338,11 +350,11 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       currency: at?.facts.currency ?? null,
       callingCode: at?.facts.callingCode ?? null,
       locale: at?.locale ?? null,
-      holidays: at?.holiday ? at.holiday.at(now, place.timezone) : null,
+      holidays: at?.holiday && wants(options.fields, 'holidays') ? at.holiday.at(now, place.timezone) : null,
       compliance: at?.compliance ?? null,
       tax: at?.tax ?? null,
       ageVerification: at?.age ?? null,
-      ...securityOf(ip, options.includeSecurity),
+      ...securityOf(ip, options.includeSecurity, options.fields),
     };
   }
 

@@ -15,3 +15,17 @@ export const IncludeSchema = z
   .describe(
     'hostname: add a reverse-DNS (PTR) lookup (short timeout; null on failure). An empty include= is the same as none.',
   );
+
+const FIELDS_TEXT =
+  'Only these fields in the answer (besides ip, and found on the lookups): comma-separated top-level names, ' +
+  'or group.field one level down (security.isVpn, locale.languages). Unknown names: 400 invalid_fields. Billing ' +
+  'is the same; fields not asked for are not computed.';
+
+/** `fields` as a query parameter (GET /v1/geo, GET /v1/lookup/{ip}): checked by fields.ts. */
+export const FieldsQuerySchema = z.string().optional().describe(`${FIELDS_TEXT} Example: country,city,asn.`);
+
+/** `fields` in the body of POST /v1/lookup: the same names, as one string or an array. */
+export const FieldsBodySchema = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .describe(`${FIELDS_TEXT} Example: "country,asn" or ["country", "asn"].`);

@@ -7,6 +7,7 @@ import './bounded-cache.cases.js';
 import './build-ip-data.cases.js';
 import './calling-codes.cases.js';
 import './cloudfront-headers.cases.js';
+import './fields.cases.js';
 import './groups.cases.js';
 import './locator.cases.js';
 import './lookup.cases.js';

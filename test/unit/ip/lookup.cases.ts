@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type { Clock } from '../../../functions/lib/clock.js';
 import { parseCloudFrontViewerHeaders } from '../../../functions/lib/ip/cloudfront-headers.js';
+import { LOOKUP_FIELDS as LOOKUP_CATALOG } from '../../../functions/lib/ip/field-catalogs.js';
+import { parseFields } from '../../../functions/lib/ip/fields.js';
 import { ipDataDir } from '../../../functions/lib/ip/ip-data.js';
 import { createIpLookup, type IpLookup } from '../../../functions/lib/ip/lookup.js';
 import { type ParsedIp, parseIp } from '../../../functions/lib/ip/parse-ip.js';
@@ -303,6 +305,33 @@ describe('lookup', () => {
         (await withSecurity.lookup(ip('::ffff:1.1.1.1'), { includeSecurity: true })).security?.isTor,
       ).toBe(true);
       expect(seen).toEqual(['1.1.1.1']);
+    });
+
+    test('fields not asked for are not computed: no security flags, network, sun or holiday', async () => {
+      let asked = 0;
+      const counting: SecurityClassifier = {
+        classify: () => {
+          asked++;
+          return {
+            isTor: false,
+            isVpn: false,
+            isDatacenter: false,
+            isThreat: false,
+            isSanctionedNetwork: false,
+          };
+        },
+      };
+      const withSecurity = createIpLookup({ dataDir: dir, clock, security: counting });
+      const parsed = parseFields('country,city', LOOKUP_CATALOG);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const r = await withSecurity.lookup(ip('8.8.8.8'), { includeSecurity: true, fields: parsed.selection });
+      expect(asked).toBe(0);
+      expect(r).toMatchObject({ country: 'US', asn: null, sun: null, holiday: null });
+      expect(r).not.toHaveProperty('security');
+      // Asked for, they are there.
+      const all = await withSecurity.lookup(ip('8.8.8.8'), { includeSecurity: true });
+      expect(asked).toBe(1);
+      expect(all.asn).toBe(15169);
     });
 
     test('every schema field carries a description (the OpenAPI document is generated from them)', () => {

@@ -1,0 +1,128 @@
+import * as z from 'zod';
+
+// Field selection of the IP answers (`?fields=country,city,security.isVpn` on GET /v1/geo and GET
+// /v1/lookup/{ip}, `"fields"` in the body of POST /v1/lookup; docs/api.md: Field selection). A
+// caller names top-level fields and fields one level down (`group.field`); the answer holds exactly
+// those, plus the fields it always has (`ip`, and `found` on the lookups). The lookup also skips
+// the work of what is not asked for (lookup.ts: security flags, network, sun, holidays).
+
+/** At most this many names, and this many characters in all: the list is bounded work. */
+export const FIELDS_MAX_NAMES = 100;
+export const FIELDS_MAX_LENGTH = 2000;
+
+/** What a result may be asked for: each top-level field, with its own fields when it is an object. */
+export type FieldCatalog = ReadonlyMap<string, ReadonlySet<string> | null>;
+
+/** The fields asked for: whole top-level fields, and the inner fields asked of the others. */
+export interface FieldSelection {
+  readonly whole: ReadonlySet<string>;
+  readonly inner: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+function objectOf(schema: z.ZodType): z.ZodObject | null {
+  let current: z.ZodType = schema;
+  for (let i = 0; i < 5; i++) {
+    if (current instanceof z.ZodObject) return current;
+    if (
+      current instanceof z.ZodOptional ||
+      current instanceof z.ZodNullable ||
+      current instanceof z.ZodDefault
+    ) {
+      current = current.unwrap() as z.ZodType;
+      continue;
+    }
+    return null;
+  }
+  return null;
+}
+
+/** The catalog of an answer's schema (an object schema, its groups possibly nullable or optional). */
+export function fieldCatalog(schema: z.ZodObject): FieldCatalog {
+  const catalog = new Map<string, ReadonlySet<string> | null>();
+  for (const [name, field] of Object.entries(schema.shape)) {
+    const inner = objectOf(field as z.ZodType);
+    catalog.set(name, inner ? new Set(Object.keys(inner.shape)) : null);
+  }
+  return catalog;
+}
+
+export type FieldsParse = { ok: true; selection: FieldSelection } | { ok: false; message: string };
+
+/**
+ * The selection a `fields` value names: a comma-separated string or an array of names, spaces
+ * around names ignored. Unknown names, a group's field of a field that is not a group, an empty
+ * list and a list over the bounds are refused with a message that names them.
+ */
+export function parseFields(value: string | readonly string[], catalog: FieldCatalog): FieldsParse {
+  const raw = typeof value === 'string' ? value.split(',') : value;
+  const length = typeof value === 'string' ? value.length : value.reduce((n, s) => n + s.length + 1, 0);
+  if (raw.length > FIELDS_MAX_NAMES || length > FIELDS_MAX_LENGTH) {
+    return {
+      ok: false,
+      message: `fields: at most ${FIELDS_MAX_NAMES} names and ${FIELDS_MAX_LENGTH} characters.`,
+    };
+  }
+  const names = raw.map((n) => n.trim()).filter((n) => n !== '');
+  if (names.length === 0)
+    return { ok: false, message: 'fields: name at least one field, e.g. fields=country,city.' };
+  const whole = new Set<string>();
+  const inner = new Map<string, Set<string>>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    const dot = name.indexOf('.');
+    const top = dot < 0 ? name : name.slice(0, dot);
+    const sub = dot < 0 ? null : name.slice(dot + 1);
+    const group = catalog.get(top);
+    if (group === undefined || (sub !== null && (group === null || !group.has(sub)))) {
+      unknown.push(name);
+      continue;
+    }
+    if (sub === null) whole.add(top);
+    else inner.set(top, (inner.get(top) ?? new Set()).add(sub));
+  }
+  if (unknown.length > 0) {
+    const shown = unknown.slice(0, 5).map((n) => JSON.stringify(n.slice(0, 60)));
+    return {
+      ok: false,
+      message: `fields: unknown field${unknown.length > 1 ? 's' : ''} ${shown.join(', ')}${
+        unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''
+      }. Known: ${[...catalog.keys()].join(', ')} (a group's own fields as group.field).`,
+    };
+  }
+  // A whole group asked for covers any of its fields asked for as well.
+  for (const top of whole) inner.delete(top);
+  return { ok: true, selection: { whole, inner } };
+}
+
+/** Whether the answer needs `field` (a top-level field), wholly or in part. No selection: all. */
+export function wants(selection: FieldSelection | undefined, field: string): boolean {
+  return selection === undefined || selection.whole.has(field) || selection.inner.has(field);
+}
+
+/**
+ * The answer with only the selected fields, and `always` (in the answer's own order). A group that
+ * is null stays null; an absent field stays absent (security on a plan without it).
+ */
+export function selectFields<T extends object>(
+  answer: T,
+  selection: FieldSelection,
+  always: readonly string[],
+): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(answer)) {
+    if (always.includes(key) || selection.whole.has(key)) {
+      out[key] = value;
+      continue;
+    }
+    const fields = selection.inner.get(key);
+    if (!fields) continue;
+    if (value === null || typeof value !== 'object') {
+      out[key] = value;
+      continue;
+    }
+    const group: Record<string, unknown> = {};
+    for (const [name, inner] of Object.entries(value)) if (fields.has(name)) group[name] = inner;
+    out[key] = group;
+  }
+  return out as Partial<T>;
+}
