@@ -10,7 +10,7 @@ import { callUntilRefused } from '../support/until-refused.js';
 // The cap and the minute limit are exact at their edges with quota leases (docs/architecture.md,
 // "Counters that scale"): 16 callers at once on an account whose calls are admitted from leases
 // get exactly the month's cap, or the minute's limit, and every refusal names that limit. Leases
-// start at 1,000 calls a minute here (QUOTA_LEASE_MIN_PER_MINUTE) so that the edges are small.
+// start at 600 calls a minute here (QUOTA_LEASE_MIN_PER_MINUTE) so that the edges are small.
 
 let stack: TestStack;
 
@@ -35,7 +35,7 @@ async function leasesTaken(accountId: string): Promise<number> {
 
 describe('cap-edge', () => {
   beforeAll(async () => {
-    process.env.QUOTA_LEASE_MIN_PER_MINUTE = '1000';
+    process.env.QUOTA_LEASE_MIN_PER_MINUTE = '600';
     stack = await startTestStack();
   });
 
@@ -62,21 +62,21 @@ describe('cap-edge', () => {
     });
   });
 
-  test('16 callers at once on a limit of 1,000 a minute, admitted from leases: exactly 1,000 admitted in the minute, every refusal rate_limit_exceeded', async () => {
-    const { accountId, headers } = await leasedAccount({ perMinute: 1_000, monthlyCap: 10_000_000 });
+  test('16 callers at once on a limit of 600 a minute, admitted from leases: exactly 600 admitted in the minute, every refusal rate_limit_exceeded', async () => {
+    const { accountId, headers } = await leasedAccount({ perMinute: 600, monthlyCap: 10_000_000 });
     // One minute of the service clock, however long the calls take here.
     clock.freeze(freshMinute());
     try {
       const run = await callUntilRefused(() => stack.call('GET', '/v1/lookup/192.0.2.1', { headers }), {
         callers: 16,
-        maxCalls: 2_000,
+        maxCalls: 1_200,
       });
-      expect(run.admitted).toBe(1_000);
+      expect(run.admitted).toBe(600);
       expect(run.refusals).toEqual({ rate_limit_exceeded: 16 });
       expect(await leasesTaken(accountId)).toBeGreaterThan(0);
       expect(await usageCounter(stack.services).read(accountId, monthKey(clock.now()))).toMatchObject({
-        minuteCount: 1_000,
-        monthCount: 1_000,
+        minuteCount: 600,
+        monthCount: 600,
         reserved: 0,
       });
     } finally {

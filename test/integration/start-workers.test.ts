@@ -160,11 +160,11 @@ describe('npm start with WORKERS=2', () => {
     return { run, usage };
   }
 
-  test('16 callers on a 2,000 cap across both processes: exactly 2,000 admitted, every refusal monthly_limit_exceeded', async () => {
-    const { run, usage } = await edgeRun({ perMinute: 10_000_000, monthlyCap: 2_000 });
-    expect(run.admitted).toBe(2_000);
+  test('16 callers on a 1,200 cap across both processes: exactly 1,200 admitted, every refusal monthly_limit_exceeded', async () => {
+    const { run, usage } = await edgeRun({ perMinute: 10_000_000, monthlyCap: 1_200 });
+    expect(run.admitted).toBe(1_200);
     expect(run.refusals).toEqual({ monthly_limit_exceeded: 16 });
-    expect(usage).toMatchObject({ monthCount: 2_000, reserved: 0 });
+    expect(usage).toMatchObject({ monthCount: 1_200, reserved: 0 });
   }, 120_000);
 
   test('16 callers on 1,000 a minute across both processes: exactly 1,000 admitted in the minute refused, every refusal rate_limit_exceeded', async () => {
