@@ -41,3 +41,4 @@ export type {
   UploadTicket,
   Usage,
 } from './types.js';
+export { type VerifyOptions, verifyWebhook, type WebhookVerification } from './webhooks.js';
