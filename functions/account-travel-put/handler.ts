@@ -16,10 +16,9 @@ export const handler = defineHandler({
   route: routeByName('account-travel-put'),
   input: (req) => travelSettingsOf(validate(TravelPutBody, readJsonBody(req))),
   run: async (settings, { principal, now, services }) => {
-    const store = rulesStore(services);
     const change = ruleChange(principal, now);
-    await setTravel(store, principal.accountId, settings, change);
+    const travel = await setTravel(rulesStore(services), principal.accountId, settings, change);
     logger.info('account rules changed', { audit: { rule: 'travel', ...change, settings } });
-    return { json: travelView(await store.meta(principal.accountId)) };
+    return { json: travelView({ travel }) };
   },
 });

@@ -40,34 +40,10 @@ export const LOOKUP_FIELDS = catalog({
   found: null,
 });
 
-/** An item of POST /v1/lookup (IpLookupBatchItemSchema). */
-export const BATCH_FIELDS = catalog({
-  ip: null,
-  country: null,
-  region: null,
-  regionCode: null,
-  city: null,
-  postalCode: null,
-  continent: null,
-  latitude: null,
-  longitude: null,
-  accuracyRadiusKm: null,
-  timezone: null,
-  locationSource: null,
-  isEUCountry: null,
-  asn: null,
-  asOrganization: null,
-  currency: ['code', 'name', 'symbol'],
-  callingCode: null,
-  compliance: ['gdpr', 'ukGdpr', 'ccpa', 'lgpd', 'pipeda', 'pipl', 'appi', 'popia', 'dpdp', 'regimes'],
-  locale: ['suggestedLocale', 'languages', 'measurementSystem', 'dateFormat', 'timeFormat', 'firstDayOfWeek'],
-  sun: ['sunrise', 'sunset', 'solarNoon', 'isDaylight'],
-  holiday: ['localDate', 'isPublicHoliday', 'today', 'next'],
-  age: ['majority', 'digitalConsent'],
-  tax: ['type', 'standardRate', 'name'],
-  security: ['isTor', 'isVpn', 'isDatacenter', 'isThreat', 'isSanctionedNetwork'],
-  found: null,
-});
+/** An item of POST /v1/lookup (IpLookupBatchItemSchema): the lookup's fields but userAgent and hostname. */
+export const BATCH_FIELDS: FieldCatalog = new Map(
+  [...LOOKUP_FIELDS].filter(([name]) => name !== 'userAgent' && name !== 'hostname'),
+);
 
 /** GET /v1/geo (GeoResultSchema). */
 export const GEO_FIELDS = catalog({

@@ -1,6 +1,7 @@
 import { LiveKeyLimitError } from '../../accounts/live-keys.js';
 import { GeofeedRefusedError, GeofeedTooLargeError } from '../../accounts/rule-changes.js';
 import { UnknownKeyError } from '../../aws/account-store.js';
+import { RulesConflictError } from '../../aws/rules-store.js';
 import { DomainRefusedError } from '../../custom-hostnames/lifecycle.js';
 import {
   DashboardInputError,
@@ -60,6 +61,15 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
     (err) => new HttpError('invalid_geofeed', err.message, {}, { lines: [...err.lines] }),
   ),
   register(GeofeedTooLargeError, (err) => new HttpError('body_too_large', err.message)),
+  // Other changes of the same account's rules won every try: nothing was applied; retry.
+  register(
+    RulesConflictError,
+    () =>
+      new HttpError(
+        'service_unavailable',
+        "The account's rules were being changed by another call at the same time; nothing was applied. Retry.",
+      ),
+  ),
   // The dashboard's sign-in, keys and hostnames.
   register(SignInLinkError, (err) => new HttpError('invalid_sign_in_link', err.message)),
   register(

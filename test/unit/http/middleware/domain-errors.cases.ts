@@ -1,6 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
 import { LiveKeyLimitError } from '../../../../functions/lib/accounts/live-keys.js';
+import {
+  GeofeedRefusedError,
+  GeofeedTooLargeError,
+} from '../../../../functions/lib/accounts/rule-changes.js';
 import { UnknownKeyError } from '../../../../functions/lib/aws/account-store.js';
+import { RulesConflictError } from '../../../../functions/lib/aws/rules-store.js';
 import { DomainRefusedError } from '../../../../functions/lib/custom-hostnames/lifecycle.js';
 import {
   DashboardInputError,
@@ -28,6 +33,22 @@ const answer = (err: unknown) => {
 };
 
 describe("the domain's own errors, answered in one place (docs/api.md: Errors)", () => {
+  test("the account's rules: a refused geofeed is 400 invalid_geofeed with its lines; a lost race 503 with Retry-After", () => {
+    const lines = [{ line: 2, reason: 'prefix 10.0.0.0/8 overlaps a special-purpose range (private)' }];
+    expect(answer(new GeofeedRefusedError(lines, 0))).toMatchObject({
+      status: 400,
+      error: 'invalid_geofeed',
+      message: expect.stringContaining('on line 2'),
+      lines,
+    });
+    expect(answer(new GeofeedTooLargeError())).toMatchObject({ status: 413, error: 'body_too_large' });
+    expect(answer(new RulesConflictError('raced'))).toMatchObject({
+      status: 503,
+      error: 'service_unavailable',
+      headers: { 'Retry-After': expect.any(String) },
+    });
+  });
+
   test('an Idempotency-Key used with another body is 409 idempotency_key_reused', () => {
     expect(answer(new IdempotencyKeyReusedError())).toEqual({
       status: 409,
