@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
+import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
 
 export const contract: RouteContract = {
-  response: z.null().describe('No body.'),
+  response: z.null().check(z.describe('No body.')),
   responseStatus: 204,
   examples,
 };

@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import type { RouteContract, RouteExample } from '../lib/http/contract.js';
 import { ERROR_CODES, type ErrorCode } from '../lib/http/errors.js';
+import * as z from '../lib/zod.js';
 import { isKeyRoute, type KeyRoute, type OpenRoute, type Route, type SessionRoute } from '../routes.js';
 import { apiGuide, apiTags } from './api-guide.js';
 import { type CodeSample, codeSamples } from './code-samples.js';
@@ -10,23 +10,31 @@ import type { DashboardContract } from './route-contracts.js';
 
 /** The body of every non-2xx response (docs/api.md: Errors). */
 export const ErrorSchema = z.object({
-  error: z.enum(Object.keys(ERROR_CODES) as [string, ...string[]]).describe('Stable machine-readable code.'),
-  message: z.string().describe('Human-readable; may change.'),
+  error: z
+    .enum(Object.keys(ERROR_CODES) as [string, ...string[]])
+    .check(z.describe('Stable machine-readable code.')),
+  message: z.string().check(z.describe('Human-readable; may change.')),
   remaining: z
-    .number()
-    .int()
-    .nonnegative()
-    .optional()
-    .describe('monthly_limit_exceeded only: requests left of the monthly cap when the call was refused.'),
+    .optional(z.number().check(z.int(), z.nonnegative()))
+    .check(
+      z.describe('monthly_limit_exceeded only: requests left of the monthly cap when the call was refused.'),
+    ),
   lines: z
-    .array(
-      z.object({
-        line: z.number().int().nonnegative().describe('1-based line of the CSV; 0 for the feed as a whole.'),
-        reason: z.string().describe('Why the row was refused.'),
-      }),
+    .optional(
+      z.array(
+        z.object({
+          line: z
+            .number()
+            .check(
+              z.int(),
+              z.nonnegative(),
+              z.describe('1-based line of the CSV; 0 for the feed as a whole.'),
+            ),
+          reason: z.string().check(z.describe('Why the row was refused.')),
+        }),
+      ),
     )
-    .optional()
-    .describe('invalid_geofeed only: the refused rows (at most 100), by line number.'),
+    .check(z.describe('invalid_geofeed only: the refused rows (at most 100), by line number.')),
 });
 
 type JsonSchema = Record<string, unknown>;
@@ -52,7 +60,7 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
  * is answered (`output`), or for a request body what may be sent (`input`: a field with a default
  * is optional there).
  */
-function json(schema: z.ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
+function json(schema: z.core.$ZodType, io: 'input' | 'output' = 'output'): JsonSchema {
   const { $schema: _dialect, ...js } = z.toJSONSchema(schema, { unrepresentable: 'any', io });
   return withoutSafeIntegerBounds(js) as JsonSchema;
 }
@@ -213,7 +221,7 @@ const UNCOUNTED = new Set([401, 403, 421]);
 
 function successResponse(contract: RouteContract) {
   const status = contract.responseStatus ?? 200;
-  const description = contract.response.description ?? 'OK';
+  const description = z.globalRegistry.get(contract.response)?.description ?? 'OK';
   if (status === 204) return { description, headers: headers(RATE_LIMIT_HEADERS) };
   const examples = examplesOf(contract.examples, (e) => e.response);
   const type = contract.responseMediaType ?? 'application/json';

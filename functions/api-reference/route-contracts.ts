@@ -1,6 +1,6 @@
-import type * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import type { ErrorCode } from '../lib/http/errors.js';
+import type * as z from '../lib/zod.js';
 import type { KeyType, ROUTES, RouteName, RouteNamed } from '../routes.js';
 
 // What a route's contract is, by the kind of route: the shapes of the contract.ts of every route
@@ -13,10 +13,10 @@ import type { KeyType, ROUTES, RouteName, RouteNamed } from '../routes.js';
  * key route's, it has no examples and no code samples.
  */
 export interface DashboardContract {
-  params?: z.ZodType;
-  body?: z.ZodType;
+  params?: z.ZodMiniType;
+  body?: z.ZodMiniType;
   /** Absent when the answer has no body (204). */
-  response?: z.ZodType;
+  response?: z.ZodMiniType;
   responseStatus?: number;
   /** Codes besides session_required / csrf_token_invalid (session routes) and invalid_json. */
   errors?: readonly ErrorCode[];

@@ -1,8 +1,8 @@
-import * as z from 'zod';
 import type { DashboardContract } from '../api-reference/route-contracts.js';
 import { HostnameView } from '../dashboard-views.js';
+import * as z from '../lib/zod.js';
 
-export const HostnameBody = z.object({ hostname: z.string().min(1).max(253) }).strict();
+export const HostnameBody = z.strictObject({ hostname: z.string().check(z.minLength(1), z.maxLength(253)) });
 
 export const contract: DashboardContract = {
   body: HostnameBody,

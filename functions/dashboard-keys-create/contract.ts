@@ -1,22 +1,22 @@
-import * as z from 'zod';
 import type { DashboardContract } from '../api-reference/route-contracts.js';
 import { KeyView } from '../dashboard-views.js';
 import { KeyLabelSchema } from '../lib/dashboard/key-rules.js';
+import * as z from '../lib/zod.js';
 
 export const KeyCreateBody = z.discriminatedUnion('type', [
-  z
-    .object({
-      type: z.literal('publishable'),
-      origins: z.array(z.string().max(300)).max(100),
-      label: KeyLabelSchema,
-    })
-    .strict(),
-  z.object({ type: z.literal('secret'), label: KeyLabelSchema }).strict(),
+  z.strictObject({
+    type: z.literal('publishable'),
+    origins: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(100)),
+    label: KeyLabelSchema,
+  }),
+  z.strictObject({ type: z.literal('secret'), label: KeyLabelSchema }),
 ]);
 
 export const contract: DashboardContract = {
   body: KeyCreateBody,
-  response: KeyView.extend({ key: z.string().describe('The key itself: shown this once, never stored.') }),
+  response: z.extend(KeyView, {
+    key: z.string().check(z.describe('The key itself: shown this once, never stored.')),
+  }),
   responseStatus: 201,
   errors: ['invalid_body', 'missing_field', 'invalid_field'],
 };

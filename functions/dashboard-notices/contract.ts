@@ -1,13 +1,13 @@
-import * as z from 'zod';
 import type { DashboardContract } from '../api-reference/route-contracts.js';
+import * as z from '../lib/zod.js';
 
 export const NoticesView = z.object({
   notices: z.array(
     z.object({
       month: z.string(),
-      percent: z.number().int(),
-      used: z.number().int().nullable(),
-      cap: z.number().int().nullable(),
+      percent: z.number().check(z.int()),
+      used: z.nullable(z.number().check(z.int())),
+      cap: z.nullable(z.number().check(z.int())),
       sentAt: z.string(),
     }),
   ),

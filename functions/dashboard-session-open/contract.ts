@@ -1,10 +1,10 @@
-import * as z from 'zod';
 import type { DashboardContract } from '../api-reference/route-contracts.js';
 import { SessionView } from '../dashboard-views.js';
+import * as z from '../lib/zod.js';
 
-export const SessionOpenBody = z
-  .object({ token: z.string().max(100).describe('The token of the e-mailed link.') })
-  .strict();
+export const SessionOpenBody = z.strictObject({
+  token: z.string().check(z.maxLength(100), z.describe('The token of the e-mailed link.')),
+});
 
 export const contract: DashboardContract = {
   body: SessionOpenBody,

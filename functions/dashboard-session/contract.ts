@@ -1,12 +1,12 @@
-import * as z from 'zod';
 import type { DashboardContract } from '../api-reference/route-contracts.js';
 import { SessionView } from '../dashboard-views.js';
+import * as z from '../lib/zod.js';
 
 /** The session, or that there is none (a 200 either way). */
 export const CurrentSession = z.discriminatedUnion('signedIn', [
-  SessionView.extend({ signedIn: z.literal(true) }),
+  z.extend(SessionView, { signedIn: z.literal(true) }),
   z.object({
-    signedIn: z.literal(false).describe('No live session: no cookie, or its session ended.'),
+    signedIn: z.literal(false).check(z.describe('No live session: no cookie, or its session ended.')),
   }),
 ]);
 

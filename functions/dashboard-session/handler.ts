@@ -1,5 +1,5 @@
-import type * as z from 'zod';
 import { defineHandler } from '../lib/http/define-handler.js';
+import type * as z from '../lib/zod.js';
 import { routeByName } from '../routes.js';
 import type { CurrentSession } from './contract.js';
 

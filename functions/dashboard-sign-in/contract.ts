@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import type { DashboardContract } from '../api-reference/route-contracts.js';
+import * as z from '../lib/zod.js';
 
-export const SignInBody = z
-  .object({ email: z.string().max(320).describe('The member’s e-mail address.') })
-  .strict();
+export const SignInBody = z.strictObject({
+  email: z.string().check(z.maxLength(320), z.describe('The member’s e-mail address.')),
+});
 
 export const contract: DashboardContract = {
   body: SignInBody,

@@ -1,20 +1,20 @@
-import * as z from 'zod';
 import { EmailCheckResultSchema } from '../lib/email/index.js';
 import { batchOf } from '../lib/http/batch-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
+import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
 
 export const EMAIL_BATCH_MAX = 100;
 
 export const EmailBatchBody = z.object({
-  emails: batchOf(z.string(), EMAIL_BATCH_MAX).describe(
-    '1 to 100 addresses. Addresses on the same domain share one DNS lookup.',
+  emails: batchOf(z.string(), EMAIL_BATCH_MAX).check(
+    z.describe('1 to 100 addresses. Addresses on the same domain share one DNS lookup.'),
   ),
 });
 
 export const contract: RouteContract = {
   body: EmailBatchBody,
   requestErrors: ['missing_field', 'invalid_field', 'empty_batch', 'batch_too_large'],
-  response: z.object({ results: z.array(EmailCheckResultSchema).describe('In input order.') }),
+  response: z.object({ results: z.array(EmailCheckResultSchema).check(z.describe('In input order.')) }),
   examples,
 };

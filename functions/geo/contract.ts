@@ -1,11 +1,13 @@
-import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { FieldsQuerySchema, IncludeSchema } from '../lib/ip/query.js';
 import { GeoResultSchema } from '../lib/ip/schema.js';
+import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
 
 export const GeoQuery = z.object({
-  key: z.string().optional().describe('Publishable key, as an alternative to the X-Api-Key header.'),
+  key: z
+    .optional(z.string())
+    .check(z.describe('Publishable key, as an alternative to the X-Api-Key header.')),
   include: IncludeSchema,
   fields: FieldsQuerySchema,
 });

@@ -1,9 +1,9 @@
-import * as z from 'zod';
 import type { RouteContract } from '../lib/http/contract.js';
 import { apiCode } from '../lib/http/validate.js';
 import { IDEMPOTENCY_KEY_MAX } from '../lib/jobs/idempotency.js';
 import { JobSchema } from '../lib/jobs/job.js';
 import { JobJsonBody, JobUploadBody } from '../lib/jobs/job-input.js';
+import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
 
 /** C0 controls and DEL: what HTTP would not carry intact, and what a log line should not hold. */
@@ -20,44 +20,54 @@ export const FILENAME_MAX = 255;
 export const JobsCreateQuery = z.object({
   // invalid_body, like a too-long filename in a JSON body or a form's file part (job-request.ts).
   filename: z
-    .string()
-    .refine((name) => name.length <= FILENAME_MAX, {
-      ...apiCode('invalid_body'),
-      error: 'filename is too long.',
-    })
-    .meta({ maxLength: FILENAME_MAX })
-    .optional()
-    .describe('Names a text/csv list (shown back as filename); a JSON body names itself.'),
+    .optional(
+      z.string().check(
+        z.refine((name) => name.length <= FILENAME_MAX, {
+          ...apiCode('invalid_body'),
+          error: 'filename is too long.',
+        }),
+        z.meta({ maxLength: FILENAME_MAX }),
+      ),
+    )
+    .check(z.describe('Names a text/csv list (shown back as filename); a JSON body names itself.')),
 });
 
 export const JobsCreateHeaders = z.object({
   'Idempotency-Key': z
-    .string()
-    .refine((key) => key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX && !hasControl(key), {
-      ...apiCode('invalid_idempotency_key'),
-      error: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters without control characters.`,
-    })
-    .meta({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX })
-    .optional()
-    .describe(
-      'Makes retries safe: the same key and body within 24 h answer with the same job, charged once; ' +
-        'another body is 409 idempotency_key_reused. Per account; no control characters.',
+    .optional(
+      z.string().check(
+        z.refine((key) => key.length > 0 && key.length <= IDEMPOTENCY_KEY_MAX && !hasControl(key), {
+          ...apiCode('invalid_idempotency_key'),
+          error: `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX} characters without control characters.`,
+        }),
+        z.meta({ minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX }),
+      ),
+    )
+    .check(
+      z.describe(
+        'Makes retries safe: the same key and body within 24 h answer with the same job, charged once; ' +
+          'another body is 409 idempotency_key_reused. Per account; no control characters.',
+      ),
     ),
 });
 
 export const contract: RouteContract = {
   body: z
     .union([JobJsonBody, JobUploadBody])
-    .describe(
-      'JSON {emails, filename?}; or {uploadId, filename?} after posting the CSV to an upload URL; or a text/csv ' +
-        'body (?filename= names it); or a multipart/form-data form with one file part (curl -F file=@list.csv; the ' +
-        "file's name names it). Content-Encoding: gzip is accepted for JSON and CSV. At most 10 MB (after " +
-        'decompression) and 100,000 rows; a longer list is refused at its 100,001st row without reading the rest.',
+    .check(
+      z.describe(
+        'JSON {emails, filename?}; or {uploadId, filename?} after posting the CSV to an upload URL; or a text/csv ' +
+          'body (?filename= names it); or a multipart/form-data form with one file part (curl -F file=@list.csv; the ' +
+          "file's name names it). Content-Encoding: gzip is accepted for JSON and CSV. At most 10 MB (after " +
+          'decompression) and 100,000 rows; a longer list is refused at its 100,001st row without reading the rest.',
+      ),
     ),
   bodyMediaTypes: ['text/csv', 'multipart/form-data'],
   query: JobsCreateQuery,
   headers: JobsCreateHeaders,
-  response: JobSchema.describe('The job, status queued. Credits: one per distinct address, charged now.'),
+  response: JobSchema.check(
+    z.describe('The job, status queued. Credits: one per distinct address, charged now.'),
+  ),
   responseStatus: 202,
   errors: [
     'invalid_body',

@@ -1,8 +1,8 @@
-import * as z from 'zod';
 import type { ManifestEntry } from './data-manifest.js';
 import type { IpManifest } from './ip/manifest.js';
 import type { EmailListsManifest } from './refresh/email-build.js';
 import type { SecurityManifest, SourceReport } from './security/manifest.js';
+import * as z from './zod.js';
 
 // What data is in service, where it came from and what is missing: GET /v1/data, the dashboard's
 // data panel, `npm start`'s banner and the refresh's `datasetsMissing` metric all read this one
@@ -11,52 +11,60 @@ import type { SecurityManifest, SourceReport } from './security/manifest.js';
 
 export const DatasetSchema = z
   .object({
-    name: z.string().describe('Dataset name, e.g. "GeoLite2-City" or "security: tor-exits".'),
+    name: z.string().check(z.describe('Dataset name, e.g. "GeoLite2-City" or "security: tor-exits".')),
     area: z
       .enum(['ip', 'security', 'email'])
-      .describe('What it serves: IP lookups, security flags or email checks.'),
+      .check(z.describe('What it serves: IP lookups, security flags or email checks.')),
     role: z
+      .nullable(z.string())
+      .check(z.describe('For IP data: location, network, postal, subdivisions or geofeed; null otherwise.')),
+    source: z.string().check(z.describe('Where it comes from (URL, package or file).')),
+    version: z
       .string()
-      .nullable()
-      .describe('For IP data: location, network, postal, subdivisions or geofeed; null otherwise.'),
-    source: z.string().describe('Where it comes from (URL, package or file).'),
-    version: z.string().describe("The source's version: package version, database build date or fetch time."),
+      .check(z.describe("The source's version: package version, database build date or fetch time.")),
     edition: z
-      .string()
-      .nullable()
-      .describe('The database type or edition (e.g. "GeoLite2-City"); null when none.'),
-    builtAt: z.string().nullable().describe('When the source built it (ISO 8601); null when unknown.'),
+      .nullable(z.string())
+      .check(z.describe('The database type or edition (e.g. "GeoLite2-City"); null when none.')),
+    builtAt: z
+      .nullable(z.string())
+      .check(z.describe('When the source built it (ISO 8601); null when unknown.')),
     checkedAt: z
-      .string()
-      .nullable()
-      .describe('When the refresh last asked the upstream for a newer copy (ISO 8601); null when never.'),
-    count: z.number().int().nonnegative().describe('Records in service: networks, ranges, points, domains.'),
-    licence: z.string().describe('Licence as stated upstream.'),
+      .nullable(z.string())
+      .check(
+        z.describe('When the refresh last asked the upstream for a newer copy (ISO 8601); null when never.'),
+      ),
+    count: z
+      .number()
+      .check(z.int(), z.nonnegative(), z.describe('Records in service: networks, ranges, points, domains.')),
+    licence: z.string().check(z.describe('Licence as stated upstream.')),
     attribution: z
-      .string()
-      .nullable()
-      .describe('The credit line its licence asks for; null when none is required.'),
-    status: z.enum(['ok', 'missing']).describe('missing: empty because its source was not available.'),
-    note: z.string().nullable(),
+      .nullable(z.string())
+      .check(z.describe('The credit line its licence asks for; null when none is required.')),
+    status: z
+      .enum(['ok', 'missing'])
+      .check(z.describe('missing: empty because its source was not available.')),
+    note: z.nullable(z.string()),
   })
-  .describe('One dataset in service.');
+  .check(z.describe('One dataset in service.'));
 
 export const DataReportSchema = z
   .object({
     versions: z
       .object({
-        ip: z.string().nullable().describe('Version of the IP data (also in the X-Data-Version header).'),
-        lists: z.string().nullable().describe('Version of the security and email lists.'),
+        ip: z
+          .nullable(z.string())
+          .check(z.describe('Version of the IP data (also in the X-Data-Version header).')),
+        lists: z.nullable(z.string()).check(z.describe('Version of the security and email lists.')),
       })
-      .describe('Versions in service.'),
+      .check(z.describe('Versions in service.')),
     datasets: z.array(DatasetSchema),
     missing: z
       .array(z.string())
-      .describe('Datasets that are empty or absent, in words; empty when the data is complete.'),
-    fix: z.string().nullable().describe('How to fill what is missing; null when nothing is.'),
-    attribution: z.array(z.string()).describe('Every credit line the sources in service ask for.'),
+      .check(z.describe('Datasets that are empty or absent, in words; empty when the data is complete.')),
+    fix: z.nullable(z.string()).check(z.describe('How to fill what is missing; null when nothing is.')),
+    attribution: z.array(z.string()).check(z.describe('Every credit line the sources in service ask for.')),
   })
-  .describe('The data in service and its provenance.');
+  .check(z.describe('The data in service and its provenance.'));
 
 export type Dataset = z.infer<typeof DatasetSchema>;
 export type DataReport = z.infer<typeof DataReportSchema>;

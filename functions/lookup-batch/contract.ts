@@ -1,16 +1,18 @@
-import * as z from 'zod';
 import { batchOf } from '../lib/http/batch-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
 import { IpBatchItemSchema } from '../lib/ip/ip-schema.js';
 import { FieldsBodySchema } from '../lib/ip/query.js';
 import { IpLookupBatchItemSchema } from '../lib/ip/schema.js';
+import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
 
 export const LOOKUP_BATCH_MAX = 100;
 
 export const LookupBatchBody = z.object({
-  ips: batchOf(IpBatchItemSchema, LOOKUP_BATCH_MAX).describe(
-    '1 to 100 addresses; the whole batch is validated first, one malformed address fails the call.',
+  ips: batchOf(IpBatchItemSchema, LOOKUP_BATCH_MAX).check(
+    z.describe(
+      '1 to 100 addresses; the whole batch is validated first, one malformed address fails the call.',
+    ),
   ),
   fields: FieldsBodySchema,
 });
@@ -20,7 +22,7 @@ export const contract: RouteContract = {
   requestErrors: ['missing_field', 'invalid_field', 'empty_batch', 'batch_too_large', 'invalid_ip'],
   errors: ['invalid_fields'],
   response: z.object({
-    results: z.array(IpLookupBatchItemSchema).describe('In submission order, duplicates kept.'),
+    results: z.array(IpLookupBatchItemSchema).check(z.describe('In submission order, duplicates kept.')),
   }),
   examples,
 };

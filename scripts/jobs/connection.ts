@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as z from 'zod';
+import * as z from '../../functions/lib/zod.js';
 import { CliError } from '../cli/cli-error.js';
 import { JobsApi } from './api-client.js';
 import type { Values } from './args.js';
@@ -16,7 +16,7 @@ export const DEFAULT_PORT = 8787;
 const EndpointsFile = z.object({ api: z.string() });
 const DevAccountFile = z.object({ secretKey: z.string() });
 
-async function readJson<T>(file: string, schema: z.ZodType<T>): Promise<T | undefined> {
+async function readJson<T>(file: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
   try {
     const parsed = schema.safeParse(JSON.parse(await readFile(file, 'utf8')));
     return parsed.success ? parsed.data : undefined;

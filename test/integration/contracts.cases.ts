@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import type * as z from 'zod';
 import { examplePath } from '../../functions/api-reference/code-samples.js';
 import { ErrorSchema } from '../../functions/api-reference/openapi.js';
 import type { KeyRouteEntry, KeyRouteName } from '../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../functions/contracts.js';
+import type * as z from '../../functions/lib/zod.js';
 import { isKeyRoute, ROUTES } from '../../functions/routes.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
@@ -96,7 +96,7 @@ describe('contracts', () => {
   const requestOf = (route: KeyRouteEntry) => (EXAMPLES[route.name] ?? fromExample)(route);
 
   /** True when `schema` accepts `body` and drops nothing from it: an extra field anywhere fails. */
-  function expectExactly(schema: z.ZodType, body: unknown): void {
+  function expectExactly(schema: z.ZodMiniType, body: unknown): void {
     const parsed = schema.safeParse(body);
     expect(parsed.error?.issues ?? []).toEqual([]);
     expect(parsed.data).toEqual(body);

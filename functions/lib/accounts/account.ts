@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 export const AccountSchema = z.object({
   accountId: z.string(),
   plan: z.string(),
-  email: z.string().nullable(),
+  email: z.nullable(z.string()),
   createdAt: z.string(),
-  perMinute: z.number().int().positive(),
-  monthlyCap: z.number().int().positive(),
+  perMinute: z.number().check(z.int(), z.positive()),
+  monthlyCap: z.number().check(z.int(), z.positive()),
   includesSecurity: z.boolean(),
   customHostname: z.boolean(),
   /**
@@ -15,9 +15,9 @@ export const AccountSchema = z.object({
    * with API keys taken from the authorizer, sending it grants nothing. Absent locally and on
    * accounts made before per-account keys (they share their plan's key until `account sync-keys`).
    */
-  usagePlanKey: z.object({ id: z.string(), value: z.string() }).optional(),
+  usagePlanKey: z.optional(z.object({ id: z.string(), value: z.string() })),
   /** Changes with every change of the account's own rules (accounts/account-rules.ts); absent without any. */
-  rulesVersion: z.string().optional(),
+  rulesVersion: z.optional(z.string()),
 });
 export type Account = z.infer<typeof AccountSchema>;
 
@@ -30,11 +30,11 @@ export const KeyRecordSchema = z.object({
   revoked: z.boolean(),
   createdAt: z.string(),
   /** A name its owner gave it (dashboard). */
-  label: z.string().optional(),
+  label: z.optional(z.string()),
   /** The key's last 4 characters, to tell keys apart (keys made before the dashboard have none). */
-  last4: z.string().optional(),
+  last4: z.optional(z.string()),
   /** The UTC day it was last used on, written at most once a day per container (authorizer). */
-  lastUsedDay: z.string().optional(),
+  lastUsedDay: z.optional(z.string()),
 });
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
 

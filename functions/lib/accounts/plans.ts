@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 // The default plans, in one place. Numbers are ours to choose; docs/api.md lists them (Limits, billing
 // and usage notices).
 // An account copies its plan's limits at creation and may override each one.
 export const PlanSchema = z.object({
   id: z.string(),
-  perMinute: z.number().int().positive(),
-  monthlyCap: z.number().int().positive(),
+  perMinute: z.number().check(z.int(), z.positive()),
+  monthlyCap: z.number().check(z.int(), z.positive()),
   includesSecurity: z.boolean(),
   customHostname: z.boolean(),
 });

@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import * as z from 'zod';
 import type { Member, MemberLookup } from '../dashboard/sessions-port.js';
+import * as z from '../zod.js';
 import { accountItems } from './account-items.js';
 import { conditional } from './dynamo-conditions.js';
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 // Custom hostnames (docs/custom-hostnames.md): an account on a plan with the custom-hostname
 // flag serves the API on a hostname of its own domain once DNS and TLS are set up. This module
@@ -77,12 +77,12 @@ export const HostnameRecordSchema = z.object({
   token: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
-  checkedAt: z.string().optional(),
-  dnsVerifiedAt: z.string().optional(),
-  certificateRequestedAt: z.string().optional(),
-  activatedAt: z.string().optional(),
-  reason: z.enum(Object.keys(HOSTNAME_REASONS) as [HostnameReason, ...HostnameReason[]]).optional(),
-  message: z.string().optional(),
+  checkedAt: z.optional(z.string()),
+  dnsVerifiedAt: z.optional(z.string()),
+  certificateRequestedAt: z.optional(z.string()),
+  activatedAt: z.optional(z.string()),
+  reason: z.optional(z.enum(Object.keys(HOSTNAME_REASONS) as [HostnameReason, ...HostnameReason[]])),
+  message: z.optional(z.string()),
 });
 /** A claimed hostname (one item per hostname: two accounts can never hold the same one). */
 export type HostnameRecord = z.infer<typeof HostnameRecordSchema>;

@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import type { KeyRecord } from '../accounts/account.js';
 import { normaliseAllowedOrigin } from '../accounts/origins.js';
+import * as z from '../zod.js';
 import { DashboardInputError } from './dashboard-errors.js';
 
 // The rules for keys made or changed in the dashboard: the admin CLI's (origins normalised, at
@@ -9,12 +9,9 @@ import { DashboardInputError } from './dashboard-errors.js';
 export const MAX_ORIGINS = 20;
 const LABEL_MAX = 60;
 
-export const KeyLabelSchema = z
-  .string()
-  .trim()
-  .max(LABEL_MAX)
-  .regex(/^[^\p{C}]*$/u, 'no control characters')
-  .optional();
+export const KeyLabelSchema = z.optional(
+  z.string().check(z.trim(), z.maxLength(LABEL_MAX), z.regex(/^[^\p{C}]*$/u, 'no control characters')),
+);
 
 /** Allowed origins as stored: normalised, distinct, 1 to MAX_ORIGINS. */
 export function allowedOrigins(raw: readonly string[]): string[] {

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 // How long sign-in links and sessions live (issue #17; docs/dashboard.md). A session ends 12 hours
 // after its last use or 7 days after sign-in, whichever comes first; its last use is written at most

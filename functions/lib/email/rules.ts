@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { normaliseHostname } from '../dns/host-name.js';
+import * as z from '../zod.js';
 import { toAsciiDomain } from './syntax.js';
 
 // An account's own email rules (docs/api.md: Email checks, "Account email rules"): domains and mail
@@ -67,75 +67,74 @@ function tldProblem(entry: string): string | null {
   return 'not a valid top-level domain (1-63 letters, digits or hyphens, not all digits)';
 }
 
-const NameEntrySchema = z
-  .string()
-  .overwrite(normaliseName)
-  .check((ctx) => {
-    const problem = nameProblem(ctx.value);
-    if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-  });
+const NameEntrySchema = z.string().check(z.overwrite(normaliseName), (ctx) => {
+  const problem = nameProblem(ctx.value);
+  if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+});
 
-const TldEntrySchema = z
-  .string()
-  .overwrite(normaliseTld)
-  .check((ctx) => {
-    const problem = tldProblem(ctx.value);
-    if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-  });
+const TldEntrySchema = z.string().check(z.overwrite(normaliseTld), (ctx) => {
+  const problem = tldProblem(ctx.value);
+  if (problem !== null) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+});
 
 const unique = (entries: string[]): string[] => [...new Set(entries)];
 
-function listOf(entry: z.ZodString, what: string) {
-  return (
-    z
-      .array(entry)
-      // A custom issue, not .max(): an over-long list of a document is 400 invalid_field (the API
-      // answers an array's too_big as batch_too_large, which is about batches of lookups).
-      .check((ctx) => {
-        if (ctx.value.length > EMAIL_RULES_MAX_ENTRIES) {
-          ctx.issues.push({
-            code: 'custom',
-            message: `at most ${EMAIL_RULES_MAX_ENTRIES} entries`,
-            input: ctx.value,
-            params: { code: 'invalid_field' },
-          });
-        }
-      })
-      .overwrite(unique)
-      .default(() => [])
-      .describe(what)
-  );
+function listOf(entry: z.ZodMiniString, what: string) {
+  return z
+    ._default(
+      z.array(entry).check(
+        // A custom issue, not z.maxLength(): an over-long list of a document is 400 invalid_field (the
+        // API answers an array's too_big as batch_too_large, which is about batches of lookups).
+        (ctx) => {
+          if (ctx.value.length > EMAIL_RULES_MAX_ENTRIES) {
+            ctx.issues.push({
+              code: 'custom',
+              message: `at most ${EMAIL_RULES_MAX_ENTRIES} entries`,
+              input: ctx.value,
+              params: { code: 'invalid_field' },
+            });
+          }
+        },
+        z.overwrite(unique),
+      ),
+      () => [],
+    )
+    .check(z.describe(what));
 }
 
 const AllowSchema = z
-  .strictObject({
-    domains: listOf(
-      NameEntrySchema,
-      'Domains never reported disposable nor as a typo; each covers its subdomains.',
-    ),
-    mxHosts: listOf(
-      NameEntrySchema,
-      'Mail servers (the MX host of a domain) whose domains are never reported disposable nor as a typo; ' +
-        'each covers the hosts under it.',
-    ),
-  })
-  .prefault({})
-  .describe('What the account trusts. A block entry that also matches wins.');
+  .prefault(
+    z.strictObject({
+      domains: listOf(
+        NameEntrySchema,
+        'Domains never reported disposable nor as a typo; each covers its subdomains.',
+      ),
+      mxHosts: listOf(
+        NameEntrySchema,
+        'Mail servers (the MX host of a domain) whose domains are never reported disposable nor as a typo; ' +
+          'each covers the hosts under it.',
+      ),
+    }),
+    {},
+  )
+  .check(z.describe('What the account trusts. A block entry that also matches wins.'));
 
 const BlockSchema = z
-  .strictObject({
-    domains: listOf(
-      NameEntrySchema,
-      'Domains refused: verdict reject, reason blocked_by_account; each covers its subdomains.',
-    ),
-    mxHosts: listOf(
-      NameEntrySchema,
-      'Mail servers whose domains are refused (blocked_by_account); each covers the hosts under it.',
-    ),
-    tlds: listOf(TldEntrySchema, 'Top-level domains refused (blocked_by_account), without the dot.'),
-  })
-  .prefault({})
-  .describe('What the account refuses. Wins over allow.');
+  .prefault(
+    z.strictObject({
+      domains: listOf(
+        NameEntrySchema,
+        'Domains refused: verdict reject, reason blocked_by_account; each covers its subdomains.',
+      ),
+      mxHosts: listOf(
+        NameEntrySchema,
+        'Mail servers whose domains are refused (blocked_by_account); each covers the hosts under it.',
+      ),
+      tlds: listOf(TldEntrySchema, 'Top-level domains refused (blocked_by_account), without the dot.'),
+    }),
+    {},
+  )
+  .check(z.describe('What the account refuses. Wins over allow.'));
 
 interface RuleLists {
   allow: { domains: readonly string[]; mxHosts: readonly string[] };
@@ -158,11 +157,12 @@ export const EmailRulesSchema = z
     allow: AllowSchema,
     block: BlockSchema,
     relayAliases: z
-      .enum(RELAY_ALIAS_POLICIES)
-      .default('accept')
-      .describe(
-        'Privacy-relay aliases (Apple Hide My Email, Firefox Relay, DuckDuckGo, SimpleLogin, addy.io, ' +
-          'Proton Pass): accept adds nothing; review or reject adds reason relay_alias with that verdict.',
+      ._default(z.enum(RELAY_ALIAS_POLICIES), 'accept')
+      .check(
+        z.describe(
+          'Privacy-relay aliases (Apple Hide My Email, Firefox Relay, DuckDuckGo, SimpleLogin, addy.io, ' +
+            'Proton Pass): accept adds nothing; review or reject adds reason relay_alias with that verdict.',
+        ),
       ),
   })
   .check((ctx) => {
@@ -181,7 +181,7 @@ export const EmailRulesSchema = z
       }
     }
   })
-  .describe("An account's email rules.");
+  .check(z.describe("An account's email rules."));
 
 /** The rules as normalised (every list present, entries in punycode, duplicates dropped). */
 export type EmailRules = z.output<typeof EmailRulesSchema>;

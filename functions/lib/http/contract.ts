@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import type * as z from '../zod.js';
 import type { ErrorCode } from './errors.js';
 
 /**
@@ -23,14 +23,15 @@ export interface RouteExample {
 
 /**
  * A route's request and response schemas: handlers validate with them (functions/lib/http/validate.ts,
- * the one mapping from zod issues to error codes), OpenAPI is built from them.
+ * the one mapping from zod issues to error codes), OpenAPI is built from them. Typed on `zod/mini`'s
+ * schema type (../zod.ts), which a classic zod schema satisfies as well.
  */
 export interface RouteContract {
-  params?: z.ZodType;
-  query?: z.ZodType;
+  params?: z.ZodMiniType;
+  query?: z.ZodMiniType;
   /** Request headers the route reads besides the key (e.g. Idempotency-Key). */
-  headers?: z.ZodType;
-  body?: z.ZodType;
+  headers?: z.ZodMiniType;
+  body?: z.ZodMiniType;
   /** Request media types other than application/json (e.g. text/csv for list jobs). */
   bodyMediaTypes?: string[];
   /** The 400 codes validating `params`, `query` and `body` with these schemas can answer. */
@@ -41,7 +42,7 @@ export interface RouteContract {
    * come from the route table: functions/api-reference/operation-errors.ts.
    */
   errors?: readonly ErrorCode[];
-  response: z.ZodType;
+  response: z.ZodMiniType;
   responseStatus?: number;
   /** Response media type when it is not JSON (the results CSV). */
   responseMediaType?: string;

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 // What the session authorizer learned about a dashboard call (authorizer context: strings).
 export const SessionPrincipalSchema = z.object({
-  accountId: z.string().min(1),
-  email: z.string().min(1),
-  csrfToken: z.string().min(1),
-  sessionExpiresAt: z.string().min(1),
+  accountId: z.string().check(z.minLength(1)),
+  email: z.string().check(z.minLength(1)),
+  csrfToken: z.string().check(z.minLength(1)),
+  sessionExpiresAt: z.string().check(z.minLength(1)),
 });
 export type SessionPrincipal = z.infer<typeof SessionPrincipalSchema>;
 
@@ -15,5 +15,5 @@ export type SessionPrincipal = z.infer<typeof SessionPrincipalSchema>;
  */
 export const SessionRefusalSchema = z.object({
   errorCode: z.enum(['session_required', 'csrf_token_invalid', 'service_unavailable']),
-  message: z.string().min(1),
+  message: z.string().check(z.minLength(1)),
 });

@@ -1,27 +1,30 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 // What the authorizer learned about the caller. API Gateway hands the authorizer's context to the
 // function as strings, so every field is coerced from its string form here, once.
 export const PrincipalSchema = z.object({
-  accountId: z.string().min(1),
-  keyId: z.string().min(1),
+  accountId: z.string().check(z.minLength(1)),
+  keyId: z.string().check(z.minLength(1)),
   keyType: z.enum(['publishable', 'secret']),
-  plan: z.string().min(1),
-  perMinute: z.coerce.number().int().nonnegative(),
-  monthlyCap: z.coerce.number().int().nonnegative(),
-  includesSecurity: z.preprocess((v) => v === true || v === 'true', z.boolean()),
+  plan: z.string().check(z.minLength(1)),
+  perMinute: z.coerce.number().check(z.int(), z.nonnegative()),
+  monthlyCap: z.coerce.number().check(z.int(), z.nonnegative()),
+  includesSecurity: z.pipe(
+    z.unknown(),
+    z.transform((v) => v === true || v === 'true'),
+  ),
   /** The request's origin when it matched the key's allowed list (publishable keys only). */
-  allowedOrigin: z.string().default(''),
+  allowedOrigin: z._default(z.string(), ''),
   /** The account's custom hostname the request arrived on, if any (docs/custom-hostnames.md). */
-  customHostname: z.string().min(1).optional(),
+  customHostname: z.optional(z.string().check(z.minLength(1))),
   /** `inactive`: the hostname is known but not serving; the handler answers 421 hostname_not_active. */
-  hostStatus: z.enum(['active', 'inactive']).optional(),
+  hostStatus: z.optional(z.enum(['active', 'inactive'])),
   /** `dashboard`: a dashboard session on a list-job route instead of a key (docs/dashboard.md). */
-  channel: z.literal('dashboard').optional(),
+  channel: z.optional(z.literal('dashboard')),
   /** The dashboard's signed-in person (their e-mail), on the `dashboard` channel only. */
-  member: z.string().min(1).optional(),
+  member: z.optional(z.string().check(z.minLength(1))),
   /** The version of the account's own rules (accounts/account-rules.ts); absent when it has none. */
-  rulesVersion: z.string().min(1).optional(),
+  rulesVersion: z.optional(z.string().check(z.minLength(1))),
 });
 
 export type Principal = z.infer<typeof PrincipalSchema>;

@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from '../zod.js';
 import { ERROR_CODES, type ErrorCode, ValidationError } from './errors.js';
 
 // The one mapping from zod issues to the API's 400 codes (docs/api.md: Errors). A route's contract
@@ -79,20 +79,23 @@ function issueMessage(issue: z.core.$ZodIssue, code: ErrorCode, at: string): str
 }
 
 /** The ValidationError answering a failed parse: its first issue by precedence, as its API code. */
-export function toValidationError(error: z.ZodError, part: RequestPart): ValidationError {
+export function toValidationError(error: z.core.$ZodError, part: RequestPart): ValidationError {
   let first = error.issues[0]!;
   for (const issue of error.issues) if (precedence(issue) < precedence(first)) first = issue;
   const code = issueCode(first, part);
   return new ValidationError(code, issueMessage(first, code, where(first.path, part)));
 }
 
-/** Validates one part of a request with its contract schema; throws the API's ValidationError. */
-export function validate<S extends z.ZodType>(
+/**
+ * Validates one part of a request with its contract schema; throws the API's ValidationError. Any
+ * zod schema (`zod/mini` or classic: their common core type) is validated the same way.
+ */
+export function validate<S extends z.core.$ZodType>(
   schema: S,
   value: unknown,
   part: RequestPart = 'body',
 ): z.output<S> {
-  const result = schema.safeParse(value, { reportInput: true });
+  const result = z.safeParse(schema, value, { reportInput: true });
   if (result.success) return result.data;
   throw toValidationError(result.error, part);
 }
@@ -102,11 +105,11 @@ export function validate<S extends z.ZodType>(
  * shows it): HTTP header names are case-insensitive and HttpRequest holds them lower-cased.
  */
 export function headersNamedBy(
-  schema: z.ZodObject,
+  schema: z.core.$ZodObject,
   headers: Readonly<Record<string, string>>,
 ): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const name of Object.keys(schema.shape)) {
+  for (const name of Object.keys(schema._zod.def.shape)) {
     const lower = name.toLowerCase();
     if (Object.hasOwn(headers, lower)) out[name] = headers[lower]!;
   }
@@ -114,7 +117,7 @@ export function headersNamedBy(
 }
 
 /** Validates a request's headers with a contract's header schema (see headersNamedBy). */
-export function validateHeaders<S extends z.ZodObject>(
+export function validateHeaders<S extends z.core.$ZodObject>(
   schema: S,
   headers: Readonly<Record<string, string>>,
 ): z.output<S> {

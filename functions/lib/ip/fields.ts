@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from '../zod.js';
 
 // Field selection of the IP answers (`?fields=country,city,security.isVpn` on GET /v1/geo and GET
 // /v1/lookup/{ip}, `"fields"` in the body of POST /v1/lookup; docs/api.md: Field selection). A
@@ -19,16 +19,15 @@ export interface FieldSelection {
   readonly inner: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-function objectOf(schema: z.ZodType): z.ZodObject | null {
-  let current: z.ZodType = schema;
+// By each schema's kind (def.type) rather than its class: this module needs zod's types only, so
+// the handlers that select fields load no zod for it.
+function objectOf(schema: z.core.$ZodType): z.core.$ZodObject | null {
+  let current: z.core.$ZodType = schema;
   for (let i = 0; i < 5; i++) {
-    if (current instanceof z.ZodObject) return current;
-    if (
-      current instanceof z.ZodOptional ||
-      current instanceof z.ZodNullable ||
-      current instanceof z.ZodDefault
-    ) {
-      current = current.unwrap() as z.ZodType;
+    const def = current._zod.def;
+    if (def.type === 'object') return current as z.core.$ZodObject;
+    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default') {
+      current = (def as z.core.$ZodOptionalDef | z.core.$ZodNullableDef | z.core.$ZodDefaultDef).innerType;
       continue;
     }
     return null;
@@ -37,11 +36,11 @@ function objectOf(schema: z.ZodType): z.ZodObject | null {
 }
 
 /** The catalog of an answer's schema (an object schema, its groups possibly nullable or optional). */
-export function fieldCatalog(schema: z.ZodObject): FieldCatalog {
+export function fieldCatalog(schema: z.core.$ZodObject): FieldCatalog {
   const catalog = new Map<string, ReadonlySet<string> | null>();
-  for (const [name, field] of Object.entries(schema.shape)) {
-    const inner = objectOf(field as z.ZodType);
-    catalog.set(name, inner ? new Set(Object.keys(inner.shape)) : null);
+  for (const [name, field] of Object.entries(schema._zod.def.shape)) {
+    const inner = objectOf(field);
+    catalog.set(name, inner ? new Set(Object.keys(inner._zod.def.shape)) : null);
   }
   return catalog;
 }

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { apiCode } from '../http/validate.js';
+import * as z from '../zod.js';
 import { parseIp } from './parse-ip.js';
 
 // Request fields holding an IP address. They fail with `invalid_ip` (docs/api.md: Errors), and the
@@ -11,10 +11,10 @@ const isIp = (value: unknown): value is string => typeof value === 'string' && p
 const NOT_AN_IP = { ...apiCode('invalid_ip'), error: 'not an IPv4 or IPv6 address' };
 
 /** One address: another type is `invalid_field` (the body's shape), a malformed string `invalid_ip`. */
-export const IpAddressSchema = z.string().refine(isIp, NOT_AN_IP);
+export const IpAddressSchema = z.string().check(z.refine(isIp, NOT_AN_IP));
 
 /**
  * An item of an IP batch: anything but an address, a string or not, is `invalid_ip` naming its
  * index (the batch fails whole). Published as a string, which is what it accepts.
  */
-export const IpBatchItemSchema = z.custom<string>(isIp, NOT_AN_IP).meta({ type: 'string' });
+export const IpBatchItemSchema = z.custom<string>(isIp, NOT_AN_IP).check(z.meta({ type: 'string' }));

@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import type { ManifestEntry } from '../data-manifest.js';
+import * as z from '../zod.js';
 
 // What the IP data directory holds: `manifest.json` beside the files, written by the layer build
 // (layers/build/ip-data.ts) and by the refresh (../refresh/ip-refresh.ts), read by IpData to open
@@ -33,20 +33,21 @@ export interface IpManifest {
   datasets: ManifestEntry[];
 }
 
-const Entry = z
-  .object({
-    name: z.string(),
-    version: z.string(),
-    licence: z.string(),
-    source: z.string(),
-    count: z.number(),
-  })
-  .passthrough();
+const Entry = z.looseObject({
+  name: z.string(),
+  version: z.string(),
+  licence: z.string(),
+  source: z.string(),
+  count: z.number(),
+});
 
 const ManifestFile = z.union([
   z.object({ version: z.string(), datasets: z.array(Entry) }),
   // Layers of format 2 and before: a bare list (their data is DB-IP Lite and the compiled ASN files).
-  z.array(Entry).transform((datasets) => ({ version: '19700101T000000Z-0', datasets })),
+  z.pipe(
+    z.array(Entry),
+    z.transform((datasets) => ({ version: '19700101T000000Z-0', datasets })),
+  ),
 ]);
 
 /** Parses `manifest.json`; throws on a file that is neither format. */

@@ -1,7 +1,7 @@
 import { promisify } from 'node:util';
 import { createGunzip, gunzip } from 'node:zlib';
-import * as z from 'zod';
 import { invalidJsonMessage } from '../json/syntax-error.js';
+import * as z from '../zod.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
 import { JobInputError } from './job-errors.js';
@@ -19,21 +19,23 @@ import { scanJobJson } from './job-json-scan.js';
 // the addresses.
 
 export const CSV_LIMIT_BYTES = 10 * 1024 * 1024;
-const FILENAME = z.string().max(255).optional();
+const FILENAME = z.optional(z.string().check(z.maxLength(255)));
 /** Room in a JSON body for values that are not addresses (filename, unknown members). */
 const JSON_OTHER_VALUES = 1_000;
 const JSON_MAX_DEPTH = 32;
 const GZIP_MAGIC = 0x1f8b;
 
 export const JobJsonBody = z.object({
-  emails: z.array(z.string()).describe('Up to 100,000 addresses.'),
-  filename: FILENAME.describe('Shown back on the job; optional.'),
+  emails: z.array(z.string()).check(z.describe('Up to 100,000 addresses.')),
+  filename: FILENAME.check(z.describe('Shown back on the job; optional.')),
 });
 export const JobUploadBody = z.object({
   uploadId: z
     .string()
-    .regex(/^[0-9a-f-]{36}$/)
-    .describe('From POST /v1/email/jobs/uploads, after the CSV was posted to its upload URL.'),
+    .check(
+      z.regex(/^[0-9a-f-]{36}$/),
+      z.describe('From POST /v1/email/jobs/uploads, after the CSV was posted to its upload URL.'),
+    ),
   filename: FILENAME,
 });
 

@@ -1,12 +1,12 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 /**
  * The body of a job queue message: one chunk of a list job. The consumers parse it with this schema
  * (a body that does not match fails its record, never the batch) and the producer types with it.
  */
 export const JobMessageSchema = z.object({
-  jobId: z.string().min(1),
-  chunk: z.number().int().nonnegative(),
+  jobId: z.string().check(z.minLength(1)),
+  chunk: z.number().check(z.int(), z.nonnegative()),
 });
 export type JobMessage = z.infer<typeof JobMessageSchema>;
 

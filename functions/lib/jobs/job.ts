@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import type { Meter } from '../billing/meters.js';
 import { REASON_CODES } from '../email/index.js';
+import * as z from '../zod.js';
 import type { Counts, Summary } from './summary.js';
 import { summaryFrom } from './summary.js';
 
@@ -22,33 +22,41 @@ export const JOB_METER: Meter = 'email';
 
 export const SummarySchema = z
   .object({
-    verdicts: z.object({ accept: z.number().int(), review: z.number().int(), reject: z.number().int() }),
+    verdicts: z.object({
+      accept: z.number().check(z.int()),
+      review: z.number().check(z.int()),
+      reject: z.number().check(z.int()),
+    }),
     reasons: z
-      .partialRecord(z.enum(REASON_CODES), z.number().int())
-      .describe('Only reason codes that occurred.'),
+      .partialRecord(z.enum(REASON_CODES), z.number().check(z.int()))
+      .check(z.describe('Only reason codes that occurred.')),
   })
-  .describe('Row counts (duplicates included) per verdict, and per reason code that occurred.');
+  .check(z.describe('Row counts (duplicates included) per verdict, and per reason code that occurred.'));
 
 /** Where a job was made: with a key, or in the dashboard (with its session; docs/dashboard.md). */
 export const JOB_SOURCES = ['api', 'dashboard'] as const;
 export type JobSource = (typeof JOB_SOURCES)[number];
 
 export const JobSchema = z.object({
-  id: z.string().uuid().describe('Job identifier (UUID).'),
+  id: z.string().check(z.uuid(), z.describe('Job identifier (UUID).')),
   status: z.enum(JOB_STATUSES),
   source: z
     .enum(JOB_SOURCES)
-    .describe(
-      'Origin of the job: api for jobs created with a key, dashboard for jobs made in the dashboard.',
+    .check(
+      z.describe(
+        'Origin of the job: api for jobs created with a key, dashboard for jobs made in the dashboard.',
+      ),
     ),
-  filename: z.string().nullable(),
-  total: z.number().int().describe('Rows submitted, duplicates included.'),
-  credits: z.number().int().describe('Requests charged: one per distinct address (exact match).'),
-  processed: z.number().int().describe('Rows checked so far.'),
-  summary: SummarySchema.nullable().describe('Null until completed.'),
+  filename: z.nullable(z.string()),
+  total: z.number().check(z.int(), z.describe('Rows submitted, duplicates included.')),
+  credits: z.number().check(z.int(), z.describe('Requests charged: one per distinct address (exact match).')),
+  processed: z.number().check(z.int(), z.describe('Rows checked so far.')),
+  summary: z.nullable(SummarySchema).check(z.describe('Null until completed.')),
   createdAt: z.string(),
-  completedAt: z.string().nullable(),
-  expiresAt: z.string().describe('When uploaded addresses and results are deleted: 7 days after creation.'),
+  completedAt: z.nullable(z.string()),
+  expiresAt: z
+    .string()
+    .check(z.describe('When uploaded addresses and results are deleted: 7 days after creation.')),
 });
 export type Job = z.infer<typeof JobSchema>;
 

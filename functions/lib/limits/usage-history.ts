@@ -1,5 +1,5 @@
-import * as z from 'zod';
 import { METERS, type Meter } from '../billing/meters.js';
+import * as z from '../zod.js';
 import type { UsageState } from './admission.js';
 import { dayOfWindow } from './windows.js';
 
@@ -29,7 +29,7 @@ export interface UsageRecords {
 }
 
 /** Net units of one kind: a refund of an earlier day's charge lowers the day it was made. */
-const units = z.number().int();
+const units = z.number().check(z.int());
 
 /** Units per kind (METERS); the shape of `perKind` and of each day. */
 export const KindUnitsSchema = z.object({
@@ -44,14 +44,16 @@ export type KindUnits = z.infer<typeof KindUnitsSchema>;
 
 export const DayUsageSchema = z
   .object({
-    date: z.string().describe('The UTC day, yyyy-mm-dd.'),
+    date: z.string().check(z.describe('The UTC day, yyyy-mm-dd.')),
     ...KindUnitsSchema.shape,
-    total: units.describe(
-      "Units charged that day against the monthly cap; a month's days add up to its total.",
+    total: units.check(
+      z.describe("Units charged that day against the monthly cap; a month's days add up to its total."),
     ),
   })
-  .describe(
-    'Units charged on one UTC day, per kind. A refund is counted on the day it was made (a day may then be negative).',
+  .check(
+    z.describe(
+      'Units charged on one UTC day, per kind. A refund is counted on the day it was made (a day may then be negative).',
+    ),
   );
 
 export type DayUsage = z.infer<typeof DayUsageSchema>;

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 import type { UsageState } from './admission.js';
 import type { LeaseRecord } from './leases.js';
 import {
@@ -18,34 +18,36 @@ import { dayKey, minuteWindow, monthKey } from './windows.js';
 /** Most days a report goes back: the history's retention promise (issue: 90 days). */
 export const USAGE_DAYS_MAX = 90;
 
-const count = z.number().int();
+const count = z.number().check(z.int());
 
 export const UsageReportSchema = z
   .object({
     accountId: z.string(),
     plan: z.string(),
-    month: z.string().describe('The calendar month (UTC) of thisMonth and perKind, yyyy-mm.'),
+    month: z.string().check(z.describe('The calendar month (UTC) of thisMonth and perKind, yyyy-mm.')),
     thisMinute: z.object({
-      used: count
-        .nonnegative()
-        .describe('Calls counted in the current one-minute window, this one included.'),
-      limit: count.nonnegative().describe('Calls per minute (X-RateLimit-Limit).'),
-      resetsAt: z.iso.datetime().describe('When the current window ends (X-RateLimit-Reset).'),
+      used: count.check(
+        z.nonnegative(),
+        z.describe('Calls counted in the current one-minute window, this one included.'),
+      ),
+      limit: count.check(z.nonnegative(), z.describe('Calls per minute (X-RateLimit-Limit).')),
+      resetsAt: z.iso.datetime().check(z.describe('When the current window ends (X-RateLimit-Reset).')),
     }),
     thisMonth: z.object({
-      used: count.describe('Units charged this month against the cap.'),
-      cap: count.nonnegative().describe('The monthly cap.'),
-      remaining: count.nonnegative().describe('Units left of the cap this month.'),
+      used: count.check(z.describe('Units charged this month against the cap.')),
+      cap: count.check(z.nonnegative(), z.describe('The monthly cap.')),
+      remaining: count.check(z.nonnegative(), z.describe('Units left of the cap this month.')),
     }),
-    perKind: KindUnitsSchema.describe('Units charged this month, per kind.'),
+    perKind: KindUnitsSchema.check(z.describe('Units charged this month, per kind.')),
     days: z
-      .array(DayUsageSchema)
-      .optional()
-      .describe(
-        'With ?days=N: the last N UTC days, oldest first, ending today; days without calls are zeros.',
+      .optional(z.array(DayUsageSchema))
+      .check(
+        z.describe(
+          'With ?days=N: the last N UTC days, oldest first, ending today; days without calls are zeros.',
+        ),
       ),
   })
-  .describe("The account's usage. Not billed.");
+  .check(z.describe("The account's usage. Not billed."));
 
 export type UsageReport = z.infer<typeof UsageReportSchema>;
 

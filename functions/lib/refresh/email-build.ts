@@ -1,4 +1,3 @@
-import * as z from 'zod';
 import { EMAIL_LIST_FILES } from '../email/lists.js';
 import { mxHostSeeds } from '../email/mx-hosts.js';
 import { toAsciiDomain } from '../email/syntax.js';
@@ -11,6 +10,7 @@ import {
   SourceFormatError,
 } from '../security/sources/parse-result.js';
 import { MAX_SHRINK, type Rejection } from '../security/validate.js';
+import * as z from '../zod.js';
 
 import { MX_OBSERVATIONS_FILE } from './artifact-paths.js';
 import type { SourceFetcher } from './fetch.js';
@@ -140,7 +140,7 @@ export const EmailListsManifestSchema = z.object({
   counts: z.object({ disposable: z.number(), allowlist: z.number(), mxHosts: z.number() }),
   mx: z.object({
     /** Where the next run continues in the (sorted) disposable list. */
-    cursor: z.string().nullable(),
+    cursor: z.nullable(z.string()),
     queried: z.number(),
     failed: z.number(),
     /** Hosts in the table on the refresh's evidence (mx-learn.ts), besides the seeds. */

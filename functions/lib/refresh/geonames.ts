@@ -1,5 +1,4 @@
 import { Unzip, UnzipInflate } from 'fflate';
-import * as z from 'zod';
 import { compileGeonamesPostal, type PostalCompileResult } from '../ip/compile/postal.js';
 import {
   compileSubdivisions,
@@ -12,6 +11,7 @@ import { PostalIndex } from '../ip/postal-index.js';
 import type { FileReport } from '../security/manifest.js';
 import { MAX_INVALID_SHARE, type ParseResult, SourceFormatError } from '../security/sources/parse-result.js';
 import { MAX_SHRINK, type Rejection, SHRINK_RULE_MIN_COUNT } from '../security/validate.js';
+import * as z from '../zod.js';
 import type { FetchTarget, SourceFetcher } from './fetch.js';
 import { readSource } from './read-source.js';
 
@@ -262,9 +262,9 @@ export async function compileGeonames(deps: GeonamesDeps): Promise<GeonamesCompi
 
 /** What the shrink guard compares between the version in service and a refresh. */
 export const GeonamesCountsSchema = z.object({
-  postalPoints: z.number().int().nonnegative(),
-  postalCountries: z.number().int().nonnegative(),
-  admin1: z.number().int().nonnegative(),
+  postalPoints: z.number().check(z.int(), z.nonnegative()),
+  postalCountries: z.number().check(z.int(), z.nonnegative()),
+  admin1: z.number().check(z.int(), z.nonnegative()),
 });
 export type GeonamesCounts = z.infer<typeof GeonamesCountsSchema>;
 

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../zod.js';
 
 // An account's impossible-travel settings (docs/api.md: Impossible travel): the speed above which a
 // move between two observations is impossible, and the distance and time below which it never is.
@@ -45,33 +45,39 @@ const D = DEFAULT_TRAVEL_SETTINGS;
 export const travelSettingFields = {
   maxSpeedKmh: z
     .number()
-    .int()
-    .min(speed.min)
-    .max(speed.max)
-    .describe(
-      `Implied speed, km/h (a whole number from ${speed.min} to ${speed.max}), above which a move is ` +
-        `impossible travel: risk high. Above half of it the trip is fast but possible: risk medium. ` +
-        `Default ${D.maxSpeedKmh} (an airliner cruises at about 900).`,
+    .check(
+      z.int(),
+      z.minimum(speed.min),
+      z.maximum(speed.max),
+      z.describe(
+        `Implied speed, km/h (a whole number from ${speed.min} to ${speed.max}), above which a move is ` +
+          `impossible travel: risk high. Above half of it the trip is fast but possible: risk medium. ` +
+          `Default ${D.maxSpeedKmh} (an airliner cruises at about 900).`,
+      ),
     ),
   minDistanceKm: z
     .number()
-    .int()
-    .min(distance.min)
-    .max(distance.max)
-    .describe(
-      `Distance, km (a whole number from ${distance.min} to ${distance.max}), up to which a move never ` +
-        'counts as travel, measured after the accuracy radii of both locations are taken off. ' +
-        `Default ${D.minDistanceKm} (the error of IP geolocation: nearby cities never count).`,
+    .check(
+      z.int(),
+      z.minimum(distance.min),
+      z.maximum(distance.max),
+      z.describe(
+        `Distance, km (a whole number from ${distance.min} to ${distance.max}), up to which a move never ` +
+          'counts as travel, measured after the accuracy radii of both locations are taken off. ' +
+          `Default ${D.minDistanceKm} (the error of IP geolocation: nearby cities never count).`,
+      ),
     ),
   minSeconds: z
     .number()
-    .int()
-    .min(seconds.min)
-    .max(seconds.max)
-    .describe(
-      `Seconds (a whole number from ${seconds.min} to ${seconds.max}, one day): observations less than ` +
-        'this far apart never count as travel by speed (a country change is still medium). ' +
-        `Default ${D.minSeconds}: every interval counts.`,
+    .check(
+      z.int(),
+      z.minimum(seconds.min),
+      z.maximum(seconds.max),
+      z.describe(
+        `Seconds (a whole number from ${seconds.min} to ${seconds.max}, one day): observations less than ` +
+          'this far apart never count as travel by speed (a country change is still medium). ' +
+          `Default ${D.minSeconds}: every interval counts.`,
+      ),
     ),
 };
 
@@ -81,14 +87,16 @@ export const travelSettingFields = {
  */
 export const TravelSettingsSchema = z
   .strictObject({
-    maxSpeedKmh: travelSettingFields.maxSpeedKmh.optional(),
-    minDistanceKm: travelSettingFields.minDistanceKm.optional(),
-    minSeconds: travelSettingFields.minSeconds.optional(),
+    maxSpeedKmh: z.optional(travelSettingFields.maxSpeedKmh),
+    minDistanceKm: z.optional(travelSettingFields.minDistanceKm),
+    minSeconds: z.optional(travelSettingFields.minSeconds),
   })
-  .describe(
-    "The account's impossible-travel settings. A field left out takes its default; the defaults " +
-      `(maxSpeedKmh ${D.maxSpeedKmh}, minDistanceKm ${D.minDistanceKm}, minSeconds ${D.minSeconds}) ` +
-      'give the same answers as an account that never set any.',
+  .check(
+    z.describe(
+      "The account's impossible-travel settings. A field left out takes its default; the defaults " +
+        `(maxSpeedKmh ${D.maxSpeedKmh}, minDistanceKm ${D.minDistanceKm}, minSeconds ${D.minSeconds}) ` +
+        'give the same answers as an account that never set any.',
+    ),
   );
 
 export type TravelSettingsInput = z.output<typeof TravelSettingsSchema>;

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import * as z from 'zod';
 import { apiCode } from '../http/validate.js';
+import * as z from '../zod.js';
 
 // A userId is the customer's own identifier for its end user. We store it only as
 // HMAC-SHA256(deployment secret, accountId NUL userId): the same userId of two accounts never
@@ -13,20 +13,20 @@ const codePoints = (s: string) => [...s].length;
  * 1 to 256 characters (code points), else `invalid_user_id`: one refinement carrying its API code,
  * with the same bounds published as minLength/maxLength.
  */
-export const UserIdSchema = z
-  .string()
-  .refine((s) => s.length > 0 && codePoints(s) <= USER_ID_MAX_LENGTH, {
+export const UserIdSchema = z.string().check(
+  z.refine((s) => s.length > 0 && codePoints(s) <= USER_ID_MAX_LENGTH, {
     ...apiCode('invalid_user_id'),
     error: (issue) =>
       issue.input === ''
         ? 'userId must not be empty'
         : `userId must be at most ${USER_ID_MAX_LENGTH} characters`,
-  })
-  .meta({
+  }),
+  z.meta({
     minLength: 1,
     maxLength: USER_ID_MAX_LENGTH,
     description: `Your identifier for the end user (1-${USER_ID_MAX_LENGTH} characters); stored only as a keyed hash.`,
-  });
+  }),
+);
 
 /** A body naming a user (DELETE /v1/risk/baseline). */
 export const UserIdBody = z.object({ userId: UserIdSchema });

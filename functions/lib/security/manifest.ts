@@ -2,7 +2,7 @@
 // (URL, licence, fetch time, entry count), and the rules applied. It is the attribution record of
 // the data, the baseline the next refresh is validated against (validate.ts) and the integrity
 // check of the artifact (sha256) when a function swaps a new version in.
-import * as z from 'zod';
+import * as z from '../zod.js';
 import { SECURITY_FLAGS } from './flags.js';
 
 export const FileReportSchema = z.object({
@@ -14,12 +14,12 @@ export const FileReportSchema = z.object({
   status: z.enum(['ok', 'unavailable']),
   optional: z.boolean(),
   /** Entries read (ranges, addresses, ASNs or domains); 0 when unavailable. */
-  count: z.number().int().nonnegative(),
+  count: z.number().check(z.int(), z.nonnegative()),
   /** Malformed records skipped. */
-  invalid: z.number().int().nonnegative(),
+  invalid: z.number().check(z.int(), z.nonnegative()),
   /** When the data was fetched (upstream) or the snapshot file's modification time; null if never. */
-  fetchedAt: z.string().nullable(),
-  note: z.string().optional(),
+  fetchedAt: z.nullable(z.string()),
+  note: z.optional(z.string()),
 });
 export type FileReport = z.infer<typeof FileReportSchema>;
 
@@ -28,13 +28,16 @@ export const SourceReportSchema = z.object({
   name: z.string(),
   licence: z.string(),
   homepage: z.string(),
-  flag: z.enum(SECURITY_FLAGS as [string, ...string[]]).optional(),
-  note: z.string().optional(),
+  flag: z.optional(z.enum(SECURITY_FLAGS as [string, ...string[]])),
+  note: z.optional(z.string()),
   files: z.array(FileReportSchema),
 });
 export type SourceReport = z.infer<typeof SourceReportSchema>;
 
-const FamilyCounts = z.object({ v4: z.number().int().nonnegative(), v6: z.number().int().nonnegative() });
+const FamilyCounts = z.object({
+  v4: z.number().check(z.int(), z.nonnegative()),
+  v6: z.number().check(z.int(), z.nonnegative()),
+});
 
 export const SECURITY_FILES = { table: 'ranges.bin', manifest: 'manifest.json' } as const;
 
@@ -53,24 +56,24 @@ export const SecurityManifestSchema = z.object({
   artifact: z.object({
     file: z.literal(SECURITY_FILES.table),
     format: z.string(),
-    formatVersion: z.number().int(),
-    bytes: z.number().int().nonnegative(),
+    formatVersion: z.number().check(z.int()),
+    bytes: z.number().check(z.int(), z.nonnegative()),
     sha256: z.string(),
     ranges: FamilyCounts,
   }),
   /** Output ranges carrying each flag. */
   flags: z.record(z.string(), FamilyCounts),
   rules: z.object({
-    ipsumMinLists: z.number().int(),
+    ipsumMinLists: z.number().check(z.int()),
     sanctionedCountries: z.array(z.string()),
     sanctionedRule: z.string(),
     maxShrink: z.number(),
   }),
   /** ASN ranges and city data used for the ASN expansion and the sanctioned rule (null: none). */
-  networkData: z.string().nullable(),
-  sanctionedAsns: z.array(z.object({ asn: z.number().int(), country: z.string() })),
+  networkData: z.nullable(z.string()),
+  sanctionedAsns: z.array(z.object({ asn: z.number().check(z.int()), country: z.string() })),
   sources: z.array(SourceReportSchema),
-  note: z.string().optional(),
+  note: z.optional(z.string()),
 });
 export type SecurityManifest = z.infer<typeof SecurityManifestSchema>;
 

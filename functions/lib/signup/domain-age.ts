@@ -1,6 +1,6 @@
-import * as z from 'zod';
 import type { Clock } from '../clock.js';
 import { registrableDomain } from '../email/public-suffix.js';
+import * as z from '../zod.js';
 
 // Age of an email domain from public registration data (the field emailDomainAgeDays, the reason
 // new_domain), over RDAP (RFC 9083 responses, RFC 9082 queries). The registry's RDAP server is found
@@ -36,9 +36,9 @@ const DAY_MS = 86_400_000;
 // ---- Bootstrap (RFC 9224) ----
 
 export const RdapBootstrapFileSchema = z.object({
-  version: z.string().optional(),
-  publication: z.string().optional(),
-  description: z.string().optional(),
+  version: z.optional(z.string()),
+  publication: z.optional(z.string()),
+  description: z.optional(z.string()),
   services: z.array(z.tuple([z.array(z.string()), z.array(z.string())])),
 });
 
@@ -125,7 +125,7 @@ export function sharedBootstrap(
 // ---- RDAP domain answer (RFC 9083) ----
 
 const RdapDomainSchema = z.object({
-  events: z.array(z.object({ eventAction: z.string(), eventDate: z.string().optional() }).loose()).optional(),
+  events: z.optional(z.array(z.looseObject({ eventAction: z.string(), eventDate: z.optional(z.string()) }))),
 });
 
 /** The `registration` event date of an RDAP domain object, or null when it has none. */

@@ -1,6 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import type * as z from 'zod';
 import { codeSamples, jsLiteral } from '../../../functions/api-reference/code-samples.js';
 import { buildOpenApi, ErrorSchema } from '../../../functions/api-reference/openapi.js';
 import type { KeyRouteEntry, KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
@@ -14,6 +13,7 @@ import { validate, validateHeaders } from '../../../functions/lib/http/validate.
 import { JOB_RETENTION_DAYS, type Job } from '../../../functions/lib/jobs/job.js';
 import { encodeCursor } from '../../../functions/lib/jobs/list-cursor.js';
 import { type SignupReason, scoreOf, verdictOfScore } from '../../../functions/lib/signup/score.js';
+import type * as z from '../../../functions/lib/zod.js';
 import { API_TAGS, isKeyRoute, ROUTES, type Route } from '../../../functions/routes.js';
 
 // The API reference (/docs, /v1/openapi.json) as a reader uses it: sections, the errors each
@@ -46,7 +46,7 @@ const examples = (name: KeyRouteName) => CONTRACTS[name].examples;
 const response = <T>(name: KeyRouteName, example: string) => examples(name)[example]!.response as T;
 
 /** True when `schema` accepts `value` and drops nothing from it: an extra field anywhere fails. */
-function expectExactly(schema: z.ZodType, value: unknown): void {
+function expectExactly(schema: z.ZodMiniType, value: unknown): void {
   const parsed = schema.safeParse(value);
   expect(parsed.error?.issues ?? []).toEqual([]);
   expect(parsed.data).toEqual(value);
@@ -151,7 +151,7 @@ describe('openapi', () => {
           if (contract.query) validate(contract.query, example.query ?? {}, 'query');
           if (contract.headers) {
             const sent = Object.entries(example.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]);
-            validateHeaders(contract.headers as z.ZodObject, Object.fromEntries(sent));
+            validateHeaders(contract.headers as z.ZodMiniObject, Object.fromEntries(sent));
           }
           if (contract.body && !example.contentType) validate(contract.body, example.body);
           if (example.contentType) expect(contract.bodyMediaTypes).toContain(example.contentType);

@@ -1,6 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import * as z from 'zod';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
 import { validate } from '../../../functions/lib/http/validate.js';
 import type { Baseline, BaselineStore } from '../../../functions/lib/risk/baseline.js';
@@ -22,6 +21,7 @@ import {
   TravelSettingsSchema,
   travelSettingsOf,
 } from '../../../functions/lib/risk/travel-settings.js';
+import * as z from '../../../functions/lib/zod.js';
 
 // The account's travel settings and the locations' accuracy radii: the settings body, the rule under
 // other settings, the distance less the radii, and the radius kept with the baseline.

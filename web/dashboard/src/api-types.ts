@@ -1,4 +1,3 @@
-import type * as z from 'zod';
 import type { EmailRulesPutBody } from '../../../functions/account-email-rules-put/contract.js';
 import type { TravelPutBody } from '../../../functions/account-travel-put/contract.js';
 import type { KeyCreateBody } from '../../../functions/dashboard-keys-create/contract.js';
@@ -19,6 +18,7 @@ import type { EmailCheckResult } from '../../../functions/lib/email/schema.js';
 import type { ErrorBody } from '../../../functions/lib/http/errors.js';
 import type { Job } from '../../../functions/lib/jobs/job.js';
 import type { DayUsage } from '../../../functions/lib/limits/usage-history.js';
+import type * as z from '../../../functions/lib/zod.js';
 import type { Meter } from '../../../functions/routes.js';
 
 // The API's answers as the app reads them: types only, inferred from the schemas of the dashboard

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from '../../zod.js';
 import { HttpError } from '../errors.js';
 import { PrincipalSchema } from '../principal.js';
 import type { PipelineLogger } from './pipeline-deps.js';
@@ -11,7 +11,7 @@ import type { Middleware } from './request-state.js';
  */
 const KeyRefusalSchema = z.object({
   errorCode: z.enum(['invalid_api_key', 'session_required', 'csrf_token_invalid', 'service_unavailable']),
-  message: z.string().min(1),
+  message: z.string().check(z.minLength(1)),
 });
 
 /**

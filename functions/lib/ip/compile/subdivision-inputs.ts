@@ -1,5 +1,5 @@
 import type HolidaysModule from 'date-holidays';
-import * as z from 'zod';
+import * as z from '../../zod.js';
 
 // Inputs of the subdivision table that ship with the code rather than being fetched: date-holidays'
 // subdivision lists (an npm dependency) and the curated alias table (layers/build/
