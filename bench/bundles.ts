@@ -91,7 +91,8 @@ const execFileAsync = promisify(execFile);
 
 /**
  * Every deployed function: the routes, the public OpenAPI route, the authorizer, the queue consumers
- * and the scheduled data refresh, job sweeper and custom-hostname verifier.
+ * (job chunks, their DLQ, webhook deliveries) and the scheduled data refresh, job sweeper, webhook
+ * sweeper and custom-hostname verifier.
  */
 export const BUNDLED_FUNCTIONS = [
   ...ROUTES.map((r) => r.name),
@@ -100,6 +101,8 @@ export const BUNDLED_FUNCTIONS = [
   'job-processor',
   'job-dlq',
   'job-sweeper',
+  'webhook-delivery',
+  'webhook-sweeper',
   'data-refresh',
   'domain-verifier',
 ];

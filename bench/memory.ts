@@ -214,10 +214,11 @@ async function runChild(
   return JSON.parse(line) as { maxRssKb: number; outcomes: string[] };
 }
 
-function sqsEvent(records: { jobId: string; chunk: number }[]): SQSEvent {
+/** One SQS batch of these message bodies (job chunks, webhook deliveries). */
+function sqsEvent(records: readonly object[]): SQSEvent {
   return {
     Records: records.map((body, i) => ({
-      messageId: `bench-${body.jobId}-${body.chunk}-${i}`,
+      messageId: `bench-${i}`,
       receiptHandle: 'bench',
       body: JSON.stringify(body),
       attributes: {
@@ -513,6 +514,19 @@ export async function run(): Promise<BenchResult[]> {
         events: [sqsEvent(Array.from({ length: 10 }, (_, chunk) => ({ jobId: jobB, chunk })))],
       }),
       'job-sweeper': () => ({ load: 'one scheduled sweep', events: [{}] }),
+      'webhook-delivery': () => ({
+        load: '10 deliveries no longer stored (one SQS batch: each read and skipped, nothing posted)',
+        events: [
+          sqsEvent(
+            Array.from({ length: 10 }, (_, i) => ({
+              accountId: account.accountId,
+              eventId: `evt_bench${i}`,
+              targetId: 'job',
+            })),
+          ),
+        ],
+      }),
+      'webhook-sweeper': () => ({ load: 'one scheduled sweep', events: [{}] }),
       'signup-check': () => ({
         load: '100 POST /v1/signup/check, a new domain each (DNS, RDAP, IP)',
         env: dataEnv,
@@ -568,7 +582,13 @@ export async function run(): Promise<BenchResult[]> {
             v !== undefined &&
             (k.startsWith('AWS_') ||
               k.startsWith('TABLE_') ||
-              ['JOBS_BUCKET', 'JOBS_QUEUE_URL', 'USER_ID_HMAC_SECRET', 'NOTIFY_OUTBOX'].includes(k)),
+              [
+                'JOBS_BUCKET',
+                'JOBS_QUEUE_URL',
+                'WEBHOOKS_QUEUE_URL',
+                'USER_ID_HMAC_SECRET',
+                'NOTIFY_OUTBOX',
+              ].includes(k)),
         ),
       ) as Record<string, string>),
     };

@@ -42,6 +42,15 @@ import { contract as riskBaselineDelete } from './risk-baseline-delete/contract.
 import { contract as riskCheck } from './risk-check/contract.js';
 import { contract as signupCheck } from './signup-check/contract.js';
 import { contract as usage } from './usage/contract.js';
+import { contract as webhooksCreate } from './webhooks-create/contract.js';
+import { contract as webhooksDelete } from './webhooks-delete/contract.js';
+import { contract as webhooksDeliveries } from './webhooks-deliveries/contract.js';
+import { contract as webhooksGet } from './webhooks-get/contract.js';
+import { contract as webhooksList } from './webhooks-list/contract.js';
+import { contract as webhooksRedeliver } from './webhooks-redeliver/contract.js';
+import { contract as webhooksRotate } from './webhooks-rotate/contract.js';
+import { contract as webhooksTest } from './webhooks-test/contract.js';
+import { contract as webhooksUpdate } from './webhooks-update/contract.js';
 
 export const CONTRACTS: RouteContracts = {
   geo: geo,
@@ -66,6 +75,15 @@ export const CONTRACTS: RouteContracts = {
   'account-geofeed-put': accountGeofeedPut,
   'account-geofeed-get': accountGeofeedGet,
   'account-geofeed-delete': accountGeofeedDelete,
+  'webhooks-create': webhooksCreate,
+  'webhooks-list': webhooksList,
+  'webhooks-get': webhooksGet,
+  'webhooks-update': webhooksUpdate,
+  'webhooks-rotate': webhooksRotate,
+  'webhooks-deliveries': webhooksDeliveries,
+  'webhooks-test': webhooksTest,
+  'webhooks-redeliver': webhooksRedeliver,
+  'webhooks-delete': webhooksDelete,
   openapi: openapi,
   'dashboard-sign-in': dashboardSignIn,
   'dashboard-session-open': dashboardSessionOpen,

@@ -94,6 +94,35 @@ function accountRule<N extends string>(
   } as const satisfies KeyRoute & { name: N };
 }
 
+/**
+ * A route of the account's webhooks (docs/webhooks.md): secret key or the dashboard's session,
+ * 256 MB, 10 s, not billed, on the Webhooks table; `queues` when it sends an event at once.
+ */
+function webhookRoute<N extends string>(
+  name: N,
+  method: Route['method'],
+  path: string,
+  access: { webhooks: 'read' | 'readWrite'; webhookQueue?: true },
+  summary: string,
+) {
+  return {
+    name,
+    method,
+    path,
+    auth: 'secret',
+    access,
+    billing: { per: 'none' },
+    usesDataLayer: false,
+    memoryMb: 256,
+    timeoutSeconds: 10,
+    summary,
+    tag: 'Webhooks',
+    extension: true,
+    // The dashboard's Webhooks page calls these with the session (and its CSRF token on a change).
+    dashboardSession: true,
+  } as const satisfies KeyRoute & { name: N };
+}
+
 interface DashboardOptions {
   auth?: 'session' | 'none';
   access: RouteAccess;
@@ -373,6 +402,63 @@ export const ROUTES = [
     '/v1/account/geofeed',
     'readWrite',
     "Remove the account's private geofeed (extension)",
+  ),
+  webhookRoute(
+    'webhooks-create',
+    'POST',
+    '/v1/webhooks',
+    { webhooks: 'readWrite' },
+    'Add a webhook endpoint (its signing secret is shown once)',
+  ),
+  webhookRoute(
+    'webhooks-list',
+    'GET',
+    '/v1/webhooks',
+    { webhooks: 'read' },
+    "The account's webhook endpoints",
+  ),
+  webhookRoute('webhooks-get', 'GET', '/v1/webhooks/{id}', { webhooks: 'read' }, 'One webhook endpoint'),
+  webhookRoute(
+    'webhooks-update',
+    'PUT',
+    '/v1/webhooks/{id}',
+    { webhooks: 'readWrite' },
+    "Change an endpoint's URL, events or description, or enable or disable it",
+  ),
+  webhookRoute(
+    'webhooks-rotate',
+    'POST',
+    '/v1/webhooks/{id}/rotate-secret',
+    { webhooks: 'readWrite' },
+    'A new signing secret; the current one keeps signing for an overlap',
+  ),
+  webhookRoute(
+    'webhooks-deliveries',
+    'GET',
+    '/v1/webhooks/{id}/deliveries',
+    { webhooks: 'read' },
+    "The endpoint's delivery attempts, newest first",
+  ),
+  webhookRoute(
+    'webhooks-test',
+    'POST',
+    '/v1/webhooks/{id}/test',
+    { webhooks: 'readWrite', webhookQueue: true },
+    'Send a test event (webhook.test) to the endpoint',
+  ),
+  webhookRoute(
+    'webhooks-redeliver',
+    'POST',
+    '/v1/webhooks/{id}/redeliver',
+    { webhooks: 'readWrite', webhookQueue: true },
+    "Send one of the account's events to the endpoint again",
+  ),
+  webhookRoute(
+    'webhooks-delete',
+    'DELETE',
+    '/v1/webhooks/{id}',
+    { webhooks: 'readWrite' },
+    'Delete a webhook endpoint',
   ),
   {
     name: 'openapi',

@@ -1,7 +1,7 @@
 import { Annotations, Aspects, CfnOutput, CfnParameter, Stack, type StackProps } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
-import { BUCKET, JOB_QUEUE, TABLES } from '../functions/lib/aws/resources.js';
+import { BUCKET, JOB_QUEUE, TABLES, WEBHOOK_QUEUE } from '../functions/lib/aws/resources.js';
 import { ROUTES } from '../functions/routes.js';
 import { AccessLogs } from './constructs/access-logs.js';
 import { Api } from './constructs/api.js';
@@ -14,6 +14,7 @@ import type { NetintelFunction } from './constructs/netintel-function.js';
 import { AlarmActions, Observability } from './constructs/observability.js';
 import { Secrets } from './constructs/secrets.js';
 import { Tables } from './constructs/tables.js';
+import { WebhookPipeline } from './constructs/webhook-pipeline.js';
 import { type IpDataSources, ipDataEnvironment, ipDataSourcesOf } from './ip-data-sources.js';
 import { OUTPUTS } from './outputs.js';
 import {
@@ -93,6 +94,7 @@ export class NetintelStack extends Stack {
   readonly tables: Tables;
   readonly dataLayer: DataLayer;
   readonly pipeline: JobPipeline;
+  readonly webhooks: WebhookPipeline;
   readonly api: Api;
   readonly edge: Edge;
   readonly observability: Observability;
@@ -135,20 +137,35 @@ export class NetintelStack extends Stack {
     const secrets = new Secrets(this, 'Secrets');
     this.dataLayer = new DataLayer(this, 'DataLayer', { assetDir: props.dataLayerDir });
 
-    const environment: Record<string, string> = {
+    const baseEnvironment: Record<string, string> = {
       ...this.tables.environment(),
       NOTIFY_FROM: notifyFrom,
       ...(props.dnsServers ? { DNS_SERVERS: props.dnsServers } : {}),
     };
+    // Webhooks first: every function gets the deliveries queue's URL (a name, not a permission; only
+    // the functions that announce events or manage endpoints may send to it, allowAnnounce below and
+    // in Api). WEBHOOKS_ALLOW_LOOPBACK is never set here: deployed webhooks go to public hosts only.
+    this.webhooks = new WebhookPipeline(this, 'WebhookPipeline', {
+      tables: this.tables,
+      environment: baseEnvironment,
+      notifyFrom,
+    });
+    const environment: Record<string, string> = { ...baseEnvironment, ...this.webhooks.environment() };
     this.pipeline = new JobPipeline(this, 'JobPipeline', {
       tables: this.tables,
       dataLayer: this.dataLayer,
       accessLogs: accessLogs.bucket,
       environment,
     });
+    // A list job's end is announced as job.completed or job.failed: by the processor that settles its
+    // last chunk, the DLQ consumer that marks it failed, the sweep that settles what a dead process left.
+    for (const announcer of [this.pipeline.processor, this.pipeline.dlqConsumer, this.pipeline.sweeper]) {
+      this.webhooks.allowAnnounce(announcer);
+    }
     this.api = new Api(this, 'Api', {
       tables: this.tables,
       pipeline: this.pipeline,
+      webhooks: this.webhooks,
       dataLayer: this.dataLayer,
       secrets,
       environment: { ...environment, ...this.pipeline.environment() },
@@ -247,23 +264,37 @@ export class NetintelStack extends Stack {
       for (const [key, value, description] of outputs) new CfnOutput(this, key, { value, description });
     }
 
-    const functions: Record<string, IFunction> = {
-      authorizer: this.api.authorizer.fn,
-      'session-authorizer': this.api.sessionAuthorizer.fn,
-      ...Object.fromEntries(Object.entries(this.api.routeFunctions).map(([name, f]) => [name, f.fn])),
-      'job-processor': this.pipeline.processor.fn,
-      'job-dlq': this.pipeline.dlqConsumer.fn,
-      'job-sweeper': this.pipeline.sweeper.fn,
-      ...(this.customHostnames ? { 'domain-verifier': this.customHostnames.verifier.fn } : {}),
+    // By area: the API's (routes and authorizers) and the workers' (queues and schedules). The data
+    // refresh is not among them: it has alarms of its own (DataRefresh).
+    const functions: Record<string, Record<string, IFunction>> = {
+      api: {
+        authorizer: this.api.authorizer.fn,
+        'session-authorizer': this.api.sessionAuthorizer.fn,
+        ...Object.fromEntries(Object.entries(this.api.routeFunctions).map(([name, f]) => [name, f.fn])),
+      },
+      workers: {
+        'job-processor': this.pipeline.processor.fn,
+        'job-dlq': this.pipeline.dlqConsumer.fn,
+        'job-sweeper': this.pipeline.sweeper.fn,
+        'webhook-delivery': this.webhooks.delivery.fn,
+        'webhook-sweeper': this.webhooks.sweeper.fn,
+        ...(this.customHostnames ? { 'domain-verifier': this.customHostnames.verifier.fn } : {}),
+      },
     };
     this.observability = new Observability(this, 'Observability', {
       functions,
       authorizer: this.api.authorizer.fn,
       restApi: this.api.restApi,
       dlq: this.pipeline.dlq,
-      usageLogGroups: ROUTES.filter((r) => r.billing.per !== 'none').map(
-        (r) => this.api.routeFunctions[r.name]!.logGroup,
-      ),
+      webhookDlq: this.webhooks.dlq,
+      // The groups the billed routes log to (the API's one group), each once.
+      usageLogGroups: [
+        ...new Set(
+          ROUTES.filter((r) => r.billing.per !== 'none').map(
+            (r) => this.api.routeFunctions[r.name]!.logGroup,
+          ),
+        ),
+      ],
       accessLogs: this.api.accessLogs,
       tables: this.tables.byId,
       alarmEmail: props.alarmEmail ?? contextString(this, 'alarmEmail'),
@@ -298,6 +329,14 @@ export class NetintelStack extends Stack {
     new CfnOutput(this, OUTPUTS.jobsDlqUrl, {
       value: this.pipeline.dlq.queueUrl,
       description: 'Dead-letter queue of job chunks (drained by the job-dlq function)',
+    });
+    new CfnOutput(this, OUTPUTS.webhooksQueueUrl, {
+      value: this.webhooks.queue.queueUrl,
+      description: WEBHOOK_QUEUE.envVar,
+    });
+    new CfnOutput(this, OUTPUTS.webhooksDlqUrl, {
+      value: this.webhooks.dlq.queueUrl,
+      description: 'Dead-letter queue of webhook deliveries (no consumer: redrive or purge it)',
     });
     new CfnOutput(this, OUTPUTS.dashboard, { value: this.observability.dashboard.dashboardName });
     new CfnOutput(this, OUTPUTS.alarmTopic, {

@@ -1,5 +1,5 @@
 import { PLANS } from '../functions/lib/accounts/plans.js';
-import { TABLES, usagePlanIdVariable } from '../functions/lib/aws/resources.js';
+import { TABLES, usagePlanIdVariable, WEBHOOK_QUEUE } from '../functions/lib/aws/resources.js';
 
 // The stack's outputs, by name, and what the admin CLI makes of them (`cdk deploy --outputs-file`):
 // one definition for the stack (netintel-stack.ts) and its readers. Free of aws-cdk-lib, so that the
@@ -11,6 +11,9 @@ export const OUTPUTS = {
   jobsBucket: 'JobsBucketName',
   jobsQueueUrl: 'JobsQueueUrl',
   jobsDlqUrl: 'JobsDlqUrl',
+  /** The webhook deliveries queue: `webhooks test` and `webhooks redeliver` send to it. */
+  webhooksQueueUrl: 'WebhooksQueueUrl',
+  webhooksDlqUrl: 'WebhooksDlqUrl',
   dashboard: 'DashboardName',
   alarmTopic: 'AlarmTopicArn',
   table: (id: string) => `Table${id}Name`,
@@ -44,6 +47,9 @@ export function environmentFromOutputs(outputs: Record<string, string>): Record<
     else missing.push(OUTPUTS.table(t.id));
   }
   if (missing.length > 0) throw new Error(`the stack outputs lack ${missing.join(', ')}`);
+  // Absent from stacks deployed before webhooks; the webhook commands that queue say so.
+  const webhooksQueue = outputs[OUTPUTS.webhooksQueueUrl];
+  if (webhooksQueue) env[WEBHOOK_QUEUE.envVar] = webhooksQueue;
   for (const [output, variable] of Object.entries(CUSTOM_HOSTNAME_VARIABLES)) {
     if (outputs[output]) env[variable] = outputs[output];
   }

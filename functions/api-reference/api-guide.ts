@@ -43,6 +43,11 @@ export const TAG_DESCRIPTIONS: Record<ApiTag, string> = {
   Account:
     'What applies to the whole account: the rate limit and monthly cap (see the introduction), and this ' +
     'description of the API.',
+  Webhooks:
+    'Signed callbacks when work is done: an endpoint receives job.completed, job.failed and usage.threshold ' +
+    'events as JSON POSTs carrying a Netintel-Signature header (HMAC-SHA256 of "t.body" under the endpoint\'s ' +
+    'secret). Failed deliveries are retried with exponential backoff for 24 hours; every attempt is logged. ' +
+    'Not billed. See the Webhooks section of the guide for the payloads and how to verify a signature.',
   Dashboard:
     "The account dashboard's own API (`/dashboard`): a passwordless e-mail link opens a session, carried " +
     'in an HttpOnly cookie; every change also sends the X-CSRF-Token the session endpoints return. Not ' +
@@ -151,6 +156,21 @@ answers say \`locationSource: "account_geofeed"\`; email allow and block lists a
 (\`PUT /v1/account/email-rules\`: a block is \`reject\` with reason \`blocked_by_account\`; \`relayAliases\` is
 \`accept\`, \`review\` or \`reject\`); and the impossible-travel settings (\`PUT /v1/account/travel\`). A change is
 in force on every route within a few seconds; a list job keeps the email rules of its creation.
+
+## Webhooks
+
+Instead of polling, register an HTTPS endpoint (\`POST /v1/webhooks\` with \`{url, events}\`; never billed): it
+receives \`job.completed\` and \`job.failed\` when a list job ends and \`usage.threshold\` at 75, 90 and 100% of the
+monthly cap, as JSON \`{id, type, createdAt, data: {object}}\` where \`object\` is the job as \`GET\` answers it or
+the usage figures. A list job can also name its own receiver (\`?webhookUrl=\` at its creation). Each delivery
+carries \`Netintel-Signature: t=<unix seconds>,v1=<hex>\`, the HMAC-SHA256 of \`<t>.<raw body>\` under the endpoint's
+secret (shown once, at creation and rotation): recompute it over the raw body, compare in constant time, and
+refuse a \`t\` more than 5 minutes from your clock (\`verifyWebhook\` in \`@netintel/client\` does all three).
+Answer any 2xx; anything else is retried after 1, 4, 16, 64 and 256 minutes and then every 8 hours, for 24 hours,
+after which the endpoint is disabled and the account told by e-mail. Delivery is at least once: deduplicate by
+\`id\`. \`GET /v1/webhooks/{id}/deliveries\` lists every attempt (status, latency, the start of the answer) and
+\`POST /v1/webhooks/{id}/redeliver\` sends any event again. Receivers must be public https hosts: private,
+loopback and metadata addresses are refused when the endpoint is created and again at every connection.
 
 ## Data and attribution
 

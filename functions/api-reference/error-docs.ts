@@ -95,6 +95,23 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message:
       'The geofeed was not applied: 1 row(s) refused, the first on line 3: 10.0.0.0/8 overlaps a special-purpose range.',
   },
+  invalid_webhook_url: {
+    when: "POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address",
+    message:
+      'Webhooks go to public addresses only: 169.254.169.254 is a link-local (cloud metadata) address.',
+  },
+  webhook_not_found: {
+    when: "/v1/webhooks/{id} with an id that names none of the caller's endpoints",
+    message: 'No webhook endpoint we_8sQ2xY1c on this account.',
+  },
+  event_not_found: {
+    when: 'POST /v1/webhooks/{id}/redeliver with an event id the account does not have (events are kept 30 days)',
+    message: 'No event evt_1M3x7Qp2 on this account (events are kept 30 days).',
+  },
+  too_many_webhooks: {
+    when: 'POST /v1/webhooks when the account already has 16 endpoints',
+    message: 'An account has at most 16 webhook endpoints; delete one first.',
+  },
   geofeed_not_found: {
     when: 'GET /v1/account/geofeed of an account that has no geofeed',
     message: 'This account has no geofeed: PUT one to /v1/account/geofeed.',

@@ -5,6 +5,8 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { jobStore } from '../lib/aws/job-services.js';
 import { usageCounter } from '../lib/aws/services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
+import { jobEndListener } from '../lib/aws/webhook-services.js';
+import { announceJobEnd } from '../lib/jobs/job-end.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { failJob } from '../lib/jobs/process-chunk.js';
 import { logger } from '../lib/observability.js';
@@ -20,6 +22,8 @@ async function failChunk(services: Services, record: SQSRecord): Promise<void> {
   try {
     const { jobId } = parseJobMessage(record.body);
     const refunded = await failJob(jobStore(services), usageCounter(services), jobId, services.now());
+    // Failed (or, when only the assembly failed, completed): its webhooks hear of it once.
+    await announceJobEnd(jobStore(services), jobEndListener(services), jobId);
     logger.warn('job chunk dead-lettered', { jobId, refunded });
   } catch (err) {
     logger.error('dead-lettered chunk not settled', { error: err as Error, messageId: record.messageId });

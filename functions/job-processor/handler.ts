@@ -4,7 +4,9 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { jobStore } from '../lib/aws/job-services.js';
 import { traceInvocation } from '../lib/aws/tracing.js';
+import { jobEndListener } from '../lib/aws/webhook-services.js';
 import type { EmailChecker } from '../lib/email/index.js';
+import { announceJobEnd } from '../lib/jobs/job-end.js';
 import { parseJobMessage } from '../lib/jobs/job-message.js';
 import { processChunk } from '../lib/jobs/process-chunk.js';
 import { logger } from '../lib/observability.js';
@@ -20,6 +22,10 @@ async function processRecord(services: Services, checker: EmailChecker, record: 
   try {
     const message = parseJobMessage(record.body);
     const outcome = await processChunk(jobStore(services), checker, message, services.now());
+    // The job just ended, or had ended before this delivery (whose worker may have died before
+    // announcing it): its webhooks hear of it once (jobs/job-end.ts).
+    if (outcome === 'completed' || outcome === 'ignored')
+      await announceJobEnd(jobStore(services), jobEndListener(services), message.jobId);
     logger.info('chunk processed', {
       ...message,
       outcome,

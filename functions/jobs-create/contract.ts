@@ -17,6 +17,15 @@ function hasControl(text: string): boolean {
 
 export const FILENAME_MAX = 255;
 
+export const JobsCreateWebhook = z
+  .optional(z.string().check(z.minLength(1), z.maxLength(2048)))
+  .check(
+    z.describe(
+      "A receiver of this job's own: its job.completed or job.failed event is POSTed there, signed with the " +
+        'webhookSecret of the answer (docs/webhooks.md). https on a public host only.',
+    ),
+  );
+
 export const JobsCreateQuery = z.object({
   // invalid_body, like a too-long filename in a JSON body or a form's file part (job-request.ts).
   filename: z
@@ -30,6 +39,7 @@ export const JobsCreateQuery = z.object({
       ),
     )
     .check(z.describe('Names a text/csv list (shown back as filename); a JSON body names itself.')),
+  webhookUrl: JobsCreateWebhook,
 });
 
 export const JobsCreateHeaders = z.object({
@@ -65,9 +75,17 @@ export const contract: RouteContract = {
   bodyMediaTypes: ['text/csv', 'multipart/form-data'],
   query: JobsCreateQuery,
   headers: JobsCreateHeaders,
-  response: JobSchema.check(
-    z.describe('The job, status queued. Credits: one per distinct address, charged now.'),
-  ),
+  response: z
+    .extend(JobSchema, {
+      webhookSecret: z
+        .optional(z.string())
+        .check(
+          z.describe(
+            "With webhookUrl only: the secret that signs the job's event (Netintel-Signature), shown in this answer only.",
+          ),
+        ),
+    })
+    .check(z.describe('The job, status queued. Credits: one per distinct address, charged now.')),
   responseStatus: 202,
   errors: [
     'invalid_body',

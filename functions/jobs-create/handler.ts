@@ -4,12 +4,13 @@ import { landingKey } from '../lib/aws/job-keys.js';
 import { jobCreation, jobStore } from '../lib/aws/job-services.js';
 import { JobStorageError } from '../lib/aws/job-store.js';
 import { accountRules } from '../lib/aws/services.js';
+import { destinationPolicy } from '../lib/aws/webhook-services.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
 import { validate, validateHeaders } from '../lib/http/validate.js';
 import { bodyFingerprint } from '../lib/jobs/idempotency.js';
-import { toJob } from '../lib/jobs/job.js';
+import { type JobRecord, toJob } from '../lib/jobs/job.js';
 import {
   completeJob,
   type JobUpload,
@@ -20,6 +21,8 @@ import {
 import { CSV_LIMIT_BYTES, csvEmails, looksGzipped } from '../lib/jobs/job-input.js';
 import { logger } from '../lib/observability.js';
 import type { Services } from '../lib/runtime/services.js';
+import { newSecret } from '../lib/webhooks/endpoints.js';
+import { checkedUrl } from '../lib/webhooks/manage.js';
 import { routeByName } from '../routes.js';
 import { JobsCreateHeaders, JobsCreateQuery } from './contract.js';
 import { readJobSource, sentGzipped } from './job-request.js';
@@ -85,14 +88,18 @@ export const handler = defineHandler({
   input: async (req, principal, services) => {
     // The headers and query first: they are cheap, the body may be 10 MB.
     const { 'Idempotency-Key': idempotencyKey } = validateHeaders(JobsCreateHeaders, req.headers);
-    const { filename } = validate(JobsCreateQuery, req.query, 'query');
+    const { filename, webhookUrl } = validate(JobsCreateQuery, req.query, 'query');
+    // Refused before anything is read or charged: 400 invalid_webhook_url.
+    const webhook =
+      webhookUrl === undefined ? undefined : checkedUrl(webhookUrl, destinationPolicy(services));
     const source = await readJobSource(req, filename ?? null);
-    if (source.kind === 'emails') return { ...source, idempotencyKey };
+    if (source.kind === 'emails') return { ...source, idempotencyKey, webhook };
     // The landed object stays where it is and becomes the job's upload: no second copy.
     const emails = await landedEmails(services, principal.accountId, source.uploadId);
     return {
       ...source,
       idempotencyKey,
+      webhook,
       emails,
       upload: { key: landingKey(principal.accountId, source.uploadId) },
     };
@@ -104,12 +111,15 @@ export const handler = defineHandler({
     const key = source.idempotencyKey;
     const upload: JobUpload =
       'upload' in source ? source.upload : { body: source.body, contentType: source.contentType };
-    // The body's identity: the decoded body (or the landed upload it names), its type and filename.
+    // The body's identity: the decoded body (or the landed upload it names), its type and filename,
+    // and the webhookUrl when there is one (the same key with another is 409 idempotency_key_reused).
+    const receiver = source.webhook === undefined ? [] : ['webhookUrl', source.webhook];
     const fingerprint = async () =>
       bodyFingerprint(
         'key' in upload
-          ? ['upload', upload.key, source.filename]
+          ? ['upload', upload.key, source.filename, ...receiver]
           : [
+              ...receiver,
               upload.contentType,
               source.filename,
               await decodedBody(
@@ -133,9 +143,10 @@ export const handler = defineHandler({
         now,
         ...(idempotency ? { idempotency } : {}),
         ...(emailDocument === undefined ? {} : { emailRules: emailDocument }),
+        ...(source.webhook === undefined ? {} : { webhook: { url: source.webhook, secret: newSecret() } }),
       }),
     );
-    if ('replay' in reservation) return { replay: { status: 202, json: toJob(reservation.replay, now) } };
+    if ('replay' in reservation) return { replay: { status: 202, json: created(reservation.replay, now) } };
     const job = reservation.pending;
     return { hold: job.record.id, state: job, release: () => releaseJob(jobCreation(services), job) };
   },
@@ -148,6 +159,11 @@ export const handler = defineHandler({
         error: deferred as Error,
       });
     }
-    return { status: 202, json: toJob(record, now) };
+    return { status: 202, json: created(record, now) };
   },
 });
+
+/** The 202 answer: the job, and the secret of its own webhook receiver when it has one. */
+function created(record: JobRecord, now: Date) {
+  return { ...toJob(record, now), ...(record.webhook ? { webhookSecret: record.webhook.secret } : {}) };
+}

@@ -14,6 +14,7 @@ export const API_TAGS = [
   'List jobs',
   'Risk',
   'Account',
+  'Webhooks',
   'Dashboard',
 ] as const;
 export type ApiTag = (typeof API_TAGS)[number];
@@ -30,7 +31,8 @@ export type BucketArea = 'landing' | 'uploads' | 'chunks' | 'results';
 /**
  * What a route's function may touch (least privilege), granted by infra/constructs/api.ts. A
  * key-authenticated route also always reads and writes the Usage counters it is admitted through;
- * a billed one reads the account (its e-mail) and sends usage notices.
+ * a billed one reads the account (its e-mail), sends usage notices and announces them as webhook
+ * events (the Webhooks table and the deliveries queue, whatever its `webhooks` says).
  */
 export interface RouteAccess {
   /** The Accounts table: keys, accounts, members, custom hostnames. */
@@ -51,6 +53,10 @@ export interface RouteAccess {
   bucket?: readonly (readonly ['read' | 'put' | 'delete', BucketArea])[];
   /** Sends to the jobs queue. */
   queueSend?: true;
+  /** The Webhooks table: the account's endpoints, its events, their deliveries and the delivery log. */
+  webhooks?: 'read' | 'readWrite';
+  /** Sends to the webhook deliveries queue (a test event, a redelivery). */
+  webhookQueue?: true;
   /** The Baselines table (impossible travel). */
   baselines?: true;
   /** Receives the user-id HMAC key (USER_ID_HMAC_SECRET). */

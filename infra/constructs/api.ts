@@ -1,4 +1,4 @@
-import { Duration, Fn, Names, RemovalPolicy, Size, Stack, Token, Validations } from 'aws-cdk-lib';
+import { Duration, Names, RemovalPolicy, Size, Stack, Validations } from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -19,8 +19,6 @@ import {
   RestApi,
   type UsagePlan,
 } from 'aws-cdk-lib/aws-apigateway';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
@@ -40,10 +38,12 @@ import type { BucketArea, RouteAuth } from '../../functions/lib/route-types.js';
 import { isKeyRoute, ROUTES, type Route } from '../../functions/routes.js';
 import type { DataLayer } from './data-layer.js';
 import { acknowledgeBucketGrant, grantGetObjects, type JobPipeline } from './job-pipeline.js';
-import { NetintelFunction, tracingOn } from './netintel-function.js';
+import { functionLogGroup, NetintelFunction, tracingOn } from './netintel-function.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 import type { Secrets } from './secrets.js';
+import { grantSendUsageNotices } from './ses-grant.js';
 import type { Tables } from './tables.js';
+import type { WebhookPipeline } from './webhook-pipeline.js';
 
 /**
  * Stage-wide default method throttle: a flood guard for Lambda concurrency and DynamoDB, above
@@ -98,6 +98,8 @@ const OPEN_ROUTE_REASONS: Record<Exclude<RouteAuth, KeyType>, string> = {
 export interface ApiProps {
   tables: Tables;
   pipeline: JobPipeline;
+  /** The deliveries queue and the grants of the functions that announce webhook events. */
+  webhooks: WebhookPipeline;
   dataLayer: DataLayer;
   secrets: Secrets;
   /** Variables every function gets (table names, NOTIFY_FROM, ...). */
@@ -120,6 +122,11 @@ export class Api extends Construct {
   /** Reads dashboard sessions for the dashboard's routes. */
   readonly sessionAuthorizer: NetintelFunction;
   readonly accessLogs: LogGroup;
+  /**
+   * The log group of every function of the API: the route functions and both authorizers (one
+   * stream per function instance, named after the function). The usage events are logged here.
+   */
+  readonly functionLogs: LogGroup;
   /** Each plan's shared key: the usage-plan key of accounts made before per-account keys. */
   readonly usagePlanKeys: Record<string, string> = {};
   /** Each plan's usage plan: `account create` puts the account's own key in it (stack output). */
@@ -133,6 +140,7 @@ export class Api extends Construct {
       retention: FUNCTION_LOG_RETENTION,
       removalPolicy: RemovalPolicy.DESTROY,
     });
+    this.functionLogs = functionLogGroup(this, 'FunctionLogs');
 
     this.restApi = new RestApi(this, 'RestApi', {
       restApiName: `${Stack.of(this).stackName}-api`,
@@ -255,6 +263,7 @@ export class Api extends Construct {
       description: 'authorizer',
       memoryMb: 256,
       timeoutSeconds: 10,
+      logGroup: this.functionLogs,
       environment: {
         ...props.environment,
         USAGE_PLAN_KEYS: JSON.stringify(this.usagePlanKeys),
@@ -299,6 +308,7 @@ export class Api extends Construct {
       description: 'session-authorizer',
       memoryMb: 256,
       timeoutSeconds: 10,
+      logGroup: this.functionLogs,
       environment: props.environment,
     });
     tables.byId.Sessions.grant(this.sessionAuthorizer.fn, 'dynamodb:GetItem', 'dynamodb:UpdateItem');
@@ -365,10 +375,11 @@ export class Api extends Construct {
    * A route's function: its memory, timeout and environment from the table, and least privilege
    * from its `access` (functions/routes.ts). Every key route admits through the minute/month
    * counters; billed ones also lease blocks of them (a lease's record is a PutItem), read the
-   * account (its e-mail) and send the 75/90/100% usage notices.
+   * account (its e-mail), send the 75/90/100% usage notices and announce them as usage.threshold
+   * webhook events (the Webhooks table and the deliveries queue).
    */
   private routeFunction(route: Route, props: ApiProps): NetintelFunction {
-    const { tables, pipeline, secrets } = props;
+    const { tables, pipeline, webhooks, secrets } = props;
     const { access } = route;
     const environment: Record<string, string> = { ...props.environment };
     if (access.userIdHmac) environment.USER_ID_HMAC_SECRET = secrets.userIdHmacValue();
@@ -382,6 +393,7 @@ export class Api extends Construct {
       memoryMb: route.memoryMb,
       timeoutSeconds: route.timeoutSeconds,
       environment,
+      logGroup: this.functionLogs,
     });
     if (route.usesDataLayer) props.dataLayer.attachTo(fn.fn);
 
@@ -390,6 +402,7 @@ export class Api extends Construct {
     if (billed) {
       tables.grant('Accounts', fn.fn, 'read', fn);
       grantSendUsageNotices(fn.fn, props.notifyFrom);
+      webhooks.allowAnnounce(fn);
     }
     if (access.accounts) tables.grant('Accounts', fn.fn, access.accounts, fn);
     if (access.sessions) tables.byId.Sessions.grantReadWriteData(fn.fn);
@@ -402,6 +415,8 @@ export class Api extends Construct {
       grantBucket(pipeline.bucket, fn, grant, BUCKET_AREAS[area], route.name);
     }
     if (access.queueSend) pipeline.queue.grantSendMessages(fn.fn);
+    if (access.webhooks) tables.grant('Webhooks', fn.fn, access.webhooks, fn);
+    if (access.webhookQueue) webhooks.queue.grantSendMessages(fn.fn);
     return fn;
   }
 
@@ -537,24 +552,6 @@ function addPreflight(resource: IResource, method: string): void {
         },
       ],
     },
-  );
-}
-
-/** SES v2 SendEmail from NOTIFY_FROM only: its address identity and its domain identity. */
-function grantSendUsageNotices(fn: LambdaFunction, notifyFrom: string): void {
-  const stack = Stack.of(fn);
-  // The NotifyFrom parameter is a token until deploy: CloudFormation splits it there.
-  const domain = Token.isUnresolved(notifyFrom)
-    ? Fn.select(1, Fn.split('@', notifyFrom))
-    : (notifyFrom.split('@')[1] ?? notifyFrom);
-  const identities = [notifyFrom, domain];
-  fn.addToRolePolicy(
-    new PolicyStatement({
-      actions: ['ses:SendEmail'],
-      resources: [...new Set(identities)].map((identity) =>
-        stack.formatArn({ service: 'ses', resource: 'identity', resourceName: identity }),
-      ),
-    }),
   );
 }
 

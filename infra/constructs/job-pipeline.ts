@@ -3,6 +3,7 @@ import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import {
   BlockPublicAccess,
   Bucket,
@@ -15,7 +16,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP } from '../../functions/lib/aws/resources.js';
 import type { DataLayer } from './data-layer.js';
-import { NetintelFunction } from './netintel-function.js';
+import { functionLogGroup, NetintelFunction } from './netintel-function.js';
 import type { Tables } from './tables.js';
 
 export interface JobPipelineProps {
@@ -39,6 +40,8 @@ export class JobPipeline extends Construct {
   readonly dlqConsumer: NetintelFunction;
   readonly sweeper: NetintelFunction;
   readonly sweepRule: Rule;
+  /** The log group of the processor, the DLQ consumer and the sweep (a stream per function instance). */
+  readonly functionLogs: LogGroup;
 
   constructor(scope: Construct, id: string, props: JobPipelineProps) {
     super(scope, id);
@@ -80,6 +83,8 @@ export class JobPipeline extends Construct {
     });
 
     const environment = { ...props.environment, ...this.environment() };
+    this.functionLogs = functionLogGroup(this, 'FunctionLogs');
+    const logGroup = this.functionLogs;
 
     // Checks the emails of one chunk (DNS, lists from the layer, RDAP cache), writes the chunk's
     // results to S3 and its completion marker to the Jobs table.
@@ -89,6 +94,7 @@ export class JobPipeline extends Construct {
       memoryMb: 1024,
       timeoutSeconds: JOB_QUEUE.processorTimeoutSeconds,
       environment,
+      logGroup,
     });
     props.dataLayer.attachTo(this.processor.fn);
     this.processor.fn.addEventSource(
@@ -119,6 +125,7 @@ export class JobPipeline extends Construct {
       memoryMb: 256,
       timeoutSeconds: JOB_QUEUE.dlqConsumerTimeoutSeconds,
       environment,
+      logGroup,
     });
     this.dlqConsumer.fn.addEventSource(
       new SqsEventSource(this.dlq, {
@@ -144,6 +151,7 @@ export class JobPipeline extends Construct {
       memoryMb: 256,
       timeoutSeconds: JOB_SWEEP.timeoutSeconds,
       environment,
+      logGroup,
     });
     tables.grant('Jobs', this.sweeper.fn, 'readWrite', this.sweeper);
     tables.grantUsage(this.sweeper.fn, { puts: false });

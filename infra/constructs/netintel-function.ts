@@ -1,6 +1,13 @@
 import { join } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import {
+  type AddToPrincipalPolicyResult,
+  PolicyDocument,
+  type PolicyStatement,
+  Role,
+  type RoleProps,
+  ServicePrincipal,
+} from 'aws-cdk-lib/aws-iam';
 import {
   type CfnFunction,
   Function as LambdaFunction,
@@ -8,7 +15,7 @@ import {
   SystemLogLevel,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { type ILogGroup, LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { handlerEntry } from '../../functions/routes.js';
 import { LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME, lambdaCode } from '../bundling.js';
@@ -33,27 +40,82 @@ export interface NetintelFunctionProps {
   memoryMb: number;
   timeoutSeconds: number;
   environment: Record<string, string>;
+  /**
+   * The log group of the function's area, shared with the other functions of that area
+   * (functionLogGroup): the API's routes and authorizers, the list-job pipeline, the webhook
+   * pipeline. Lambda names each stream `YYYY/MM/DD/<function-name>[$LATEST]<id>`, so one function's
+   * lines are still its streams. Default: a group of its own (a function alone in its area).
+   */
+  logGroup?: ILogGroup;
+}
+
+/**
+ * A log group for the functions of one area, kept as long as every function log
+ * (FUNCTION_LOG_RETENTION) and deleted with the stack. One group per area rather than per
+ * function: a stack has at most 500 resources.
+ */
+export function functionLogGroup(scope: Construct, id: string): LogGroup {
+  return new LogGroup(scope, id, { retention: FUNCTION_LOG_RETENTION, removalPolicy: RemovalPolicy.DESTROY });
+}
+
+/**
+ * Characters of a role's policy document (as synthesized, references unresolved) above which the
+ * synth fails: IAM allows 10,240 characters of inline policy per role once ARNs are resolved, and a
+ * resolved ARN is longer than the reference it replaces. The largest role of the stack has about 3,600.
+ */
+export const INLINE_POLICY_BUDGET = 8000;
+
+/**
+ * A function's role with its permissions in the role itself (the `Policies` of AWS::IAM::Role)
+ * instead of a separate AWS::IAM::Policy, CDK's default: the same inline policy, one CloudFormation
+ * resource where CDK makes two (a stack has at most 500). Every grant lands in that one document.
+ * CDK splits an oversized DefaultPolicy into managed policies; this one is checked against
+ * INLINE_POLICY_BUDGET instead, and the synth fails when it would not fit.
+ */
+export class InlinePolicyRole extends Role {
+  private readonly permissions: PolicyDocument;
+
+  constructor(scope: Construct, id: string, props: Omit<RoleProps, 'inlinePolicies'>) {
+    const permissions = new PolicyDocument();
+    super(scope, id, { ...props, inlinePolicies: { permissions } });
+    this.permissions = permissions;
+    this.node.addValidation({
+      validate: () => {
+        const size = JSON.stringify(Stack.of(this).resolve(this.permissions)).length;
+        return size <= INLINE_POLICY_BUDGET
+          ? []
+          : [
+              `its policy is ${size} characters, over ${INLINE_POLICY_BUDGET} (IAM allows 10,240 of inline policy per role)`,
+            ];
+      },
+    });
+  }
+
+  override addToPrincipalPolicy(statement: PolicyStatement): AddToPrincipalPolicyResult {
+    this.permissions.addStatements(statement);
+    // Whatever needs the permission waits for the role, which now holds it.
+    return { statementAdded: true, policyDependable: this };
+  }
 }
 
 /**
  * Every Lambda of the stack, built one way: ESM bundle split at its dynamic imports (infra/bundling.ts), newest Node runtime on
- * arm64, active tracing unless turned off (Powertools Tracer, functions/lib/aws/tracing.ts), JSON logs into its own
- * log group with the retention Observability sets, and a role that may write to that log group
- * only (no AWSLambdaBasicExecutionRole, whose `logs:*` on `*` cdk-nag IAM4 rightly flags).
+ * arm64, active tracing unless turned off (Powertools Tracer, functions/lib/aws/tracing.ts), JSON logs into its
+ * area's log group (or one of its own) with the retention Observability sets, and a role that may write to
+ * that log group only (no AWSLambdaBasicExecutionRole, whose `logs:*` on `*` cdk-nag IAM4 rightly flags),
+ * every permission of the role in the role itself (InlinePolicyRole).
  */
 export class NetintelFunction extends Construct {
   readonly fn: LambdaFunction;
-  readonly logGroup: LogGroup;
+  /** Where the function logs: its area's shared group, or its own. */
+  readonly logGroup: ILogGroup;
 
   constructor(scope: Construct, id: string, props: NetintelFunctionProps) {
     super(scope, id);
     const tracing = tracingOn(this);
 
-    this.logGroup = new LogGroup(this, 'Logs', {
-      retention: FUNCTION_LOG_RETENTION,
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    const role = new Role(this, 'Role', {
+    this.logGroup = props.logGroup ?? functionLogGroup(this, 'Logs');
+    const role = new InlinePolicyRole(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `netintel ${props.description}`,
     });

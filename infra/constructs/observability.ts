@@ -35,13 +35,21 @@ export const FUNCTION_LOG_RETENTION = RetentionDays.ONE_MONTH;
 export const USAGE_NAMESPACE = 'netintel';
 
 export interface ObservabilityProps {
-  /** Functions graphed one line each, by label, and alarmed one alarm each. */
-  functions: Record<string, IFunction>;
-  /** The key authorizer (one of `functions`): its failures are every caller's 500. */
+  /**
+   * Functions by area (`api`, `workers`, ...), then by label: graphed one line each, by label, in
+   * this order; alarmed FUNCTIONS_PER_ALARM to an alarm, within their area (FunctionFailures-<area>-<n>).
+   */
+  functions: Record<string, Record<string, IFunction>>;
+  /** The key authorizer (one of `functions`): its failures are every caller's 500, and its alarm is its own. */
   authorizer: IFunction;
   restApi: RestApi;
   dlq: IQueue;
-  /** The log groups of the billed routes' functions, whose lines carry the usage events. */
+  /**
+   * The webhook deliveries' DLQ: a message lands there only after delivery workers died on it
+   * maxReceiveCount times, and nothing consumes it.
+   */
+  webhookDlq: IQueue;
+  /** The log groups where the billed routes' functions log, whose lines carry the usage events. */
   usageLogGroups: ILogGroup[];
   /** The API's access log (one JSON line per call, with the caller's account as `accountId`). */
   accessLogs: ILogGroup;
@@ -65,18 +73,28 @@ export const ALARM_THRESHOLDS = {
 const PERIOD = Duration.minutes(5);
 
 /**
+ * Functions per FunctionFailures alarm: an alarm's metric math reads at most 10 metrics, and each
+ * function brings two (errors and throttles).
+ */
+export const FUNCTIONS_PER_ALARM = 5;
+
+/** A metric-math id of a label (`dashboard-keys-create` -> `dashboard_keys_create`). */
+const mathId = (label: string) => label.replace(/[^A-Za-z0-9_]/g, '_');
+
+/**
  * The operations dashboard, the alarms and the topic they notify. Every alarm of the stack, these
  * and those of other constructs, notifies the topic on ALARM and on OK (AlarmActions, below).
  */
 export class Observability extends Construct {
   readonly dashboard: Dashboard;
   readonly dlqAlarm: Alarm;
+  readonly webhookDlqAlarm: Alarm;
   readonly alarmTopic: Topic;
   readonly alarms: Alarm[] = [];
 
   constructor(scope: Construct, id: string, props: ObservabilityProps) {
     super(scope, id);
-    const fns = Object.entries(props.functions);
+    const fns = Object.values(props.functions).flatMap((area) => Object.entries(area));
     const perFunction = (metric: (fn: IFunction) => Metric) =>
       fns.map(([label, fn]) => metric(fn).with({ label, period: PERIOD }));
 
@@ -176,6 +194,21 @@ export class Observability extends Construct {
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
     this.alarms.push(this.dlqAlarm);
+    // Nothing consumes the webhooks' DLQ: its messages stay until somebody looks, redrives or
+    // purges them (docs/operations.md), so the alarm stays up until then.
+    this.webhookDlqAlarm = new Alarm(this, 'WebhookDlqNotEmpty', {
+      alarmDescription:
+        'netintel: webhook deliveries are waiting in the webhooks DLQ (delivery workers failed on them maxReceiveCount times; the webhook sweep retries the deliveries themselves). Read the webhook pipeline log, then redrive or purge the DLQ.',
+      metric: props.webhookDlq.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(5),
+        statistic: 'Maximum',
+      }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    this.alarms.push(this.webhookDlqAlarm);
 
     this.alarmTopic = this.topic(props.alarmEmail);
 
@@ -202,6 +235,33 @@ export class Observability extends Construct {
         },
         period: PERIOD,
       });
+    // The same sum over a few functions, each metric labelled with its function (the alarm's graph
+    // shows which one it was).
+    const groupFailures = (group: [string, IFunction][]) => {
+      const usingMetrics: Record<string, IMetric> = {};
+      for (const [label, fn] of group) {
+        const id = mathId(label);
+        if (`errors_${id}` in usingMetrics) throw new Error(`two functions' labels make the metric id ${id}`);
+        usingMetrics[`errors_${id}`] = fn.metricErrors({
+          statistic: 'Sum',
+          period: PERIOD,
+          label: `${label} errors`,
+        });
+        usingMetrics[`throttles_${id}`] = fn.metricThrottles({
+          statistic: 'Sum',
+          period: PERIOD,
+          label: `${label} throttles`,
+        });
+      }
+      return new MathExpression({
+        expression: Object.keys(usingMetrics)
+          .map((id) => `FILL(${id}, 0)`)
+          .join(' + '),
+        usingMetrics,
+        period: PERIOD,
+        label: 'failed or throttled invocations',
+      });
+    };
 
     alarm(
       'ApiServerErrors',
@@ -214,13 +274,19 @@ export class Observability extends Construct {
       'the key authorizer failed or was throttled: each such request was answered 500.',
       failures(props.authorizer),
     );
-    for (const [label, fn] of Object.entries(props.functions)) {
-      if (fn === props.authorizer) continue;
-      alarm(
-        `FunctionFailures-${label}`,
-        `function ${label} failed (timeout, out of memory, crash) or was throttled.`,
-        failures(fn),
-      );
+    // One alarm per FUNCTIONS_PER_ALARM functions of an area, in their order (a CloudFormation stack
+    // holds at most 500 resources; one alarm per function was a tenth of them).
+    for (const [area, functions] of Object.entries(props.functions)) {
+      const members = Object.entries(functions).filter(([, fn]) => fn !== props.authorizer);
+      for (let start = 0; start < members.length; start += FUNCTIONS_PER_ALARM) {
+        const group = members.slice(start, start + FUNCTIONS_PER_ALARM);
+        const labels = group.map(([label]) => label);
+        alarm(
+          `FunctionFailures-${area}-${start / FUNCTIONS_PER_ALARM + 1}`,
+          `one of the functions ${labels.join(', ')} failed (timeout, out of memory, crash) or was throttled. The alarm's metrics say which (docs/operations.md: where each function logs).`,
+          groupFailures(group),
+        );
+      }
     }
     for (const [id, table] of Object.entries(props.tables)) {
       alarm(

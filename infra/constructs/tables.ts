@@ -14,14 +14,15 @@ import { LEASES_DUE, TABLES, type TableDef } from '../../functions/lib/aws/resou
 export type TableId = TableDef['id'];
 
 /**
- * Accounts and Usage hold what cannot be rebuilt (keys, billing counters): they survive a stack
- * deletion. Jobs (7-day results), Baselines (re-learnt from the next logins) and Cache (RDAP/MX
- * lookups) go with the stack.
+ * Accounts, Usage and Webhooks hold what cannot be rebuilt (keys, billing counters, customers'
+ * endpoint URLs and signing secrets): they survive a stack deletion. Jobs (7-day results),
+ * Baselines (re-learnt from the next logins), Cache (RDAP/MX lookups) and Sessions (signing in again)
+ * go with the stack.
  */
-const RETAINED: readonly TableId[] = ['Accounts', 'Usage'];
+const RETAINED: readonly TableId[] = ['Accounts', 'Usage', 'Webhooks'];
 
 /**
- * The five DynamoDB tables of functions/lib/aws/resources.ts: on-demand, PITR, TTL and global
+ * The DynamoDB tables of functions/lib/aws/resources.ts (TABLES): on-demand, PITR, TTL and global
  * secondary indexes where defined. CloudFormation adds at most one index to an existing table per
  * update: a definition that gains two must be deployed in two steps.
  */

@@ -68,6 +68,8 @@ export const CONFIG_DESCRIPTIONS: Record<Described, string> = {
     'Age of a half-done list-job creation before the periodic sweep settles it (the local server settles everything at its start).',
   QUOTA_LEASE_MIN_PER_MINUTE:
     'Calls a minute from which an account\'s calls may be admitted from quota leases (docs/architecture.md, "Counters that scale").',
+  WEBHOOKS_ALLOW_LOOPBACK:
+    'Webhooks: `true` lets endpoints on 127.0.0.0/8 and ::1 receive events (the local stack and its tests only; the CDK stack never sets it, and no other private address is ever allowed) (docs/webhooks.md).',
   BASE_DOMAIN: "Custom hostnames: the service's own domain (docs/custom-hostnames.md).",
   CUSTOM_HOSTNAME_TARGET: 'Custom hostnames: the CNAME target customers point their hostnames at.',
   CUSTOM_HOSTNAME_DISTRIBUTION_ID:

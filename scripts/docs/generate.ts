@@ -6,7 +6,7 @@ import { buildOpenApi } from '../../functions/api-reference/openapi.js';
 import { UNEXPECTED_CODES } from '../../functions/api-reference/operation-errors.js';
 import type { RouteContracts } from '../../functions/api-reference/route-contracts.js';
 import { CALL_BOUNDS, type CallBound, type CallKind } from '../../functions/lib/aws/call-bounds.js';
-import { BUCKET, JOB_QUEUE, TABLES } from '../../functions/lib/aws/resources.js';
+import { BUCKET, JOB_QUEUE, TABLES, WEBHOOK_QUEUE } from '../../functions/lib/aws/resources.js';
 import { DEFAULT_DNS_BUDGET_MS } from '../../functions/lib/email/mx-status.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import { type Config, ConfigSchema } from '../../functions/lib/runtime/config.js';
@@ -95,6 +95,10 @@ function resourceVariables(): Map<string, { local: string; holds: string }> {
   names.set(JOB_QUEUE.envVar, {
     local: JOB_QUEUE.localName,
     holds: "Jobs queue (its URL). The list jobs' chunks.",
+  });
+  names.set(WEBHOOK_QUEUE.envVar, {
+    local: WEBHOOK_QUEUE.localName,
+    holds: 'Webhook deliveries queue (its URL). One message per delivery attempt to make now.',
   });
   return names;
 }

@@ -18,7 +18,13 @@ import { CreateQueueCommand, GetQueueAttributesCommand, SQSClient } from '@aws-s
 import dynalite from 'dynalite';
 import { buildApp } from 'fauxqs';
 import S3rver from 's3rver';
-import { BUCKET, JOB_QUEUE, TABLES, type TableDef } from '../../functions/lib/aws/resources.js';
+import {
+  BUCKET,
+  JOB_QUEUE,
+  TABLES,
+  type TableDef,
+  WEBHOOK_QUEUE,
+} from '../../functions/lib/aws/resources.js';
 import { startS3PostPolicy } from './s3-post-policy.js';
 import { storeObjectsWhole } from './s3rver-store.js';
 
@@ -33,8 +39,14 @@ export interface Endpoints {
   sqs: string;
   queueUrl: string;
   dlqUrl: string;
+  /** The webhook deliveries queue (WEBHOOKS_QUEUE_URL) and its DLQ, which nothing consumes (as in AWS). */
+  webhooksQueueUrl: string;
+  webhooksDlqUrl: string;
   region: string;
 }
+
+/** The local name of the webhook deliveries' DLQ (the stack's is named by CloudFormation). */
+export const WEBHOOK_DLQ_LOCAL_NAME = `${WEBHOOK_QUEUE.localName}-dlq`;
 
 export interface Emulators {
   endpoints: Endpoints;
@@ -112,7 +124,10 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
   await s3.send(new CreateBucketCommand({ Bucket: BUCKET.localName })).catch((err: { name?: string }) => {
     if (err.name !== 'BucketAlreadyOwnedByYou' && err.name !== 'BucketAlreadyExists') throw err;
   });
-  const { queueUrl, dlqUrl } = await createQueues(new SQSClient({ ...clientConfig, endpoint: sqsUrl }));
+  const sqs = new SQSClient({ ...clientConfig, endpoint: sqsUrl });
+  const { queueUrl, dlqUrl } = await createQueues(sqs);
+  const webhooks = await createWebhookQueues(sqs);
+  sqs.destroy();
 
   const endpoints: Endpoints = {
     dynamodb: dynamodbUrl,
@@ -120,6 +135,8 @@ export async function startEmulators(dataDir: string, external: Partial<Endpoint
     sqs: sqsUrl,
     queueUrl,
     dlqUrl,
+    webhooksQueueUrl: webhooks.queueUrl,
+    webhooksDlqUrl: webhooks.dlqUrl,
     region: REGION,
   };
   return {
@@ -245,9 +262,35 @@ async function createQueues(client: SQSClient): Promise<{ queueUrl: string; dlqU
 }
 
 /**
- * Points this process's AWS SDK clients at the emulators (before any client is created). Returns a
- * function that puts the variables back, so a later local stack in the same process does not
- * mistake these endpoints for ones the user configured.
+ * The webhook deliveries queue, with its DLQ after WEBHOOK_QUEUE.maxReceiveCount receives (as
+ * infra/constructs/webhook-pipeline.ts deploys them). The DLQ has no consumer.
+ */
+async function createWebhookQueues(client: SQSClient): Promise<{ queueUrl: string; dlqUrl: string }> {
+  const dlq = await client.send(new CreateQueueCommand({ QueueName: WEBHOOK_DLQ_LOCAL_NAME }));
+  const dlqAttrs = await client.send(
+    new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl!, AttributeNames: ['QueueArn'] }),
+  );
+  const queue = await client.send(
+    new CreateQueueCommand({
+      QueueName: WEBHOOK_QUEUE.localName,
+      Attributes: {
+        VisibilityTimeout: String(WEBHOOK_QUEUE.visibilityTimeoutSeconds),
+        RedrivePolicy: JSON.stringify({
+          deadLetterTargetArn: dlqAttrs.Attributes!.QueueArn,
+          maxReceiveCount: String(WEBHOOK_QUEUE.maxReceiveCount),
+        }),
+      },
+    }),
+  );
+  return { queueUrl: queue.QueueUrl!, dlqUrl: dlq.QueueUrl! };
+}
+
+/**
+ * Points this process's AWS SDK clients at the emulators (before any client is created), and lets
+ * webhooks go to loopback addresses (WEBHOOKS_ALLOW_LOOPBACK: the local stack's receivers, the
+ * tests' among them, listen on 127.0.0.1; the CDK stack never sets it). Returns a function that puts
+ * the variables back, so a later local stack in the same process does not mistake these endpoints
+ * for ones the user configured.
  */
 export function useEndpoints(endpoints: Endpoints, env: NodeJS.ProcessEnv = process.env): () => void {
   const values: Record<string, string> = {
@@ -258,6 +301,9 @@ export function useEndpoints(endpoints: Endpoints, env: NodeJS.ProcessEnv = proc
     AWS_ACCESS_KEY_ID: env.AWS_ACCESS_KEY_ID ?? LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: env.AWS_SECRET_ACCESS_KEY ?? LOCAL_CREDENTIALS.secretAccessKey,
     [JOB_QUEUE.envVar]: endpoints.queueUrl,
+    // An endpoints.json written before webhooks has no such queue: the variable stays unset.
+    ...(endpoints.webhooksQueueUrl ? { [WEBHOOK_QUEUE.envVar]: endpoints.webhooksQueueUrl } : {}),
+    WEBHOOKS_ALLOW_LOOPBACK: 'true',
   };
   const previous = Object.fromEntries(Object.keys(values).map((k) => [k, env[k]]));
   Object.assign(env, values);

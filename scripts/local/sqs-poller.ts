@@ -6,7 +6,7 @@ import {
   type SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
+import { JOB_QUEUE, WEBHOOK_QUEUE } from '../../functions/lib/aws/resources.js';
 import type { Services } from '../../functions/lib/runtime/services.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandler } from './load-handler.js';
@@ -14,7 +14,8 @@ import { loadHandler } from './load-handler.js';
 // Emulates the Lambda SQS event sources: receives up to the consumer's batch size, invokes the
 // handler with an SQS event, deletes what succeeded, and leaves the rest to be redelivered until
 // the queue's redrive policy moves them to the DLQ after maxReceiveCount receives. The DLQ feeds
-// the DLQ handler the same way. `retryDelaySeconds` is how long a failed message stays invisible:
+// the DLQ handler the same way, and the webhook deliveries queue its delivery function (its DLQ has
+// no consumer, as in AWS). `retryDelaySeconds` is how long a failed message stays invisible:
 // AWS waits out the visibility timeout, which is the default here too; tests shorten it. An
 // invocation that runs past its function's timeout fails as Lambda stops it: its whole batch is
 // returned to the queue and whatever the handler does later is ignored.
@@ -28,7 +29,10 @@ interface Consumer {
   timeoutSeconds: number;
 }
 
-/** Each queue's function, batch size and timeout, as infra/constructs/job-pipeline.ts deploys them. */
+/**
+ * Each queue's function, batch size and timeout, as infra/constructs/job-pipeline.ts and
+ * webhook-pipeline.ts deploy them.
+ */
 export const CONSUMERS = {
   processor: {
     entry: 'functions/job-processor/handler.ts',
@@ -42,7 +46,16 @@ export const CONSUMERS = {
     batchSize: JOB_QUEUE.dlqBatchSize,
     timeoutSeconds: JOB_QUEUE.dlqConsumerTimeoutSeconds,
   },
+  webhooks: {
+    entry: 'functions/webhook-delivery/handler.ts',
+    name: 'netintel-webhook-delivery',
+    batchSize: WEBHOOK_QUEUE.batchSize,
+    timeoutSeconds: WEBHOOK_QUEUE.deliveryTimeoutSeconds,
+  },
 } as const satisfies Record<string, Consumer>;
+
+/** The queues the pollers drain: the job chunks (with their DLQ), the webhook deliveries. */
+export type PolledQueue = 'jobs' | 'webhooks';
 
 export interface PollerOptions {
   projectRoot: string;
@@ -51,6 +64,13 @@ export interface PollerOptions {
   sqs: SQSClient;
   queueUrl: string;
   dlqUrl: string;
+  /** The webhook deliveries queue; unset, nothing polls it. */
+  webhooksQueueUrl?: string;
+  /**
+   * Pollers of the job queue, and as many of the webhook deliveries queue: each handles one batch
+   * at a time, so a batch held by a receiver that never answers (up to its attempt timeout) holds
+   * one poller, never the others.
+   */
   concurrency: number;
   retryDelaySeconds: number;
   /**
@@ -96,10 +116,11 @@ export interface Pollers {
   pause(): Promise<void>;
   resume(): void;
   /**
-   * Resolves once every poller has found its queue empty (no visible message) in a receive that
-   * started after this call, with no batch in flight: what tests wait for instead of sleeping.
+   * Resolves once every poller (of `queue` only, when given) has found its queue empty (no visible
+   * message) in a receive that started after this call, with no batch in flight: what tests wait
+   * for instead of sleeping.
    */
-  drained(): Promise<void>;
+  drained(queue?: PolledQueue): Promise<void>;
 }
 
 export function startPollers(options: PollerOptions): Pollers {
@@ -113,6 +134,9 @@ export function startPollers(options: PollerOptions): Pollers {
   const emptyIn: number[] = [];
   /** Batches being handled (busy also counts receives, which long-poll). */
   let handling = 0;
+  /** Each loop's queue, and whether it is handling a batch. */
+  const polls: PolledQueue[] = [];
+  const handlingIn: boolean[] = [];
   /** What each loop is doing, for the error of a pause() or drained() that does not settle. */
   const doing: string[] = [];
 
@@ -168,6 +192,7 @@ export function startPollers(options: PollerOptions): Pollers {
         continue;
       }
       handling++;
+      handlingIn[index] = true;
       doing[index] = `handling ${messages
         .map((m) => `${m.Body} (delivery ${m.Attributes?.ApproximateReceiveCount ?? '?'})`)
         .join(', ')}`;
@@ -219,16 +244,25 @@ export function startPollers(options: PollerOptions): Pollers {
         if (running) options.log(`poller ${name}: delete failed: ${(err as Error).message}`);
       } finally {
         handling--;
+        handlingIn[index] = false;
         busy--;
       }
     }
   }
 
-  for (let i = 0; i < options.concurrency; i++) {
-    loops.push(loop(i, options.queueUrl, CONSUMERS.processor));
+  const poll = (queue: PolledQueue, queueUrl: string, consumer: Consumer) => {
+    const index = loops.length;
+    polls[index] = queue;
+    handlingIn[index] = false;
+    emptyIn[index] = -1;
+    loops.push(loop(index, queueUrl, consumer));
+  };
+  for (let i = 0; i < options.concurrency; i++) poll('jobs', options.queueUrl, CONSUMERS.processor);
+  poll('jobs', options.dlqUrl, CONSUMERS.dlq);
+  const { webhooksQueueUrl } = options;
+  if (webhooksQueueUrl) {
+    for (let i = 0; i < options.concurrency; i++) poll('webhooks', webhooksQueueUrl, CONSUMERS.webhooks);
   }
-  loops.push(loop(options.concurrency, options.dlqUrl, CONSUMERS.dlq));
-  for (let i = 0; i < loops.length; i++) emptyIn[i] = -1;
 
   return {
     async stop() {
@@ -242,9 +276,14 @@ export function startPollers(options: PollerOptions): Pollers {
     resume() {
       paused = false;
     },
-    async drained() {
+    async drained(queue?: PolledQueue) {
       const target = ++generation;
-      await settle('drained()', () => handling === 0 && emptyIn.every((g) => g >= target), 20);
+      const mine = polls.flatMap((q, i) => (queue === undefined || q === queue ? [i] : []));
+      await settle(
+        queue ? `drained('${queue}')` : 'drained()',
+        () => mine.every((i) => !handlingIn[i] && emptyIn[i]! >= target),
+        20,
+      );
     },
   };
 }

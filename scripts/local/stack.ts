@@ -7,11 +7,16 @@ import { SQSClient } from '@aws-sdk/client-sqs';
 import { jobStore, jobSweep } from '../../functions/lib/aws/job-services.js';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { quotaLeases, usageCounter } from '../../functions/lib/aws/services.js';
+import { announceDeps } from '../../functions/lib/aws/webhook-services.js';
 import type { Clock } from '../../functions/lib/clock.js';
 import { sweepJobs as settleJobs } from '../../functions/lib/jobs/job-sweep.js';
 import { settleDueLeases } from '../../functions/lib/limits/leased-admission.js';
 import { accessLogger, logger } from '../../functions/lib/observability.js';
 import type { Services } from '../../functions/lib/runtime/services.js';
+import {
+  sweepWebhooks as sweepWebhookWork,
+  type WebhookSweepReport,
+} from '../../functions/lib/webhooks/announce.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DATA_LAYER_DIR } from '../../layers/build/data-layer.js';
 import { buildDashboard } from '../../web/dashboard/build.js';
@@ -88,10 +93,24 @@ export interface LocalStack {
    * lifecycle and TTL in AWS). Returns how many leases, creations, refunds and jobs they settled or expired.
    */
   sweepJobs(): Promise<number>;
+  /**
+   * Runs the webhook sweep now (it also runs at start and every minute, as the webhook-sweeper
+   * function does in AWS): queues the deliveries whose next attempt is due on the stack's clock and
+   * announces the events a crash cut short (webhooks/announce.ts). Returns how many of each.
+   */
+  sweepWebhooks(): Promise<WebhookSweepReport>;
+  /**
+   * Resolves once the webhook deliveries queue is empty with no batch in flight (pollers.drained()
+   * of that queue alone): what a test waits for after an event is announced or a sweep queued retries.
+   */
+  webhooksDrained(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** How often the local stack sweeps jobs (scheduled function, S3 lifecycle and TTL in AWS). */
+/**
+ * How often the local stack sweeps jobs (scheduled function, S3 lifecycle and TTL in AWS) and
+ * webhooks (the webhook-sweeper function).
+ */
 const SWEEP_INTERVAL_MS = 60_000;
 /** Far enough ahead that every open lease is due (a lease is due within its life and grace). */
 const LEASE_EVERY_DUE_MS = 24 * 3600_000;
@@ -197,6 +216,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }),
     queueUrl: emulators.endpoints.queueUrl,
     dlqUrl: emulators.endpoints.dlqUrl,
+    webhooksQueueUrl: emulators.endpoints.webhooksQueueUrl,
     concurrency: options.pollerConcurrency ?? 4,
     retryDelaySeconds:
       options.retryDelaySeconds ??
@@ -208,8 +228,21 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   await writeEndpointsFile(dataDir, { ...emulators.endpoints, api: gateway.url });
   const requeued = await requeueUnfinished(jobStore(services));
   if (requeued > 0) log(`re-queued ${requeued} unfinished job chunks`);
+  // On the served instance, so the sweep reads the stack's clock.
+  const sweepWebhooks = () => sweepWebhookWork(announceDeps(services));
+  // What a stopped server left: announcements it cut short, retries that fell due meanwhile.
+  try {
+    const report = await sweepWebhooks();
+    if (report.announced + report.retried > 0)
+      log(
+        `webhooks: announced ${report.announced} events and queued ${report.retried} retries a stopped server left`,
+      );
+  } catch (err) {
+    warn(`webhook sweep failed: ${(err as Error).message} (the periodic sweep retries)`);
+  }
   const sweeper = setInterval(() => {
     sweepJobs().catch((err: unknown) => warn(`job sweep failed: ${(err as Error).message}`));
+    sweepWebhooks().catch((err: unknown) => warn(`webhook sweep failed: ${(err as Error).message}`));
   }, SWEEP_INTERVAL_MS);
   sweeper.unref();
 
@@ -222,6 +255,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     pollers,
     services,
     sweepJobs,
+    sweepWebhooks,
+    webhooksDrained: () => pollers.drained('webhooks'),
     async stop() {
       clearInterval(sweeper);
       await gateway.close();

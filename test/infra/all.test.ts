@@ -8,3 +8,4 @@ import './custom-hostnames.cases.js';
 import './dashboard.cases.js';
 import './outputs.cases.js';
 import './nag.cases.js';
+import './webhooks.cases.js';

@@ -7,7 +7,16 @@ import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname
 import { FORWARDED_HOST_CODE, TENANT_ACTIONS } from '../../infra/constructs/custom-hostnames.js';
 import { NetintelStack } from '../../infra/netintel-stack.js';
 import { OUTPUTS } from '../../infra/outputs.js';
-import { type CfnResource, LAYER_FIXTURE, nagErrors, ofType, refId, synthesize, testApp } from './synth.js';
+import {
+  type CfnResource,
+  LAYER_FIXTURE,
+  nagErrors,
+  ofType,
+  refId,
+  roleStatements,
+  synthesize,
+  testApp,
+} from './synth.js';
 
 // Custom hostnames (docs/custom-hostnames.md) in the template: opt-in (-c customHostnames=true), a multi-tenant
 // distribution with a connection group, the scheduled verifier with least-privilege grants, and the
@@ -55,12 +64,8 @@ const tenantDistribution = (): [string, Props] => {
   return [found[0]![0], props(found[0]![1]).DistributionConfig];
 };
 
-const statementsOf = (functionId: string): Props[] => {
-  const roleId = refId(props(resources[functionId]!).Role);
-  return ofType(resources, 'AWS::IAM::Policy')
-    .filter(([, p]) => (props(p).Roles as unknown[]).some((r) => refId(r) === roleId))
-    .flatMap(([, p]) => props(p).PolicyDocument.Statement as Props[]);
-};
+const statementsOf = (functionId: string): Props[] =>
+  roleStatements(resources, refId(props(resources[functionId]!).Role)) as Props[];
 
 describe('custom hostnames are opt-in', () => {
   it('the default stack has no verifier, tenant distribution or connection group', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { TABLES } from '../../functions/lib/aws/resources.js';
+import { TABLES, WEBHOOK_QUEUE } from '../../functions/lib/aws/resources.js';
 import { environmentFromOutputs, OUTPUTS } from '../../infra/outputs.js';
 
 // What `npm run admin -- --outputs cdk-outputs.json` makes of a deployed stack's outputs. The stack
@@ -21,6 +21,18 @@ describe('environmentFromOutputs', () => {
       BASE_DOMAIN: 'api.example.com',
     });
     expect(env.CUSTOM_HOSTNAME_DISTRIBUTION_ID).toBeUndefined();
+  });
+
+  test('the webhooks queue output becomes WEBHOOKS_QUEUE_URL (webhooks test, redeliver); a stack without it sets none', () => {
+    const env = environmentFromOutputs({
+      ...tableOutputs,
+      [OUTPUTS.webhooksQueueUrl]:
+        'https://sqs.eu-west-1.amazonaws.com/123456789012/Netintel-WebhookPipelineQueue',
+    });
+    expect(env[WEBHOOK_QUEUE.envVar]).toBe(
+      'https://sqs.eu-west-1.amazonaws.com/123456789012/Netintel-WebhookPipelineQueue',
+    );
+    expect(environmentFromOutputs(tableOutputs)[WEBHOOK_QUEUE.envVar]).toBeUndefined();
   });
 
   test('outputs without a table are refused rather than falling back to the local table names', () => {

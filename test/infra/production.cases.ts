@@ -7,8 +7,10 @@ import { TABLES, usagePlanIdVariable } from '../../functions/lib/aws/resources.j
 import { DNS_CANARY_METRIC } from '../../functions/lib/dns/canary.js';
 import { GATEWAY_RESPONSES } from '../../functions/lib/gateway/gateway-responses.js';
 import { USAGE_NOTICE_FAILED_METRIC } from '../../functions/lib/limits/notifier.js';
+import { FUNCTIONS_PER_ALARM } from '../../infra/constructs/observability.js';
 import { environmentFromOutputs, OUTPUTS } from '../../infra/outputs.js';
 import {
+  allRoleStatements,
   type CfnResource,
   nagErrors,
   netintelStack,
@@ -173,7 +175,7 @@ describe('alarms', () => {
     }
   });
 
-  it("alarms on API 5xx, the authorizer's failures, each function's errors and throttles, DynamoDB throttles, DLQ age and failed usage notices", () => {
+  it("alarms on API 5xx, the authorizer's failures, every function's errors and throttles, DynamoDB throttles, DLQ age and failed usage notices", () => {
     const all = alarms(s);
     const api = all.filter((a) =>
       alarmMetrics(a).some((m) => m.name === '5XXError' && m.namespace === 'AWS/ApiGateway'),
@@ -185,7 +187,8 @@ describe('alarms', () => {
     const authorizer = alarmsOn(s, 'Errors', 'FunctionName', authorizerId);
     expect(authorizer).toHaveLength(1);
     expect(authorizer[0]!.AlarmDescription).toMatch(/authorizer/);
-    // Every function of ours but the scheduled data refresh (it has its own alarm, RefreshErrors).
+    // Every function of ours but the scheduled data refresh (it has its own alarm, RefreshErrors),
+    // in exactly one alarm (a FunctionFailures alarm watches several: below).
     for (const [description, id] of fns) {
       if (description === 'schedule:data-refresh') continue;
       for (const metric of ['Errors', 'Throttles']) {
@@ -223,6 +226,52 @@ describe('alarms', () => {
     expect(all.filter((a) => a.MetricName === DNS_CANARY_METRIC)).toEqual([
       expect.objectContaining({ Namespace: 'netintel', Statistic: 'Maximum', Threshold: 0 }),
     ]);
+  });
+
+  it('watches the functions FUNCTIONS_PER_ALARM to a FunctionFailures alarm, naming each in its description', () => {
+    const names = new Map([...functionIds(s)].map(([description, id]) => [id, description]));
+    const watched = new Set<string>();
+    const failures = ofType(s.resources, 'AWS::CloudWatch::Alarm').filter(([id]) =>
+      id.startsWith('ObservabilityFunctionFailures'),
+    );
+    for (const [alarmId, resource] of failures) {
+      const alarm = props(resource);
+      const metrics = alarm.Metrics as Props[];
+      // CloudWatch reads at most 10 metrics in an alarm's math: errors and throttles of 5 functions.
+      expect(metrics.filter((m) => m.MetricStat).length).toBeLessThanOrEqual(10);
+      const fns = new Set(
+        alarmMetrics(alarm).map((m) => names.get(refId(dimension(m.dimensions, 'FunctionName'))!)!),
+      );
+      expect(fns.size).toBeGreaterThan(0);
+      expect(fns.size).toBeLessThanOrEqual(FUNCTIONS_PER_ALARM);
+      for (const description of fns) {
+        // Descriptions are `route:<name>`, `queue:<name>`, ...: the alarm names the function by its name.
+        const name = description.replace(/^[a-z]+:/, '');
+        expect({ alarmId, named: new RegExp(`\\b${name}\\b`).test(alarm.AlarmDescription) }).toEqual({
+          alarmId,
+          named: true,
+        });
+        for (const metric of ['Errors', 'Throttles']) {
+          expect(
+            alarmMetrics(alarm).filter(
+              (m) =>
+                m.name === metric &&
+                names.get(refId(dimension(m.dimensions, 'FunctionName'))!) === description,
+            ),
+          ).toHaveLength(1);
+        }
+        watched.add(description);
+      }
+      // The expression sums every metric it reads, a missing datapoint counting 0.
+      const expression = metrics.find((m) => m.Expression)!.Expression as string;
+      for (const m of metrics.filter((x) => x.MetricStat)) expect(expression).toContain(`FILL(${m.Id}, 0)`);
+    }
+    const expected = [...functionIds(s).keys()].filter(
+      (d) => d !== 'authorizer' && d !== 'schedule:data-refresh',
+    );
+    expect([...watched].sort()).toEqual(expected.sort());
+    // Packed: no more alarms than the functions need, area by area (api, workers).
+    expect(failures.length).toBeLessThanOrEqual(Math.ceil(expected.length / FUNCTIONS_PER_ALARM) + 1);
   });
 
   it('the alarm topic is encrypted with a key CloudWatch may use, refuses plain HTTP, and mails -c alarmEmail', () => {
@@ -288,7 +337,7 @@ describe('usage notice sender', () => {
         from: 'usage@customer.example',
       });
     }
-    const policies = JSON.stringify(ofType(configured.resources, 'AWS::IAM::Policy'));
+    const policies = JSON.stringify(allRoleStatements(configured.resources));
     expect(policies).toContain(':identity/usage@customer.example');
   });
 });

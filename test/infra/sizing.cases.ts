@@ -16,7 +16,15 @@ import {
   quotaNeeded,
   RESERVED_CONCURRENCY_DEFAULTS,
 } from '../../infra/reserved-concurrency.js';
-import { type CfnResource, nagErrors, netintelStack, ofType, refId, testApp } from './synth.js';
+import {
+  type CfnResource,
+  nagErrors,
+  netintelStack,
+  ofType,
+  refId,
+  roleStatements,
+  testApp,
+} from './synth.js';
 
 // Production readiness: isolation and sizing of the functions, least privilege on the
 // Usage table and the jobs bucket, the verifier's bundled CloudFront client, compression, the
@@ -54,10 +62,7 @@ function fn(r: Synth, description: string): [string, CfnResource] {
 }
 
 function statementsOf(r: Synth, functionId: string): Props[] {
-  const roleId = refId(props(r.resources[functionId]!).Role);
-  return ofType(r.resources, 'AWS::IAM::Policy')
-    .filter(([, p]) => (props(p).Roles as unknown[]).some((role) => refId(role) === roleId))
-    .flatMap(([, p]) => props(p).PolicyDocument.Statement as Props[]);
+  return roleStatements(r.resources, refId(props(r.resources[functionId]!).Role)) as Props[];
 }
 
 function logicalId(r: Synth, type: string, prefix: string): string {

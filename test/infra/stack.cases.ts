@@ -17,14 +17,17 @@ import {
   ORIGIN_REQUEST_POLICY_HEADER_QUOTA,
   ORIGIN_VERIFY_HEADER,
 } from '../../infra/constructs/edge.js';
+import { INLINE_POLICY_BUDGET } from '../../infra/constructs/netintel-function.js';
 import { StackConfigurationError } from '../../infra/netintel-stack.js';
 import { OUTPUTS } from '../../infra/outputs.js';
 import { CONSUMERS } from '../../scripts/local/sqs-poller.js';
 import {
+  allRoleStatements,
   type CfnResource,
   netintelStack,
   ofType,
   refId,
+  roleStatements,
   type SynthesizedStack,
   synthesize,
   testApp,
@@ -64,6 +67,8 @@ const OUR_FUNCTIONS = [
   'queue:job-dlq',
   'schedule:data-refresh',
   'schedule:job-sweeper',
+  'queue:webhook-delivery',
+  'schedule:webhook-sweeper',
 ];
 
 /** Routes with the data layer: the API's and the dashboard's (the Data page). */
@@ -90,12 +95,9 @@ function methodsAt(path: string): Props[] {
     .filter((m) => paths.get(refId(m.ResourceId) ?? '') === path);
 }
 
-/** Policy statements of a function's role (its DefaultPolicy). */
+/** Policy statements of a function's role (kept in the role itself: InlinePolicyRole). */
 function statementsOf(functionId: string): Props[] {
-  const roleId = refId(props(s.resources[functionId]!).Role);
-  return ofType(s.resources, 'AWS::IAM::Policy')
-    .filter(([, p]) => (props(p).Roles as unknown[]).some((r) => refId(r) === roleId))
-    .flatMap(([, p]) => props(p).PolicyDocument.Statement as Props[]);
+  return roleStatements(s.resources, refId(props(s.resources[functionId]!).Role)) as Props[];
 }
 
 function tableId(id: string): string {
@@ -110,6 +112,32 @@ function actionsOn(statements: Props[], resourceId: string): string[] {
     .filter((st) => [st.Resource].flat().some((r: unknown) => refId(r) === resourceId))
     .flatMap((st) => [st.Action].flat() as string[]);
 }
+
+describe('stack size', () => {
+  // CloudFormation refuses a stack of more than 500 resources; a route adds about six (function,
+  // role, permission, method, a resource or two). This much stays free for the next routes.
+  const HEADROOM = 40;
+
+  it(`keeps ${HEADROOM} resources below the 500 of a stack, by default and with every option`, () => {
+    const all = synthesize(
+      netintelStack(
+        testApp(undefined, {
+          customHostnames: 'true',
+          cloudFrontLogs: 'true',
+          apiGatewayCloudWatchRole: 'true',
+          reservedConcurrency: 'true',
+        }),
+      ),
+    );
+    for (const [name, stack] of [
+      ['default', s],
+      ['every option', all],
+    ] as const) {
+      const count = Object.keys(stack.resources).length;
+      expect({ name, fits: count <= 500 - HEADROOM, count }).toEqual({ name, fits: true, count });
+    }
+  });
+});
 
 describe('functions', () => {
   it('has exactly one Lambda function per route, plus authorizer, openapi, job processor and DLQ consumer', () => {
@@ -139,8 +167,10 @@ describe('functions', () => {
   });
 
   it('gives every function the table names, bucket, queue and Powertools settings', () => {
-    // The scheduled refresh has its own variables (DATA_BUCKET); it never touches jobs.
-    for (const description of OUR_FUNCTIONS.filter((d) => !d.startsWith('schedule:'))) {
+    // The scheduled refresh has its own variables (DATA_BUCKET); it never touches jobs, nor does
+    // the webhook delivery (webhooks.cases.ts: every function has the deliveries queue).
+    const jobless = (d: string) => d.startsWith('schedule:') || d === 'queue:webhook-delivery';
+    for (const description of OUR_FUNCTIONS.filter((d) => !jobless(d))) {
       const vars = props(fn(description)[1]).Environment.Variables as Props;
       for (const def of TABLES) expect(refId(vars[def.envVar])).toBe(tableId(def.id));
       expect(vars[BUCKET.envVar]).toBeDefined();
@@ -197,24 +227,71 @@ describe('functions', () => {
       // The functions never load the X-Ray SDK (functions/lib/runtime/config.ts tracingEnabled).
       expect(props(resource).Environment.Variables.POWERTOOLS_TRACE_ENABLED).toBe('false');
     }
-    const policies = JSON.stringify(ofType(off.resources, 'AWS::IAM::Policy').map(([, p]) => props(p)));
+    const policies = JSON.stringify(allRoleStatements(off.resources));
     expect(policies).not.toContain('xray:');
     expect(ofType(off.resources, 'AWS::XRay::SamplingRule')).toEqual([]);
     expect(props(ofType(off.resources, 'AWS::ApiGateway::Stage')[0]![1]).TracingEnabled).toBe(false);
   });
 
-  it('writes each function to its own log group kept one month, as JSON, without platform START/REPORT lines', () => {
+  it("writes each function to its area's log group kept one month, as JSON, without platform START/REPORT lines", () => {
+    const group = (construct: { functionLogs: { node: { defaultChild?: unknown } } }) =>
+      s.stack.resolve((construct.functionLogs.node.defaultChild as CfnElement).logicalId) as string;
+    // The API's functions (routes and both authorizers) share one group, each pipeline one; the data
+    // refresh, alone in its area, has its own.
+    const area = (description: string) =>
+      description.startsWith('route:') || description.endsWith('authorizer')
+        ? group(s.stack.api)
+        : description.includes('webhook-')
+          ? group(s.stack.webhooks)
+          : description.startsWith('schedule:data-refresh')
+            ? refId(props(fn(description)[1]).LoggingConfig.LogGroup)
+            : group(s.stack.pipeline);
+    const groups = new Set<string>();
     for (const description of OUR_FUNCTIONS) {
       const logging = props(fn(description)[1]).LoggingConfig;
       expect(logging).toMatchObject({ LogFormat: 'JSON', SystemLogLevel: 'WARN' });
-      expect(props(s.resources[refId(logging.LogGroup)!]!).RetentionInDays).toBe(30);
+      expect({ description, group: refId(logging.LogGroup) }).toEqual({
+        description,
+        group: area(description),
+      });
+      const logGroup = s.resources[refId(logging.LogGroup)!]!;
+      expect(props(logGroup).RetentionInDays).toBe(30);
+      expect(logGroup.DeletionPolicy).toBe('Delete');
+      groups.add(refId(logging.LogGroup)!);
+    }
+    expect(groups.size).toBe(4);
+    // Those, the API's access and execution logs and the docs deployment's: not one group per function.
+    expect(ofType(s.resources, 'AWS::Logs::LogGroup').length).toBeLessThanOrEqual(groups.size + 3);
+  });
+
+  it('uses no AWS managed policy on function roles: a role may write its own log group, no other', () => {
+    for (const description of OUR_FUNCTIONS) {
+      const [id, resource] = fn(description);
+      const roleId = refId(props(resource).Role)!;
+      expect(props(s.resources[roleId]!).ManagedPolicyArns).toBeUndefined();
+      const logWrites = statementsOf(id).filter((st) =>
+        [st.Action].flat().some((a: string) => a.startsWith('logs:')),
+      );
+      expect(logWrites).toEqual([
+        expect.objectContaining({
+          Action: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+          Resource: { 'Fn::GetAtt': [refId(props(resource).LoggingConfig.LogGroup), 'Arn'] },
+        }),
+      ]);
     }
   });
 
-  it('uses no AWS managed policy on function roles (log writes are scoped to the function log group)', () => {
+  it("keeps each function role's permissions in the role itself, within IAM's inline policy size", () => {
     for (const description of OUR_FUNCTIONS) {
       const roleId = refId(props(fn(description)[1]).Role)!;
-      expect(props(s.resources[roleId]!).ManagedPolicyArns).toBeUndefined();
+      const policies = props(s.resources[roleId]!).Policies as Props[];
+      expect(policies).toHaveLength(1);
+      expect(JSON.stringify(policies[0]!.PolicyDocument).length).toBeLessThanOrEqual(INLINE_POLICY_BUDGET);
+      // No AWS::IAM::Policy of its own (CDK's DefaultPolicy): one resource less per function.
+      const attached = ofType(s.resources, 'AWS::IAM::Policy').filter(([, p]) =>
+        (props(p).Roles as unknown[]).some((r) => refId(r) === roleId),
+      );
+      expect(attached).toEqual([]);
     }
   });
 });
@@ -593,7 +670,13 @@ describe('tables', () => {
           Projection: { ProjectionType: index.projection === 'keys' ? 'KEYS_ONLY' : 'ALL' },
         })),
       );
-      expect(table.DeletionPolicy).toBe(['Accounts', 'Usage'].includes(def.id) ? 'Retain' : 'Delete');
+      // What cannot be rebuilt outlives the stack: keys, billing counters, webhook endpoints and secrets.
+      const retained = ['Accounts', 'Usage', 'Webhooks'].includes(def.id);
+      expect({ id: def.id, policy: table.DeletionPolicy }).toEqual({
+        id: def.id,
+        policy: retained ? 'Retain' : 'Delete',
+      });
+      expect(table.UpdateReplacePolicy).toBe(retained ? 'Retain' : 'Delete');
     }
   });
 });
@@ -858,12 +941,20 @@ describe('observability', () => {
     const units = rule('ObservabilityTopAccountsByUnits');
     expect(units).toContain('$.account');
     expect(units).toContain('$.usageEvents');
-    // The log groups of the billed routes, and only those.
-    for (const route of ROUTES) {
-      const logGroup = s.stack.api.routeFunctions[route.name]!.logGroup.node.defaultChild as CfnElement;
-      const ref = JSON.stringify({ Ref: s.stack.resolve(logGroup.logicalId) });
-      if (route.billing.per === 'none') expect(units).not.toContain(ref);
-      else expect(units).toContain(ref);
+    // The log group the billed routes log to (the API's, shared by its functions), and only that one.
+    const groupRef = (logGroup: { node: { defaultChild?: unknown } }) =>
+      JSON.stringify({ Ref: s.stack.resolve((logGroup.node.defaultChild as CfnElement).logicalId) });
+    const usageGroups = new Set(
+      ROUTES.filter((r) => r.billing.per !== 'none').map((r) =>
+        groupRef(s.stack.api.routeFunctions[r.name]!.logGroup),
+      ),
+    );
+    expect([...usageGroups]).toEqual([groupRef(s.stack.api.functionLogs)]);
+    expect(units).toContain(groupRef(s.stack.api.functionLogs));
+    // LogGroupNames holds that one group: the only reference in the rule's body.
+    expect(units.split('{"Ref":').length - 1).toBe(1);
+    for (const other of [s.stack.pipeline.functionLogs, s.stack.webhooks.functionLogs]) {
+      expect(units).not.toContain(groupRef(other));
     }
     const calls = rule('ObservabilityTopAccountsByCalls');
     expect(calls).toContain('$.accountId');
@@ -903,6 +994,8 @@ describe('outputs', () => {
       OUTPUTS.jobsBucket,
       OUTPUTS.jobsQueueUrl,
       OUTPUTS.jobsDlqUrl,
+      OUTPUTS.webhooksQueueUrl,
+      OUTPUTS.webhooksDlqUrl,
     ]) {
       expect(keys).toContain(key);
     }
@@ -959,12 +1052,9 @@ describe('data refresh at deploy, IP data and sources', () => {
     const bucketId = ofType(s.resources, 'AWS::S3::Bucket').find(([id]) =>
       id.startsWith('JobPipelineBucket'),
     )![0];
-    const policyIds = ofType(s.resources, 'AWS::IAM::Policy')
-      .filter(([, p]) =>
-        (props(p).Roles as unknown[]).some((r) => refId(r) === refId(props(refresh()[1]).Role)),
-      )
-      .map(([id]) => id);
-    for (const id of [refreshId, layerId, bucketId, ...policyIds]) expect(dependsOn).toContain(id);
+    // Its role holds its permissions (InlinePolicyRole): no invocation before they exist.
+    const roleId = refId(props(refresh()[1]).Role)!;
+    for (const id of [refreshId, layerId, bucketId, roleId]) expect(dependsOn).toContain(id);
     // The provider may invoke the refresh function's versions, and nothing else.
     const provider = ofType(s.resources, 'AWS::IAM::Role').find(([id]) => id.startsWith('AWSCDKTrigger'))!;
     const invoke = (props(provider[1]).Policies as Props[]).flatMap(

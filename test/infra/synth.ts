@@ -44,6 +44,7 @@ export interface CfnResource {
   Type: string;
   Properties?: Record<string, unknown>;
   DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
 }
 
 export interface SynthesizedStack {
@@ -85,6 +86,30 @@ export function refId(value: unknown): string | undefined {
     return v.Ref ?? v['Fn::GetAtt']?.[0];
   }
   return undefined;
+}
+
+/**
+ * The statements of a role's identity policies: its own (`Policies`: our functions' roles keep
+ * their permissions there, infra/constructs/netintel-function.ts InlinePolicyRole) and those of the
+ * AWS::IAM::Policy resources attached to it (CDK's roles).
+ */
+export function roleStatements(
+  resources: Record<string, CfnResource>,
+  roleId: string | undefined,
+): Record<string, unknown>[] {
+  type Document = { PolicyDocument: { Statement: Record<string, unknown>[] } };
+  const role = roleId ? resources[roleId] : undefined;
+  const own = ((role?.Properties?.Policies ?? []) as Document[]).flatMap((p) => p.PolicyDocument.Statement);
+  const attached = ofType(resources, 'AWS::IAM::Policy')
+    .map(([, p]) => p.Properties as { Roles: unknown[] } & Document)
+    .filter((p) => p.Roles.some((r) => refId(r) === roleId))
+    .flatMap((p) => p.PolicyDocument.Statement);
+  return [...own, ...attached];
+}
+
+/** Every identity-policy statement of the template: roles' own policies and AWS::IAM::Policy resources. */
+export function allRoleStatements(resources: Record<string, CfnResource>): Record<string, unknown>[] {
+  return ofType(resources, 'AWS::IAM::Role').flatMap(([id]) => roleStatements(resources, id));
 }
 
 interface NagReport {

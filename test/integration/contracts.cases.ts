@@ -50,6 +50,9 @@ describe('contracts', () => {
 
   /** The job the list-job routes read: created by the jobs-create example. */
   let jobId = '';
+  /** The webhook endpoint and event the webhook routes read: made by the webhooks-create and -test examples. */
+  let endpointId = '';
+  let eventId = '';
 
   async function waitCompleted(id: string): Promise<void> {
     for (let i = 0; i < 200; i++) {
@@ -91,6 +94,13 @@ describe('contracts', () => {
       await waitCompleted(jobId);
       return fromExample(route, { id: jobId });
     },
+    'webhooks-get': (route) => fromExample(route, { id: endpointId }),
+    'webhooks-update': (route) => fromExample(route, { id: endpointId }),
+    'webhooks-rotate': (route) => fromExample(route, { id: endpointId }),
+    'webhooks-deliveries': (route) => fromExample(route, { id: endpointId }),
+    'webhooks-test': (route) => fromExample(route, { id: endpointId }),
+    'webhooks-redeliver': (route) => ({ ...fromExample(route, { id: endpointId }), body: { eventId } }),
+    'webhooks-delete': (route) => fromExample(route, { id: endpointId }),
   };
 
   const requestOf = (route: KeyRouteEntry) => (EXAMPLES[route.name] ?? fromExample)(route);
@@ -125,6 +135,8 @@ describe('contracts', () => {
         const body: unknown = await res.json();
         expectExactly(contract.response, body);
         if (name === 'jobs-create') jobId = (body as { id: string }).id;
+        if (name === 'webhooks-create') endpointId = (body as { id: string }).id;
+        if (name === 'webhooks-test') eventId = (body as { eventId: string }).eventId;
       },
     );
   });

@@ -124,7 +124,13 @@ describe('docs', () => {
    * checks).
    */
   const OF_THE_CALL: Record<string, (value: unknown) => unknown> = {
-    id: () => UUID,
+    // A job's id, or a webhook endpoint's (we_…).
+    id: (v) => (String(v).startsWith('we_') ? expect.stringMatching(/^we_[\w-]+$/) : UUID),
+    endpointId: () => expect.stringMatching(/^we_[\w-]+$/),
+    eventId: () => expect.stringMatching(/^evt_[\w-]+$/),
+    // A webhook endpoint's signing secret, shown at creation and rotation.
+    secret: () => expect.stringMatching(/^whsec_[\w-]{43}$/),
+    previousSecretExpiresAt: (v) => (v === null ? null : ISO_INSTANT),
     accountId: () => expect.stringMatching(/^acct_[0-9a-f]{20}$/),
     uploadId: () => UUID,
     createdAt: () => ISO_INSTANT,
@@ -182,7 +188,7 @@ describe('docs', () => {
     );
   }
 
-  /** Job ids of the examples -> ids of the jobs the replayed examples made. */
+  /** Ids of the examples (jobs, webhook endpoints and events) -> ids of what the replayed examples made. */
   const jobIds = new Map<string, string>();
 
   async function jobsCompleted(): Promise<void> {
@@ -213,7 +219,12 @@ describe('docs', () => {
       return { path: query ? `${path}?${query}` : path, headers, form };
     }
     if (example.contentType) headers['Content-Type'] = example.contentType;
-    return { path: query ? `${path}?${query}` : path, headers, body: example.body };
+    // An id an earlier example made (a webhook event's), in place of the one the example shows.
+    const body =
+      example.body && typeof example.body === 'object' && 'eventId' in example.body
+        ? { ...example.body, eventId: jobIds.get(String(example.body.eventId)) ?? example.body.eventId }
+        : example.body;
+    return { path: query ? `${path}?${query}` : path, headers, body };
   }
 
   // The key routes' examples: the dashboard's routes and the API description have none.
@@ -256,8 +267,10 @@ describe('docs', () => {
         expect(body).toEqual(
           expected(example.response, !LAYER_HAS_SHARED_DATA && FROM_SHARED_DATA.has(route.name)),
         );
-        if (route.name === 'jobs-create')
+        if (route.name === 'jobs-create' || route.name === 'webhooks-create')
           jobIds.set((example.response as { id: string }).id, body.id as string);
+        if (route.name === 'webhooks-test')
+          jobIds.set((example.response as { eventId: string }).eventId, body.eventId as string);
         if (route.name === 'jobs-upload') {
           // The same form fields, but for the session token AWS adds with a Lambda's role credentials.
           const shown = Object.keys((example.response as { fields: object }).fields);

@@ -105,6 +105,22 @@ function routeCalls(): Record<string, () => Promise<Response>> {
       }),
     'account-geofeed-get': () => stack.call('GET', '/v1/account/geofeed', { headers: secret }),
     'account-geofeed-delete': () => stack.call('DELETE', '/v1/account/geofeed', { headers: secret }),
+    'webhooks-create': () =>
+      stack.call('POST', '/v1/webhooks', {
+        headers: secret,
+        body: { url: 'https://hooks.example.com/x', events: ['job.completed'] },
+      }),
+    'webhooks-list': () => stack.call('GET', '/v1/webhooks', { headers: secret }),
+    'webhooks-get': () => stack.call('GET', '/v1/webhooks/we_x', { headers: secret }),
+    'webhooks-update': () =>
+      stack.call('PUT', '/v1/webhooks/we_x', { headers: secret, body: { enabled: true } }),
+    'webhooks-rotate': () =>
+      stack.call('POST', '/v1/webhooks/we_x/rotate-secret', { headers: secret, body: {} }),
+    'webhooks-deliveries': () => stack.call('GET', '/v1/webhooks/we_x/deliveries', { headers: secret }),
+    'webhooks-test': () => stack.call('POST', '/v1/webhooks/we_x/test', { headers: secret }),
+    'webhooks-redeliver': () =>
+      stack.call('POST', '/v1/webhooks/we_x/redeliver', { headers: secret, body: { eventId: 'evt_x' } }),
+    'webhooks-delete': () => stack.call('DELETE', '/v1/webhooks/we_x', { headers: secret }),
   };
 }
 

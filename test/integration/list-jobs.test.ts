@@ -9,3 +9,4 @@ import './jobs.cases.js';
 import './jobs-list.cases.js';
 import './jobs-idempotency.cases.js';
 import './jobs-multipart.cases.js';
+import './webhooks.cases.js';

@@ -904,6 +904,333 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's webhook endpoints
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        get: operations["webhooks-list"];
+        put?: never;
+        /**
+         * Add a webhook endpoint (its signing secret is shown once)
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"url":"https://hooks.example.com/netintel","events":["usage.threshold"],"description":"Billing alerts"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks`, {
+         *       method: 'POST',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'application/json',
+         *       },
+         *       body: JSON.stringify({
+         *         url: 'https://hooks.example.com/netintel',
+         *         events: ['usage.threshold'],
+         *         description: 'Billing alerts',
+         *       }),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        post: operations["webhooks-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One webhook endpoint
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        get: operations["webhooks-get"];
+        /**
+         * Change an endpoint's URL, events or description, or enable or disable it
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"events":["usage.threshold","job.completed","job.failed"]}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs`, {
+         *       method: 'PUT',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'application/json',
+         *       },
+         *       body: JSON.stringify({ events: ['usage.threshold', 'job.completed', 'job.failed'] }),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        put: operations["webhooks-update"];
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs" -X DELETE \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs`, {
+         *       method: 'DELETE',
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     if (res.status !== 204) throw new Error((await res.json()).error);
+         *     ```
+         */
+        delete: operations["webhooks-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret; the current one keeps signing for an overlap
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs/rotate-secret" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"overlapSeconds":3600}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/rotate-secret`, {
+         *       method: 'POST',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'application/json',
+         *       },
+         *       body: JSON.stringify({ overlapSeconds: 3600 }),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        post: operations["webhooks-rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery attempts, newest first
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs/deliveries?limit=20" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/deliveries?limit=20`, {
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        get: operations["webhooks-deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event (webhook.test) to the endpoint
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs/test" -X POST \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/test`, {
+         *       method: 'POST',
+         *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        post: operations["webhooks-test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send one of the account's events to the endpoint again
+         * @description **Key:** secret (`Authorization: Bearer`), from your backend only. **Billing:** not billed (counts against the per-minute rate limit only).
+         *
+         *     **curl**
+         *
+         *     ```bash
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs/redeliver" \
+         *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
+         *       -H 'Content-Type: application/json' \
+         *       -d '{"eventId":"evt_pV4mQ8sK2nX6tB0wR3yZ7cJ1"}'
+         *     ```
+         *
+         *     **JavaScript**
+         *
+         *     ```js
+         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/redeliver`, {
+         *       method: 'POST',
+         *       headers: {
+         *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
+         *         'Content-Type': 'application/json',
+         *       },
+         *       body: JSON.stringify({ eventId: 'evt_pV4mQ8sK2nX6tB0wR3yZ7cJ1' }),
+         *     });
+         *     const body = await res.json();
+         *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
+         *     ```
+         */
+        post: operations["webhooks-redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/openapi.json": {
         parameters: {
             query?: never;
@@ -1175,7 +1502,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -2608,6 +2935,8 @@ export interface operations {
                  * @example newsletter.csv
                  */
                 filename?: string;
+                /** @description A receiver of this job's own: its job.completed or job.failed event is POSTed there, signed with the webhookSecret of the answer (docs/webhooks.md). https on a public host only. */
+                webhookUrl?: string;
             };
             header?: {
                 /**
@@ -2685,6 +3014,8 @@ export interface operations {
                         completedAt: string | null;
                         /** @description When uploaded addresses and results are deleted: 7 days after creation. */
                         expiresAt: string;
+                        /** @description With webhookUrl only: the secret that signs the job's event (Netintel-Signature), shown in this answer only. */
+                        webhookSecret?: string;
                     };
                 };
             };
@@ -4953,6 +5284,1295 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's webhook endpoints, oldest first. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        endpoints: {
+                            /** @description Endpoint id (we_…). */
+                            id: string;
+                            url: string;
+                            events: ("job.completed" | "job.failed" | "usage.threshold")[];
+                            description: string | null;
+                            /**
+                             * @description disabled: no deliveries (by you, or after an event failed for 24 hours).
+                             * @enum {string}
+                             */
+                            status: "enabled" | "disabled";
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            /** @description During a rotation: until when the previous secret still signs deliveries. */
+                            previousSecretExpiresAt: string | null;
+                            disabledAt: string | null;
+                            disabledReason: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: an absolute https URL on a public host (never a private, loopback, link-local or metadata address; a name is checked again at every delivery). */
+                    url: string;
+                    /** @description The events the endpoint receives: job.completed, job.failed, usage.threshold. */
+                    events: ("job.completed" | "job.failed" | "usage.threshold")[];
+                    /** @description Your note. */
+                    description?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its new signing secret, shown this once. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (we_…). */
+                        id: string;
+                        url: string;
+                        events: ("job.completed" | "job.failed" | "usage.threshold")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: no deliveries (by you, or after an event failed for 24 hours).
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description During a rotation: until when the previous secret still signs deliveries. */
+                        previousSecretExpiresAt: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** @description The signing secret (whsec_…), shown this once: keep it to verify the Netintel-Signature header. */
+                        secret: string;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `missing_field`: a required field is absent
+             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `too_many_webhooks`: POST /v1/webhooks when the account already has 16 endpoints */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A webhook endpoint (its secret is shown only when created or rotated). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (we_…). */
+                        id: string;
+                        url: string;
+                        events: ("job.completed" | "job.failed" | "usage.threshold")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: no deliveries (by you, or after an event failed for 24 hours).
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description During a rotation: until when the previous secret still signs deliveries. */
+                        previousSecretExpiresAt: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events are POSTed: an absolute https URL on a public host (never a private, loopback, link-local or metadata address; a name is checked again at every delivery). */
+                    url?: string;
+                    /** @description The events the endpoint receives: job.completed, job.failed, usage.threshold. */
+                    events?: ("job.completed" | "job.failed" | "usage.threshold")[];
+                    /** @description Your note. */
+                    description?: string | null;
+                    /** @description true starts deliveries again (an endpoint disabled after failures included); false stops them. */
+                    enabled?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description A webhook endpoint (its secret is shown only when created or rotated). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (we_…). */
+                        id: string;
+                        url: string;
+                        events: ("job.completed" | "job.failed" | "usage.threshold")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: no deliveries (by you, or after an event failed for 24 hours).
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description During a rotation: until when the previous secret still signs deliveries. */
+                        previousSecretExpiresAt: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted: no body. Deliveries not yet made are cancelled. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Seconds the current secret keeps signing beside the new one (default 86400, at most 604800; 0 stops it now). */
+                    overlapSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its new signing secret, shown this once. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Endpoint id (we_…). */
+                        id: string;
+                        url: string;
+                        events: ("job.completed" | "job.failed" | "usage.threshold")[];
+                        description: string | null;
+                        /**
+                         * @description disabled: no deliveries (by you, or after an event failed for 24 hours).
+                         * @enum {string}
+                         */
+                        status: "enabled" | "disabled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description During a rotation: until when the previous secret still signs deliveries. */
+                        previousSecretExpiresAt: string | null;
+                        disabledAt: string | null;
+                        disabledReason: string | null;
+                        /** @description The signing secret (whsec_…), shown this once: keep it to verify the Netintel-Signature header. */
+                        secret: string;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_field`: a field has the wrong type or form
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-deliveries": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Attempts per page, 1 to 100 (default 20).
+                 * @example 20
+                 */
+                limit?: number;
+                /** @description The nextCursor of the previous page; absent for the first page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint's delivery attempts, newest first (kept 30 days). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            eventId: string;
+                            eventType: string;
+                            /** @description 1 for the first attempt of the event, and so on. */
+                            attempt: number;
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            outcome: "succeeded" | "failed";
+                            /** @description The receiver's HTTP status; null when none came. */
+                            status: number | null;
+                            latencyMs: number;
+                            /** @description The start of the receiver's answer (1 KB at most), or why no answer came. */
+                            response: string;
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description - `invalid_query`: a query parameter has a value the route does not take */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event is queued for the endpoint; its attempts appear in the delivery log. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        eventId: string;
+                        endpointId: string;
+                        /** @constant */
+                        queued: true;
+                    };
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `hostname_not_active`: a custom hostname that is not (or no longer) active: use the base address */
+            421: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rate_limit_exceeded`: the account's per-minute rate limit is reached; Retry-After says when the minute ends */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unexpected failure:
+             *     - `internal_error`: an unexpected failure; nothing about it is in the body
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `gateway_timeout`: the request took longer than API Gateway allows
+             */
+            default: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "webhooks-redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Endpoint id (we_…)
+                 * @example we_3kTq9vXo2LmN8pRs
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The event to send again (from the delivery log or a delivery). */
+                    eventId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The event is queued for the endpoint; its attempts appear in the delivery log. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        eventId: string;
+                        endpointId: string;
+                        /** @constant */
+                        queued: true;
+                    };
+                };
+            };
+            /**
+             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `missing_field`: a required field is absent
+             *     - `invalid_field`: a field has the wrong type or form
+             */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `hostname_not_yours`: another account's custom hostname
+             */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description - `webhook_not_found`: /v1/webhooks/{id} with an id that names none of the caller's endpoints
+             *     - `event_not_found`: POST /v1/webhooks/{id}/redeliver with an event id the account does not have (events are kept 30 days)
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `unsupported_media_type`: a Content-Type the route does not read, or a Content-Encoding other than gzip */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,6 +4,7 @@ import { HIDDEN_STATUSES, type JobRecord, type RecordStatus } from '../jobs/job.
 import { TRANSITIONS, type Transition } from '../jobs/job-transitions.js';
 import type { ListPosition } from '../jobs/list-cursor.js';
 import { type Counts, countKeys } from '../jobs/summary.js';
+import type { JobReceiver } from '../webhooks/ports.js';
 import { conditional, statusIn } from './dynamo-conditions.js';
 import { JOBS_BY_ACCOUNT } from './resources.js';
 
@@ -42,6 +43,8 @@ export function fromItem(item: Record<string, unknown>): JobRecord {
       item.resultsBytes === undefined || item.resultsBytes === null ? null : Number(item.resultsBytes),
     ...(item.refundDue ? { refundDue: true } : {}),
     ...(item.emailRules ? { emailRules: true } : {}),
+    ...(item.announced ? { announced: true } : {}),
+    ...(item.webhook ? { webhook: item.webhook as JobReceiver } : {}),
     ...(typeof item.uploadKey === 'string' ? { uploadKey: item.uploadKey } : {}),
   };
 }
@@ -179,6 +182,21 @@ export class JobRecords {
   /** queued/processing -> failed with refundDue set, in one write; false when final or absent. */
   markFailed(id: string): Promise<boolean> {
     return this.transition(id, TRANSITIONS.fail, { refundDue: true });
+  }
+
+  /** The job's end was announced to its webhooks (jobs/job-end.ts). */
+  async markAnnounced(id: string): Promise<void> {
+    await conditional(() =>
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: jobItemKey(id),
+          UpdateExpression: 'SET announced = :yes',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':yes': true },
+        }),
+      ),
+    );
   }
 
   /** A failed job's refund was made: no longer due. */

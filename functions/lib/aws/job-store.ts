@@ -215,6 +215,10 @@ export class JobStore implements JobRepository, SweepStore {
     await this.records.complete(record.id, counts, Buffer.byteLength(body), now);
   }
 
+  async markAnnounced(id: string): Promise<void> {
+    await this.records.markAnnounced(id);
+  }
+
   /** queued/processing -> failed with refundDue set, in one write; false when already final or absent. */
   async markFailed(id: string): Promise<boolean> {
     return this.records.markFailed(id);

@@ -1,7 +1,7 @@
 // Plain-data definitions of the stateful resources. The CDK stack (infra/) and the local
 // emulators (scripts/local/) both create tables, bucket and queues from these, so they match.
 
-export type TableId = 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache' | 'Sessions';
+export type TableId = 'Accounts' | 'Usage' | 'Jobs' | 'Baselines' | 'Cache' | 'Sessions' | 'Webhooks';
 
 /** The variable holding a table's deployed name (typed, so the configuration schema can list them). */
 export type TableEnvVar = `TABLE_${Uppercase<TableId>}`;
@@ -60,6 +60,17 @@ export const LEASES_DUE: IndexDef = {
   projection: 'keys',
 };
 
+/**
+ * Webhook work whose time has come (aws/webhook-store.ts): events not yet announced, deliveries
+ * waiting for their next attempt. Sparse (only such items carry `dueQueue`) and keys only.
+ */
+export const WEBHOOKS_DUE: IndexDef = {
+  name: 'webhooksDue',
+  partitionKey: 'dueQueue',
+  sortKey: 'dueAt',
+  projection: 'keys',
+};
+
 export const TABLES: readonly TableDef[] = [
   {
     id: 'Accounts',
@@ -114,6 +125,16 @@ export const TABLES: readonly TableDef[] = [
     partitionKey: 'pk',
     ttlAttribute: 'expiresAt',
     purpose: 'Dashboard sign-in links and sessions (by hash only) and sign-in request counters',
+  },
+  {
+    id: 'Webhooks',
+    envVar: 'TABLE_WEBHOOKS',
+    localName: 'netintel-webhooks',
+    partitionKey: 'pk',
+    sortKey: 'sk',
+    ttlAttribute: 'expiresAt',
+    indexes: [WEBHOOKS_DUE],
+    purpose: "Each account's webhook endpoints, its events, their deliveries and the delivery log",
   },
 ];
 
@@ -174,6 +195,32 @@ export const JOB_QUEUE = {
   /** Six times the DLQ consumer's timeout, for the same reason as visibilityTimeoutSeconds. */
   dlqVisibilityTimeoutSeconds: 6 * 30,
 } as const;
+
+/** The webhook deliveries queue: one message per attempt to make now (webhooks/delivery.ts). */
+export const WEBHOOK_QUEUE = {
+  envVar: 'WEBHOOKS_QUEUE_URL',
+  localName: 'netintel-webhooks',
+  /** A delivery function's timeout: a batch's attempts run at once, each bounded by ATTEMPT_TIMEOUT_MS (10 s). */
+  deliveryTimeoutSeconds: 30,
+  /** Six times the timeout, as for the job queue. */
+  visibilityTimeoutSeconds: 6 * 30,
+  /**
+   * Messages per invocation. They are attempted at once, so a receiver that never answers holds its
+   * own attempt for 10 s and no other.
+   */
+  batchSize: 10,
+  maxConcurrency: 5,
+  /**
+   * Receives before SQS gives a message up. Retries of failed attempts are not SQS's (the sweep
+   * schedules them): only a worker that died makes SQS deliver again, and the sweep re-queues a
+   * delivery whose message was given up.
+   */
+  maxReceiveCount: 5,
+  retentionSeconds: 4 * 24 * 3600,
+} as const;
+
+/** The webhook sweep (webhooks/announce.ts sweepWebhooks): every minute in AWS, a timer locally. */
+export const WEBHOOK_SWEEP = { everySeconds: 60, timeoutSeconds: 60 } as const;
 
 /**
  * The job sweep (functions/lib/jobs/job-sweep.ts): settles creations a dead process left pending

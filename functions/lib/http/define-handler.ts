@@ -154,6 +154,9 @@ export function pipelineDeps(services: Services): PipelineDeps {
       notifier: () => usageNotifier(services),
       accounts: { getAccount: (accountId) => cachedAccountStore(services).getAccount(accountId) },
       sent: sentNotices(services),
+      // The webhook parts (the Webhooks table, the SQS client) are loaded on a notice only.
+      announce: async (notice) =>
+        (await import('../aws/webhook-services.js')).announceUsageThreshold(services, notice),
     },
     logger,
     annotations: traceAnnotations,

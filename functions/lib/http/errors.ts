@@ -23,6 +23,8 @@ export const ERROR_CODES = {
   invalid_idempotency_key: 400,
   /** PUT /v1/account/geofeed: a row of the CSV is not valid (`lines` names each); nothing was applied. */
   invalid_geofeed: 400,
+  /** POST/PUT /v1/webhooks, a job's webhookUrl: not https, or a private, loopback or metadata address. */
+  invalid_webhook_url: 400,
   // 401 / 403
   invalid_api_key: 401,
   /** Dashboard: no live session (none, ended, expired, or its person is no longer a member). */
@@ -41,10 +43,16 @@ export const ERROR_CODES = {
   job_not_found: 404,
   /** GET /v1/account/geofeed of an account without one. */
   geofeed_not_found: 404,
+  /** /v1/webhooks/{id}: no endpoint of the caller's account has that id. */
+  webhook_not_found: 404,
+  /** POST /v1/webhooks/{id}/redeliver: no event of the caller's account has that id (kept 30 days). */
+  event_not_found: 404,
   method_not_allowed: 405,
   /** The request's headers or body did not arrive in time (local server: Node's timeouts). */
   request_timeout: 408,
   job_not_completed: 409,
+  /** POST /v1/webhooks: the account already has the most endpoints it may have (16). */
+  too_many_webhooks: 409,
   /** The Idempotency-Key was used in the last 24 h with another body. */
   idempotency_key_reused: 409,
   /** The Idempotency-Key's first request is still being created (or its crash not yet swept). */

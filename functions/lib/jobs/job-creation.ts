@@ -89,6 +89,8 @@ export interface JobRequest {
   idempotency?: { key: string; fingerprint: string };
   /** The account's email rules in force now (their JSON), recorded with the job; none: the global policy. */
   emailRules?: string;
+  /** The job's own webhook receiver (`webhookUrl`) and the secret its answer shows (docs/webhooks.md). */
+  webhook?: { url: string; secret: string };
 }
 
 export interface PendingJob {
@@ -131,6 +133,7 @@ export async function reserveJob(deps: CreationDeps, req: JobRequest): Promise<R
     billedMonth: req.month,
     resultsBytes: null,
     ...(req.emailRules === undefined ? {} : { emailRules: true }),
+    ...(req.webhook ? { webhook: req.webhook } : {}),
   };
   // The entry first: whatever happens from here on, the sweep will look at this id.
   await deps.store.putSweepEntry({ kind: 'create', jobId: id, dueAt: createdAt });

@@ -89,6 +89,10 @@ export interface JobRecord {
   uploadKey?: string;
   /** The job's rows are checked with the account's email rules of its creation, stored with its chunks. */
   emailRules?: boolean;
+  /** Its end (completed or failed) was announced to the account's webhooks (jobs/job-end.ts). */
+  announced?: boolean;
+  /** The job's own receiver: `webhookUrl` at creation, and the secret the creation's answer showed. */
+  webhook?: { url: string; secret: string };
 }
 
 export function isVisible(status: RecordStatus): status is JobStatus {

@@ -24,6 +24,8 @@ export interface JobRepository extends Pick<SweepEntries, 'putSweepEntry' | 'del
   markFailed(id: string): Promise<boolean>;
   /** The refund of a failed job was made: it is no longer due (repeatable). */
   settleRefund(id: string): Promise<void>;
+  /** The job's end was announced (jobs/job-end.ts; repeatable). */
+  markAnnounced(id: string): Promise<void>;
 }
 
 function compileStoredRules(json: string): CompiledEmailRules {

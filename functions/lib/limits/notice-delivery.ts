@@ -1,4 +1,4 @@
-import type { NoticeId, NoticeLedger, UsageNotifier } from './notifier.js';
+import type { NoticeId, NoticeLedger, UsageNotice, UsageNotifier } from './notifier.js';
 import { type NotifyPercent, reachedThresholds } from './thresholds.js';
 
 // Usage notices at 75/90/100% of the monthly cap (docs/api.md: Limits, billing and usage notices), each
@@ -39,6 +39,11 @@ export interface NoticeDeps {
   email: () => Promise<string | null>;
   sent: SentNotices;
   now: Date;
+  /**
+   * Tells the account's webhooks too (usage.threshold: docs/webhooks.md), before the e-mail: the
+   * event's id is the notice's, so a notice sent again after a failure announces nothing twice.
+   */
+  announce?: (notice: UsageNotice) => Promise<void>;
 }
 
 export interface MonthUsage {
@@ -84,15 +89,17 @@ async function deliver(id: NoticeId, usage: MonthUsage, deps: NoticeDeps): Promi
     return { percent, status: 'failed', error };
   }
   try {
-    const notifier = await deps.notifier();
-    await notifier.send({
+    const notice: UsageNotice = {
       accountId: usage.accountId,
-      email: await deps.email(),
+      email: null,
       month: usage.month,
       percent,
       used: usage.used,
       cap: usage.cap,
-    });
+    };
+    await deps.announce?.(notice);
+    const notifier = await deps.notifier();
+    await notifier.send({ ...notice, email: await deps.email() });
   } catch (error) {
     // Not sent: give the notice back so the next call over the threshold sends it. If even the
     // release fails, the claim expires after NOTICE_CLAIM_MS and the notice is retried then.

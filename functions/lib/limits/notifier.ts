@@ -20,7 +20,7 @@ export interface Mail {
   subject: string;
   body: string;
   /** What it is, for the outbox and the logs: never the secret it may carry. */
-  kind: 'sign-in-link';
+  kind: 'sign-in-link' | 'webhook-disabled';
 }
 
 /** Sends mail through the same channel as usage notices (SES in AWS, the outbox locally). */

@@ -1,6 +1,6 @@
 import type { Admitted } from './admission.js';
 import { deliverDueNotices, type NoticeOutcome, type SentNotices } from './notice-delivery.js';
-import type { NoticeLedger, UsageNotifier } from './notifier.js';
+import type { NoticeLedger, UsageNotice, UsageNotifier } from './notifier.js';
 import { reachedThresholds } from './thresholds.js';
 
 /** Where notices are recorded and sent from, and where the account's address is read. */
@@ -11,6 +11,8 @@ export interface NoticeStores {
   accounts: { getAccount(accountId: string): Promise<{ email: string | null } | undefined> };
   /** Notices this container knows went out (no ledger write for them on later calls). */
   sent: SentNotices;
+  /** The usage.threshold webhook event of a notice (notice-delivery.ts NoticeDeps.announce). */
+  announce?: (notice: UsageNotice) => Promise<void>;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function sendUsageNotices(
       email: async () => (await stores.accounts.getAccount(account.accountId))?.email ?? null,
       sent: stores.sent,
       now,
+      ...(stores.announce ? { announce: stores.announce } : {}),
     },
   );
 }

@@ -1,4 +1,4 @@
-import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES, type TableEnvVar } from '../aws/resources.js';
+import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES, type TableEnvVar, WEBHOOK_QUEUE } from '../aws/resources.js';
 import { DEFAULT_DNS_CANARY, parseDnsCanary } from '../dns/canary.js';
 import { parseDnsServers } from '../dns/resolver.js';
 import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
@@ -63,11 +63,16 @@ const stringMap = z.pipe(
 );
 
 /** The deployed names of the tables, bucket and queue; unset: the local emulators' names (resources.ts). */
-export type ResourceVariable = TableEnvVar | typeof BUCKET.envVar | typeof JOB_QUEUE.envVar;
+export type ResourceVariable =
+  | TableEnvVar
+  | typeof BUCKET.envVar
+  | typeof JOB_QUEUE.envVar
+  | typeof WEBHOOK_QUEUE.envVar;
 const RESOURCE_VARIABLES: readonly ResourceVariable[] = [
   ...TABLES.map((t) => t.envVar),
   BUCKET.envVar,
   JOB_QUEUE.envVar,
+  WEBHOOK_QUEUE.envVar,
 ];
 const resourceSchema = Object.fromEntries(
   RESOURCE_VARIABLES.map((name) => [name, z.optional(text)]),
@@ -171,6 +176,10 @@ export const ConfigSchema = z.object({
    * LEASE_POLICY.minPerMinute). The local tests lower it to drive leases at small limits.
    */
   QUOTA_LEASE_MIN_PER_MINUTE: z._default(wholeNumber(1), LEASE_POLICY.minPerMinute),
+
+  // Webhooks (docs/webhooks.md). true lets webhooks go to 127.0.0.0/8 and ::1: the local stack's
+  // tests only; the CDK stack never sets it, and no other private address is ever allowed.
+  WEBHOOKS_ALLOW_LOOPBACK: z._default(flag, false),
 
   // Custom hostnames (docs/custom-hostnames.md).
   BASE_DOMAIN: z._default(text, 'localhost'),

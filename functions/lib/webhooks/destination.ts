@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { type ParsedIp, parseIp } from '../ip/parse-ip.js';
-import { specialRange } from '../ip/special-ranges.js';
+import { type SpecialRange, specialRange } from '../ip/special-ranges.js';
 
 // Where a webhook may be delivered. A customer names the URL, so the URL must never make our
 // functions reach what only they can reach: private networks, loopback, link-local (the instance
@@ -26,6 +26,20 @@ export type DestinationCheck =
 
 export const DESTINATION_URL_MAX_LENGTH = 2048;
 
+/** How a refusal names each special-purpose range. */
+const RANGE_WORDS: Record<SpecialRange, string> = {
+  unspecified: 'unspecified',
+  private: 'private',
+  loopback: 'loopback',
+  'link-local': 'link-local (cloud metadata)',
+  cgnat: 'shared (carrier-grade NAT)',
+  documentation: 'documentation',
+  benchmarking: 'benchmarking',
+  multicast: 'multicast',
+  reserved: 'reserved',
+  translation: 'translation (NAT64)',
+};
+
 /** IPv6 prefixes that carry an IPv4 address inside (6to4, Teredo): refused whatever they carry. */
 function tunnelsIpv4(ip: ParsedIp): boolean {
   const b = ip.bytes;
@@ -39,7 +53,7 @@ export function addressRefusal(address: string, policy: DestinationPolicy): stri
   if (!ip) return `${address} is not an IP address`;
   const special = specialRange(ip);
   if (special === 'loopback' && policy.allowLoopback) return null;
-  if (special !== null) return `${ip.canonical} is a ${special} address`;
+  if (special !== null) return `${ip.canonical} is a ${RANGE_WORDS[special]} address`;
   if (tunnelsIpv4(ip)) return `${ip.canonical} is a tunnelled address`;
   return null;
 }
@@ -82,7 +96,7 @@ export function parseDestination(raw: string, policy: DestinationPolicy): Destin
   if (literal !== null) {
     const refusal = addressRefusal(literal, policy);
     if (refusal)
-      return { ok: false, reason: 'address', message: `Webhooks are not delivered to ${refusal}.` };
+      return { ok: false, reason: 'address', message: `Webhooks go to public addresses only: ${refusal}.` };
   } else if (url.hostname === 'localhost' && !policy.allowLoopback) {
     return { ok: false, reason: 'address', message: 'Webhooks are not delivered to localhost.' };
   }

@@ -79,11 +79,20 @@ describe('construct', () => {
     });
 
     test('grants bucket access under data/ and ip-data/ only', () => {
-      const policies = Object.values(template.findResources('AWS::IAM::Policy')) as {
-        Properties: { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } };
+      type Document = { PolicyDocument: { Statement: { Action: string | string[]; Resource: unknown }[] } };
+      // A NetintelFunction's role holds its permissions itself (InlinePolicyRole); CDK's roles use
+      // AWS::IAM::Policy resources.
+      const roles = Object.values(template.findResources('AWS::IAM::Role')) as {
+        Properties: { Policies?: Document[] };
       }[];
-      const s3Resources = policies
-        .flatMap((p) => p.Properties.PolicyDocument.Statement)
+      const policies = Object.values(template.findResources('AWS::IAM::Policy')) as {
+        Properties: Document;
+      }[];
+      const s3Resources = [
+        ...roles.flatMap((r) => r.Properties.Policies ?? []),
+        ...policies.map((p) => p.Properties),
+      ]
+        .flatMap((p) => p.PolicyDocument.Statement)
         .filter((s) => [s.Action].flat().some((a) => a.startsWith('s3:')))
         .flatMap((s) => [s.Resource].flat());
       const objectArns = s3Resources.map((r) => JSON.stringify(r)).filter((r) => r.includes('/'));

@@ -216,6 +216,13 @@ describe('request-parameters', () => {
         'jobs-results',
         'lookup-ip',
         'usage',
+        'webhooks-delete',
+        'webhooks-deliveries',
+        'webhooks-get',
+        'webhooks-redeliver',
+        'webhooks-rotate',
+        'webhooks-test',
+        'webhooks-update',
       ]);
     });
 

@@ -55,6 +55,10 @@ describe('request-validation', () => {
         'risk-baseline-delete',
         'risk-check',
         'signup-check',
+        'webhooks-create',
+        'webhooks-redeliver',
+        'webhooks-rotate',
+        'webhooks-update',
       ]);
     });
 

@@ -15,6 +15,9 @@ import {
   JobAbandonedError,
   JobInputError,
 } from '../../jobs/job-errors.js';
+import { EndpointNotFoundError, TooManyEndpointsError } from '../../webhooks/endpoints.js';
+import { EventNotFoundError } from '../../webhooks/events.js';
+import { EndpointSetBusyError, WebhookUrlRefusedError } from '../../webhooks/manage.js';
 import { dependencyUnavailable } from '../dependency-unavailable.js';
 import { HttpError, ValidationError } from '../errors.js';
 import type { Middleware } from './request-state.js';
@@ -70,6 +73,12 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
         "The account's rules were being changed by another call at the same time; nothing was applied. Retry.",
       ),
   ),
+  // Webhooks (docs/webhooks.md).
+  register(WebhookUrlRefusedError, (err) => new ValidationError('invalid_webhook_url', err.message)),
+  register(EndpointNotFoundError, (err) => new HttpError('webhook_not_found', err.message)),
+  register(EventNotFoundError, (err) => new HttpError('event_not_found', err.message)),
+  register(TooManyEndpointsError, (err) => new HttpError('too_many_webhooks', err.message)),
+  register(EndpointSetBusyError, (err) => new HttpError('service_unavailable', err.message)),
   // The dashboard's sign-in, keys and hostnames.
   register(SignInLinkError, (err) => new HttpError('invalid_sign_in_link', err.message)),
   register(

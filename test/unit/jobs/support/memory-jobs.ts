@@ -129,6 +129,12 @@ export class MemoryJobs implements SweepStore, JobRepository {
     if (record) delete record.refundDue;
   }
 
+  async markAnnounced(id: string) {
+    await this.step('markAnnounced');
+    const record = this.records.get(id);
+    if (record) record.announced = true;
+  }
+
   async chunkRows(): Promise<never> {
     throw new Error('not used');
   }

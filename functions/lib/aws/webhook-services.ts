@@ -1,0 +1,75 @@
+import { toJob } from '../jobs/job.js';
+import type { JobEndListener } from '../jobs/job-end.js';
+import type { Mailer, UsageNotice } from '../limits/notifier.js';
+import { part, type Services } from '../runtime/services.js';
+import { type AnnounceDeps, announce } from '../webhooks/announce.js';
+import type { DeliveryDeps } from '../webhooks/delivery.js';
+import type { DestinationPolicy } from '../webhooks/destination.js';
+import { jobEvent, usageThresholdEvent } from '../webhooks/events.js';
+import { disabledMail } from '../webhooks/notices.js';
+import { httpPost } from '../webhooks/post.js';
+import { webhookResolver } from '../webhooks/resolve.js';
+import { dynamo } from './dynamo-client.js';
+import { tableName, WEBHOOK_QUEUE } from './resources.js';
+import { accountStore } from './services.js';
+import { sqsClient } from './sqs-client.js';
+import { WebhookQueue } from './webhook-queue.js';
+import { DynamoWebhookStore } from './webhook-store.js';
+
+// The parts of a service instance that webhooks use (the Webhooks table, the deliveries queue, the
+// delivery agent). Apart from services.ts: only the webhook functions and those that announce events
+// (list jobs, usage notices) reach them.
+
+export const webhookStore = /* @__PURE__ */ part(
+  (s) => new DynamoWebhookStore(dynamo(s), tableName('Webhooks', s.config), s.now),
+);
+
+export const webhookQueue = /* @__PURE__ */ part(
+  (s) => new WebhookQueue(sqsClient(s), s.config[WEBHOOK_QUEUE.envVar] ?? ''),
+);
+
+/**
+ * Where webhooks may go: public https hosts only. WEBHOOKS_ALLOW_LOOPBACK=true adds 127.0.0.0/8 and
+ * ::1 for the local stack's tests; the CDK stack never sets it (test/infra).
+ */
+export function destinationPolicy(s: Services): DestinationPolicy {
+  return { allowLoopback: s.config.WEBHOOKS_ALLOW_LOOPBACK };
+}
+
+export function announceDeps(s: Services): AnnounceDeps {
+  return { store: webhookStore(s), queue: webhookQueue(s), now: s.now };
+}
+
+export function deliveryDeps(s: Services, mailer: () => Promise<Mailer>): DeliveryDeps {
+  return {
+    store: webhookStore(s),
+    post: webhookPost(s),
+    policy: destinationPolicy(s),
+    now: s.now,
+    disabled: async (accountId, endpoint, reason) => {
+      const account = await accountStore(s).getAccount(accountId);
+      if (!account?.email) return;
+      await (await mailer()).sendMail(disabledMail(account.email, accountId, endpoint, reason));
+    },
+  };
+}
+
+/** Announces a list job's end (job.completed or job.failed) with the job as GET answers it. */
+export function jobEndListener(s: Services): JobEndListener {
+  return async (job) => {
+    const now = s.now();
+    const type = job.status === 'completed' ? 'job.completed' : 'job.failed';
+    const event = jobEvent(job.accountId, type, toJob(job, now), now);
+    await announce(announceDeps(s), event, job.webhook ? { job: job.webhook } : {});
+  };
+}
+
+/** Announces a usage notice's threshold (usage.threshold) to the account's endpoints. */
+export async function announceUsageThreshold(s: Services, notice: UsageNotice): Promise<void> {
+  const { accountId, month, percent, used, cap } = notice;
+  await announce(announceDeps(s), usageThresholdEvent(accountId, { month, percent, used, cap }, s.now()));
+}
+
+const webhookPost = /* @__PURE__ */ part((s) =>
+  httpPost({ policy: destinationPolicy(s), resolve: webhookResolver(s.config.DNS_SERVERS) }),
+);

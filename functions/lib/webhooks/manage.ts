@@ -1,0 +1,98 @@
+import { type DestinationPolicy, parseDestination } from './destination.js';
+import {
+  addEndpoint,
+  type EndpointChange,
+  type EndpointSet,
+  findEndpoint,
+  type NewEndpoint,
+  removeEndpoint,
+  rotateSecret,
+  updateEndpoint,
+  type WebhookEndpoint,
+} from './endpoints.js';
+import type { WebhookStore } from './ports.js';
+
+// Changes to an account's endpoints (POST/PUT/DELETE /v1/webhooks…): read the set, change it, write
+// it if nobody else did meanwhile (its version), else read again. A URL is checked here first: a
+// refused one never reaches the store.
+
+export class WebhookUrlRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookUrlRefusedError';
+  }
+}
+
+/** Another change kept winning the race for the set (an account hammering its own endpoints). */
+export class EndpointSetBusyError extends Error {
+  constructor() {
+    super('The webhook endpoints were changed by other requests meanwhile; try again.');
+    this.name = 'EndpointSetBusyError';
+  }
+}
+
+const ROUNDS = 8;
+
+export function checkedUrl(raw: string, policy: DestinationPolicy): string {
+  const check = parseDestination(raw, policy);
+  if (!check.ok) throw new WebhookUrlRefusedError(check.message);
+  return check.url.href;
+}
+
+async function change<T>(
+  store: WebhookStore,
+  accountId: string,
+  apply: (set: EndpointSet) => [EndpointSet, T],
+): Promise<T> {
+  for (let round = 0; round < ROUNDS; round++) {
+    const set = await store.endpointSet(accountId);
+    const [next, result] = apply(set);
+    if (await store.saveEndpointSet(accountId, next, set.version)) return result;
+  }
+  throw new EndpointSetBusyError();
+}
+
+export function createEndpoint(
+  store: WebhookStore,
+  policy: DestinationPolicy,
+  accountId: string,
+  input: NewEndpoint,
+  now: Date,
+): Promise<WebhookEndpoint> {
+  const url = checkedUrl(input.url, policy);
+  return change(store, accountId, (set) => addEndpoint(set, { ...input, url }, now));
+}
+
+export function changeEndpoint(
+  store: WebhookStore,
+  policy: DestinationPolicy,
+  accountId: string,
+  id: string,
+  input: EndpointChange,
+  now: Date,
+): Promise<WebhookEndpoint> {
+  const url = input.url === undefined ? undefined : checkedUrl(input.url, policy);
+  return change(store, accountId, (set) => updateEndpoint(set, id, { ...input, url }, now));
+}
+
+export function rotateEndpointSecret(
+  store: WebhookStore,
+  accountId: string,
+  id: string,
+  overlapSeconds: number,
+  now: Date,
+): Promise<WebhookEndpoint> {
+  return change(store, accountId, (set) => rotateSecret(set, id, overlapSeconds, now));
+}
+
+export function deleteEndpoint(store: WebhookStore, accountId: string, id: string): Promise<void> {
+  return change(store, accountId, (set) => [removeEndpoint(set, id), undefined]);
+}
+
+export async function getEndpoint(
+  store: WebhookStore,
+  accountId: string,
+  id: string,
+): Promise<WebhookEndpoint> {
+  return findEndpoint(await store.endpointSet(accountId), id);
+}

@@ -1,0 +1,10 @@
+import type { RouteContract } from '../lib/http/contract.js';
+import { EndpointSchema, WebhookPath } from '../lib/webhooks/schema.js';
+import { examples } from './examples.js';
+
+export const contract: RouteContract = {
+  params: WebhookPath,
+  errors: ['webhook_not_found'],
+  response: EndpointSchema,
+  examples,
+};
