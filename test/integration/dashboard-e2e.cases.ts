@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -11,13 +12,17 @@ import { linksFor } from '../support/dashboard-session.js';
 import { cname, type DnsServer, mx, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { leftOut } from '../support/left-out.js';
 import { afterKeyCache, startTestStack, type TestStack } from '../support/local-stack.js';
+import { type Delivery, startReceiver } from '../support/webhook-receiver.js';
 
 // The dashboard end to end, as its person uses it, in Chromium against the real local stack (no
 // fake backend): sign in through the link the outbox received, see usage equal to the calls made,
 // create and revoke keys, add a custom hostname (DNS on a loopback server) until it is active, run a
 // 10,000-row list job and download its results, sign out. Then the Rules page: a geofeed refused row
 // by row (nothing applied), a blocked domain in force on a tried address once the key cache has
-// moved on, travel settings saved. A screenshot of each page goes to test-output/dashboard/e2e-*.png.
+// moved on, travel settings saved. Then the Webhooks page: an endpoint on a receiver on 127.0.0.1
+// (the local stack allows loopback receivers), its secret shown once, a test event received and
+// signed with that secret, its attempt in the delivery log. A screenshot of each page goes to
+// test-output/dashboard/e2e-*.png.
 // Left out, with a note, where Chromium is not installed.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
@@ -337,4 +342,111 @@ maybe('the dashboard end to end on the local stack', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 180_000);
+
+  test('the Webhooks page: a refused URL, an endpoint on a loopback receiver with its secret shown once, a test event received signed with it, its attempt in the log after a reload; deleted', async () => {
+    const receiver = await startReceiver();
+    const context = await browser.newContext({ viewport: DESKTOP });
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    try {
+      await page.goto(`${stack.url}/dashboard/`);
+      await page.getByLabel('E-mail address').fill(DEV_MEMBER);
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
+      await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await page
+        .getByRole('navigation', { name: 'Dashboard' })
+        .getByRole('link', { name: 'Webhooks' })
+        .click();
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+
+      // The API's refusal, in its words.
+      await page.getByLabel('Endpoint URL').fill('https://10.0.0.1/');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const refusal = page.getByRole('alert').filter({ hasText: 'Webhooks go to public addresses only' });
+      await refusal.waitFor();
+      expect(await refusal.textContent()).toBe(
+        'Webhooks go to public addresses only: 10.0.0.1 is a private address.',
+      );
+
+      // Added with the session: its secret shown once; the API lists it without.
+      await page.getByLabel('Endpoint URL').fill(receiver.url);
+      await page.getByLabel('Description (optional)').fill('e2e receiver');
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const shown = page.getByRole('region', { name: 'Signing secret of your new endpoint' });
+      await shown.getByRole('alert').filter({ hasText: 'it will not be shown again' }).waitFor();
+      const secret = (await shown.locator('code').first().textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      const listed = await stack.call('GET', '/v1/webhooks', { headers: stack.secret() });
+      const { endpoints } = (await listed.json()) as { endpoints: Record<string, unknown>[] };
+      const endpoint = endpoints.find((e) => e.url === receiver.url);
+      expect(endpoint).toMatchObject({ status: 'enabled', description: 'e2e receiver' });
+      expect(endpoint).not.toHaveProperty('secret');
+      await shown.getByRole('button', { name: 'I have copied it' }).click();
+      const card = page.getByRole('region', { name: receiver.url, exact: true });
+      await card.getByText('No deliveries yet').waitFor();
+
+      // A test event: the receiver gets it, signed with the secret the page showed.
+      await card.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+      await card
+        .getByRole('status')
+        .filter({ hasText: /^Test event evt_\S+ queued/ })
+        .waitFor();
+      // Bounded, so a stack that never delivers says so instead of running into the test's timeout.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const delivery = await Promise.race([
+        receiver.nth(1),
+        new Promise<Delivery>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('no delivery reached the receiver within 30 s')), 30_000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      expect(delivery.event.type).toBe('webhook.test');
+      const [t, ...signatures] = String(delivery.headers['netintel-signature']).split(',');
+      const expected = createHmac('sha256', secret)
+        .update(`${t!.slice(2)}.${delivery.body}`)
+        .digest('hex');
+      expect(signatures).toContain(`v1=${expected}`);
+      await stack.webhooksDrained();
+
+      // After a reload, the attempt is in the log.
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Webhooks' }).waitFor();
+      const row = card.getByRole('table', { name: 'Recent deliveries' }).getByRole('row').nth(1);
+      await row.waitFor();
+      const cells = (await row.getByRole('cell').allTextContents()).map((c) => c.trim());
+      expect(cells.slice(1, 5)).toEqual([`webhook.test${delivery.event.id}`, '1', 'Succeeded', '200']);
+      expect(cells[5]).toMatch(/^\d[\d,]* ms$/);
+      expect(cells[6]).toBe('ok');
+      expect(await page.getByText(secret).count()).toBe(0);
+      for (const [viewport, name] of [
+        [PHONE, 'webhooks-375'],
+        [DESKTOP, 'webhooks'],
+      ] as const) {
+        await page.setViewportSize(viewport);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(
+          viewport.width,
+        );
+        expect(await cspViolations(page)).toEqual([]);
+        expect(await seriousAxeFindings(page)).toEqual([]);
+        await shot(page, name);
+      }
+
+      // Deleted after a confirmation.
+      await card.getByRole('button', { name: `Delete ${receiver.url}` }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Endpoint ${receiver.url} deleted.` })
+        .waitFor();
+      const gone = await stack.call('GET', `/v1/webhooks/${String(endpoint!.id)}`, {
+        headers: stack.secret(),
+      });
+      expect(gone.status).toBe(404);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+      await receiver.close();
+    }
+  }, 120_000);
 });

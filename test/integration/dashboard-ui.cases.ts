@@ -428,6 +428,147 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 180_000);
 
+  test('the Webhooks page: endpoints and their deliveries, a refused URL with the API message, an endpoint added with its secret shown once, a test event, a redelivery, a rotation, enable and delete; at 375 px and desktop', async () => {
+    const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
+    const { page } = opened;
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    const card = (url: string) => page.getByRole('region', { name: url, exact: true });
+    const orders = card('https://hooks.example.com/netintel');
+    const alerts = card('https://alerts.example.org/hooks/usage');
+    // Each endpoint with its status, events and delivery log; the disabled one says why.
+    await orders.getByRole('table', { name: 'Recent deliveries' }).waitFor();
+    await alerts.getByRole('table', { name: 'Recent deliveries' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Loading' }).count()).toBe(0);
+    expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Webhooks');
+    expect(await orders.locator('.badge').first().textContent()).toBe('Enabled');
+    expect(await orders.locator('dl').textContent()).toMatch(
+      /^Eventsjob\.completedjob\.failedDescriptionOrder pipeline/,
+    );
+    expect(await alerts.locator('.badge').first().textContent()).toBe('Disabled');
+    expect(await alerts.locator('.reason').textContent()).toMatch(
+      /^Disabled .*: every attempt to deliver evt_\S+ for 24 hours failed \(last: HTTP 500\)\. Once the receiver works again/,
+    );
+    const rows = orders.getByRole('table').getByRole('row');
+    expect(await rows.count()).toBe(4);
+    const failed = (await rows.nth(2).getByRole('cell').allTextContents()).map((t) => t.trim());
+    expect(failed.slice(1, 6)).toEqual([
+      'job.failedevt_am9iLTItZmFpbGVkLWV2ZW50',
+      '1',
+      'Failed',
+      '503',
+      '2,210 ms',
+    ]);
+    // A long answer shows its start; the whole of it folds away behind the start.
+    const excerpt = rows.nth(2).locator('summary');
+    expect(await excerpt.textContent()).toMatch(/^<html><head><title>503 Service Unavailable.{30,}…$/);
+    expect(await rows.nth(2).locator('pre').isVisible()).toBe(false);
+    expect(failed[6]).toContain('Please try again later.');
+    expect(
+      (await alerts.getByRole('table').getByRole('row').nth(2).getByRole('cell').allTextContents())[4],
+    ).toBe('None');
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await expectClean(opened, 'webhooks-375');
+
+    // A URL the API refuses: its message, nothing added.
+    await page.getByLabel('Endpoint URL').fill('https://10.0.0.1/');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Webhooks go to public addresses only: 10.0.0.1 is a private address.' })
+      .waitFor();
+    // No event chosen: said before anything is sent.
+    await page.getByLabel('Endpoint URL').fill('https://receiver.example.net/hooks');
+    for (const type of ['job.completed', 'job.failed', 'usage.threshold'])
+      await page.getByLabel(type).uncheck();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Choose at least one event' }).waitFor();
+
+    // Added: the secret is shown once, with its warning and copy button; then it is gone for good.
+    await page.getByLabel('job.completed').check();
+    await page.getByLabel('usage.threshold').check();
+    await page.getByLabel('Description (optional)').fill('CI receiver');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const shown = page.getByRole('region', { name: 'Signing secret of your new endpoint' });
+    await shown
+      .getByRole('alert')
+      .filter({ hasText: 'Copy this signing secret now: it will not be shown again.' })
+      .waitFor();
+    const secret = (await shown.locator('code').first().textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await shown
+      .getByRole('button', { name: 'Copy the signing secret of https://receiver.example.net/hooks' })
+      .click();
+    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(secret);
+    const added = card('https://receiver.example.net/hooks');
+    await added.getByText('No deliveries yet').waitFor();
+    expect(await added.locator('dl').textContent()).toMatch(
+      /^Eventsjob\.completedusage\.thresholdDescriptionCI receiver/,
+    );
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+    await expectClean(opened, 'webhooks-secret-375');
+    await shown.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: 'Add endpoint' }).waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+
+    // A test event: queued, and its attempt shows in the log without a reload.
+    await added
+      .getByRole('button', { name: 'Send test event to https://receiver.example.net/hooks' })
+      .click();
+    await added
+      .getByRole('status')
+      .filter({ hasText: /^Test event evt_\S+ queued/ })
+      .waitFor();
+    const testRow = added.getByRole('table').getByRole('row').nth(1);
+    await testRow.waitFor();
+    expect((await testRow.getByRole('cell').allTextContents()).slice(1, 7)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^webhook\.testevt_/), 'Succeeded', '200', 'ok']),
+    );
+    // A redelivery of a logged event.
+    await orders
+      .getByRole('button', { name: 'Redeliver event evt_am9iLTItZmFpbGVkLWV2ZW50 (attempt 1)' })
+      .click();
+    await orders
+      .getByRole('status')
+      .filter({ hasText: 'Event evt_am9iLTItZmFpbGVkLWV2ZW50 queued again' })
+      .waitFor();
+    await orders.getByRole('table').getByRole('row').nth(4).waitFor();
+
+    // A rotation keeping the old secret an hour: the new secret once, and until when the old one signs.
+    await added.getByRole('button', { name: 'Rotate secret of https://receiver.example.net/hooks' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('The current secret keeps signing for').selectOption({ label: '1 hour' });
+    await dialog.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = added.getByRole('region', { name: 'New signing secret' });
+    await rotated.getByRole('alert').filter({ hasText: 'it will not be shown again' }).waitFor();
+    const newSecret = (await rotated.locator('code').first().textContent()) ?? '';
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(secret);
+    expect(await rotated.textContent()).toContain('The previous secret also signs deliveries until');
+    expect(await added.locator('dl').textContent()).toContain('Previous secretStill signs deliveries until');
+    await rotated.getByRole('button', { name: 'I have copied it' }).click();
+    expect(await page.getByText(newSecret).count()).toBe(0);
+
+    // The disabled endpoint enabled again; the new one deleted after a confirmation.
+    await alerts.getByRole('button', { name: 'Enable https://alerts.example.org/hooks/usage' }).click();
+    await alerts.getByRole('status').filter({ hasText: 'Endpoint enabled' }).waitFor();
+    expect(await alerts.locator('.badge').first().textContent()).toBe('Enabled');
+    expect(await alerts.locator('.reason').count()).toBe(0);
+    await added.getByRole('button', { name: 'Delete https://receiver.example.net/hooks' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Endpoint https://receiver.example.net/hooks deleted.' })
+      .waitFor();
+    expect(await added.count()).toBe(0);
+    await page.setViewportSize(DESKTOP);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(DESKTOP.width);
+    await expectClean(opened, 'webhooks-desktop');
+    await opened.close();
+  }, 120_000);
+
   test("a publishable key's origins are edited in a dialog; a bad origin gets the API's message", async () => {
     const opened = await open(PHONE, '#/keys', new FakeDashboardApi());
     const { page } = opened;

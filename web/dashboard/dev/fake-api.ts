@@ -17,6 +17,10 @@ import type {
   TravelSettings,
   UploadTicket,
   UsageDay,
+  WebhookAttempt,
+  WebhookEndpoint,
+  WebhookEventType,
+  WebhookWithSecret,
 } from '../src/api-types.js';
 import { TRAVEL_BOUNDS, TRAVEL_DEFAULTS, type TravelField } from '../src/travel-limits.js';
 
@@ -26,7 +30,9 @@ import { TRAVEL_BOUNDS, TRAVEL_DEFAULTS, type TravelField } from '../src/travel-
 // token on every change. List-job calls go to `jobs` when given (the test forwards them to the
 // real API), else to a small fake. The account's rules (/v1/account/...) are kept in memory and
 // checked roughly as the API does; POST /v1/email/batch answers from a few made-up facts (a typo
-// domain, a disposable one, the relay services' domains) and the account's email rules.
+// domain, a disposable one, the relay services' domains) and the account's email rules. The
+// account's webhooks (/v1/webhooks) are kept in memory too, with a delivery log: a test event or a
+// redelivery is "delivered" at once (200 ok), and a URL is checked roughly as the API does.
 
 export interface FakeAnswer {
   status: number;
@@ -98,6 +104,139 @@ function usageDays(now: Date): UsageDay[] {
   return days;
 }
 
+/** The subscribable event types (the API's WEBHOOK_EVENT_TYPES). */
+const WEBHOOK_EVENTS: readonly WebhookEventType[] = ['job.completed', 'job.failed', 'usage.threshold'];
+/** Most endpoints an account may have (409 too_many_webhooks beyond). */
+const MAX_WEBHOOKS = 16;
+
+interface FakeWebhook {
+  endpoint: WebhookEndpoint;
+  /** Newest first, as GET /v1/webhooks/{id}/deliveries lists them. */
+  attempts: WebhookAttempt[];
+}
+
+/**
+ * Why the API refuses a webhook URL, in its words (functions/lib/webhooks/destination.ts), for the
+ * cases the fake tells: not absolute, a user or password, not https, a private, loopback or
+ * link-local address literal, localhost. Null when it takes it.
+ */
+function webhookUrlRefusal(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'The URL is not an absolute URL.';
+  }
+  if (url.username || url.password) return 'The URL may not carry a user or password.';
+  if (url.protocol !== 'https:') return 'Webhooks are delivered over https only.';
+  const host = url.hostname;
+  const ranges: [RegExp, string][] = [
+    [/^10\./, 'private'],
+    [/^192\.168\./, 'private'],
+    [/^172\.(1[6-9]|2\d|3[01])\./, 'private'],
+    [/^127\./, 'loopback'],
+    [/^169\.254\./, 'link-local (cloud metadata)'],
+  ];
+  const range = ranges.find(([re]) => re.test(host));
+  if (range) return `Webhooks go to public addresses only: ${host} is a ${range[1]} address.`;
+  if (host === 'localhost') return 'Webhooks are not delivered to localhost.';
+  return null;
+}
+
+/** Two endpoints: one receiving list-job events with a retried delivery, one disabled after failures. */
+function demoWebhooks(now: Date): FakeWebhook[] {
+  const ago = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
+  const completed = 'evt_Zm9yLWpvYi0xLWNvbXBsZXRl';
+  const failedJob = 'evt_am9iLTItZmFpbGVkLWV2ZW50';
+  const threshold = 'evt_dXNhZ2UtOTAtcGVyY2VudA00';
+  const reason = `every attempt to deliver ${threshold} for 24 hours failed (last: HTTP 500)`;
+  return [
+    {
+      endpoint: {
+        id: 'we_demoOrders0001',
+        url: 'https://hooks.example.com/netintel',
+        events: ['job.completed', 'job.failed'],
+        description: 'Order pipeline',
+        status: 'enabled',
+        createdAt: ago(9 * 24 * 60),
+        updatedAt: ago(9 * 24 * 60),
+        previousSecretExpiresAt: null,
+        disabledAt: null,
+        disabledReason: null,
+      },
+      attempts: [
+        {
+          eventId: failedJob,
+          eventType: 'job.failed',
+          attempt: 2,
+          at: ago(26),
+          outcome: 'succeeded',
+          status: 200,
+          latencyMs: 184,
+          response: '{"received":true}',
+        },
+        {
+          eventId: failedJob,
+          eventType: 'job.failed',
+          attempt: 1,
+          at: ago(27),
+          outcome: 'failed',
+          status: 503,
+          latencyMs: 2210,
+          response:
+            '<html><head><title>503 Service Unavailable</title></head><body><h1>Service Unavailable</h1><p>The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.</p></body></html>',
+        },
+        {
+          eventId: completed,
+          eventType: 'job.completed',
+          attempt: 1,
+          at: ago(95),
+          outcome: 'succeeded',
+          status: 200,
+          latencyMs: 143,
+          response: 'ok',
+        },
+      ],
+    },
+    {
+      endpoint: {
+        id: 'we_demoAlerts0002',
+        url: 'https://alerts.example.org/hooks/usage',
+        events: ['usage.threshold'],
+        description: null,
+        status: 'disabled',
+        createdAt: ago(40 * 24 * 60),
+        updatedAt: ago(2 * 24 * 60),
+        previousSecretExpiresAt: null,
+        disabledAt: ago(2 * 24 * 60),
+        disabledReason: reason,
+      },
+      attempts: [
+        {
+          eventId: threshold,
+          eventType: 'usage.threshold',
+          attempt: 6,
+          at: ago(2 * 24 * 60),
+          outcome: 'failed',
+          status: 500,
+          latencyMs: 87,
+          response: 'Internal Server Error',
+        },
+        {
+          eventId: threshold,
+          eventType: 'usage.threshold',
+          attempt: 5,
+          at: ago(2 * 24 * 60 + 480),
+          outcome: 'failed',
+          status: null,
+          latencyMs: 10_000,
+          response: 'no answer within 10 seconds',
+        },
+      ],
+    },
+  ];
+}
+
 export class FakeDashboardApi {
   private signedIn: boolean;
   private readonly now: Date;
@@ -118,6 +257,7 @@ export class FakeDashboardApi {
     updatedBy: null,
   };
   private geofeed: { csv: string; summary: GeofeedSummary } | null = null;
+  private webhooks: FakeWebhook[];
 
   constructor(options: FakeApiOptions = {}) {
     this.now = options.now ?? new Date();
@@ -148,6 +288,7 @@ export class FakeDashboardApi {
         revoked: false,
       },
     ];
+    this.webhooks = demoWebhooks(this.now);
   }
 
   overview(): Overview {
@@ -219,6 +360,8 @@ export class FakeDashboardApi {
     }
     if (path.startsWith('/v1/email/jobs') && this.jobsHandler) return this.jobsHandler(method, path, body);
     if (path.startsWith('/v1/account/')) return this.rulesAnswer(route, body, headers);
+    if (path === '/v1/webhooks' || path.startsWith('/v1/webhooks/'))
+      return this.webhooksAnswer(method, path, b);
     if (route === 'POST /v1/email/batch') return this.emailBatch(b);
     return this.signedInAnswer(method, path, route, b);
   }
@@ -607,6 +750,108 @@ export class FakeDashboardApi {
     };
     this.geofeed = { csv, summary };
     return { status: 200, json: summary };
+  }
+
+  // The account's webhooks (docs/webhooks.md).
+
+  private webhooksAnswer(method: string, path: string, b: Record<string, unknown>): FakeAnswer {
+    const [, , , id, action] = path.split('/').map(decodeURIComponent);
+    if (!id) {
+      if (method === 'GET') return { status: 200, json: { endpoints: this.webhooks.map((w) => w.endpoint) } };
+      if (method === 'POST') return this.createWebhook(b);
+      return error(405, 'method_not_allowed', 'Not here.');
+    }
+    const hook = this.webhooks.find((w) => w.endpoint.id === id);
+    if (!hook) return error(404, 'webhook_not_found', `No webhook endpoint ${id} on this account.`);
+    const e = hook.endpoint;
+    const at = this.now.toISOString();
+    if (!action && method === 'GET') return { status: 200, json: e };
+    if (!action && method === 'PUT') {
+      if (typeof b.url === 'string') {
+        const refusal = webhookUrlRefusal(b.url);
+        if (refusal) return error(400, 'invalid_webhook_url', refusal);
+        e.url = new URL(b.url).href;
+      }
+      if (b.enabled === true && e.status === 'disabled') {
+        Object.assign(e, { status: 'enabled', disabledAt: null, disabledReason: null });
+      } else if (b.enabled === false && e.status === 'enabled') {
+        Object.assign(e, { status: 'disabled', disabledAt: at, disabledReason: 'disabled by the account' });
+      }
+      e.updatedAt = at;
+      return { status: 200, json: e };
+    }
+    if (!action && method === 'DELETE') {
+      this.webhooks = this.webhooks.filter((w) => w !== hook);
+      return { status: 204 };
+    }
+    if (action === 'deliveries' && method === 'GET') {
+      return { status: 200, json: { deliveries: hook.attempts.slice(0, 20), nextCursor: null } };
+    }
+    if (action === 'rotate-secret' && method === 'POST') {
+      const overlap = typeof b.overlapSeconds === 'number' ? b.overlapSeconds : 86_400;
+      e.previousSecretExpiresAt =
+        overlap > 0 ? new Date(this.now.getTime() + overlap * 1000).toISOString() : null;
+      e.updatedAt = at;
+      const rotated: WebhookWithSecret = { ...e, secret: this.webhookSecret() };
+      return { status: 200, json: rotated };
+    }
+    if ((action === 'test' || action === 'redeliver') && method === 'POST') {
+      const redelivered = action === 'redeliver' ? hook.attempts.find((a) => a.eventId === b.eventId) : null;
+      if (action === 'redeliver' && !redelivered) {
+        return error(
+          404,
+          'event_not_found',
+          `No event ${String(b.eventId)} on this account (events are kept 30 days).`,
+        );
+      }
+      const eventId = redelivered?.eventId ?? `evt_dGVzdC1ldmVudC0${String(this.nextId++).padStart(4, '0')}`;
+      hook.attempts.unshift({
+        eventId,
+        eventType: redelivered?.eventType ?? 'webhook.test',
+        attempt: 1,
+        at,
+        outcome: 'succeeded',
+        status: 200,
+        latencyMs: 96,
+        response: 'ok',
+      });
+      return { status: 202, json: { eventId, endpointId: e.id, queued: true } };
+    }
+    return error(405, 'method_not_allowed', 'Not here.');
+  }
+
+  private createWebhook(b: Record<string, unknown>): FakeAnswer {
+    if (typeof b.url !== 'string') return error(400, 'missing_field', 'url: required.');
+    const refusal = webhookUrlRefusal(b.url);
+    if (refusal) return error(400, 'invalid_webhook_url', refusal);
+    const events = Array.isArray(b.events) ? b.events : [];
+    if (events.length === 0 || events.some((t) => !WEBHOOK_EVENTS.includes(t as WebhookEventType))) {
+      return error(400, 'invalid_field', `events: one or more of ${WEBHOOK_EVENTS.join(', ')}.`);
+    }
+    if (this.webhooks.length >= MAX_WEBHOOKS) {
+      return error(409, 'too_many_webhooks', `An account has at most ${MAX_WEBHOOKS} webhook endpoints.`);
+    }
+    const at = this.now.toISOString();
+    const endpoint: WebhookEndpoint = {
+      id: `we_fake${String(this.nextId++).padStart(10, '0')}`,
+      url: new URL(b.url).href,
+      events: [...new Set(events as WebhookEventType[])],
+      description: typeof b.description === 'string' ? b.description : null,
+      status: 'enabled',
+      createdAt: at,
+      updatedAt: at,
+      previousSecretExpiresAt: null,
+      disabledAt: null,
+      disabledReason: null,
+    };
+    this.webhooks.push({ endpoint, attempts: [] });
+    const created: WebhookWithSecret = { ...endpoint, secret: this.webhookSecret() };
+    return { status: 201, json: created };
+  }
+
+  /** A made-up signing secret of the API's form, different each time. */
+  private webhookSecret(): string {
+    return `whsec_${'Fk3'.repeat(14)}${String(this.nextId++).padStart(4, '0')}`;
   }
 
   /** Each address checked against a few made-up facts and the account's email rules. */

@@ -18,13 +18,26 @@ import type { EmailCheckResult } from '../../../functions/lib/email/schema.js';
 import type { ErrorBody } from '../../../functions/lib/http/errors.js';
 import type { Job } from '../../../functions/lib/jobs/job.js';
 import type { DayUsage } from '../../../functions/lib/limits/usage-history.js';
+import type { SubscribableEventType } from '../../../functions/lib/webhooks/events.js';
+import type {
+  AttemptSchema,
+  DeliveriesPageSchema,
+  EndpointCreateBody,
+  EndpointListSchema,
+  EndpointSchema,
+  EndpointUpdateBody,
+  EndpointWithSecretSchema,
+  QueuedEventSchema,
+  RotateBody,
+} from '../../../functions/lib/webhooks/schema.js';
 import type * as z from '../../../functions/lib/zod.js';
 import type { Meter } from '../../../functions/routes.js';
 
 // The API's answers as the app reads them: types only, inferred from the schemas of the dashboard
 // routes' contracts (functions/dashboard-*/contract.ts, functions/dashboard-views.ts), of the
 // account-rules and email-batch routes the Rules page calls with the session
-// (functions/account-*/contract.ts, functions/lib/accounts/rules-schema.ts) and the server's own
+// (functions/account-*/contract.ts, functions/lib/accounts/rules-schema.ts), of the webhook routes
+// the Webhooks page calls with the session (functions/lib/webhooks/schema.ts) and the server's own
 // vocabulary, so the client follows the contract and nothing of the server's code
 // reaches the browser bundle.
 
@@ -55,6 +68,27 @@ export type GeofeedSummary = z.infer<typeof GeofeedViewSchema>;
 export type GeofeedLine = NonNullable<ErrorBody['lines']>[number];
 /** The body of POST /v1/email/batch. */
 export type EmailBatch = z.input<typeof EmailBatchBody>;
+
+/** The events a webhook endpoint may subscribe to (docs/webhooks.md). */
+export type WebhookEventType = SubscribableEventType;
+/** A webhook endpoint as GET /v1/webhooks lists it (never its secret). */
+export type WebhookEndpoint = z.infer<typeof EndpointSchema>;
+/** GET /v1/webhooks: the account's endpoints, oldest first. */
+export type WebhookList = z.infer<typeof EndpointListSchema>;
+/** POST /v1/webhooks and POST /v1/webhooks/{id}/rotate-secret: the endpoint and its secret, shown once. */
+export type WebhookWithSecret = z.infer<typeof EndpointWithSecretSchema>;
+/** The body of POST /v1/webhooks. */
+export type NewWebhook = z.input<typeof EndpointCreateBody>;
+/** The body of PUT /v1/webhooks/{id}: a field left out is unchanged. */
+export type WebhookChange = z.input<typeof EndpointUpdateBody>;
+/** The body of POST /v1/webhooks/{id}/rotate-secret. */
+export type WebhookRotation = z.input<typeof RotateBody>;
+/** One attempt of GET /v1/webhooks/{id}/deliveries. */
+export type WebhookAttempt = z.infer<typeof AttemptSchema>;
+/** GET /v1/webhooks/{id}/deliveries: the attempts, newest first, and the next page's cursor. */
+export type WebhookDeliveries = z.infer<typeof DeliveriesPageSchema>;
+/** POST /v1/webhooks/{id}/test and /redeliver: the event is queued for the endpoint (202). */
+export type QueuedWebhookEvent = z.infer<typeof QueuedEventSchema>;
 
 export type KeyType = 'publishable' | 'secret';
 

@@ -15,11 +15,19 @@ import type {
   NewEmailRules,
   NewKey,
   NewTravelSettings,
+  NewWebhook,
   Notice,
   Overview,
+  QueuedWebhookEvent,
   Session,
   TravelSettings,
   UploadTicket,
+  WebhookChange,
+  WebhookDeliveries,
+  WebhookEndpoint,
+  WebhookList,
+  WebhookRotation,
+  WebhookWithSecret,
 } from './api-types.js';
 
 // The one place the app talks to the API: same origin, the session cookie (HttpOnly, never seen
@@ -142,6 +150,9 @@ async function geofeed(): Promise<GeofeedFile | null> {
 
 const part = encodeURIComponent;
 
+/** Attempts a page of the delivery log shows (the API's default; at most 100). */
+export const WEBHOOK_DELIVERIES_PAGE = 20;
+
 export const api = {
   session: () => call<CurrentSession>('GET', '/v1/dashboard/session', undefined, false),
   signIn: (email: string) => call<{ message: string }>('POST', '/v1/dashboard/sign-in', { email }, false),
@@ -178,6 +189,25 @@ export const api = {
   checkEmails: async (emails: string[]) =>
     (await call<{ results: EmailCheckResult[] }>('POST', '/v1/email/batch', { emails } satisfies EmailBatch))
       .results,
+  // The account's webhooks (docs/webhooks.md), with the session in place of the secret key.
+  webhooks: async () => (await call<WebhookList>('GET', '/v1/webhooks')).endpoints,
+  /** The answer carries the endpoint's signing secret: shown once, never again. */
+  createWebhook: (webhook: NewWebhook) => call<WebhookWithSecret>('POST', '/v1/webhooks', webhook),
+  updateWebhook: (id: string, change: WebhookChange) =>
+    call<WebhookEndpoint>('PUT', `/v1/webhooks/${part(id)}`, change),
+  /** A new signing secret, shown once; the old one keeps signing for `overlapSeconds`. */
+  rotateWebhookSecret: (id: string, rotation: WebhookRotation) =>
+    call<WebhookWithSecret>('POST', `/v1/webhooks/${part(id)}/rotate-secret`, rotation),
+  /** The endpoint's attempts, newest first; `cursor` is the nextCursor of the previous page. */
+  webhookDeliveries: (id: string, cursor?: string) =>
+    call<WebhookDeliveries>(
+      'GET',
+      `/v1/webhooks/${part(id)}/deliveries?limit=${WEBHOOK_DELIVERIES_PAGE}${cursor ? `&cursor=${part(cursor)}` : ''}`,
+    ),
+  testWebhook: (id: string) => call<QueuedWebhookEvent>('POST', `/v1/webhooks/${part(id)}/test`),
+  redeliverWebhook: (id: string, eventId: string) =>
+    call<QueuedWebhookEvent>('POST', `/v1/webhooks/${part(id)}/redeliver`, { eventId }),
+  deleteWebhook: (id: string) => call<void>('DELETE', `/v1/webhooks/${part(id)}`),
 };
 
 /** The results file: a plain link (the cookie goes along; large results redirect to storage). */

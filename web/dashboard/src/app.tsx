@@ -10,6 +10,7 @@ import { NoticesPage } from './pages/notices.js';
 import { OverviewPage } from './pages/overview.js';
 import { RulesPage } from './pages/rules.js';
 import { SignInPage } from './pages/sign-in.js';
+import { WebhooksPage } from './pages/webhooks.js';
 import { href, type Page, parseRoute, type Route } from './router.js';
 import { asApiError } from './use-load.js';
 
@@ -19,6 +20,7 @@ const NAV: readonly [Page, string][] = [
   ['hostnames', 'Custom hostnames'],
   ['jobs', 'List jobs'],
   ['rules', 'Rules'],
+  ['webhooks', 'Webhooks'],
   ['notices', 'Usage notices'],
   ['data', 'Data'],
 ];
@@ -143,6 +145,7 @@ export function App() {
         {page === 'hostnames' && <HostnamesPage />}
         {page === 'jobs' && <JobsPage jobId={route.page === 'jobs' ? route.jobId : undefined} />}
         {page === 'rules' && <RulesPage />}
+        {page === 'webhooks' && <WebhooksPage />}
         {page === 'notices' && <NoticesPage />}
         {page === 'data' && <DataPage />}
       </main>

@@ -1,7 +1,16 @@
 // Hash routes (#/keys): the app is one static file behind CloudFront and the local server, so the
 // path never changes and a reload or a shared link opens the same page.
 
-export const PAGES = ['overview', 'keys', 'hostnames', 'jobs', 'rules', 'notices', 'data'] as const;
+export const PAGES = [
+  'overview',
+  'keys',
+  'hostnames',
+  'jobs',
+  'rules',
+  'webhooks',
+  'notices',
+  'data',
+] as const;
 export type Page = (typeof PAGES)[number];
 
 export type Route = { page: Page; jobId?: string } | { page: 'sign-in'; token: string };
