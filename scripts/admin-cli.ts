@@ -31,7 +31,7 @@ import {
 } from '../functions/lib/aws/account-store.js';
 import { LocalUsagePlanKeys } from '../functions/lib/aws/local-usage-plan-keys.js';
 import { MemberOfAnotherAccountError, UnknownMemberError } from '../functions/lib/aws/member-store.js';
-import { usagePlanIds } from '../functions/lib/aws/resources.js';
+import { usagePlanIds, WEBHOOK_QUEUE } from '../functions/lib/aws/resources.js';
 import {
   accountStore,
   domainDeps,
@@ -39,6 +39,7 @@ import {
   rulesStore,
   usageCounter,
 } from '../functions/lib/aws/services.js';
+import { announceDeps, destinationPolicy, webhookStore } from '../functions/lib/aws/webhook-services.js';
 import type { Clock } from '../functions/lib/clock.js';
 import {
   addHostname,
@@ -56,6 +57,21 @@ import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-repor
 import { TravelSettingsSchema, travelSettingsOf } from '../functions/lib/risk/travel-settings.js';
 import { environmentConfig } from '../functions/lib/runtime/config.js';
 import { createServices, type Services } from '../functions/lib/runtime/services.js';
+import { announce, redeliver } from '../functions/lib/webhooks/announce.js';
+import {
+  EndpointNotFoundError,
+  endpointView,
+  TooManyEndpointsError,
+} from '../functions/lib/webhooks/endpoints.js';
+import { EventNotFoundError, testEvent } from '../functions/lib/webhooks/events.js';
+import {
+  changeEndpoint,
+  createEndpoint,
+  deleteEndpoint,
+  getEndpoint,
+  WebhookUrlRefusedError,
+} from '../functions/lib/webhooks/manage.js';
+import { DeliveriesQuery, EndpointCreateBody, RedeliverBody } from '../functions/lib/webhooks/schema.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { CliError } from './cli/cli-error.js';
 import { type CommandLine, readCommandLine, wholeNumber } from './cli/command-line.js';
@@ -114,6 +130,20 @@ const COMMANDS: Record<string, string[]> = {
     'rules geofeed --account ID --file FEED.csv   replaces the private geofeed (RFC 8805 CSV)',
     'rules geofeed --account ID --delete          removes it',
   ],
+  'webhooks list': ["webhooks list ACCOUNT        the account's webhook endpoints (never their secrets)"],
+  'webhooks create': [
+    'webhooks create ACCOUNT --url URL --events job.completed,job.failed[,usage.threshold] [--description TEXT]',
+    '                             the signing secret (whsec_…) is printed once',
+  ],
+  'webhooks delete': ['webhooks delete ACCOUNT ENDPOINT   its deliveries not yet made are cancelled'],
+  'webhooks deliveries': [
+    'webhooks deliveries ACCOUNT ENDPOINT [--limit N] [--cursor C]   its attempts, newest first',
+  ],
+  'webhooks test': ['webhooks test ACCOUNT ENDPOINT     sends it a webhook.test event'],
+  'webhooks redeliver': ['webhooks redeliver ACCOUNT ENDPOINT EVENT   sends it the event (evt_…) again'],
+  'webhooks enable': [
+    'webhooks enable ACCOUNT ENDPOINT   starts a disabled endpoint again (then redeliver what it missed)',
+  ],
 };
 
 const OPTIONS_HELP =
@@ -147,6 +177,10 @@ function hintFor(err: unknown, positionals: string[]): string | undefined {
   if (err instanceof UnknownAccountError) return 'npm run admin -- account list   shows the accounts';
   if (err instanceof UnknownKeyError)
     return "npm run admin -- key list --account ID   shows an account's keys";
+  if (err instanceof EndpointNotFoundError)
+    return "npm run admin -- webhooks list ACCOUNT   shows an account's endpoints";
+  if (err instanceof EventNotFoundError)
+    return "npm run admin -- webhooks deliveries ACCOUNT ENDPOINT   shows the endpoint's events";
   if (!(err instanceof CliError)) return undefined;
   const named = commandOf(positionals);
   return `npm run admin -- ${named ? `${named} ` : ''}--help`;
@@ -155,6 +189,10 @@ function hintFor(err: unknown, positionals: string[]): string | undefined {
 /** What `key create` says beside the key: it cannot be shown again. */
 export const KEY_SHOWN_ONCE =
   'This key is shown once: store it now. Only its hash is kept, so it cannot be shown again (revoke it and create another if it is lost).';
+
+/** What `webhooks create` says beside the secret: it cannot be shown again. */
+export const WEBHOOK_SECRET_SHOWN_ONCE =
+  'This signing secret is shown once: give it to the receiver now. It cannot be shown again (POST /v1/webhooks/{id}/rotate-secret makes another).';
 
 const OPTIONS = {
   plan: { type: 'string' },
@@ -175,6 +213,11 @@ const OPTIONS = {
   'max-speed-kmh': { type: 'string' },
   'min-distance-km': { type: 'string' },
   'min-seconds': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  description: { type: 'string' },
+  limit: { type: 'string' },
+  cursor: { type: 'string' },
   'data-dir': { type: 'string' },
   outputs: { type: 'string' },
   json: { type: 'boolean', default: false },
@@ -374,6 +417,112 @@ async function rules(services: Services, values: Values, verb: string | undefine
   return show();
 }
 
+/** The positional arguments of each `webhooks` command. */
+const WEBHOOK_ARGS: Record<string, string> = {
+  list: 'ACCOUNT',
+  create: 'ACCOUNT',
+  delete: 'ACCOUNT ENDPOINT',
+  deliveries: 'ACCOUNT ENDPOINT',
+  test: 'ACCOUNT ENDPOINT',
+  redeliver: 'ACCOUNT ENDPOINT EVENT',
+  enable: 'ACCOUNT ENDPOINT',
+};
+
+/** The positional argument `index` of `webhooks <verb> ACCOUNT [ENDPOINT [EVENT]]`, named `name` in the refusal. */
+function argument(positionals: string[], index: number, name: string): string {
+  const value = positionals[index];
+  if (!value)
+    throw new CliError(
+      `${name} is required (${positionals.slice(0, 2).join(' ')} ${WEBHOOK_ARGS[positionals[1] ?? '']})`,
+    );
+  return value;
+}
+
+/**
+ * `webhooks list|create|delete|deliveries|test|redeliver|enable`: an account's webhook endpoints
+ * (docs/webhooks.md), changed and sent to as its API would (webhooks/manage.ts, announce.ts).
+ */
+async function webhooks(services: Services, values: Values, positionals: string[]): Promise<unknown> {
+  const verb = positionals[1] ?? '';
+  const expected = (WEBHOOK_ARGS[verb] ?? '').split(' ').length;
+  if (positionals.length > 2 + expected) {
+    throw new CliError(
+      `unexpected argument "${positionals[2 + expected]}" (webhooks ${verb} ${WEBHOOK_ARGS[verb]})`,
+    );
+  }
+  const accountId = argument(positionals, 2, 'ACCOUNT');
+  if (!(await accountStore(services).getAccount(accountId)))
+    throw new UnknownAccountError(`unknown account "${accountId}"`);
+  const store = webhookStore(services);
+  const now = services.now();
+  if (verb === 'list') {
+    const set = await store.endpointSet(accountId);
+    return { accountId, endpoints: set.endpoints.map((e) => endpointView(e, now)) };
+  }
+  if (verb === 'create') {
+    const parsed = EndpointCreateBody.safeParse({
+      url: required('url', values.url),
+      events: required('events', values.events)
+        .split(',')
+        .map((e) => e.trim())
+        .filter((e) => e !== ''),
+      ...(values.description === undefined ? {} : { description: values.description }),
+    });
+    if (!parsed.success) throw new CliError(zodProblems(parsed.error));
+    const endpoint = await createEndpoint(store, destinationPolicy(services), accountId, parsed.data, now);
+    return { accountId, ...endpointView(endpoint, now), secret: endpoint.secrets[0]!.secret };
+  }
+  const endpointId = argument(positionals, 3, 'ENDPOINT');
+  if (verb === 'delete') {
+    await deleteEndpoint(store, accountId, endpointId);
+    return { accountId, endpointId, deleted: true };
+  }
+  if (verb === 'enable') {
+    const endpoint = await changeEndpoint(
+      store,
+      destinationPolicy(services),
+      accountId,
+      endpointId,
+      { enabled: true },
+      now,
+    );
+    return { accountId, ...endpointView(endpoint, now) };
+  }
+  const endpoint = await getEndpoint(store, accountId, endpointId);
+  if (verb === 'deliveries') {
+    const limit = wholeNumber('limit', values.limit, { min: 1, max: 100 }) ?? 20;
+    // The cursor checked as GET /v1/webhooks/{id}/deliveries checks it.
+    if (values.cursor !== undefined && !DeliveriesQuery.safeParse({ cursor: values.cursor }).success)
+      throw new CliError('--cursor: use the nextCursor of the previous page');
+    const page = await store.attempts(accountId, endpoint.id, {
+      limit,
+      ...(values.cursor ? { cursor: values.cursor } : {}),
+    });
+    return { accountId, endpointId: endpoint.id, deliveries: page.items, nextCursor: page.next };
+  }
+  // test and redeliver queue deliveries: the queue's URL comes from endpoints.json locally, from the
+  // stack outputs in AWS (absent from stacks deployed before webhooks).
+  if (!services.config[WEBHOOK_QUEUE.envVar]) {
+    throw new CliError(
+      `the stack outputs lack ${OUTPUTS.webhooksQueueUrl} (or ${WEBHOOK_QUEUE.envVar} is not set): deploy this version of the stack and pass its new --outputs file (locally, restart \`npm start\`)`,
+    );
+  }
+  if (verb === 'test') {
+    const event = testEvent(accountId, endpoint.id, now);
+    await announce(announceDeps(services), event, { endpointId: endpoint.id });
+    return { eventId: event.id, endpointId: endpoint.id, queued: true };
+  }
+  if (verb === 'redeliver') {
+    const eventId = argument(positionals, 4, 'EVENT');
+    const body = RedeliverBody.safeParse({ eventId });
+    if (!body.success) throw new CliError(`"${eventId}" is not an event id (evt_…)`);
+    if (!(await store.getEvent(accountId, eventId))) throw new EventNotFoundError(eventId);
+    await redeliver(announceDeps(services), accountId, eventId, endpoint.id);
+    return { eventId, endpointId: endpoint.id, queued: true };
+  }
+  throw new CliError(`unknown command "webhooks ${verb}"`);
+}
+
 /** A zod refusal as one line: `path: problem; ...`. */
 function zodProblems(error: {
   issues: readonly { path: readonly PropertyKey[]; message: string }[];
@@ -490,6 +639,7 @@ async function command(
   }
   if (area === 'member') return member(services, values, verb);
   if (area === 'rules') return rules(services, values, verb);
+  if (area === 'webhooks') return webhooks(services, values, positionals);
   if (area === 'account' && verb === 'list') {
     const accounts: ReturnType<typeof accountView>[] = [];
     for await (const account of store.accounts()) accounts.push(accountView(account));
@@ -534,6 +684,10 @@ const KNOWN_ERRORS = [
   UnknownMemberError,
   DashboardInputError,
   LiveKeyLimitError,
+  EndpointNotFoundError,
+  EventNotFoundError,
+  TooManyEndpointsError,
+  WebhookUrlRefusedError,
 ];
 
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
@@ -577,6 +731,8 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
     const result = await command(services, values, positionals, connection.aws);
     io.out(json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     if (!json && positionals[0] === 'key' && positionals[1] === 'create') io.err(KEY_SHOWN_ONCE);
+    if (!json && positionals[0] === 'webhooks' && positionals[1] === 'create')
+      io.err(WEBHOOK_SECRET_SHOWN_ONCE);
     return 0;
   } catch (err) {
     const known = KNOWN_ERRORS.some((type) => err instanceof type);

@@ -3,8 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
-import { KEY_SHOWN_ONCE, runAdmin } from '../../scripts/admin-cli.js';
+import { webhookStore } from '../../functions/lib/aws/webhook-services.js';
+import { changeEndpoint } from '../../functions/lib/webhooks/manage.js';
+import { KEY_SHOWN_ONCE, runAdmin, WEBHOOK_SECRET_SHOWN_ONCE } from '../../scripts/admin-cli.js';
 import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 // `npm run admin` run in this process against the running local stack: listing accounts and keys,
 // and how it answers bad input (accounts.cases.ts covers creating and revoking, and one real process).
@@ -207,6 +210,131 @@ describe('admin-cli', () => {
         expect(removed.geofeed).toBeNull();
       } finally {
         await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe("npm run admin: an account's webhooks", () => {
+    test('webhooks create prints the secret once; list, test, deliveries, redeliver, enable and delete as the API does', async () => {
+      // On 127.0.0.1: the local stack allows loopback receivers (WEBHOOKS_ALLOW_LOOPBACK).
+      const hook = await startReceiver([200]);
+      try {
+        const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+        const created = await admin(
+          'webhooks',
+          'create',
+          id,
+          '--url',
+          hook.url,
+          '--events',
+          'job.completed,job.failed',
+        );
+        expect(created.code).toBe(0);
+        const endpoint = JSON.parse(created.stdout) as { id: string; secret: string };
+        expect(endpoint).toMatchObject({
+          accountId: id,
+          id: expect.stringMatching(/^we_/),
+          url: hook.url,
+          events: ['job.completed', 'job.failed'],
+          status: 'enabled',
+          secret: expect.stringMatching(/^whsec_/),
+        });
+        expect(created.stderr).toBe(WEBHOOK_SECRET_SHOWN_ONCE);
+
+        const listed = await admin('webhooks', 'list', id, '--json');
+        expect(listed.code).toBe(0);
+        const { endpoints } = JSON.parse(listed.stdout) as { endpoints: { id: string }[] };
+        expect(endpoints.map((e) => e.id)).toEqual([endpoint.id]);
+        expect(listed.stdout).not.toContain('whsec_');
+
+        const sent = JSON.parse((await admin('webhooks', 'test', id, endpoint.id, '--json')).stdout);
+        expect(sent).toEqual({
+          eventId: expect.stringMatching(/^evt_/),
+          endpointId: endpoint.id,
+          queued: true,
+        });
+        expect((await hook.nth(1)).event).toMatchObject({ id: sent.eventId, type: 'webhook.test' });
+        const log = async () =>
+          JSON.parse((await admin('webhooks', 'deliveries', id, endpoint.id, '--json')).stdout) as {
+            deliveries: unknown[];
+          };
+        let page = await log();
+        for (let round = 0; page.deliveries.length === 0 && round < 50; round++) {
+          await stack.pollers.drained();
+          page = await log();
+        }
+        expect(page.deliveries).toEqual([
+          expect.objectContaining({ eventId: sent.eventId, attempt: 1, outcome: 'succeeded', status: 200 }),
+        ]);
+
+        const again = await admin('webhooks', 'redeliver', id, endpoint.id, sent.eventId, '--json');
+        expect(JSON.parse(again.stdout)).toEqual(sent);
+        expect((await hook.nth(2)).event.id).toBe(sent.eventId);
+        const unknownEvent = await admin('webhooks', 'redeliver', id, endpoint.id, 'evt_nope');
+        expect(unknownEvent.code).toBe(2);
+        expect(unknownEvent.stderr).toContain('No event evt_nope');
+
+        // Disabled (as after a day of failures), started again.
+        await changeEndpoint(
+          webhookStore(stack.services),
+          { allowLoopback: true },
+          id,
+          endpoint.id,
+          { enabled: false },
+          clock.now(),
+        );
+        const enabled = JSON.parse((await admin('webhooks', 'enable', id, endpoint.id, '--json')).stdout);
+        expect(enabled).toMatchObject({
+          id: endpoint.id,
+          status: 'enabled',
+          disabledAt: null,
+          disabledReason: null,
+        });
+
+        const refusedUrl = await admin(
+          'webhooks',
+          'create',
+          id,
+          '--url',
+          'https://10.0.0.1/hook',
+          '--events',
+          'job.failed',
+        );
+        expect(refusedUrl.code).toBe(2);
+        const refusedEvents = await admin(
+          'webhooks',
+          'create',
+          id,
+          '--url',
+          hook.url,
+          '--events',
+          'job.nope',
+        );
+        expect(refusedEvents.code).toBe(2);
+        expect(refusedEvents.stderr).toContain('events');
+
+        expect(JSON.parse((await admin('webhooks', 'delete', id, endpoint.id, '--json')).stdout)).toEqual({
+          accountId: id,
+          endpointId: endpoint.id,
+          deleted: true,
+        });
+        const gone = await admin('webhooks', 'delete', id, endpoint.id);
+        expect(gone.code).toBe(2);
+        expect(gone.stderr.split('\n')).toEqual([
+          expect.stringMatching(/^error: No webhook endpoint/),
+          expect.stringMatching(/^hint: npm run admin -- webhooks list ACCOUNT/),
+        ]);
+        const missing = await admin('webhooks', 'test', id);
+        expect(missing.code).toBe(2);
+        expect(missing.stderr.split('\n')).toEqual([
+          expect.stringMatching(/^error: ENDPOINT is required/),
+          'hint: npm run admin -- webhooks test --help',
+        ]);
+        const help = await admin('webhooks', '--help');
+        expect(help.stdout).toContain('webhooks redeliver ACCOUNT ENDPOINT EVENT');
+        expect(help.stdout).not.toContain('rules show');
+      } finally {
+        await hook.close();
       }
     });
   });

@@ -3,12 +3,13 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { type Job, Netintel, NetintelError } from '@netintel/client';
+import { type Job, Netintel, NetintelError, verifyWebhook } from '@netintel/client';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { CLIENT_TYPES_FILE, clientTypes } from '../../scripts/client-types.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
-import { freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
+import { clock, freshMinute, startTestStack, type TestStack } from '../support/local-stack.js';
+import { startReceiver } from '../support/webhook-receiver.js';
 
 // The TypeScript client (@netintel/client, clients/typescript) against the local stack over real
 // HTTP, imported as a user imports it: every method, its errors, its retries, and a 20,000-row job
@@ -165,6 +166,94 @@ describe('client-library', () => {
       // A publishable key cannot reach them.
       await expect(browser().rules.travel()).rejects.toMatchObject({ code: 'wrong_key_type' });
     });
+
+    test('webhooks.*: an endpoint created, read, changed, rotated, tested and deleted; its secret only when made', async () => {
+      const client = new Netintel({ baseUrl: stack.url, secretKey: await newAccount({}) });
+      // On 127.0.0.1: the local stack allows loopback receivers (WEBHOOKS_ALLOW_LOOPBACK).
+      const hook = await startReceiver([200]);
+      try {
+        const created = await client.webhooks.create({
+          url: hook.url,
+          events: ['job.completed'],
+          description: 'client',
+        });
+        expect(created).toMatchObject({
+          id: expect.stringMatching(/^we_/),
+          url: hook.url,
+          events: ['job.completed'],
+          description: 'client',
+          status: 'enabled',
+          previousSecretExpiresAt: null,
+        });
+        expect(created.secret).toMatch(/^whsec_/);
+        const { secret: _, ...shown } = created;
+        const { endpoints } = await client.webhooks.list();
+        expect(endpoints).toEqual([shown]);
+        expect(await client.webhooks.get(created.id)).toEqual(shown);
+        expect(JSON.stringify(endpoints)).not.toContain('whsec_');
+
+        const updated = await client.webhooks.update(created.id, { events: ['job.completed', 'job.failed'] });
+        expect(updated).toMatchObject({
+          id: created.id,
+          events: ['job.completed', 'job.failed'],
+          url: hook.url,
+        });
+        expect('secret' in updated).toBe(false);
+
+        const rotated = await client.webhooks.rotateSecret(created.id, { overlapSeconds: 3600 });
+        expect(rotated.secret).toMatch(/^whsec_/);
+        expect(rotated.secret).not.toBe(created.secret);
+        expect(Date.parse(rotated.previousSecretExpiresAt ?? '')).toBeGreaterThan(clock.now().getTime());
+
+        const queued = await client.webhooks.test(created.id);
+        expect(queued).toEqual({
+          eventId: expect.stringMatching(/^evt_/),
+          endpointId: created.id,
+          queued: true,
+        });
+        const delivery = await hook.nth(1);
+        expect(delivery.event).toMatchObject({ id: queued.eventId, type: 'webhook.test' });
+        // Signed under both secrets during the overlap; verifyWebhook on the service's clock.
+        const header = delivery.headers['netintel-signature'] as string;
+        const now = () => clock.now().getTime();
+        for (const secret of [rotated.secret, created.secret]) {
+          expect(await verifyWebhook(delivery.body, header, secret, { now })).toMatchObject({ ok: true });
+        }
+        let page = await client.webhooks.deliveries(created.id, { limit: 10 });
+        for (let round = 0; page.deliveries.length === 0 && round < 50; round++) {
+          await stack.pollers.drained();
+          page = await client.webhooks.deliveries(created.id, { limit: 10 });
+        }
+        expect(page).toEqual({
+          deliveries: [
+            expect.objectContaining({
+              eventId: queued.eventId,
+              eventType: 'webhook.test',
+              attempt: 1,
+              outcome: 'succeeded',
+              status: 200,
+            }),
+          ],
+          nextCursor: null,
+        });
+
+        expect(await client.webhooks.redeliver(created.id, queued.eventId)).toEqual(queued);
+        expect((await hook.nth(2)).event.id).toBe(queued.eventId);
+        await expect(client.webhooks.redeliver(created.id, 'evt_unknown')).rejects.toMatchObject({
+          status: 404,
+          code: 'event_not_found',
+        });
+
+        await client.webhooks.delete(created.id);
+        const gone = await client.webhooks.get(created.id).catch((e: unknown) => e);
+        expect(gone).toBeInstanceOf(NetintelError);
+        expect(gone).toMatchObject({ status: 404, code: 'webhook_not_found' });
+        expect((await client.webhooks.list()).endpoints).toEqual([]);
+        await expect(browser().webhooks.list()).rejects.toMatchObject({ code: 'wrong_key_type' });
+      } finally {
+        await hook.close();
+      }
+    });
   });
 
   describe('errors', () => {
@@ -293,6 +382,24 @@ describe('client-library', () => {
       const emails: string[] = [];
       for await (const row of client.jobs.results(job.id)) emails.push(row.email ?? '');
       expect(emails).toEqual(['a@one.example', 'b@two.example', 'a@one.example']);
+    });
+
+    test("create({webhookUrl}): the answer's webhookSecret signs the job's own event", async () => {
+      const hook = await startReceiver([200]);
+      try {
+        const job = await server().jobs.create(['hook@one.example'], { webhookUrl: hook.url });
+        expect(job.webhookSecret).toMatch(/^whsec_/);
+        const delivery = await hook.nth(1);
+        expect(delivery.event).toMatchObject({ type: 'job.completed', data: { object: { id: job.id } } });
+        const header = delivery.headers['netintel-signature'] as string;
+        const now = () => clock.now().getTime();
+        expect(await verifyWebhook(delivery.body, header, job.webhookSecret!, { now })).toMatchObject({
+          ok: true,
+        });
+        expect(await server().jobs.get(job.id)).not.toHaveProperty('webhookSecret');
+      } finally {
+        await hook.close();
+      }
     });
   });
 });

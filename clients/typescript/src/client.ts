@@ -15,6 +15,7 @@ import type {
   SignupCheckResult,
   Usage,
 } from './types.js';
+import { Webhooks } from './webhook-endpoints.js';
 
 interface CommonOptions {
   /** The API's address, e.g. https://api.example.com (the stack's ApiUrl output, or npm start's). */
@@ -62,6 +63,8 @@ export class Netintel {
   readonly jobs: Jobs;
   /** The account's own rules: geofeed, email rules, travel settings (secret key, not billed). */
   readonly rules: Rules;
+  /** The account's webhook endpoints: create, test, deliveries, rotateSecret... (secret key, not billed). */
+  readonly webhooks: Webhooks;
 
   constructor(options: NetintelOptions) {
     const key = options.secretKey ?? options.publishableKey;
@@ -80,6 +83,7 @@ export class Netintel {
     this.concurrency = options.concurrency ?? 4;
     this.jobs = new Jobs(() => this.secret('jobs.*'));
     this.rules = new Rules(() => this.secret('rules.*'));
+    this.webhooks = new Webhooks(() => this.secret('webhooks.*'));
   }
 
   /** The caller's own connection: location, network and context (a browser, publishable key). */

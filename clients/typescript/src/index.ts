@@ -21,6 +21,7 @@ export { Rules } from './rules.js';
 export type { CallOptions } from './transport.js';
 export type {
   BatchLookupResult,
+  CreatedJob,
   DataReport,
   Dataset,
   EmailCheckResult,
@@ -32,6 +33,7 @@ export type {
   JobPage,
   LookupResult,
   paths,
+  QueuedWebhookEvent,
   RiskCheckRequest,
   RiskCheckResult,
   SignupCheckRequest,
@@ -40,5 +42,14 @@ export type {
   TravelSettingsUpdate,
   UploadTicket,
   Usage,
+  WebhookAttempt,
+  WebhookDeliveryPage,
+  WebhookEndpoint,
+  WebhookEndpointChange,
+  WebhookEndpointInput,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+  WebhookEventType,
 } from './types.js';
+export { Webhooks } from './webhook-endpoints.js';
 export { type VerifyOptions, verifyWebhook, type WebhookVerification } from './webhooks.js';

@@ -1,7 +1,7 @@
 import { csvObjects } from './csv-rows.js';
 import { NetintelError } from './errors.js';
 import { type CallOptions, sleep, type Transport } from './transport.js';
-import type { Job, JobPage, UploadTicket } from './types.js';
+import type { CreatedJob, Job, JobPage, UploadTicket } from './types.js';
 
 // List jobs: create (a body up to DIRECT_LIMIT_BYTES, or a presigned upload first), wait, results
 // as parsed rows, list. `npm run jobs` is built on these.
@@ -26,6 +26,11 @@ export interface CreateOptions extends CallOptions {
    * random key per call, so the client's own retries are safe).
    */
   idempotencyKey?: string;
+  /**
+   * A receiver of this job's own (an https URL on a public host): its job.completed or job.failed
+   * event is POSTed there, signed with the answer's `webhookSecret` (shown in that answer only).
+   */
+  webhookUrl?: string;
 }
 
 export interface WaitOptions extends CallOptions {
@@ -60,9 +65,10 @@ export class Jobs {
   /**
    * Creates a list job (202: queued). A CSV is sent gzip-compressed when that is smaller; over
    * DIRECT_LIMIT_BYTES it goes to a presigned upload URL first (one API call carries at most 6 MB).
+   * With `webhookUrl` the answer carries `webhookSecret`.
    */
-  async create(input: JobInput, options: CreateOptions = {}): Promise<Job> {
-    const { filename, onProgress = () => undefined, signal, timeoutMs } = options;
+  async create(input: JobInput, options: CreateOptions = {}): Promise<CreatedJob> {
+    const { filename, webhookUrl, onProgress = () => undefined, signal, timeoutMs } = options;
     const call = { signal, timeoutMs };
     const headers = { 'Idempotency-Key': options.idempotencyKey ?? crypto.randomUUID() };
     const isList = Array.isArray(input);
@@ -80,11 +86,11 @@ export class Jobs {
 
     if (body.length <= DIRECT_LIMIT_BYTES) {
       onProgress({ phase: 'creating', bytes: body.length });
-      return this.transport().json<Job>({
+      return this.transport().json<CreatedJob>({
         ...call,
         method: 'POST',
         path: '/v1/email/jobs',
-        query: isList ? {} : { filename },
+        query: isList ? { webhookUrl } : { filename, webhookUrl },
         headers: { ...headers, ...encoding, 'Content-Type': isList ? 'application/json' : 'text/csv' },
         body: body as BodyInit,
         idempotent: true,
@@ -126,10 +132,11 @@ export class Jobs {
       );
     }
     onProgress({ phase: 'creating', bytes: body.length });
-    return this.transport().json<Job>({
+    return this.transport().json<CreatedJob>({
       ...call,
       method: 'POST',
       path: '/v1/email/jobs',
+      query: { webhookUrl },
       headers,
       json: { uploadId: ticket.uploadId, ...(filename ? { filename } : {}) },
       idempotent: true,

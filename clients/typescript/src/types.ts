@@ -25,6 +25,8 @@ export type Usage = Answer<'/v1/usage', 'get'>;
 export type DataReport = Answer<'/v1/data', 'get'>;
 export type Dataset = DataReport['datasets'][number];
 export type Job = Answer<'/v1/email/jobs/{id}', 'get'>;
+/** The answer of a job's creation: the job, and the `webhookSecret` of its own `webhookUrl` when it named one. */
+export type CreatedJob = Answer<'/v1/email/jobs', 'post'>;
 export type JobPage = Answer<'/v1/email/jobs', 'get'>;
 export type UploadTicket = Answer<'/v1/email/jobs/uploads', 'post'>;
 export type TravelSettings = Answer<'/v1/account/travel', 'get'>;
@@ -32,4 +34,17 @@ export type TravelSettingsUpdate = BodyOf<'/v1/account/travel', 'put'>;
 export type EmailRules = Answer<'/v1/account/email-rules', 'get'>;
 export type EmailRulesUpdate = BodyOf<'/v1/account/email-rules', 'put'>;
 export type GeofeedSummary = Answer<'/v1/account/geofeed', 'put'>;
+/** A webhook endpoint as the API shows it (never its secret). */
+export type WebhookEndpoint = Answer<'/v1/webhooks/{id}', 'get'>;
+/** An endpoint with its signing secret (`whsec_…`): the answer of a creation or a rotation, shown that once. */
+export type WebhookEndpointWithSecret = Answer<'/v1/webhooks', 'post'>;
+export type WebhookEndpointList = Answer<'/v1/webhooks', 'get'>;
+export type WebhookEndpointInput = BodyOf<'/v1/webhooks', 'post'>;
+export type WebhookEndpointChange = BodyOf<'/v1/webhooks/{id}', 'put'>;
+export type WebhookEventType = WebhookEndpoint['events'][number];
+export type WebhookDeliveryPage = Answer<'/v1/webhooks/{id}/deliveries', 'get'>;
+/** One delivery attempt of the log. */
+export type WebhookAttempt = WebhookDeliveryPage['deliveries'][number];
+/** An event queued for one endpoint (a test or a redelivery). */
+export type QueuedWebhookEvent = Answer<'/v1/webhooks/{id}/test', 'post'>;
 export type { paths };
