@@ -41,7 +41,7 @@ const OVERLAPS: readonly { seconds: number; label: string }[] = [
 ];
 
 /** After an event is queued, the delivery log is read again after these delays until the attempt shows. */
-const WATCH_DELAYS_MS = [1000, 2000, 4000, 8000];
+const WATCH_DELAYS_MS = [250, 1000, 2000, 4000, 8000];
 
 /** Characters of a receiver's answer shown in the log's table; the rest behind "Whole answer". */
 const EXCERPT_CHARS = 80;
