@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { deliveryDueAt } from '../webhooks/announce.js';
 import { EMPTY_SET, type EndpointSet } from '../webhooks/endpoints.js';
 import { EVENT_RETENTION_DAYS, type WebhookEvent } from '../webhooks/events.js';
 import type {
@@ -125,10 +126,12 @@ export class DynamoWebhookStore implements WebhookStore {
       expiresAt: this.expiresAt(),
     };
     for (const [k, v] of Object.entries(item)) if (v === undefined) delete item[k];
-    // A pending delivery with a time is the sweep's to retry then; the first attempt is queued at once.
-    if (d.state === 'pending' && d.nextAttemptAt !== null && (d.attempts > 0 || (d.deferred ?? 0) > 0)) {
+    // A pending delivery is the sweep's at its time: a retry or a put-off attempt then; a first attempt,
+    // which announce() queues at once, only if its message is lost (SWEEP_LEASE_MS later).
+    const due = deliveryDueAt(d);
+    if (due !== null) {
       item.dueQueue = DUE;
-      item.dueAt = d.nextAttemptAt;
+      item.dueAt = due;
     }
     return item;
   }

@@ -21,6 +21,17 @@ export const ANNOUNCE_GRACE_MS = 60_000;
 /** How long a delivery the sweep queued stays out of the sweep (the queue redelivers it meanwhile). */
 export const SWEEP_LEASE_MS = 15 * 60_000;
 
+/**
+ * When the sweep looks at a pending delivery: at its next attempt's time when it is a retry or was put
+ * off; a first attempt is queued by announce() at once, so the sweep looks at it only SWEEP_LEASE_MS
+ * later (its message lost). Null when it is not pending.
+ */
+export function deliveryDueAt(d: DeliveryRecord): string | null {
+  if (d.state !== 'pending' || d.nextAttemptAt === null) return null;
+  if (d.attempts > 0 || (d.deferred ?? 0) > 0) return d.nextAttemptAt;
+  return new Date(Date.parse(d.nextAttemptAt) + SWEEP_LEASE_MS).toISOString();
+}
+
 export interface AnnounceDeps {
   store: WebhookStore;
   queue: DeliveryQueue;

@@ -3,6 +3,7 @@ import {
   ANNOUNCE_GRACE_MS,
   announce,
   redeliver,
+  SWEEP_LEASE_MS,
   sweepWebhooks,
 } from '../../../functions/lib/webhooks/announce.js';
 import { deliver } from '../../../functions/lib/webhooks/delivery.js';
@@ -43,6 +44,18 @@ async function setUp() {
 }
 
 describe('announcing webhook events', () => {
+  test('a first attempt whose queue message is lost is queued by the sweep SWEEP_LEASE_MS later, not before', async () => {
+    const w = await setUp();
+    await announce(w.announcing, w.event, { job: JOB });
+    w.queue.take(); // the messages are lost
+    w.clock.set(new Date(T0.getTime() + SWEEP_LEASE_MS - 1000).toISOString());
+    expect((await sweepWebhooks(w.announcing)).retried).toBe(0);
+    w.clock.set(new Date(T0.getTime() + SWEEP_LEASE_MS).toISOString());
+    expect((await sweepWebhooks(w.announcing)).retried).toBe(3);
+    expect(await w.drain()).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(w.post.calls).toHaveLength(3);
+  });
+
   test("an event goes to each enabled subscriber and the job's own receiver, once however often it is announced", async () => {
     const w = await setUp();
     expect(await announce(w.announcing, w.event, { job: JOB })).toBe(3);

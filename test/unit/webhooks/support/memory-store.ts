@@ -1,3 +1,4 @@
+import { deliveryDueAt } from '../../../../functions/lib/webhooks/announce.js';
 import { EMPTY_SET, type EndpointSet } from '../../../../functions/lib/webhooks/endpoints.js';
 import type { WebhookEvent } from '../../../../functions/lib/webhooks/events.js';
 import type {
@@ -44,9 +45,7 @@ interface AttemptRow {
 
 /** The DynamoDB store's deliveryItem rule: a pending delivery with attempts made and a time is the sweep's. */
 function deliveryDue(d: DeliveryRecord): string | undefined {
-  return d.state === 'pending' && d.nextAttemptAt !== null && (d.attempts > 0 || (d.deferred ?? 0) > 0)
-    ? d.nextAttemptAt
-    : undefined;
+  return deliveryDueAt(d) ?? undefined;
 }
 
 export class MemoryWebhookStore implements WebhookStore {
