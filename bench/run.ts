@@ -24,6 +24,7 @@ const MODULES = [
   'security',
   'signup',
   'jobs',
+  'webhooks',
   'hostile-bodies',
   'memory',
   'dashboard',
