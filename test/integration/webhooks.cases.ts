@@ -120,15 +120,17 @@ describe('webhooks', () => {
   });
 
   test('a name resolving to them is refused at delivery, before any connection, and logged', async () => {
-    for (const host of ['metadata.rebind.example', 'private.rebind.example']) {
-      const { id } = await endpoint(`https://${host}/hook`);
-      const eventId = await sendTest(id);
-      const [entry] = await attempts(id, 1);
-      expect(entry).toMatchObject({ eventId, attempt: 1, outcome: 'failed', status: null });
-      expect(entry!.response).toMatch(/^refused: .* resolves to (169\.254\.169\.254|10\.0\.0\.1) is a/);
-      const del = await stack.call('DELETE', `/v1/webhooks/${id}`, { headers: stack.secret() });
-      expect(del.status).toBe(204);
-    }
+    await Promise.all(
+      ['metadata.rebind.example', 'private.rebind.example'].map(async (host) => {
+        const { id } = await endpoint(`https://${host}/hook`);
+        const eventId = await sendTest(id);
+        const [entry] = await attempts(id, 1);
+        expect(entry).toMatchObject({ eventId, attempt: 1, outcome: 'failed', status: null });
+        expect(entry!.response).toMatch(/^refused: .* resolves to (169\.254\.169\.254|10\.0\.0\.1) is a/);
+        const del = await stack.call('DELETE', `/v1/webhooks/${id}`, { headers: stack.secret() });
+        expect(del.status).toBe(204);
+      }),
+    );
   });
 
   test('a completed 20,000-row job fires one signed job.completed that the documented snippet verifies', async () => {
