@@ -115,6 +115,17 @@ describe('webhooks', () => {
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: 'invalid_webhook_url' });
     }
+    // No event, or an unknown one: invalid_field, naming the field.
+    for (const events of [[], ['job.started']]) {
+      const res = await stack.call('POST', '/v1/webhooks', {
+        headers: stack.secret(),
+        body: { url: 'https://hooks.example.com/x', events },
+      });
+      expect([res.status, ((await res.json()) as { error: string; message: string }).error]).toEqual([
+        400,
+        'invalid_field',
+      ]);
+    }
     const list = await stack.call('GET', '/v1/webhooks', { headers: stack.secret() });
     expect(((await list.json()) as { endpoints: unknown[] }).endpoints).toEqual([]);
   });

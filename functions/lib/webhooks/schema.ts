@@ -8,13 +8,17 @@ import { WEBHOOK_EVENT_TYPES } from './events.js';
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 200;
 
-const eventTypes = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES))
-  .check(
-    z.minLength(1),
-    z.maxLength(WEBHOOK_EVENT_TYPES.length * 2),
-    z.describe(`The events the endpoint receives: ${WEBHOOK_EVENT_TYPES.join(', ')}.`),
-  );
+const EVENTS_ERROR = `events: one or more of ${WEBHOOK_EVENT_TYPES.join(', ')}.`;
+
+const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).check(
+  // invalid_field, not the batch routes' empty_batch/batch_too_large (a length check's codes): this is no batch.
+  z.refine((events) => events.length >= 1 && events.length <= WEBHOOK_EVENT_TYPES.length * 2, {
+    ...apiCode('invalid_field'),
+    error: EVENTS_ERROR,
+  }),
+  z.meta({ minItems: 1, maxItems: WEBHOOK_EVENT_TYPES.length * 2 }),
+  z.describe(`The events the endpoint receives: ${WEBHOOK_EVENT_TYPES.join(', ')}.`),
+);
 
 const url = z
   .string()
