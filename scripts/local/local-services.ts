@@ -32,6 +32,19 @@ export function localServices(clock?: Clock): Services {
   return createServices(environmentConfig(), {
     checkpoint: crashCheckpoint(process.env.NETINTEL_CRASH_AT),
     ...(clock ? { clock } : {}),
+    ...(process.env.NETINTEL_LOOPBACK_ONLY === 'true' ? { connectGuard: loopbackOnly } : {}),
+  });
+}
+
+/**
+ * NETINTEL_LOOPBACK_ONLY=true (the tests' stacks): outgoing webhook connections to anything but
+ * 127.0.0.0/8 and ::1 throw, whatever the destination guard decided: no test can reach out.
+ */
+function loopbackOnly(address: string): void {
+  const bare = address.startsWith('::ffff:') ? address.slice(7) : address;
+  if (bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)) return;
+  throw Object.assign(new Error(`the tests connect to loopback only, not ${address}`), {
+    code: 'ELOOPBACKONLY',
   });
 }
 

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { accountStore } from '../../functions/lib/aws/services.js';
 import { retryDelaySeconds } from '../../functions/lib/webhooks/delivery.js';
 import { a, type DnsServer, startDnsServer } from '../support/dns-server.js';
 import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
@@ -255,6 +256,51 @@ describe('webhooks', () => {
     await stack.sweepWebhooks();
     await stack.pollers.drained();
     expect(hook.deliveries).toHaveLength(4);
+  });
+
+  test("another account never sees, changes, tests, redelivers to or deletes an account's endpoint", async () => {
+    const hook = await receiver([200]);
+    const { id } = await endpoint(hook.url);
+    const eventId = await sendTest(id);
+    await hook.nth(1);
+    const other = await accountStore(stack.services).createAccount('pro', {});
+    const { key } = await accountStore(stack.services).createKey(other.accountId, 'secret', []);
+    const headers = { Authorization: `Bearer ${key}` };
+    const calls = [
+      stack.call('GET', `/v1/webhooks/${id}`, { headers }),
+      stack.call('PUT', `/v1/webhooks/${id}`, { headers, body: { enabled: false } }),
+      stack.call('POST', `/v1/webhooks/${id}/test`, { headers }),
+      stack.call('POST', `/v1/webhooks/${id}/rotate-secret`, { headers, body: {} }),
+      stack.call('GET', `/v1/webhooks/${id}/deliveries`, { headers }),
+      stack.call('POST', `/v1/webhooks/${id}/redeliver`, { headers, body: { eventId } }),
+      stack.call('DELETE', `/v1/webhooks/${id}`, { headers }),
+    ];
+    for (const res of await Promise.all(calls))
+      expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([
+        404,
+        'webhook_not_found',
+      ]);
+    const list = await stack.call('GET', '/v1/webhooks', { headers });
+    expect(await list.json()).toEqual({ endpoints: [] });
+    // Its own endpoint cannot redeliver the first account's event either.
+    const own = await stack.call('POST', '/v1/webhooks', {
+      headers,
+      body: { url: hook.url, events: ['job.completed'] },
+    });
+    const ownId = ((await own.json()) as { id: string }).id;
+    const stolen = await stack.call('POST', `/v1/webhooks/${ownId}/redeliver`, {
+      headers,
+      body: { eventId },
+    });
+    expect([stolen.status, ((await stolen.json()) as { error: string }).error]).toEqual([
+      404,
+      'event_not_found',
+    ]);
+    // The first account's endpoint is as it was, and got its one event only.
+    const mine = await stack.call('GET', `/v1/webhooks/${id}`, { headers: stack.secret() });
+    expect(await mine.json()).toMatchObject({ status: 'enabled' });
+    await stack.pollers.drained();
+    expect(hook.deliveries).toHaveLength(1);
   });
 
   test('a receiver that never answers does not delay other deliveries', async () => {

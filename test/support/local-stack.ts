@@ -100,6 +100,8 @@ export function afterKeyCache(): Date {
 export async function startTestStack(options: LocalStackOptions = {}): Promise<TestStack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'netintel-test-'));
   process.env.KEY_CACHE_SECONDS = String(KEY_CACHE_SECONDS);
+  // Webhook connections to anything but loopback fail, whatever the code under test decides.
+  process.env.NETINTEL_LOOPBACK_ONLY = 'true';
   // Calls may run for 2 minutes, not their Lambda's 10-29 s, and an AWS call for a minute, not its
   // 1-2 s (functions/lib/aws/call-bounds.ts): on a busy 2-core machine a race of 200 calls must not
   // turn into 504s or 503s (what these stacks test is the answers, not latency). The tests of hung

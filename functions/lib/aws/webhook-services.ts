@@ -71,5 +71,9 @@ export async function announceUsageThreshold(s: Services, notice: UsageNotice): 
 }
 
 const webhookPost = /* @__PURE__ */ part((s) =>
-  httpPost({ policy: destinationPolicy(s), resolve: webhookResolver(s.config.DNS_SERVERS) }),
+  httpPost({
+    policy: destinationPolicy(s),
+    resolve: webhookResolver(s.config.DNS_SERVERS),
+    ...(s.connectGuard ? { connectGuard: s.connectGuard } : {}),
+  }),
 );

@@ -22,6 +22,12 @@ export interface ServiceOptions {
    * local stack's crash tests kill the process there. A no-op otherwise.
    */
   checkpoint?: Checkpoint;
+  /**
+   * Called with every address an outgoing webhook connection is about to use; throws to stop it. The
+   * local stack's tests set one that allows loopback only: a broken destination guard then fails a
+   * test instead of reaching out (webhooks/post.ts).
+   */
+  connectGuard?: (address: string) => void;
 }
 
 export interface Services {
@@ -30,6 +36,7 @@ export interface Services {
   /** The instance's time: clock.now(), bound (it may be passed as a callback). */
   readonly now: () => Date;
   readonly checkpoint: Checkpoint;
+  readonly connectGuard?: (address: string) => void;
   /** The part `build` makes: built on the first call, the same value on every later one. */
   use<T>(build: (services: Services) => T): T;
 }
@@ -42,6 +49,7 @@ export function createServices(config: Config, options: ServiceOptions = {}): Se
     clock,
     now: () => clock.now(),
     checkpoint: options.checkpoint ?? (() => undefined),
+    ...(options.connectGuard ? { connectGuard: options.connectGuard } : {}),
     use<T>(build: (services: Services) => T): T {
       if (!built.has(build)) built.set(build, build(services));
       return built.get(build) as T;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { isIP } from 'node:net';
 import { ATTEMPT_TIMEOUT_MS, RESPONSE_EXCERPT_BYTES } from './delivery.js';
 import {
   type DestinationPolicy,
@@ -21,10 +22,28 @@ export interface PostOptions {
   /** How names are resolved (webhooks/resolve.ts; tests pass a stub). */
   resolve: Resolve;
   timeoutMs?: number;
+  /** Last check of every address a connection is about to use, after the guard (tests: loopback only). */
+  connectGuard?: (address: string) => void;
+}
+
+/** A lookup that also passes each address it answers through `check` (which throws to refuse it). */
+function checkedLookup(lookup: ReturnType<typeof guardedLookup>, check: (address: string) => void) {
+  return (...[hostname, options, callback]: Parameters<ReturnType<typeof guardedLookup>>): void =>
+    lookup(hostname, options, (error, address, family) => {
+      if (error) return callback(error, address, family);
+      try {
+        for (const a of Array.isArray(address) ? address : [{ address, family }]) check(String(a.address));
+      } catch (refused) {
+        return callback(new DestinationRefusedError((refused as Error).message), []);
+      }
+      callback(null, address, family);
+    });
 }
 
 export function httpPost(options: PostOptions): Post {
-  const lookup = guardedLookup(options.resolve, options.policy);
+  const guarded = guardedLookup(options.resolve, options.policy);
+  const check = options.connectGuard;
+  const lookup = check ? checkedLookup(guarded, check) : guarded;
   const timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
   return (url, body, headers) =>
     new Promise<PostResult>((resolve) => {
@@ -38,6 +57,21 @@ export function httpPost(options: PostOptions): Post {
         request.destroy();
         resolve({ ...result, latencyMs: elapsed() });
       };
+      // A literal address is connected to without a lookup: it gets the last check here.
+      const bare = url.hostname.replace(/^\[|\]$/g, '');
+      if (check && isIP(bare)) {
+        try {
+          check(bare);
+        } catch (refused) {
+          resolve({
+            status: null,
+            latencyMs: 0,
+            response: `refused: ${(refused as Error).message}`,
+            refused: true,
+          });
+          return;
+        }
+      }
       const client = url.protocol === 'https:' ? https : http;
       const request = client.request(url, {
         method: 'POST',

@@ -18,6 +18,11 @@ import { httpPost } from '../../../functions/lib/webhooks/post.js';
 
 const LOCAL = { allowLoopback: true };
 
+/** The tests' last net (the local test stack sets the same): anything but 127.0.0.1 throws. */
+function loopbackOnly(address: string): void {
+  if (address !== '127.0.0.1') throw new Error(`the tests connect to loopback only, not ${address}`);
+}
+
 /** A resolver that answers from a table and records what it was asked. */
 function stubResolver(table: Record<string, readonly string[]>): Resolve & { asked: string[] } {
   const asked: string[] = [];
@@ -206,7 +211,7 @@ describe('the POST of a webhook delivery', () => {
       expect(guarded).toBeInstanceOf(DestinationRefusedError);
       resolve.asked.length = 0;
 
-      const post = httpPost({ policy: LOCAL, resolve });
+      const post = httpPost({ policy: LOCAL, resolve, connectGuard: loopbackOnly });
       for (const host of ['mixed.test', 'rebind.test']) {
         const result = await post(server.url('/hook', host), BODY, HEADERS);
         expect(result).toEqual({
@@ -219,6 +224,29 @@ describe('the POST of a webhook delivery', () => {
       expect(resolve.asked).toEqual(['mixed.test', 'rebind.test']);
       expect(server.connections()).toBe(0);
       expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the connect guard is the last word: an address it refuses is never connected to, by name or literal', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end('ok'));
+    const resolve = stubResolver({ 'receiver.test': ['127.0.0.1'] });
+    const refused: string[] = [];
+    const post = httpPost({
+      policy: LOCAL,
+      resolve,
+      connectGuard: (address) => {
+        refused.push(address);
+        throw new Error(`not ${address}`);
+      },
+    });
+    try {
+      for (const url of [server.url('/hook'), server.url('/hook', '127.0.0.1')]) {
+        expect(await post(url, BODY, HEADERS)).toMatchObject({ status: null, refused: true });
+      }
+      expect(refused).toEqual(['127.0.0.1', '127.0.0.1']);
+      expect(server.connections()).toBe(0);
     } finally {
       await server.close();
     }
