@@ -13,13 +13,13 @@ import { dynamoAt, type ServerProcess, startServerProcess } from '../support/ser
 // Billing survives kills at any instruction with quota leases (docs/architecture.md, "Counters that
 // scale", "Settlement"): `npm start` in a child process serves 8 callers of one account whose calls
 // are admitted from leases (lookups, batches, risk checks and list jobs), and is SIGKILLed at a
-// random moment 5 times, each time started again on the same data. Every call taken from a lease
+// random moment 3 times, each time started again on the same data. Every call taken from a lease
 // is on its record before it is answered, and a restart settles what the killed process held before
 // it serves. So once the last one has started, the month charged is at least what was answered plus
 // the credits of the jobs that exist, and at most that plus what the calls cut off by the kills
 // would have cost.
 
-const KILLS = 5;
+const KILLS = 3;
 const CALLERS = 8;
 const BATCH = 20;
 const JOB_ADDRESSES = 500;

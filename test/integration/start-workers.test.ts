@@ -18,7 +18,7 @@ import { callUntilRefused } from '../support/until-refused.js';
 // function, while the first keeps the emulators. What one process admits and bills the other sees
 // (one usage table); a worker that dies is replaced; stopping the server stops them all. The cap
 // and the minute limit stay exact at their edges across the two processes' quota leases, which
-// start at 1,000 calls a minute here (QUOTA_LEASE_MIN_PER_MINUTE) so that the edges are small.
+// start at 500 calls a minute here (QUOTA_LEASE_MIN_PER_MINUTE) so that the edges are small.
 
 const WORKERS = 2;
 
@@ -85,7 +85,7 @@ async function lookup(ip: string): Promise<number> {
 describe('npm start with WORKERS=2', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'netintel-workers-'));
-    child = spawnStart({ WORKERS: String(WORKERS), QUOTA_LEASE_MIN_PER_MINUTE: '1000' });
+    child = spawnStart({ WORKERS: String(WORKERS), QUOTA_LEASE_MIN_PER_MINUTE: '500' });
     exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
     child.stderr!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -152,7 +152,7 @@ describe('npm start with WORKERS=2', () => {
       fetch(`${url}/v1/lookup/192.0.2.1`, {
         headers: { Authorization: `Bearer ${key}`, Connection: 'close' },
       });
-    const run = await callUntilRefused(call, { callers: 16, maxCalls: 4_000 });
+    const run = await callUntilRefused(call, { callers: 16, maxCalls: 2_000 });
     const usage = await new DynamoUsageCounter(db, tableName('Usage', {})).read(
       accountId,
       monthKey(new Date()),
@@ -160,20 +160,20 @@ describe('npm start with WORKERS=2', () => {
     return { run, usage };
   }
 
-  test('16 callers on a 1,200 cap across both processes: exactly 1,200 admitted, every refusal monthly_limit_exceeded', async () => {
-    const { run, usage } = await edgeRun({ perMinute: 10_000_000, monthlyCap: 1_200 });
-    expect(run.admitted).toBe(1_200);
+  test('16 callers on a 600 cap across both processes: exactly 600 admitted, every refusal monthly_limit_exceeded', async () => {
+    const { run, usage } = await edgeRun({ perMinute: 10_000_000, monthlyCap: 600 });
+    expect(run.admitted).toBe(600);
     expect(run.refusals).toEqual({ monthly_limit_exceeded: 16 });
-    expect(usage).toMatchObject({ monthCount: 1_200, reserved: 0 });
+    expect(usage).toMatchObject({ monthCount: 600, reserved: 0 });
   }, 120_000);
 
-  test('16 callers on 1,000 a minute across both processes: exactly 1,000 admitted in the minute refused, every refusal rate_limit_exceeded', async () => {
-    const { run } = await edgeRun({ perMinute: 1_000, monthlyCap: 10_000_000 });
+  test('16 callers on 500 a minute across both processes: exactly 500 admitted in the minute refused, every refusal rate_limit_exceeded', async () => {
+    const { run } = await edgeRun({ perMinute: 500, monthlyCap: 10_000_000 });
     expect(run.refusals).toEqual({ rate_limit_exceeded: 16 });
     // The real clock runs here: the calls may begin in one minute and fill the next.
     const [minute, ...others] = new Set(run.refusedMinutes);
     expect(others).toEqual([]);
-    expect(run.admittedByMinute[minute!]).toBe(1_000);
+    expect(run.admittedByMinute[minute!]).toBe(500);
   }, 120_000);
 
   test('a worker that dies is replaced, and requests go on being answered', async () => {
