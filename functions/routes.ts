@@ -91,6 +91,8 @@ function accountRule<N extends string>(
     extension: true,
     // The dashboard's Rules page calls these with the session (and its CSRF token on a change).
     dashboardSession: true,
+    // A change is in force on live calls: test keys read the rules, never change them.
+    ...(accounts === 'readWrite' ? { liveKeyOnly: true as const } : {}),
   } as const satisfies KeyRoute & { name: N };
 }
 

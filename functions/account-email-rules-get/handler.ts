@@ -2,6 +2,7 @@ import { emailRulesOf } from '../lib/accounts/email-rules-document.js';
 import { emailRulesView } from '../lib/accounts/rules-views.js';
 import { rulesStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
+import { liveAccountOf } from '../lib/test-mode/mode.js';
 import { routeByName } from '../routes.js';
 
 // GET /v1/account/email-rules: the caller's account's email rules (empty lists and accept until set).
@@ -9,7 +10,7 @@ export const handler = defineHandler({
   route: routeByName('account-email-rules-get'),
   input: () => ({}),
   run: async (_input, { principal, services }) => {
-    const stored = await rulesStore(services).readDocument(principal.accountId, 'emailRules');
+    const stored = await rulesStore(services).readDocument(liveAccountOf(principal.accountId), 'emailRules');
     return { json: emailRulesView(stored && emailRulesOf(stored.body), stored?.meta) };
   },
 });

@@ -1,6 +1,7 @@
 import { rulesStore } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
+import { liveAccountOf } from '../lib/test-mode/mode.js';
 import { routeByName } from '../routes.js';
 
 // GET /v1/account/geofeed: the caller's account's private geofeed, the CSV as it was uploaded.
@@ -8,7 +9,7 @@ export const handler = defineHandler({
   route: routeByName('account-geofeed-get'),
   input: () => ({}),
   run: async (_input, { principal, services }) => {
-    const stored = await rulesStore(services).readDocument(principal.accountId, 'geofeed');
+    const stored = await rulesStore(services).readDocument(liveAccountOf(principal.accountId), 'geofeed');
     if (!stored)
       throw new HttpError(
         'geofeed_not_found',

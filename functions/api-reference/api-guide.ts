@@ -1,5 +1,6 @@
 import { PLANS } from '../lib/accounts/plans.js';
 import { API_TAGS, type ApiTag, type KeyType, type Route } from '../routes.js';
+import { testEmailsTable, testNetworksTable } from './test-mode-doc.js';
 
 // The prose of the API reference (OpenAPI `info.description` and the tag descriptions, Markdown that
 // /docs renders above the operations): getting started, authentication, limits and the headers
@@ -114,6 +115,7 @@ by its tests) and the same call in curl and JavaScript.
   operations have no origin check and send no CORS headers.
 - Send exactly one key. A missing, malformed, unknown or revoked key is \`401 invalid_api_key\`; a key of the
   other type is \`403 wrong_key_type\`. Nothing is billed for either.
+- Test keys (\`ni_test_pub_…\`, \`ni_test_sec_…\`) work the same way on every operation: see Test mode.
 
 ## Limits and response headers
 
@@ -171,6 +173,31 @@ after which the endpoint is disabled and the account told by e-mail. Delivery is
 \`id\`. \`GET /v1/webhooks/{id}/deliveries\` lists every attempt (status, latency, the start of the answer) and
 \`POST /v1/webhooks/{id}/redeliver\` sends any event again. Receivers must be public https hosts: private,
 loopback and metadata addresses are refused when the endpoint is created and again at every connection.
+
+## Test mode
+
+Build against the API without being billed: create test keys (\`ni_test_pub_…\`, \`ni_test_sec_…\`) in the dashboard
+or with \`npm run admin -- key create --type secret --test\`. Every operation answers a test key with the same shapes
+as a live one, from fixed test data: no DNS or registry query, no live database, the same answer on every call.
+
+- Never billed, never counted against the live account: test calls have their own per-minute window and month
+  (the account's limits, counted apart), send no usage notices, and \`GET /v1/usage\` with a test key shows them.
+- Kept apart: list jobs, risk baselines, webhook endpoints and their events made with a test key belong to the
+  account's test side (its \`accountId\` ends in \`~test\`) and are invisible to live keys, and the reverse. A test
+  list job completes and fires the test endpoints' webhooks.
+- Your account's rules apply to test answers as to live ones; a test key may read them but not change them
+  (\`403 live_key_required\`).
+- Addresses outside the ranges below are not in the test data (\`found: false\`); \`GET /v1/geo\` then answers the
+  first range's place for the caller. \`?include=hostname\` gives \`test-<address>.example.net\`.
+
+${testNetworksTable()}
+
+Any other address is checked by the live rules against small fixed lists (disposable: mailinator.com,
+guerrillamail.com, 10minutemail.com), and every domain has a mail server \`mx.<domain>\` except the reserved
+names (\`.test\`, \`.example\`, \`.invalid\`, \`.localhost\`), which do not exist. In the signup check, example.com
+was registered on 1995-08-14 and gmial.com 30 days ago; other domains' ages are unknown.
+
+${testEmailsTable()}
 
 ## Data and attribution
 

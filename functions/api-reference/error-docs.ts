@@ -125,6 +125,10 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'a publishable key on a secret-key route, or the reverse',
     message: 'This route takes a secret key; a publishable key was sent.',
   },
+  live_key_required: {
+    when: "a test key on a route that changes the account's own rules (they apply to live calls too)",
+    message: "A test key cannot change the account's rules: use a live secret key or the dashboard.",
+  },
   origin_not_allowed: {
     when: "the page's Origin (or Referer) is not on the publishable key's list; no CORS header, so a browser blocks it",
     message: 'The request origin is not allowed for this key.',

@@ -15,6 +15,7 @@ function keyedCodes(route: KeyRoute): ErrorCode[] {
   return [
     'invalid_api_key',
     'wrong_key_type',
+    ...(route.liveKeyOnly ? (['live_key_required'] as const) : []),
     ...(route.auth === 'publishable' ? (['origin_not_allowed'] as const) : []),
     'hostname_not_yours',
     'hostname_not_active',

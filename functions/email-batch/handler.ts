@@ -2,7 +2,7 @@ import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
-import { emailChecker } from '../lib/runtime/email.js';
+import { emailCheckerFor } from '../lib/runtime/test-email.js';
 import { routeByName } from '../routes.js';
 import { EmailBatchBody } from './contract.js';
 
@@ -12,6 +12,8 @@ export const handler = defineHandler({
   input: (req) => validate(EmailBatchBody, readJsonBody(req)),
   run: async ({ emails }, { principal, services }) => {
     const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
-    return { json: { results: await (await emailChecker(services)).checkMany(emails, rules.email) } };
+    return {
+      json: { results: await (await emailCheckerFor(services, principal)).checkMany(emails, rules.email) },
+    };
   },
 });

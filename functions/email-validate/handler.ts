@@ -2,7 +2,7 @@ import { accountRules } from '../lib/aws/services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
-import { emailChecker } from '../lib/runtime/email.js';
+import { emailCheckerFor } from '../lib/runtime/test-email.js';
 import { routeByName } from '../routes.js';
 import { EmailValidateBody } from './contract.js';
 
@@ -12,6 +12,6 @@ export const handler = defineHandler({
   input: (req) => validate(EmailValidateBody, readJsonBody(req)),
   run: async ({ email }, { principal, services }) => {
     const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
-    return { json: await (await emailChecker(services)).check(email, rules.email) };
+    return { json: await (await emailCheckerFor(services, principal)).check(email, rules.email) };
   },
 });

@@ -8,7 +8,8 @@ import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
 import { GEO_FIELDS } from '../lib/ip/field-catalogs.js';
 import { selectFields, wants } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { dataVersionHeader } from '../lib/runtime/ip.js';
+import { hostnameFor, ipLookupFor } from '../lib/runtime/test-ip.js';
 import { routeByName } from '../routes.js';
 import { GeoQuery } from './contract.js';
 
@@ -37,7 +38,7 @@ export const handler = defineHandler({
     return { ip: parseIp(address), address, edge, hostname, fields };
   },
   run: async ({ ip, address, edge, hostname, fields }, { principal, services }) => {
-    const lookup = await ipLookup(services);
+    const lookup = await ipLookupFor(services, principal);
     const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     if (!ip) {
       // Not an address we can parse (never expected from API Gateway): nothing to locate.
@@ -51,7 +52,7 @@ export const handler = defineHandler({
         geofeed,
         ...(fields ? { fields } : {}),
       }),
-      hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
+      hostname ? hostnameFor(services, principal, ip) : Promise.resolve(undefined),
     ]);
     const answer = hostname ? { ...result, hostname: ptr } : result;
     return {

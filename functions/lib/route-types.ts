@@ -99,6 +99,11 @@ export interface KeyRoute extends RouteFacts {
    * the dashboard runs list jobs through these routes, billed as any call (docs/dashboard.md).
    */
   dashboardSession?: boolean;
+  /**
+   * Changes what live calls answer (the account's own rules): a test key is refused with 403
+   * live_key_required (docs/test-mode.md), so nothing done in test mode reaches live answers.
+   */
+  liveKeyOnly?: true;
 }
 
 /** A dashboard route behind the session authorizer (docs/dashboard.md). Never billed. */

@@ -6,7 +6,8 @@ import { validate } from '../lib/http/validate.js';
 import { BATCH_FIELDS } from '../lib/ip/field-catalogs.js';
 import { selectFields } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { dataVersionHeader, ipLookup } from '../lib/runtime/ip.js';
+import { dataVersionHeader } from '../lib/runtime/ip.js';
+import { ipLookupFor } from '../lib/runtime/test-ip.js';
 import { routeByName } from '../routes.js';
 import { LookupBatchBody } from './contract.js';
 
@@ -24,7 +25,7 @@ export const handler = defineHandler({
     return { ips: body.ips.map((ip) => parseIp(ip)!), fields: fieldSelection(body.fields, BATCH_FIELDS) };
   },
   run: async ({ ips, fields }, { principal, services }) => {
-    const lookup = await ipLookup(services);
+    const lookup = await ipLookupFor(services, principal);
     const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     const options = { includeSecurity: principal.includesSecurity, geofeed, ...(fields ? { fields } : {}) };
     const results = await Promise.all(ips.map((ip) => lookup.lookup(ip, options)));

@@ -5,7 +5,8 @@ import { validate } from '../lib/http/validate.js';
 import { LOOKUP_FIELDS } from '../lib/ip/field-catalogs.js';
 import { selectFields, wants } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { dataVersionHeader, hostnameOf, ipLookup } from '../lib/runtime/ip.js';
+import { dataVersionHeader } from '../lib/runtime/ip.js';
+import { hostnameFor, ipLookupFor } from '../lib/runtime/test-ip.js';
 import { routeByName } from '../routes.js';
 import { LookupIpPath, LookupIpQuery } from './contract.js';
 
@@ -32,13 +33,13 @@ export const handler = defineHandler({
   run: async ({ ip, userAgent, hostname, fields }, { principal, services }) => {
     const { geofeed } = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     const [result, ptr] = await Promise.all([
-      (await ipLookup(services)).lookup(ip, {
+      (await ipLookupFor(services, principal)).lookup(ip, {
         includeSecurity: principal.includesSecurity,
         userAgent,
         geofeed,
         ...(fields ? { fields } : {}),
       }),
-      hostname ? hostnameOf(services, ip.canonical) : Promise.resolve(undefined),
+      hostname ? hostnameFor(services, principal, ip) : Promise.resolve(undefined),
     ]);
     // With ?include=hostname the field is always there: the PTR name, or null when the lookup fails.
     const answer = hostname ? { ...result, hostname: ptr } : result;

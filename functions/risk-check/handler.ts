@@ -7,8 +7,8 @@ import type { AccountGeofeed } from '../lib/ip/account-geofeed.js';
 import { type ParsedIp, parseIp } from '../lib/ip/parse-ip.js';
 import { checkTravel, type Location } from '../lib/risk/travel.js';
 import { baselineKey } from '../lib/risk/user-id.js';
-import { ipLocator } from '../lib/runtime/ip.js';
 import type { Services } from '../lib/runtime/services.js';
+import { type Caller, ipLocatorFor } from '../lib/runtime/test-locator.js';
 import { routeByName } from '../routes.js';
 import { RiskCheckBody } from './contract.js';
 
@@ -18,10 +18,11 @@ import { RiskCheckBody } from './contract.js';
  */
 async function locate(
   services: Services,
+  caller: Caller,
   ip: ParsedIp,
   geofeed: AccountGeofeed | undefined,
 ): Promise<Location> {
-  const found = await (await ipLocator(services)).locate(ip, { geofeed });
+  const found = await (await ipLocatorFor(services, caller)).locate(ip, { geofeed });
   if (found.latitude === null || found.longitude === null) {
     throw new HttpError('location_unavailable', `${ip.input} cannot be resolved to a location.`);
   }
@@ -42,7 +43,7 @@ export const handler = defineHandler({
     // The account's own rules: its geofeed places the address, its settings judge the travel.
     const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     // The contract accepted ip as an address.
-    const current = await locate(services, parseIp(ip)!, rules.geofeed);
+    const current = await locate(services, principal, parseIp(ip)!, rules.geofeed);
     return { userId, current, commit: commit ?? true, settings: rules.travel };
   },
   run: async ({ userId, current, commit, settings }, { principal, now, services }) => ({

@@ -3,7 +3,7 @@ import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
-import { signupDeps } from '../lib/runtime/signup.js';
+import { signupDepsFor } from '../lib/runtime/signup.js';
 import { checkSignup } from '../lib/signup/check.js';
 import { routeByName } from '../routes.js';
 import { SignupCheckBody } from './contract.js';
@@ -19,7 +19,7 @@ export const handler = defineHandler({
   run: async (input, { principal, services }) => {
     const rules = await accountRules(services).of(principal.accountId, principal.rulesVersion);
     return {
-      json: await checkSignup(await signupDeps(services), {
+      json: await checkSignup(await signupDepsFor(services, principal), {
         ...input,
         includeSecurity: principal.includesSecurity,
         ...(rules.email ? { emailRules: rules.email } : {}),

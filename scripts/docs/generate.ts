@@ -5,6 +5,7 @@ import { ERROR_DOCS } from '../../functions/api-reference/error-docs.js';
 import { buildOpenApi } from '../../functions/api-reference/openapi.js';
 import { UNEXPECTED_CODES } from '../../functions/api-reference/operation-errors.js';
 import type { RouteContracts } from '../../functions/api-reference/route-contracts.js';
+import { testEmailsTable, testNetworksTable } from '../../functions/api-reference/test-mode-doc.js';
 import { CALL_BOUNDS, type CallBound, type CallKind } from '../../functions/lib/aws/call-bounds.js';
 import { BUCKET, JOB_QUEUE, TABLES, WEBHOOK_QUEUE } from '../../functions/lib/aws/resources.js';
 import { DEFAULT_DNS_BUDGET_MS } from '../../functions/lib/email/mx-status.js';
@@ -306,6 +307,76 @@ ${rows.join('\n')}
 }
 
 // ---------------------------------------------------------------------------------------------
+// Test mode
+
+export function testModeDoc(): string {
+  return `${header('functions/lib/test-mode/tables.ts and scripts/docs/generate.ts')}
+
+# Test mode
+
+Test keys let you build and test an integration against netintel without being billed and without answers that
+change: every route answers a test key with the same shapes as a live key, from fixed test data.
+
+## Test keys
+
+- \`ni_test_sec_…\` (secret) and \`ni_test_pub_…\` (publishable, with its allowed origins) are sent exactly like live
+  keys. Create them in the dashboard (API keys, "Test key") or with the admin CLI:
+  \`npm run admin -- key create --account ID --type secret --test\`. They count towards the account's 50 live keys and are
+  revoked like any key.
+- A key's mode is in its record, not only its prefix: the prefix is there so that a person reading a
+  configuration can tell.
+
+## What is the same, and what is kept apart
+
+- **Shapes**: every field, header and error of the live answer. \`X-Data-Version\` and \`GET /v1/data\` still describe
+  the live data.
+- **Never billed**: test calls are counted on the account's test side, never on the live account's month; they send
+  no usage notices and no usage events. They are admitted under the account's own per-minute limit and monthly cap,
+  counted apart, so a test run can never use up the live minute or month, and the reverse.
+  \`GET /v1/usage\` with a test key shows the test side's counts.
+- **Kept apart**: list jobs, risk baselines, webhook endpoints, their events and deliveries made with a test key
+  belong to the account's test side (its \`accountId\` is the account's followed by \`~test\`). Live keys and the
+  dashboard never see them, and test keys never see live ones. A test list job runs through the same pipeline,
+  completes and fires \`job.completed\` to the test endpoints.
+- **Rules**: the account's own rules (email allow and block lists, relay-alias policy, travel settings) apply to test
+  answers as to live ones. A test key may read them; changing them takes a live secret key or the dashboard
+  (\`403 live_key_required\`), because a change applies to live answers. The private geofeed is not used in test
+  mode: the test ranges below always answer as documented.
+- **No outside world**: no DNS, RDAP or database lookup answers a test call.
+
+## IP addresses
+
+The documentation ranges (RFC 5737, RFC 3849) with documentation AS numbers (RFC 5398). Every derived field
+(continent, currency, calling code, compliance, locale, sun, holidays, age, tax) is computed for the place by the same
+code as live answers. Security flags appear on plans with security data, as live.
+
+${testNetworksTable()}
+
+- Any other address is not in the test data: the lookups answer \`found: false\` with every location field null, as
+  for an unknown address.
+- \`GET /v1/geo\` locates the caller's own connection: an address in a range answers that range's place, any other the
+  first range's place (with the caller's \`ip\`), so that a page under development gets a location.
+- \`?include=hostname\` gives \`test-<address with - for . and :>.example.net\` in the ranges, \`null\` outside.
+- The signup and risk checks place addresses the same way: \`POST /v1/risk/check\` from \`192.0.2.1\` then
+  \`2001:db8::1\` a minute later is impossible travel.
+
+## E-mail addresses
+
+The live checker's rules, with fixed lists and fixed mail servers. The documented addresses (any case):
+
+${testEmailsTable()}
+
+- Any other address: the disposable list is mailinator.com, guerrillamail.com and 10minutemail.com; the free providers
+  are gmail.com, googlemail.com, yahoo.com, outlook.com, hotmail.com, icloud.com and aol.com; the role accounts are
+  admin, info, support, sales, contact, noreply, no-reply, postmaster, abuse and billing; every domain has a mail server
+  \`mx.<domain>\`, except the reserved names (\`.test\`, \`.example\`, \`.invalid\`, \`.localhost\`), which do not exist.
+- Signup check: example.com was registered on 1995-08-14 and gmial.com 30 days ago; every other domain's age is
+  unknown.
+- List jobs check their rows the same way.
+`;
+}
+
+// ---------------------------------------------------------------------------------------------
 
 /**
  * Every generated file: its path from the project root and how to render its text. The errors
@@ -317,6 +388,7 @@ export function generatedFiles(contracts: RouteContracts): Record<string, () => 
     [CONTRACTS_FILE]: () => contractsSource(ROUTES),
     'docs/configuration.md': configurationDoc,
     'docs/errors.md': () => errorsDoc(contracts),
+    'docs/test-mode.md': testModeDoc,
   };
 }
 

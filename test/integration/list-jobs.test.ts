@@ -10,3 +10,4 @@ import './jobs-list.cases.js';
 import './jobs-idempotency.cases.js';
 import './jobs-multipart.cases.js';
 import './webhooks.cases.js';
+import './test-mode.cases.js';

@@ -1502,7 +1502,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -4573,6 +4573,7 @@ export interface operations {
             };
             /**
              * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4925,6 +4926,7 @@ export interface operations {
             };
             /**
              * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -5168,6 +5170,7 @@ export interface operations {
             };
             /**
              * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -5279,6 +5282,7 @@ export interface operations {
             };
             /**
              * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -6942,6 +6946,11 @@ export interface operations {
                             keyId: string;
                             /** @enum {string} */
                             type: "publishable" | "secret";
+                            /**
+                             * @description test: a test key, answering from fixed test data and never billed (docs/test-mode.md).
+                             * @enum {string}
+                             */
+                            mode: "live" | "test";
                             label: string | null;
                             last4: string | null;
                             origins: string[];
@@ -6978,10 +6987,12 @@ export interface operations {
                     type: "publishable";
                     origins: string[];
                     label?: string;
+                    test?: boolean;
                 } | {
                     /** @constant */
                     type: "secret";
                     label?: string;
+                    test?: boolean;
                 };
             };
         };
@@ -6997,6 +7008,11 @@ export interface operations {
                         keyId: string;
                         /** @enum {string} */
                         type: "publishable" | "secret";
+                        /**
+                         * @description test: a test key, answering from fixed test data and never billed (docs/test-mode.md).
+                         * @enum {string}
+                         */
+                        mode: "live" | "test";
                         label: string | null;
                         last4: string | null;
                         origins: string[];
@@ -7073,6 +7089,11 @@ export interface operations {
                         keyId: string;
                         /** @enum {string} */
                         type: "publishable" | "secret";
+                        /**
+                         * @description test: a test key, answering from fixed test data and never billed (docs/test-mode.md).
+                         * @enum {string}
+                         */
+                        mode: "live" | "test";
                         label: string | null;
                         last4: string | null;
                         origins: string[];

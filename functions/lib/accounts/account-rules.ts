@@ -2,6 +2,7 @@ import { LoadingCache } from '../cache/loading-cache.js';
 import type { CompiledEmailRules } from '../email/rules.js';
 import type { AccountGeofeed } from '../ip/account-geofeed.js';
 import { DEFAULT_TRAVEL_SETTINGS, type TravelSettings } from '../risk/travel-settings.js';
+import { liveAccountOf } from '../test-mode/mode.js';
 
 // An account's own rules (docs/rules.md): its private geofeed, its email allow and block lists with
 // its policy for privacy-relay aliases, and its travel settings. They change that account's answers
@@ -134,10 +135,14 @@ export class AccountRulesCache {
     });
   }
 
-  /** The rules of `accountId` at `rulesVersion` (the principal's); none without a version. */
+  /**
+   * The rules of `accountId` at `rulesVersion` (the principal's); none without a version. A test
+   * partition has its live account's rules (docs/test-mode.md).
+   */
   of(accountId: string, rulesVersion: string | undefined): Promise<AccountRules> {
     if (!rulesVersion) return Promise.resolve(NO_RULES);
-    return this.cache.get(`${accountId}\n${rulesVersion}`, () => loadAccountRules(this.store, accountId));
+    const owner = liveAccountOf(accountId);
+    return this.cache.get(`${owner}\n${rulesVersion}`, () => loadAccountRules(this.store, owner));
   }
 }
 

@@ -35,6 +35,8 @@ export const KeyRecordSchema = z.object({
   last4: z.optional(z.string()),
   /** The UTC day it was last used on, written at most once a day per container (authorizer). */
   lastUsedDay: z.optional(z.string()),
+  /** `test`: a test key (docs/test-mode.md); absent on live keys. */
+  mode: z.optional(z.literal('test')),
 });
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
 

@@ -3,6 +3,7 @@ import type { HostnameLookup } from '../custom-hostnames/hostname.js';
 import type { ErrorCode } from '../http/errors.js';
 import type { Principal } from '../http/principal.js';
 import type { KeyRoute } from '../route-types.js';
+import { testPartitionOf } from '../test-mode/mode.js';
 import type { AccountStore, KeyRecord } from './account.js';
 import { hashApiKey, isWellFormedKey } from './api-key.js';
 import type { KeyType } from './key-type.js';
@@ -61,7 +62,8 @@ export const AUTH_MESSAGES = {
   noKey:
     'No API key was sent: send a secret key in the Authorization header as Bearer <key>, a publishable key in the X-Api-Key header.',
   malformedAuthorization: 'The Authorization header must be "Bearer <secret key>".',
-  malformedKey: 'The API key is malformed: keys are ni_pub_ or ni_sec_ followed by 32 characters.',
+  malformedKey:
+    'The API key is malformed: keys are ni_pub_, ni_sec_, ni_test_pub_ or ni_test_sec_ followed by 32 characters.',
   unknownKey: 'The API key is unknown or has been revoked.',
   twoKeys: 'Send exactly one API key; two different keys were sent.',
   sentTwice: (where: string, times: number) => `Send exactly one API key; ${where} was sent ${times} times.`,
@@ -72,6 +74,7 @@ export const AUTH_MESSAGES = {
   noOrigin:
     "A publishable key needs the request to carry an Origin or Referer header on the key's allowed origins.",
   originNotAllowed: (origin: string) => `The origin ${origin} is not on this key's allowed origins.`,
+  liveKeyRequired: "A test key cannot change the account's rules: use a live secret key or the dashboard.",
 } as const;
 
 type Channel = 'bearer' | 'header' | 'query';
@@ -147,6 +150,10 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
     return deny(401, 'invalid_api_key', AUTH_MESSAGES.publishableAsBearer);
   }
 
+  if (record.mode === 'test' && input.route.liveKeyOnly) {
+    return deny(403, 'live_key_required', AUTH_MESSAGES.liveKeyRequired);
+  }
+
   const account = await store.getAccount(record.accountId);
   if (!account) return deny(401, 'invalid_api_key', AUTH_MESSAGES.unknownKey);
 
@@ -185,10 +192,14 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
     }
   }
 
+  // A test key's calls are its account's test partition (test-mode/mode.ts): counted, stored and
+  // announced apart from the live account's, under the account's own limits and rules.
+  const test = record.mode === 'test';
   return {
     ok: true,
     principal: {
-      accountId: account.accountId,
+      accountId: test ? testPartitionOf(account.accountId) : account.accountId,
+      ...(test ? { mode: 'test' as const } : {}),
       keyId: record.keyId,
       keyType: record.type,
       plan: account.plan,

@@ -21,6 +21,7 @@ import type { KeyType } from '../accounts/key-type.js';
 import type { KeySlot, KeySlots } from '../accounts/live-keys.js';
 import { planById } from '../accounts/plans.js';
 import type { UsagePlanKey, UsagePlanKeyRecords } from '../accounts/usage-plan-keys.js';
+import type { KeyMode } from '../test-mode/mode.js';
 import { accountItems } from './account-items.js';
 import { conditional } from './dynamo-conditions.js';
 
@@ -158,9 +159,11 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, Ke
     label?: string,
     /** The id its slot was claimed for (accounts/live-keys.ts); a new one otherwise. */
     keyId: string = newKeyId(),
+    /** `test`: a test key (docs/test-mode.md). */
+    mode: KeyMode = 'live',
   ): Promise<{ key: string; keyId: string; record: Omit<KeyRecord, 'keyHash'> }> {
     if (!(await this.getAccount(accountId))) throw new UnknownAccountError(`unknown account "${accountId}"`);
-    const key = generateApiKey(type);
+    const key = generateApiKey(type, mode);
     const record: KeyRecord = {
       keyId,
       keyHash: hashApiKey(key),
@@ -171,6 +174,7 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, Ke
       createdAt: now.toISOString(),
       last4: key.slice(-4),
       ...(label ? { label } : {}),
+      ...(mode === 'test' ? { mode } : {}),
     };
     await this.db.send(
       new PutCommand({

@@ -2,6 +2,7 @@ import { toJob } from '../jobs/job.js';
 import type { JobEndListener } from '../jobs/job-end.js';
 import type { Mailer, UsageNotice } from '../limits/notifier.js';
 import { part, type Services } from '../runtime/services.js';
+import { liveAccountOf } from '../test-mode/mode.js';
 import { type AnnounceDeps, announce } from '../webhooks/announce.js';
 import type { DeliveryDeps } from '../webhooks/delivery.js';
 import type { DestinationPolicy } from '../webhooks/destination.js';
@@ -47,7 +48,8 @@ export function deliveryDeps(s: Services, mailer: () => Promise<Mailer>): Delive
     policy: destinationPolicy(s),
     now: s.now,
     disabled: async (accountId, endpoint, reason) => {
-      const account = await accountStore(s).getAccount(accountId);
+      // A test partition's endpoints (docs/test-mode.md) are its live account's to hear about.
+      const account = await accountStore(s).getAccount(liveAccountOf(accountId));
       if (!account?.email) return;
       await (await mailer()).sendMail(disabledMail(account.email, accountId, endpoint, reason));
     },

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   /** Dashboard: the account's plan does not include it (custom hostnames). */
   not_in_plan: 403,
   wrong_key_type: 403,
+  /** A test key on a route that changes what live calls answer (the account's rules). */
+  live_key_required: 403,
   origin_not_allowed: 403,
   hostname_not_yours: 403,
   // 404 / 405 / 408 / 409 / 410 / 413 / 415

@@ -25,6 +25,11 @@ export const PrincipalSchema = z.object({
   member: z.optional(z.string().check(z.minLength(1))),
   /** The version of the account's own rules (accounts/account-rules.ts); absent when it has none. */
   rulesVersion: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * `test`: a test key (docs/test-mode.md); accountId is then the account's test partition
+   * (test-mode/mode.ts), and the answers come from the fixed test data.
+   */
+  mode: z.optional(z.literal('test')),
 });
 
 export type Principal = z.infer<typeof PrincipalSchema>;
@@ -47,5 +52,6 @@ export function toAuthorizerContext(p: Principal): Record<string, string> {
     ...(p.channel ? { channel: p.channel } : {}),
     ...(p.member ? { member: p.member } : {}),
     ...(p.rulesVersion ? { rulesVersion: p.rulesVersion } : {}),
+    ...(p.mode ? { mode: p.mode } : {}),
   };
 }

@@ -88,7 +88,7 @@ export interface IpLookup {
 }
 
 /** A resolved location before the derived groups; the edge is a source of geo() only. */
-interface Place<S extends GeoLocationSource = LocationSource> {
+export interface Place<S extends GeoLocationSource = LocationSource> {
   country: string | null;
   region: string | null;
   regionCode: string | null;
@@ -103,7 +103,7 @@ interface Place<S extends GeoLocationSource = LocationSource> {
 }
 
 /** A place with everything about it that does not change per request, plus per-request helpers. */
-interface Located<S extends GeoLocationSource = LocationSource> {
+export interface Located<S extends GeoLocationSource = LocationSource> {
   place: Place<S>;
   facts: Readonly<CountryFacts>;
   compliance: Readonly<ComplianceInfo> | null;
@@ -124,8 +124,12 @@ const UNKNOWN_COUNTRY: Readonly<CountryFacts> = Object.freeze({
 /**
  * The derived groups that depend only on the place (each is derived from the result's country,
  * regionCode and coordinates), computed once per place; sun and holiday keep their own per-day state.
+ * The test mode's fixed places (test-mode/ip-answers.ts) get theirs from here too.
  */
-function locatedAt<S extends GeoLocationSource>(place: Place<S>, isInEU: boolean | null = null): Located<S> {
+export function locatedAt<S extends GeoLocationSource>(
+  place: Place<S>,
+  isInEU: boolean | null = null,
+): Located<S> {
   const country = place.country;
   if (!country || !isKnownCountry(country)) {
     return {

@@ -43,7 +43,8 @@ export type ChunkOutcome = 'counted' | 'completed' | 'duplicate' | 'ignored';
  */
 export async function processChunk(
   repo: JobRepository,
-  checker: EmailChecker,
+  /** The checker for the job's account: a test partition's is the test-mode one (docs/test-mode.md). */
+  checkerOf: (accountId: string) => Promise<EmailChecker>,
   message: { jobId: string; chunk: number },
   now: Date,
   rulesOf: (json: string) => CompiledEmailRules = compileStoredRules,
@@ -55,6 +56,7 @@ export async function processChunk(
     const rows = await repo.chunkRows(job.id, message.chunk);
     // The account's email rules of the job's creation, not of now.
     const rules = job.emailRules ? rulesOf(await repo.jobRules(job.id)) : undefined;
+    const checker = await checkerOf(job.accountId);
     const results = await checker.checkMany(
       rows.map((r) => r.email),
       rules,

@@ -2,22 +2,24 @@
 // four characters, `ni_sec_…a1b2`, enough to tell which of an account's keys was used without
 // letting anyone who reads the logs call the API with it.
 
-const KEY_PREFIXES = ['ni_pub_', 'ni_sec_'] as const;
+// Test keys' prefixes first: they are longer, and `ni_pub_` is not one of theirs.
+const KEY_PREFIXES = ['ni_test_pub_', 'ni_test_sec_', 'ni_pub_', 'ni_sec_'] as const;
 
 /** The API key format (accounts/api-key.ts), anywhere in a text. */
-const KEY_IN_TEXT = /ni_(?:pub|sec)_[A-Za-z0-9_-]{32}/g;
+const KEY_IN_TEXT = /ni_(?:test_)?(?:pub|sec)_[A-Za-z0-9_-]{32}/g;
 
 /**
- * Shorter values show nothing but the ellipsis. From this length on the last four characters are
- * shown and at least five stay hidden, so the masked text (at most 7 + 1 + 4 = 12 characters) can
- * never contain the value it hides.
+ * Shorter values show nothing but the ellipsis. From this length on (and beyond the prefix, the four
+ * characters and five more) the last four characters are shown and at least five stay hidden, so the
+ * masked text can never contain the value it hides.
  */
 const SHOW_TAIL_FROM = 16;
 
 /** A value sent as an API key, masked: its known prefix, an ellipsis and its last four characters. */
 export function maskKey(value: string): string {
   const prefix = KEY_PREFIXES.find((p) => value.startsWith(p)) ?? '';
-  if (value.length < SHOW_TAIL_FROM) return `${value.length > prefix.length + 4 ? prefix : ''}…`;
+  if (value.length < Math.max(SHOW_TAIL_FROM, prefix.length + 9))
+    return `${value.length > prefix.length + 4 ? prefix : ''}…`;
   return `${prefix}…${value.slice(-4)}`;
 }
 

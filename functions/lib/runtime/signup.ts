@@ -15,10 +15,13 @@ import {
   type RdapBootstrap,
   sharedBootstrap,
 } from '../signup/domain-age.js';
+import { isTestPartition } from '../test-mode/mode.js';
 import type { Config } from './config.js';
 import { emailChecker } from './email.js';
 import { ipLocator } from './ip.js';
 import { part, type Services } from './services.js';
+import { emailCheckerFor, testEmail } from './test-email.js';
+import { type Caller, testIpLocator } from './test-locator.js';
 
 // The instance's signup-check wiring: the email checker and IP locator of their own runtime modules,
 // and the domain-age lookup with its RDAP bootstrap (read once) and its DynamoDB cache.
@@ -73,6 +76,20 @@ export const domainAgeLookup = /* @__PURE__ */ part((s): DomainAgeLookup => {
     onError: (message, detail) => logger.warn(message, detail),
   });
 });
+
+/**
+ * The ports of checkSignup (functions/lib/signup/check.ts) for a caller: in test mode
+ * (docs/test-mode.md) the test checker and locator and fixed domain ages, never DNS or RDAP.
+ */
+export async function signupDepsFor(s: Services, caller: Caller): Promise<SignupCheckDeps> {
+  if (!isTestPartition(caller.accountId)) return signupDeps(s);
+  const [email, ip, { createTestDomainAgeLookup }] = await Promise.all([
+    emailCheckerFor(s, caller),
+    testIpLocator(s),
+    testEmail(s),
+  ]);
+  return { email, ip, domainAge: createTestDomainAgeLookup(s.now) };
+}
 
 /** The ports of checkSignup (functions/lib/signup/check.ts). */
 export async function signupDeps(s: Services): Promise<SignupCheckDeps> {

@@ -15,6 +15,8 @@ export function usageEvents(options: {
     after: async (request) => {
       const { admitted, principal } = request.context;
       if (!admitted || !principal || !options.meter || admitted.units === 0) return;
+      // Usage events are what is billed: test calls (docs/test-mode.md) never are.
+      if (principal.mode === 'test') return;
       options.metrics.usageEvents(principal.accountId, options.meter, admitted.units);
     },
   };

@@ -18,6 +18,8 @@ export function usageNotices(options: {
     name: 'usageNotices',
     before: async (request) => {
       const { context } = request;
+      // Test calls are counted in the account's test partition, never billed: no notice is due.
+      if (stateOf(context, 'principal').mode === 'test') return;
       const outcomes = await sendUsageNotices(
         stateOf(context, 'principal'),
         stateOf(context, 'admitted'),

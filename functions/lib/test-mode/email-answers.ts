@@ -1,0 +1,114 @@
+// The e-mail answers of test mode (docs/test-mode.md): the live checker's own code and the account's
+// rules over small fixed lists (tables.ts), with fixed mail servers instead of DNS, so every answer is the
+// same on every call and no DNS server is ever asked. Every domain has a mail server
+// `mx.<domain>`, except the reserved names (RFC 2606, RFC 6761: .test, .example, .invalid,
+// .localhost), which do not exist; the documented addresses of tables.ts get the mail-server answer
+// (or the list entry) they are named for. The domain-age lookup of the signup check is fixed too:
+// example.com has a documented age, gmial.com is a month old, every other domain is unknown.
+import type { MxRecord, MxResolver } from '../dns/mx-resolver.js';
+import { createEmailChecker, type EmailChecker } from '../email/check.js';
+import { createEmailLists, type EmailLists } from '../email/lists.js';
+import type { CompiledEmailRules } from '../email/rules.js';
+import type { EmailCheckResult } from '../email/schema.js';
+import type { DomainAgeLookup } from '../signup/domain-age.js';
+import { TEST_EMAIL_ANSWERS, TEST_EMAIL_LISTS, type TestMailServer } from './tables.js';
+
+type Answer = Exclude<TestMailServer, 'disposable'>;
+
+/** A resolver that answers every name alike, never over the network. */
+function fixedResolver(answer: Answer): MxResolver {
+  const none = { kind: 'nodata' } as const;
+  const mx = (domain: string): MxRecord[] =>
+    answer === 'null_mx' ? [{ exchange: '', priority: 0 }] : [{ exchange: `mx.${domain}`, priority: 10 }];
+  const lookup =
+    <T>(records: (domain: string) => T[]) =>
+    async (domain: string) => {
+      if (answer === 'no_domain' || RESERVED.test(domain)) return { kind: 'nxdomain' } as const;
+      if (answer === 'unknown') return { kind: 'failure', code: 'ETIMEOUT' } as const;
+      if (answer === 'none') return none;
+      return { kind: 'records', records: records(domain) } as const;
+    };
+  return {
+    resolveMx: lookup(mx),
+    resolveA: async () => none,
+    resolveAaaa: async () => none,
+  };
+}
+
+const RESERVED = /(^|\.)(test|example|invalid|localhost)\.?$/i;
+
+/** The documented address an e-mail is (trimmed, case-insensitive), if any. */
+function documented(email: unknown): TestMailServer | undefined {
+  return typeof email === 'string' ? TEST_EMAIL_ANSWERS.get(email.trim().toLowerCase()) : undefined;
+}
+
+/** The fixed lists of test mode (tables.ts). */
+export function testEmailLists(): EmailLists {
+  return createEmailLists(TEST_EMAIL_LISTS);
+}
+
+export function createTestEmailChecker(lists: EmailLists = testEmailLists()): EmailChecker {
+  const checkers = new Map<TestMailServer, EmailChecker>();
+  /** One checker per kind of answer, made on first use. */
+  const checkerFor = (kind: TestMailServer): EmailChecker => {
+    let checker = checkers.get(kind);
+    if (!checker) {
+      checker =
+        kind === 'disposable'
+          ? // The documented disposable address: its domain on the disposable list, for this checker only.
+            createEmailChecker({
+              lists: { ...lists, disposable: new Set([...lists.disposable, 'example.com']) },
+              resolver: fixedResolver('found'),
+            })
+          : createEmailChecker({ lists, resolver: fixedResolver(kind) });
+      checkers.set(kind, checker);
+    }
+    return checker;
+  };
+  const base = checkerFor('found');
+
+  return {
+    get mxHosts() {
+      return base.mxHosts;
+    },
+    isFreeProvider: (domain) => base.isFreeProvider(domain),
+    check(email: string, rules?: CompiledEmailRules): Promise<EmailCheckResult> {
+      return checkerFor(documented(email) ?? 'found').check(email, rules);
+    },
+    async checkMany(emails: readonly string[], rules?: CompiledEmailRules): Promise<EmailCheckResult[]> {
+      // The plain addresses in one call of the base checker, the documented ones each by their own.
+      const plain = emails.map((e, i) => [e, i] as const).filter(([e]) => documented(e) === undefined);
+      const results = new Array<EmailCheckResult>(emails.length);
+      const checked = await base.checkMany(
+        plain.map(([e]) => e),
+        rules,
+      );
+      plain.forEach(([, i], k) => {
+        results[i] = checked[k]!;
+      });
+      await Promise.all(
+        emails.map(async (e, i) => {
+          const kind = documented(e);
+          if (kind !== undefined) results[i] = await checkerFor(kind).check(e, rules);
+        }),
+      );
+      return results;
+    },
+  };
+}
+
+const DAY_MS = 86_400_000;
+/** The documented registration of example.com. */
+export const EXAMPLE_COM_REGISTERED = '1995-08-14T04:00:00Z';
+
+/** Domain ages in test mode: fixed, never an RDAP query. */
+export function createTestDomainAgeLookup(now: () => Date): DomainAgeLookup {
+  return {
+    async ageDays(domain: string) {
+      const at = now().getTime();
+      if (domain === 'example.com') return Math.floor((at - Date.parse(EXAMPLE_COM_REGISTERED)) / DAY_MS);
+      if (domain === 'gmial.com') return 30;
+      return null;
+    },
+  };
+}
