@@ -19,6 +19,11 @@ export const SessionView = z.object({
 export const KeyView = z.object({
   keyId: z.string(),
   type: z.enum(['publishable', 'secret']),
+  mode: z
+    .enum(['live', 'test'])
+    .check(
+      z.describe('test: a test key, answering from fixed test data and never billed (docs/test-mode.md).'),
+    ),
   label: z.nullable(z.string()),
   last4: z.nullable(z.string()),
   origins: z.array(z.string()),

@@ -102,6 +102,7 @@ const COMMANDS: Record<string, string[]> = {
     'key create --account ID --type publishable --origin URL [--origin URL ...]',
     'key create --account ID --type secret',
     '                             the key is printed once: only its hash is stored',
+    '                             --test: a test key (ni_test_…): fixed answers, never billed (docs/test-mode.md)',
   ],
   'key list': [
     "key list --account ID        the account's keys: ids, types, origins, revoked (never the keys)",
@@ -203,6 +204,7 @@ const OPTIONS = {
   'custom-hostname': { type: 'string' },
   account: { type: 'string' },
   type: { type: 'string' },
+  test: { type: 'boolean', default: false },
   origin: { type: 'string', multiple: true },
   'key-id': { type: 'string' },
   hostname: { type: 'string' },
@@ -621,21 +623,22 @@ async function command(
   if (area === 'key' && verb === 'create') {
     const account = required('account', values.account);
     const type = required('type', values.type);
+    const mode = values.test ? 'test' : 'live';
     if (type === 'secret') {
       if (values.origin?.length) throw new CliError('secret keys have no origins (they are for backends)');
       const { key, keyId } = await createWithinLimit(store, account, newKeyId(), services.now(), (id) =>
-        store.createKey(account, 'secret', [], services.now(), undefined, id),
+        store.createKey(account, 'secret', [], services.now(), undefined, id, mode),
       );
-      return { key, keyId };
+      return { key, keyId, mode };
     }
     if (type !== 'publishable') throw new CliError('--type must be publishable or secret');
     // The dashboard's rules (dashboard/key-rules.ts): one implementation for both.
     const origins = allowedOrigins(values.origin ?? []);
     // Within the live-key limit, as the dashboard's creates (accounts/live-keys.ts).
     const { key, keyId } = await createWithinLimit(store, account, newKeyId(), services.now(), (id) =>
-      store.createKey(account, 'publishable', origins, services.now(), undefined, id),
+      store.createKey(account, 'publishable', origins, services.now(), undefined, id, mode),
     );
-    return { key, keyId };
+    return { key, keyId, mode };
   }
   if (area === 'member') return member(services, values, verb);
   if (area === 'rules') return rules(services, values, verb);

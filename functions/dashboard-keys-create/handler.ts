@@ -17,7 +17,15 @@ export const handler = defineHandler({
     const origins = body.type === 'publishable' ? allowedOrigins(body.origins) : [];
     // At most MAX_LIVE_KEYS live keys, also under creates at the same moment (accounts/live-keys.ts).
     const created = await createWithinLimit(store, session.accountId, newKeyId(), now, (keyId) =>
-      store.createKey(session.accountId, body.type, origins, now, body.label || undefined, keyId),
+      store.createKey(
+        session.accountId,
+        body.type,
+        origins,
+        now,
+        body.label || undefined,
+        keyId,
+        body.test ? 'test' : 'live',
+      ),
     );
     return { status: 201, json: { ...keyView(created.record), key: created.key } };
   },

@@ -112,6 +112,28 @@ describe('admin-cli', () => {
       expect(stderr).toBe(KEY_SHOWN_ONCE);
       expect(stderr).toContain('shown once');
     });
+
+    test('key create --test makes a test key, listed with its mode', async () => {
+      const { code, stdout } = await admin(
+        'key',
+        'create',
+        '--account',
+        stack.dev.accountId,
+        '--type',
+        'secret',
+        '--test',
+        '--json',
+      );
+      expect(code).toBe(0);
+      const created = JSON.parse(stdout) as { key: string; keyId: string; mode: string };
+      expect(created).toMatchObject({ key: expect.stringMatching(/^ni_test_sec_/), mode: 'test' });
+      const listed = JSON.parse(
+        (await admin('key', 'list', '--account', stack.dev.accountId, '--json')).stdout,
+      ) as {
+        keys: { keyId: string; mode?: string }[];
+      };
+      expect(listed.keys.find((k) => k.keyId === created.keyId)?.mode).toBe('test');
+    });
   });
 
   describe('npm run admin: dashboard members', () => {

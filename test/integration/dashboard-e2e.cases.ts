@@ -131,6 +131,24 @@ maybe('the dashboard end to end on the local stack', () => {
     await page.getByRole('button', { name: `Revoke key ${name}` }).waitFor({ state: 'detached' });
     afterKeyCache();
     expect((await stack.call('GET', '/v1/lookup/1.1.1.1', { headers: withKey })).status).toBe(401);
+
+    // A test key: made with the checkbox, marked in the list, answering the documented test data unbilled.
+    await page.getByLabel('Secret (for servers)').check();
+    await page.getByLabel('Test key').check();
+    await page.getByRole('button', { name: 'Create test secret key' }).click();
+    await page.getByRole('heading', { name: 'Your new test secret key' }).waitFor();
+    await page.getByRole('button', { name: 'Copy the new key' }).click();
+    const testKey = await page.evaluate<string>('navigator.clipboard.readText()');
+    expect(testKey).toMatch(/^ni_test_sec_/);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page
+      .getByRole('row', { name: new RegExp(`…${testKey.slice(-4)}`) })
+      .getByText('test')
+      .waitFor();
+    const tested = await stack.call('GET', '/v1/lookup/192.0.2.1', {
+      headers: { Authorization: `Bearer ${testKey}` },
+    });
+    expect(await tested.json()).toMatchObject({ city: 'San Francisco', asn: 64496 });
     await shot(page, 'keys');
 
     // A custom hostname: add it, publish its records on the loopback DNS, check until active.

@@ -33,6 +33,7 @@ export function keyView(record: Omit<KeyRecord, 'keyHash'>) {
   return {
     keyId: record.keyId,
     type: record.type,
+    mode: record.mode ?? 'live',
     label: record.label ?? null,
     last4: record.last4 ?? null,
     origins: record.origins,

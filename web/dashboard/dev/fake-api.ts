@@ -270,6 +270,7 @@ export class FakeDashboardApi {
       {
         keyId: 'key_pub1',
         type: 'publishable',
+        mode: 'live',
         label: 'Shop front',
         last4: 'x9Qa',
         origins: ['https://shop.example.com', 'http://localhost:*'],
@@ -280,6 +281,7 @@ export class FakeDashboardApi {
       {
         keyId: 'key_sec1',
         type: 'secret',
+        mode: 'live',
         label: 'Backend',
         last4: 'T0pz',
         origins: [],
@@ -474,11 +476,13 @@ export class FakeDashboardApi {
       if (type === 'publishable' && origins.length === 0) {
         return error(400, 'invalid_body', 'origins: a publishable key needs at least one origin.');
       }
-      const key = `ni_${type === 'secret' ? 'sec' : 'pub'}_${'k'.repeat(28)}${String(this.nextId++).padStart(4, '0')}`;
+      const mode = b.test === true ? 'test' : 'live';
+      const key = `ni_${mode === 'test' ? 'test_' : ''}${type === 'secret' ? 'sec' : 'pub'}_${'k'.repeat(28)}${String(this.nextId++).padStart(4, '0')}`;
       const view: CreatedKey = {
         key,
         keyId: `key_${this.nextId}`,
         type,
+        mode,
         label: typeof b.label === 'string' ? b.label : null,
         last4: key.slice(-4),
         origins: type === 'secret' ? [] : origins,

@@ -96,6 +96,8 @@ export type KeyType = 'publishable' | 'secret';
 export interface ApiKey {
   keyId: string;
   type: KeyType;
+  /** test: answers from fixed test data, never billed (docs/test-mode.md). */
+  mode: 'live' | 'test';
   label: string | null;
   last4: string | null;
   origins: string[];
@@ -109,6 +111,7 @@ export interface CreatedKey {
   key: string;
   keyId: string;
   type: KeyType;
+  mode: 'live' | 'test';
   label: string | null;
   last4: string | null;
   origins: string[];

@@ -23,7 +23,8 @@ export function KeysPage() {
       <PageHeading>API keys</PageHeading>
       <p>
         Publishable keys go in web pages and work only from the origins you list; secret keys stay on your
-        servers. A key is shown once, when it is created: only its hash is kept.
+        servers. A key is shown once, when it is created: only its hash is kept. Test keys answer every route
+        from fixed test data, kept apart from your live data, and are never billed.
       </p>
       {created ? (
         <NewKey created={created} onDone={() => setCreated(null)} />
@@ -58,7 +59,15 @@ export function KeysPage() {
             <tbody>
               {keys.data.map((k) => (
                 <tr key={k.keyId} class={k.revoked ? 'revoked' : undefined}>
-                  <td>{k.type === 'publishable' ? 'Publishable' : 'Secret'}</td>
+                  <td>
+                    {k.type === 'publishable' ? 'Publishable' : 'Secret'}
+                    {k.mode === 'test' && (
+                      <>
+                        {' '}
+                        <span class="badge">test</span>
+                      </>
+                    )}
+                  </td>
                   <td>{k.label ?? '—'}</td>
                   <td>
                     <code>{k.last4 ? `…${k.last4}` : k.keyId}</code>
@@ -134,6 +143,7 @@ function keyName(k: Pick<ApiKey, 'label' | 'last4' | 'keyId'>): string {
 function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const [type, setType] = useState<KeyType>('publishable');
   const [label, setLabel] = useState('');
+  const [test, setTest] = useState(false);
   const [origins, setOrigins] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
@@ -143,12 +153,13 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
     setBusy(true);
     setError(null);
     try {
-      const named = label.trim() ? { label: label.trim() } : {};
+      const named = { ...(label.trim() ? { label: label.trim() } : {}), ...(test ? { test } : {}) };
       const key =
         type === 'publishable'
           ? await api.createKey({ type, origins: parseOrigins(origins), ...named })
           : await api.createKey({ type, ...named });
       setLabel('');
+      setTest(false);
       setOrigins('');
       onCreated(key);
     } catch (err) {
@@ -186,6 +197,18 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
       </fieldset>
       <label for="key-label">Label (optional)</label>
       <input id="key-label" value={label} maxLength={60} onInput={(e) => setLabel(e.currentTarget.value)} />
+      <label class="choice">
+        <input
+          type="checkbox"
+          checked={test}
+          aria-describedby="key-test-help"
+          onChange={(e) => setTest(e.currentTarget.checked)}
+        />
+        Test key
+      </label>
+      <p id="key-test-help" class="help">
+        Fixed answers for the documentation addresses and example e-mails, never billed.
+      </p>
       {type === 'publishable' && (
         <>
           <label for="key-origins">Allowed origins</label>
@@ -205,7 +228,7 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
       )}
       <ErrorMessage error={error} />
       <button type="submit" class="primary" disabled={busy}>
-        Create {type} key
+        Create {test ? `test ${type}` : type} key
       </button>
     </form>
   );
@@ -214,7 +237,9 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
 function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
   return (
     <section class="card new-key" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">Your new {created.type} key</h2>
+      <h2 id="new-key-title">
+        Your new {created.mode === 'test' ? `test ${created.type}` : created.type} key
+      </h2>
       <p class="warning" role="alert">
         Copy this key now: it is shown only once and cannot be shown again.
       </p>
