@@ -25,6 +25,7 @@ const MODULES = [
   'signup',
   'jobs',
   'webhooks',
+  'test-mode',
   'hostile-bodies',
   'memory',
   'dashboard',

@@ -331,7 +331,7 @@ change: every route answers a test key with the same shapes as a live key, from 
 - **Shapes**: every field, header and error of the live answer. \`X-Data-Version\` and \`GET /v1/data\` still describe
   the live data.
 - **Never billed**: test calls are counted on the account's test side, never on the live account's month; they send
-  no usage notices and no usage events. They are admitted under the account's own per-minute limit and monthly cap,
+  no usage notices (no e-mail, no \`usage.threshold\` event) and no usage events. They are admitted under the account's own per-minute limit and monthly cap,
   counted apart, so a test run can never use up the live minute or month, and the reverse.
   \`GET /v1/usage\` with a test key shows the test side's counts.
 - **Kept apart**: list jobs, risk baselines, webhook endpoints, their events and deliveries made with a test key
