@@ -10,6 +10,7 @@ import {
   type LocationSource,
   locationRecordOf,
   locationSourceOf,
+  type Network,
   NO_NETWORK,
   networkOf,
 } from './ip-data.js';
@@ -54,7 +55,7 @@ export interface IpLocator {
 }
 
 /** The location fields of an answer, in the order of the full lookup's. */
-interface Place {
+export interface LocatedPlace {
   country: string;
   region: string | null;
   regionCode: string | null;
@@ -76,6 +77,26 @@ const NOWHERE = Object.freeze({
   locationSource: null,
 });
 
+/**
+ * The locator's answer for a place (undefined: not found) and its network. Shared by the live
+ * locator and test mode's fixed places (test-mode/ip-places.ts).
+ */
+export function locationAnswer(
+  ip: ParsedIp,
+  place: LocatedPlace | undefined,
+  network: Network,
+  options: LocateOptions,
+  security: SecurityClassifier | undefined,
+): IpLocation {
+  return {
+    ip: ip.input,
+    ...(place ?? NOWHERE),
+    ...network,
+    ...(options.includeSecurity && security ? { security: security.classify(ip) } : {}),
+    found: place !== undefined,
+  };
+}
+
 export function createIpLocator(deps: IpLocatorDeps): IpLocator {
   const { data } = deps;
   /**
@@ -83,13 +104,13 @@ export function createIpLocator(deps: IpLocatorDeps): IpLocator {
    * geofeed entry is its own object per entry and database record (ip-data.ts), and an account's
    * feed has entries of its own: a place cached for one account's feed is never another's answer.
    */
-  const places = new WeakMap<LocationRecord, Place>();
+  const places = new WeakMap<LocationRecord, LocatedPlace>();
 
   return {
     async locate(ip, options = {}) {
       const d = data.ready ?? (await data.open());
       const record = locationRecordOf(d, ip, options.geofeed);
-      let place: Place | undefined;
+      let place: LocatedPlace | undefined;
       if (record) {
         place = places.get(record);
         if (!place) {
@@ -107,15 +128,7 @@ export function createIpLocator(deps: IpLocatorDeps): IpLocator {
           places.set(record, place);
         }
       }
-      const security =
-        options.includeSecurity && deps.security ? { security: deps.security.classify(ip) } : {};
-      return {
-        ip: ip.input,
-        ...(place ?? NOWHERE),
-        ...(place ? networkOf(d, ip) : NO_NETWORK),
-        ...security,
-        found: place !== undefined,
-      };
+      return locationAnswer(ip, place, place ? networkOf(d, ip) : NO_NETWORK, options, deps.security);
     },
   };
 }

@@ -20,6 +20,7 @@ import {
   type LocationSource,
   locationRecordOf,
   locationSourceOf,
+  type Network,
   NO_NETWORK,
   networkOf,
 } from './ip-data.js';
@@ -174,6 +175,117 @@ const NOWHERE: Place = Object.freeze({
   locationSource: null,
 });
 
+/** Whether the answer has a network field: the ASN data is read only then. */
+export function wantsNetwork(fields: FieldSelection | undefined): boolean {
+  return wants(fields, 'asn') || wants(fields, 'asOrganization');
+}
+
+function securityOf(
+  ip: ParsedIp,
+  include: boolean | undefined,
+  fields: FieldSelection | undefined,
+  security: SecurityClassifier | undefined,
+) {
+  if (!include || !security || !wants(fields, 'security')) return {};
+  return { security: security.classify(ip) };
+}
+
+/**
+ * The lookup's answer for a place (null: private, reserved or unknown address, or no data: found
+ * false, every location field null) and its network, with the groups the fields ask for. Shared by
+ * the live lookup and test mode's fixed places (test-mode/ip-answers.ts).
+ */
+export function lookupAnswer(
+  ip: ParsedIp,
+  at: Located | null,
+  network: Network,
+  options: LookupOptions,
+  now: Date,
+  security: SecurityClassifier | undefined,
+): IpLookupResult {
+  const userAgent = options.userAgent ?? null;
+  const fields = options.fields;
+  if (!at) {
+    return {
+      ip: ip.input,
+      ...NOWHERE,
+      continent: null,
+      isEUCountry: false,
+      ...NO_NETWORK,
+      currency: null,
+      callingCode: null,
+      compliance: null,
+      locale: null,
+      sun: null,
+      holiday: null,
+      age: null,
+      tax: null,
+      userAgent,
+      ...securityOf(ip, options.includeSecurity, fields, security),
+      found: false,
+    };
+  }
+  const place = at.place;
+  const result: IpLookupResult = {
+    ip: ip.input,
+    country: place.country,
+    region: place.region,
+    regionCode: place.regionCode,
+    city: place.city,
+    postalCode: place.postalCode,
+    continent: at.facts.continent,
+    latitude: place.latitude,
+    longitude: place.longitude,
+    accuracyRadiusKm: place.accuracyRadiusKm,
+    timezone: place.timezone,
+    locationSource: place.locationSource,
+    isEUCountry: at.facts.isEUCountry,
+    asn: network.asn,
+    asOrganization: network.asOrganization,
+    currency: at.facts.currency,
+    callingCode: at.facts.callingCode,
+    compliance: at.compliance,
+    locale: at.locale,
+    sun: at.sun && wants(fields, 'sun') ? at.sun(now) : null,
+    holiday: at.holiday && wants(fields, 'holiday') ? at.holiday.at(now, place.timezone) : null,
+    age: at.age,
+    tax: at.tax,
+    userAgent,
+    found: true,
+  };
+  if (options.includeSecurity && security && wants(fields, 'security')) {
+    result.security = security.classify(ip);
+  }
+  return result;
+}
+
+/** GET /v1/geo's answer for a place (null: nowhere) and its network; shared with test mode. */
+export function geoAnswer(
+  ip: ParsedIp,
+  at: Located<GeoLocationSource> | null,
+  network: Network,
+  options: GeoOptions,
+  now: Date,
+  security: SecurityClassifier | undefined,
+): GeoResult {
+  const place = at?.place ?? NOWHERE;
+  return {
+    ip: ip.input,
+    ...place,
+    continent: at?.facts.continent ?? null,
+    isEUCountry: at?.facts.isEUCountry ?? false,
+    ...network,
+    currency: at?.facts.currency ?? null,
+    callingCode: at?.facts.callingCode ?? null,
+    locale: at?.locale ?? null,
+    holidays: at?.holiday && wants(options.fields, 'holidays') ? at.holiday.at(now, place.timezone) : null,
+    compliance: at?.compliance ?? null,
+    tax: at?.tax ?? null,
+    ageVerification: at?.age ?? null,
+    ...securityOf(ip, options.includeSecurity, options.fields, security),
+  };
+}
+
 /** The shared data of `deps`, or data of its own for a directory. */
 function ipDataOf(deps: IpLookupDeps): IpData {
   return 'data' in deps
@@ -227,71 +339,11 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
     return record ? locatedOf(d, record) : null;
   }
 
-  function securityOf(ip: ParsedIp, include: boolean | undefined, fields: FieldSelection | undefined) {
-    if (!include || !deps.security || !wants(fields, 'security')) return {};
-    return { security: deps.security.classify(ip) };
-  }
-
   async function lookup(ip: ParsedIp, options: LookupOptions = {}): Promise<IpLookupResult> {
     const d = ipData.ready ?? (await ipData.open());
     const at = locate(d, ip, options.geofeed);
-    const userAgent = options.userAgent ?? null;
-    if (!at) {
-      // Private, reserved or unknown address, or no data: found false, every location field null.
-      return {
-        ip: ip.input,
-        ...NOWHERE,
-        continent: null,
-        isEUCountry: false,
-        ...NO_NETWORK,
-        currency: null,
-        callingCode: null,
-        compliance: null,
-        locale: null,
-        sun: null,
-        holiday: null,
-        age: null,
-        tax: null,
-        userAgent,
-        ...securityOf(ip, options.includeSecurity, options.fields),
-        found: false,
-      };
-    }
-    const now = clock.now();
-    const fields = options.fields;
-    const network = wants(fields, 'asn') || wants(fields, 'asOrganization') ? networkOf(d, ip) : NO_NETWORK;
-    const place = at.place;
-    const result: IpLookupResult = {
-      ip: ip.input,
-      country: place.country,
-      region: place.region,
-      regionCode: place.regionCode,
-      city: place.city,
-      postalCode: place.postalCode,
-      continent: at.facts.continent,
-      latitude: place.latitude,
-      longitude: place.longitude,
-      accuracyRadiusKm: place.accuracyRadiusKm,
-      timezone: place.timezone,
-      locationSource: place.locationSource,
-      isEUCountry: at.facts.isEUCountry,
-      asn: network.asn,
-      asOrganization: network.asOrganization,
-      currency: at.facts.currency,
-      callingCode: at.facts.callingCode,
-      compliance: at.compliance,
-      locale: at.locale,
-      sun: at.sun && wants(fields, 'sun') ? at.sun(now) : null,
-      holiday: at.holiday && wants(fields, 'holiday') ? at.holiday.at(now, place.timezone) : null,
-      age: at.age,
-      tax: at.tax,
-      userAgent,
-      found: true,
-    };
-    if (options.includeSecurity && deps.security && wants(fields, 'security')) {
-      result.security = deps.security.classify(ip);
-    }
-    return result;
+    const network = at && wantsNetwork(options.fields) ? networkOf(d, ip) : NO_NETWORK;
+    return lookupAnswer(ip, at, network, options, clock.now(), deps.security);
   }
 
   /**
@@ -336,30 +388,14 @@ export function createIpLookup(deps: IpLookupDeps): IpLookup {
       : edge?.country
         ? locatedAt(edgePlace(d, edge, ip))
         : locate(d, ip, null);
-    const wantsNetwork = wants(options.fields, 'asn') || wants(options.fields, 'asOrganization');
-    let network = at && specialRange(ip) === null && wantsNetwork ? networkOf(d, ip) : NO_NETWORK;
+    let network =
+      at && specialRange(ip) === null && wantsNetwork(options.fields) ? networkOf(d, ip) : NO_NETWORK;
     if (edge?.asn) {
       const organization =
         network.asn === edge.asn ? network.asOrganization : (d.network?.organizationOf(edge.asn) ?? null);
       network = { asn: edge.asn, asOrganization: organization };
     }
-    const now = clock.now();
-    const place = at?.place ?? NOWHERE;
-    return {
-      ip: ip.input,
-      ...place,
-      continent: at?.facts.continent ?? null,
-      isEUCountry: at?.facts.isEUCountry ?? false,
-      ...network,
-      currency: at?.facts.currency ?? null,
-      callingCode: at?.facts.callingCode ?? null,
-      locale: at?.locale ?? null,
-      holidays: at?.holiday && wants(options.fields, 'holidays') ? at.holiday.at(now, place.timezone) : null,
-      compliance: at?.compliance ?? null,
-      tax: at?.tax ?? null,
-      ageVerification: at?.age ?? null,
-      ...securityOf(ip, options.includeSecurity, options.fields),
-    };
+    return geoAnswer(ip, at, network, options, clock.now(), deps.security);
   }
 
   return {

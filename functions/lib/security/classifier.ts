@@ -39,7 +39,8 @@ export interface SecurityClassifier {
   classify(ip: ParsedIp): SecurityFlags;
 }
 
-const NO_MATCH: SecurityFlags = Object.freeze({
+/** Every flag false: no match in the available data. */
+export const NO_MATCH: SecurityFlags = Object.freeze({
   isTor: false,
   isVpn: false,
   isDatacenter: false,

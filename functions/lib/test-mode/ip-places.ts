@@ -1,19 +1,14 @@
 // The places of test mode (docs/test-mode.md): which documentation range of tables.ts an address is
-// in, and the signup and risk checks' locator over them. Without the derived groups' code (the full
-// lookup's, ip-answers.ts), so that those checks' bundles stay without it, as live.
-import type { IpLocation, IpLocator, LocateOptions } from '../ip/locator.js';
+// in, its flags as a security classifier, and the signup and risk checks' locator over them.
+// Without the derived groups' code (the full lookup's, ip-answers.ts), so that those checks'
+// bundles stay without it, as live.
+
+import { NO_NETWORK } from '../ip/ip-data.js';
+import { type IpLocator, type LocatedPlace, locationAnswer } from '../ip/locator.js';
 import type { ParsedIp } from '../ip/parse-ip.js';
-import type { SecurityFlags } from '../security/classifier.js';
+import { NO_MATCH, type SecurityClassifier } from '../security/classifier.js';
 import { bytesToBigInt, type IpRange, parseCidr } from '../security/ip-range.js';
 import { TEST_NETWORKS, type TestNetwork } from './tables.js';
-
-export const NO_FLAGS: SecurityFlags = Object.freeze({
-  isTor: false,
-  isVpn: false,
-  isDatacenter: false,
-  isThreat: false,
-  isSanctionedNetwork: false,
-});
 
 const RANGES: readonly { range: IpRange; net: TestNetwork }[] = TEST_NETWORKS.map((net) => {
   const range = parseCidr(net.prefix);
@@ -35,49 +30,31 @@ export function isTestNetwork(ip: ParsedIp): boolean {
   return testNetworkOf(ip) !== null;
 }
 
+/** The ranges' documented flags; no flag outside them. */
+export const testClassifier: SecurityClassifier = {
+  classify: (ip) => ({ ...(testNetworkOf(ip)?.security ?? NO_MATCH) }),
+};
+
 /** The PTR name test mode gives: fixed for the test ranges (`test-192-0-2-1.example.net`), else null. */
 export function testHostname(ip: ParsedIp): string | null {
   return testNetworkOf(ip) ? `test-${ip.canonical.replaceAll(/[.:]/g, '-')}.example.net` : null;
 }
 
+const PLACES = new Map<TestNetwork, LocatedPlace>(
+  TEST_NETWORKS.map((net) => {
+    const { country, region, regionCode, city, latitude, longitude, accuracyRadiusKm } = net.place;
+    const place = { country, region, regionCode, city, latitude, longitude, accuracyRadiusKm };
+    return [net, Object.freeze({ ...place, locationSource: 'database' as const })];
+  }),
+);
+
 /** The signup and risk checks' locator in test mode: the same places as the lookups. */
 export function createTestIpLocator(): IpLocator {
   return {
-    async locate(ip: ParsedIp, options: LocateOptions = {}): Promise<IpLocation> {
+    async locate(ip, options = {}) {
       const net = testNetworkOf(ip);
-      const security = options.includeSecurity ? { security: { ...(net?.security ?? NO_FLAGS) } } : {};
-      if (!net) {
-        return {
-          ip: ip.input,
-          country: null,
-          region: null,
-          regionCode: null,
-          city: null,
-          latitude: null,
-          longitude: null,
-          accuracyRadiusKm: null,
-          locationSource: null,
-          asn: null,
-          asOrganization: null,
-          ...security,
-          found: false,
-        };
-      }
-      const p = net.place;
-      return {
-        ip: ip.input,
-        country: p.country,
-        region: p.region,
-        regionCode: p.regionCode,
-        city: p.city,
-        latitude: p.latitude,
-        longitude: p.longitude,
-        accuracyRadiusKm: p.accuracyRadiusKm,
-        locationSource: 'database',
-        ...net.network,
-        ...security,
-        found: true,
-      };
+      const place = net ? PLACES.get(net) : undefined;
+      return locationAnswer(ip, place, net?.network ?? NO_NETWORK, options, testClassifier);
     },
   };
 }

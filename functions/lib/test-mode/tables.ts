@@ -1,9 +1,9 @@
 // The documented test data (docs/test-mode.md, and the API reference's "Test mode" section, which
 // are generated from these tables): what test keys get for the documentation address ranges
-// (RFC 5737, RFC 3849) and the example e-mail addresses. Plain data, so the API reference can
-// show it without loading the lookup's code.
+// (RFC 5737, RFC 3849) and the example e-mail addresses. Data only, so the API reference can show
+// it without loading the lookup's code.
 
-import type { SecurityFlags } from '../security/classifier.js';
+import { NO_MATCH, type SecurityFlags } from '../security/classifier.js';
 
 export interface TestNetwork {
   /** The documentation range, in CIDR notation. */
@@ -26,14 +26,6 @@ export interface TestNetwork {
   security: SecurityFlags;
 }
 
-const NO_FLAGS: SecurityFlags = {
-  isTor: false,
-  isVpn: false,
-  isDatacenter: false,
-  isThreat: false,
-  isSanctionedNetwork: false,
-};
-
 export const TEST_NETWORKS: readonly TestNetwork[] = [
   {
     prefix: '192.0.2.0/24',
@@ -50,7 +42,7 @@ export const TEST_NETWORKS: readonly TestNetwork[] = [
       timezone: 'America/Los_Angeles',
     },
     network: { asn: 64496, asOrganization: 'Example Network A (test)' },
-    security: NO_FLAGS,
+    security: NO_MATCH,
   },
   {
     prefix: '198.51.100.0/24',
@@ -67,7 +59,7 @@ export const TEST_NETWORKS: readonly TestNetwork[] = [
       timezone: 'Europe/Berlin',
     },
     network: { asn: 64497, asOrganization: 'Example VPN B (test)' },
-    security: { ...NO_FLAGS, isVpn: true, isDatacenter: true },
+    security: { ...NO_MATCH, isVpn: true, isDatacenter: true },
   },
   {
     prefix: '203.0.113.0/24',
@@ -84,7 +76,7 @@ export const TEST_NETWORKS: readonly TestNetwork[] = [
       timezone: 'Europe/London',
     },
     network: { asn: 64498, asOrganization: 'Example Relay C (test)' },
-    security: { ...NO_FLAGS, isTor: true, isThreat: true },
+    security: { ...NO_MATCH, isTor: true, isThreat: true },
   },
   {
     prefix: '2001:db8::/32',
@@ -101,7 +93,7 @@ export const TEST_NETWORKS: readonly TestNetwork[] = [
       timezone: 'Asia/Tokyo',
     },
     network: { asn: 64499, asOrganization: 'Example Cloud D (test)' },
-    security: { ...NO_FLAGS, isDatacenter: true },
+    security: { ...NO_MATCH, isDatacenter: true },
   },
 ];
 
