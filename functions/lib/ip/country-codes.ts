@@ -1,7 +1,7 @@
-// The country codes the lookup knows (those of countries-list, which country-facts.ts reads), as a
-// plain set: the geofeed index checks its rows against it on every load, in the bundles of the
-// signup and risk checks, which leave countries-list and the derived groups out. A unit test keeps
-// the two lists equal (test/unit/geofeed).
+// The country codes the lookup knows (those of the country table, country-table.ts, which
+// country-facts.ts reads), as a plain set: the geofeed index checks its rows against it on every load,
+// in the bundles of the signup and risk checks, which leave the table and the derived groups out. A
+// unit test keeps the two lists equal (test/unit/geofeed).
 const CODES =
   'AC AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI ' +
   'BJ BL BM BN BO BQ BR BS BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO ' +

@@ -1,9 +1,9 @@
 // Per-country facts that do not depend on the address: continent, currency, calling code and the EU
-// flag. Computed once per country and kept (the full lookup must stay within a third of the raw MMDB
-// rate, so nothing here runs per request after the first).
-import { countries, type TCountryCode } from 'countries-list';
+// flag. They are read from tables computed at development time (country-table.ts, calling-codes.ts),
+// so no lookup loads ICU data or a country package, and each country's facts object is built once
+// and kept (the full lookup must stay within a third of the raw MMDB rate).
 import { CALLING_CODES } from './calling-codes.js';
-import { suggestedLocaleOf } from './locale.js';
+import { COUNTRY_ROWS } from './country-table.js';
 import { isEU } from './regions.js';
 import type { Continent, Currency } from './schema.js';
 
@@ -14,36 +14,17 @@ export interface CountryFacts {
   isEUCountry: boolean;
 }
 
-const CONTINENTS: ReadonlySet<string> = new Set(['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA']);
-const currencyNames = new Intl.DisplayNames(['en'], { type: 'currency', fallback: 'code' });
 const cache = new Map<string, Readonly<CountryFacts>>();
-
-function currencyOf(country: string, code: string | undefined): Currency | null {
-  if (!code) return null;
-  let symbol = code;
-  try {
-    // The symbol as the country itself writes it: "$" in en-CA rather than "CA$".
-    const parts = new Intl.NumberFormat(suggestedLocaleOf(country) ?? 'en', {
-      style: 'currency',
-      currency: code,
-    }).formatToParts(1);
-    symbol = parts.find((p) => p.type === 'currency')?.value ?? code;
-  } catch {
-    // An unknown currency code keeps the code as its symbol.
-  }
-  return Object.freeze({ code, name: currencyNames.of(code) ?? code, symbol });
-}
 
 /** Facts for an ISO 3166-1 alpha-2 code; unknown codes give nulls (and isEUCountry false). */
 export function countryFacts(country: string): Readonly<CountryFacts> {
   let facts = cache.get(country);
   if (facts) return facts;
-  const entry = (countries as Record<string, (typeof countries)[TCountryCode] | undefined>)[country];
-  const continent = entry && CONTINENTS.has(entry.continent) ? (entry.continent as Continent) : null;
+  const row = isKnownCountry(country) ? COUNTRY_ROWS[country] : undefined;
+  const [continent = null, code = null, name = null, symbol = null] = row ?? [];
   facts = Object.freeze({
-    continent,
-    currency: entry ? currencyOf(country, entry.currency[0]) : null,
-    // Computed from libphonenumber-js at development time (calling-codes.ts).
+    continent: continent as Continent | null,
+    currency: code ? Object.freeze({ code, name: name ?? code, symbol: symbol ?? code }) : null,
     callingCode: CALLING_CODES[country] ?? null,
     isEUCountry: isEU(country),
   });
@@ -51,7 +32,7 @@ export function countryFacts(country: string): Readonly<CountryFacts> {
   return facts;
 }
 
-/** Whether countries-list knows the code (the set of countries the derived groups cover). */
+/** Whether the country table knows the code (the set of countries the derived groups cover). */
 export function isKnownCountry(country: string): boolean {
-  return Object.hasOwn(countries, country);
+  return Object.hasOwn(COUNTRY_ROWS, country);
 }

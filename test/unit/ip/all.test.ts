@@ -6,6 +6,7 @@ import './asn.cases.js';
 import './bounded-cache.cases.js';
 import './build-ip-data.cases.js';
 import './calling-codes.cases.js';
+import './country-table.cases.js';
 import './cloudfront-headers.cases.js';
 import './fields.cases.js';
 import './groups.cases.js';
