@@ -81,6 +81,18 @@ module.exports = {
       to: { path: '^functions/lib/http/' },
     },
     {
+      name: 'error-registry-light',
+      severity: 'error',
+      comment:
+        'Every function loads the error registry (http/middleware/domain-errors.ts): it imports the error classes from their error modules only, never from the code that throws them (which would load that code, its schemas and parsers, in every function).',
+      from: { path: '^functions/lib/http/middleware/domain-errors\\.ts$' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        pathNot:
+          '^functions/lib/[a-z-]+/[a-z-]*errors[.]ts$|^functions/lib/http/(dependency-unavailable|middleware/request-state)[.]ts$',
+      },
+    },
+    {
       name: 'infra-not-handlers',
       severity: 'error',
       comment:

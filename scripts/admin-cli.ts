@@ -5,15 +5,15 @@ import type { Account, KeyRecord } from '../functions/lib/accounts/account.js';
 import { newKeyId } from '../functions/lib/accounts/api-key.js';
 import { emailRulesOf } from '../functions/lib/accounts/email-rules-document.js';
 import {
-  createWithinLimit,
+  GeofeedRefusedError,
+  GeofeedTooLargeError,
   LiveKeyLimitError,
-  revokeFreeingSlot,
-} from '../functions/lib/accounts/live-keys.js';
+  UnknownKeyError,
+} from '../functions/lib/accounts/errors.js';
+import { createWithinLimit, revokeFreeingSlot } from '../functions/lib/accounts/live-keys.js';
 import { PLANS } from '../functions/lib/accounts/plans.js';
 import {
   deleteGeofeed,
-  GeofeedRefusedError,
-  GeofeedTooLargeError,
   setEmailRules,
   setGeofeed,
   setTravel,
@@ -24,11 +24,7 @@ import {
   syncUsagePlanKeys,
   type UsagePlanKeys,
 } from '../functions/lib/accounts/usage-plan-keys.js';
-import {
-  UnknownAccountError,
-  UnknownKeyError,
-  UnknownPlanError,
-} from '../functions/lib/aws/account-store.js';
+import { UnknownAccountError, UnknownPlanError } from '../functions/lib/aws/account-store.js';
 import { LocalUsagePlanKeys } from '../functions/lib/aws/local-usage-plan-keys.js';
 import { MemberOfAnotherAccountError, UnknownMemberError } from '../functions/lib/aws/member-store.js';
 import { usagePlanIds, WEBHOOK_QUEUE } from '../functions/lib/aws/resources.js';
@@ -41,9 +37,9 @@ import {
 } from '../functions/lib/aws/services.js';
 import { announceDeps, destinationPolicy, webhookStore } from '../functions/lib/aws/webhook-services.js';
 import type { Clock } from '../functions/lib/clock.js';
+import { DomainRefusedError } from '../functions/lib/custom-hostnames/errors.js';
 import {
   addHostname,
-  DomainRefusedError,
   listHostnames,
   removeHostname,
   verifyHostname,
@@ -58,18 +54,19 @@ import { TravelSettingsSchema, travelSettingsOf } from '../functions/lib/risk/tr
 import { environmentConfig } from '../functions/lib/runtime/config.js';
 import { createServices, type Services } from '../functions/lib/runtime/services.js';
 import { announce, redeliver } from '../functions/lib/webhooks/announce.js';
+import { endpointView } from '../functions/lib/webhooks/endpoints.js';
 import {
   EndpointNotFoundError,
-  endpointView,
+  EventNotFoundError,
   TooManyEndpointsError,
-} from '../functions/lib/webhooks/endpoints.js';
-import { EventNotFoundError, testEvent } from '../functions/lib/webhooks/events.js';
+  WebhookUrlRefusedError,
+} from '../functions/lib/webhooks/errors.js';
+import { testEvent } from '../functions/lib/webhooks/events.js';
 import {
   changeEndpoint,
   createEndpoint,
   deleteEndpoint,
   getEndpoint,
-  WebhookUrlRefusedError,
 } from '../functions/lib/webhooks/manage.js';
 import { DeliveriesQuery, EndpointCreateBody, RedeliverBody } from '../functions/lib/webhooks/schema.js';
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';

@@ -4,7 +4,7 @@ import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { logger } from '../lib/observability.js';
 import { redeliver } from '../lib/webhooks/announce.js';
-import { EventNotFoundError } from '../lib/webhooks/events.js';
+import { EventNotFoundError } from '../lib/webhooks/errors.js';
 import { getEndpoint } from '../lib/webhooks/manage.js';
 import { RedeliverBody, WebhookPath } from '../lib/webhooks/schema.js';
 import { routeByName } from '../routes.js';

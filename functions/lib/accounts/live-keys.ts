@@ -1,3 +1,4 @@
+import { LiveKeyLimitError } from './errors.js';
 // An account has at most MAX_LIVE_KEYS live keys, also when keys are created at the same moment
 // from several browser tabs, the admin CLI and a script. Counting the live keys and then creating
 // one is two steps another create can fall between, so each live key holds one of MAX_LIVE_KEYS
@@ -42,14 +43,6 @@ export interface KeySlots {
    * every key the account ever had: asked only until the account is backfilled.
    */
   liveKeyIds(accountId: string): Promise<string[]>;
-}
-
-/** Every slot is held by a live key (or by a create too recent to judge). */
-export class LiveKeyLimitError extends Error {
-  constructor(readonly max: number) {
-    super(`an account has at most ${max} live keys: revoke one first`);
-    this.name = 'LiveKeyLimitError';
-  }
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   KeyRecordSchema,
 } from '../accounts/account.js';
 import { generateApiKey, hashApiKey, newKeyId } from '../accounts/api-key.js';
+import { UnknownKeyError } from '../accounts/errors.js';
 import type { KeyType } from '../accounts/key-type.js';
 import type { KeySlot, KeySlots } from '../accounts/live-keys.js';
 import { planById } from '../accounts/plans.js';
@@ -44,7 +45,6 @@ export interface AccountOverrides {
 
 export class UnknownPlanError extends Error {}
 export class UnknownAccountError extends Error {}
-export class UnknownKeyError extends Error {}
 
 /** What the sort keys of an account's slot items begin with (one Query reads them all). */
 const SLOT_ITEMS = 'KEYSLOT';

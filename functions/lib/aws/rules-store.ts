@@ -10,6 +10,7 @@ import type {
   RulesMeta,
   TravelMeta,
 } from '../accounts/account-rules.js';
+import { RulesConflictError } from '../accounts/errors.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
 import { conditional } from './dynamo-conditions.js';
 
@@ -32,8 +33,6 @@ const META_ATTRIBUTE: Readonly<Record<RuleDocument, string>> = {
   emailRules: 'rulesEmail',
 };
 const TRAVEL_ATTRIBUTE = 'rulesTravel';
-
-export class RulesConflictError extends Error {}
 
 const profileKey = (accountId: string) => ({ pk: `ACCOUNT#${accountId}`, sk: 'PROFILE' });
 const chunkPrefix = (kind: RuleDocument, version?: string) =>

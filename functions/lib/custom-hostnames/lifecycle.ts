@@ -1,32 +1,15 @@
 import pLimit from 'p-limit';
 import type { Account } from '../accounts/account.js';
 import { normaliseHostname } from '../dns/host-name.js';
+import { DomainRefusedError } from './errors.js';
 import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
 import { recordsFor } from './records.js';
-import { type HostnameRefusal, validateCustomHostname } from './validate-hostname.js';
+import { validateCustomHostname } from './validate-hostname.js';
 import { advance } from './verify.js';
 
 // What the admin CLI (`domain add|verify|list|remove`) and the scheduled verifier do with custom
 // hostnames, over the store, resolver and certificate ports.
-
-export type DomainRefusal =
-  | HostnameRefusal
-  | 'unknown_account'
-  | 'plan_not_eligible'
-  | 'hostname_claimed'
-  | 'unknown_hostname';
-
-/** A request the caller can fix (the CLI exits 2 with the message). */
-export class DomainRefusedError extends Error {
-  constructor(
-    readonly code: DomainRefusal,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'DomainRefusedError';
-  }
-}
 
 export interface DomainDeps {
   store: HostnameStore;

@@ -1,5 +1,6 @@
 import type { EndpointSet } from './endpoints.js';
-import { EndpointNotFoundError, findEndpoint, subscribers } from './endpoints.js';
+import { findEndpoint, subscribers } from './endpoints.js';
+import { EndpointNotFoundError } from './errors.js';
 import { type SubscribableEventType, TEST_EVENT_TYPE, type WebhookEvent } from './events.js';
 import {
   type DeliveryMessage,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EndpointNotFoundError, TooManyEndpointsError } from './errors.js';
 import type { SubscribableEventType } from './events.js';
 
 // An account's webhook endpoints (docs/webhooks.md): where its events are delivered and with which
@@ -43,20 +44,6 @@ export interface EndpointSet {
 
 export const EMPTY_SET: EndpointSet = { version: 0, endpoints: [] };
 
-export class TooManyEndpointsError extends Error {
-  constructor() {
-    super(`An account has at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
-    this.name = 'TooManyEndpointsError';
-  }
-}
-
-export class EndpointNotFoundError extends Error {
-  constructor(readonly endpointId: string) {
-    super(`No webhook endpoint ${endpointId} on this account.`);
-    this.name = 'EndpointNotFoundError';
-  }
-}
-
 export function newEndpointId(): string {
   return `we_${randomBytes(12).toString('base64url')}`;
 }
@@ -87,7 +74,7 @@ export interface NewEndpoint {
 
 /** The set with one endpoint more; the endpoint carries its first secret. */
 export function addEndpoint(set: EndpointSet, input: NewEndpoint, now: Date): [EndpointSet, WebhookEndpoint] {
-  if (set.endpoints.length >= MAX_ENDPOINTS) throw new TooManyEndpointsError();
+  if (set.endpoints.length >= MAX_ENDPOINTS) throw new TooManyEndpointsError(MAX_ENDPOINTS);
   const at = now.toISOString();
   const endpoint: WebhookEndpoint = {
     id: newEndpointId(),

@@ -31,13 +31,6 @@ export interface UsageThresholdObject {
   cap: number;
 }
 
-export class EventNotFoundError extends Error {
-  constructor(readonly eventId: string) {
-    super(`No event ${eventId} on this account (events are kept ${EVENT_RETENTION_DAYS} days).`);
-    this.name = 'EventNotFoundError';
-  }
-}
-
 /** Events are kept (for the delivery log and redelivery) this long after they happen. */
 export const EVENT_RETENTION_DAYS = 30;
 

@@ -10,26 +10,12 @@ import {
   updateEndpoint,
   type WebhookEndpoint,
 } from './endpoints.js';
+import { EndpointSetBusyError, WebhookUrlRefusedError } from './errors.js';
 import type { WebhookStore } from './ports.js';
 
 // Changes to an account's endpoints (POST/PUT/DELETE /v1/webhooks…): read the set, change it, write
 // it if nobody else did meanwhile (its version), else read again. A URL is checked here first: a
 // refused one never reaches the store.
-
-export class WebhookUrlRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'WebhookUrlRefusedError';
-  }
-}
-
-/** Another change kept winning the race for the set (an account hammering its own endpoints). */
-export class EndpointSetBusyError extends Error {
-  constructor() {
-    super('The webhook endpoints were changed by other requests meanwhile; try again.');
-    this.name = 'EndpointSetBusyError';
-  }
-}
 
 const ROUNDS = 8;
 

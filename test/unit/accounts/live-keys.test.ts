@@ -1,11 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
+import { LiveKeyLimitError } from '../../../functions/lib/accounts/errors.js';
 import {
   claimKeySlot,
   createWithinLimit,
   KEY_SLOT_GRACE_MS,
   type KeySlot,
   type KeySlots,
-  LiveKeyLimitError,
   MAX_LIVE_KEYS,
   revokeFreeingSlot,
 } from '../../../functions/lib/accounts/live-keys.js';

@@ -72,6 +72,18 @@ const FIXTURE: Record<string, string> = {
     "import { client } from '../lib/aws/store.js';",
     'export const handler = () => [ROUTES, client];',
   ].join('\n'),
+  // The error registry: error modules, the HTTP errors and a type from anywhere are fine; the code
+  // that throws an error is not.
+  'functions/lib/http/middleware/domain-errors.ts': [
+    "import { HookError } from '../../webhooks/errors.js';",
+    "import { ERROR_CODES } from '../errors.js';",
+    "import type { Hook } from '../../webhooks/hooks.js';",
+    "import { HookFullError } from '../../webhooks/hooks.js';",
+    'export const REGISTRY: unknown[] = [HookError, HookFullError, ERROR_CODES, {} as Hook];',
+  ].join('\n'),
+  'functions/lib/webhooks/errors.ts': 'export class HookError extends Error {}',
+  'functions/lib/webhooks/hooks.ts':
+    'export interface Hook { url: string }\nexport class HookFullError extends Error {}',
   'infra/stack.ts': [
     "import { handler } from '../functions/geo/handler.js';",
     "import { ROUTES } from '../functions/routes.js';",
@@ -85,6 +97,7 @@ const EXPECTED = [
   'domain-not-configuration: functions/lib/billing/meters.ts -> functions/lib/runtime/config.ts',
   'domain-not-http-errors: functions/lib/accounts/authenticate.ts -> functions/lib/http/errors.ts',
   'domain-not-http-errors: functions/lib/ip/query.ts -> functions/lib/http/errors.ts',
+  'error-registry-light: functions/lib/http/middleware/domain-errors.ts -> functions/lib/webhooks/hooks.ts',
   'functions-not-tooling: functions/lib/jobs/job.ts -> infra/stack.ts',
   'infra-not-handlers: infra/stack.ts -> functions/geo/handler.ts',
   'lib-not-up-to-functions: functions/lib/billing/meters.ts -> functions/routes.ts',

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { LiveKeyLimitError } from '../../../functions/lib/accounts/live-keys.js';
+import { LiveKeyLimitError } from '../../../functions/lib/accounts/errors.js';
 import { defineHandler } from '../../../functions/lib/http/define-handler.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
 import { routeByName } from '../../../functions/routes.js';

@@ -7,7 +7,7 @@ import {
   sweepWebhooks,
 } from '../../../functions/lib/webhooks/announce.js';
 import { deliver } from '../../../functions/lib/webhooks/delivery.js';
-import { EndpointNotFoundError } from '../../../functions/lib/webhooks/endpoints.js';
+import { EndpointNotFoundError } from '../../../functions/lib/webhooks/errors.js';
 import { jobEvent, testEvent, usageThresholdEvent } from '../../../functions/lib/webhooks/events.js';
 import { changeEndpoint, createEndpoint } from '../../../functions/lib/webhooks/manage.js';
 import { type DeliveryMessage, JOB_TARGET } from '../../../functions/lib/webhooks/ports.js';

@@ -3,7 +3,6 @@ import {
   addEndpoint,
   disableAfterFailures,
   EMPTY_SET,
-  EndpointNotFoundError,
   type EndpointSet,
   endpointView,
   liveSecrets,
@@ -11,9 +10,9 @@ import {
   removeEndpoint,
   rotateSecret,
   subscribers,
-  TooManyEndpointsError,
   updateEndpoint,
 } from '../../../functions/lib/webhooks/endpoints.js';
+import { EndpointNotFoundError, TooManyEndpointsError } from '../../../functions/lib/webhooks/errors.js';
 
 // An account's endpoints as one versioned set (functions/lib/webhooks/endpoints.ts): every change
 // is a new version, a rotation keeps the old secret only for its overlap (never more than two live

@@ -1,13 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
-import { MAX_ENDPOINTS, TooManyEndpointsError } from '../../../functions/lib/webhooks/endpoints.js';
+import { MAX_ENDPOINTS } from '../../../functions/lib/webhooks/endpoints.js';
+import {
+  EndpointSetBusyError,
+  TooManyEndpointsError,
+  WebhookUrlRefusedError,
+} from '../../../functions/lib/webhooks/errors.js';
 import {
   changeEndpoint,
   createEndpoint,
   deleteEndpoint,
-  EndpointSetBusyError,
   getEndpoint,
   rotateEndpointSecret,
-  WebhookUrlRefusedError,
 } from '../../../functions/lib/webhooks/manage.js';
 import { MemoryWebhookStore } from './support/memory-store.js';
 

@@ -1,8 +1,11 @@
-import { LiveKeyLimitError } from '../../accounts/live-keys.js';
-import { GeofeedRefusedError, GeofeedTooLargeError } from '../../accounts/rule-changes.js';
-import { UnknownKeyError } from '../../aws/account-store.js';
-import { RulesConflictError } from '../../aws/rules-store.js';
-import { DomainRefusedError } from '../../custom-hostnames/lifecycle.js';
+import {
+  GeofeedRefusedError,
+  GeofeedTooLargeError,
+  LiveKeyLimitError,
+  RulesConflictError,
+  UnknownKeyError,
+} from '../../accounts/errors.js';
+import { DomainRefusedError } from '../../custom-hostnames/errors.js';
 import {
   DashboardInputError,
   NotYoursError,
@@ -15,18 +18,24 @@ import {
   JobAbandonedError,
   JobInputError,
 } from '../../jobs/job-errors.js';
-import { EndpointNotFoundError, TooManyEndpointsError } from '../../webhooks/endpoints.js';
-import { EventNotFoundError } from '../../webhooks/events.js';
-import { EndpointSetBusyError, WebhookUrlRefusedError } from '../../webhooks/manage.js';
+import {
+  EndpointNotFoundError,
+  EndpointSetBusyError,
+  EventNotFoundError,
+  TooManyEndpointsError,
+  WebhookUrlRefusedError,
+} from '../../webhooks/errors.js';
 import { dependencyUnavailable } from '../dependency-unavailable.js';
 import { HttpError, ValidationError } from '../errors.js';
 import type { Middleware } from './request-state.js';
 
 // The one place the domain's own refusals become the API's HTTP errors (docs/errors.md), for every
-// route, API and dashboard alike. The domain throws them without knowing HTTP (a pure core:
-// jobs/job-errors.ts, dashboard/dashboard-errors.ts, accounts/live-keys.ts, ...); each class is
-// registered here once, with its answer. An AWS call its dependency left unanswered, from any
-// step, is answered here too: 503 service_unavailable (dependency-unavailable.ts).
+// route, API and dashboard alike. The domain throws them without knowing HTTP (a pure core); each
+// class is registered here once, with its answer. Every function loads this registry, so the classes
+// live in error modules of their own (accounts/errors.ts, jobs/job-errors.ts, webhooks/errors.ts,
+// ...) that import nothing heavy, never in the modules that throw them: those load only where a route
+// uses them (.dependency-cruiser.cjs, error-registry-light). An AWS call its dependency left
+// unanswered, from any step, is answered here too: 503 service_unavailable (dependency-unavailable.ts).
 
 /** A domain error class and the HTTP error that answers it. */
 export interface ErrorRegistration {

@@ -1,12 +1,12 @@
 import { describe, expect, test } from '@jest/globals';
-import { LiveKeyLimitError } from '../../../../functions/lib/accounts/live-keys.js';
 import {
   GeofeedRefusedError,
   GeofeedTooLargeError,
-} from '../../../../functions/lib/accounts/rule-changes.js';
-import { UnknownKeyError } from '../../../../functions/lib/aws/account-store.js';
-import { RulesConflictError } from '../../../../functions/lib/aws/rules-store.js';
-import { DomainRefusedError } from '../../../../functions/lib/custom-hostnames/lifecycle.js';
+  LiveKeyLimitError,
+  RulesConflictError,
+  UnknownKeyError,
+} from '../../../../functions/lib/accounts/errors.js';
+import { DomainRefusedError } from '../../../../functions/lib/custom-hostnames/errors.js';
 import {
   DashboardInputError,
   NotYoursError,
@@ -41,7 +41,7 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
       message: expect.stringContaining('on line 2'),
       lines,
     });
-    expect(answer(new GeofeedTooLargeError())).toMatchObject({ status: 413, error: 'body_too_large' });
+    expect(answer(new GeofeedTooLargeError(1024))).toMatchObject({ status: 413, error: 'body_too_large' });
     expect(answer(new RulesConflictError('raced'))).toMatchObject({
       status: 503,
       error: 'service_unavailable',

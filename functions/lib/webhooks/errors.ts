@@ -1,0 +1,39 @@
+// The refusals of webhook requests, in a module of their own: the one error registry
+// (http/middleware/domain-errors.ts) loads them in every function, the webhook code only in some.
+import { EVENT_RETENTION_DAYS } from './events.js';
+
+export class TooManyEndpointsError extends Error {
+  constructor(readonly max: number) {
+    super(`An account has at most ${max} webhook endpoints; delete one first.`);
+    this.name = 'TooManyEndpointsError';
+  }
+}
+
+export class EndpointNotFoundError extends Error {
+  constructor(readonly endpointId: string) {
+    super(`No webhook endpoint ${endpointId} on this account.`);
+    this.name = 'EndpointNotFoundError';
+  }
+}
+
+export class EventNotFoundError extends Error {
+  constructor(readonly eventId: string) {
+    super(`No event ${eventId} on this account (events are kept ${EVENT_RETENTION_DAYS} days).`);
+    this.name = 'EventNotFoundError';
+  }
+}
+
+export class WebhookUrlRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookUrlRefusedError';
+  }
+}
+
+/** Another change kept winning the race for the set (an account hammering its own endpoints). */
+export class EndpointSetBusyError extends Error {
+  constructor() {
+    super('The webhook endpoints were changed by other requests meanwhile; try again.');
+    this.name = 'EndpointSetBusyError';
+  }
+}
