@@ -1,4 +1,4 @@
-import { jobStore } from '../lib/aws/job-services.js';
+import { jobRecords } from '../lib/aws/job-record-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { JobNotFoundError } from '../lib/http/errors.js';
 import { validate } from '../lib/http/validate.js';
@@ -12,7 +12,7 @@ export const handler = defineHandler({
   route: routeByName('jobs-get'),
   input: (req) => validate(JobsGetPath, req.pathParameters, 'path'),
   run: async ({ id }, { principal, now, services }) => {
-    const record = await ownJob(id, principal.accountId, (x) => jobStore(services).get(x));
+    const record = await ownJob(id, principal.accountId, (x) => jobRecords(services).get(x));
     if (!record) throw new JobNotFoundError();
     return { json: toJob(record, now) };
   },

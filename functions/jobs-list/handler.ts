@@ -1,4 +1,4 @@
-import { jobStore } from '../lib/aws/job-services.js';
+import { jobRecords } from '../lib/aws/job-record-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
 import { toJob } from '../lib/jobs/job.js';
@@ -19,7 +19,7 @@ export const handler = defineHandler({
     };
   },
   run: async ({ limit, after }, { principal, now, services }) => {
-    const page = await jobStore(services).listByAccount(principal.accountId, limit, after);
+    const page = await jobRecords(services).listByAccount(principal.accountId, limit, after);
     return {
       json: {
         jobs: page.records.map((record) => toJob(record, now)),

@@ -14,7 +14,10 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 // (infra/bundling.ts): what sits behind one (the X-Ray SDK where tracing is on, the S3 client that
 // follows new data, SES) is not part of the cold start's budget.
 
-/** Functions that read or write job files in S3 on their every call. */
+/**
+ * Functions that read or write job files in S3 on their every call. Reading a job (jobs-get,
+ * jobs-list) needs its record alone (aws/job-record-services.ts): no S3 or SQS client.
+ */
 const JOB_FUNCTIONS: readonly string[] = [
   'jobs-create',
   'jobs-upload',
@@ -23,8 +26,6 @@ const JOB_FUNCTIONS: readonly string[] = [
   'job-dlq',
   'job-sweeper',
   'data-refresh',
-  'jobs-get',
-  'jobs-list',
 ];
 
 const SIZE_BUDGET = 1.125 * 1024 * 1024;
@@ -175,6 +176,15 @@ describe('Lambda bundles', () => {
       for (const pkg of ['@aws-sdk/client-s3', 'aws-xray-sdk-core']) {
         expect(atStart.filter((i) => i.includes(`node_modules/${pkg}/`))).toEqual([]);
       }
+    },
+    180_000,
+  );
+
+  test.each(['jobs-get', 'jobs-list'])(
+    '%s loads no SQS client either: reading a job is its record',
+    async (name) => {
+      const atStart = (await bundleOf(name)).atStart;
+      expect(atStart.filter((i) => i.includes('node_modules/@aws-sdk/client-sqs/'))).toEqual([]);
     },
     180_000,
   );

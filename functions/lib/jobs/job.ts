@@ -1,5 +1,5 @@
 import type { Meter } from '../billing/meters.js';
-import { REASON_CODES } from '../email/index.js';
+import { REASON_CODES } from '../email/reasons.js';
 import * as z from '../zod.js';
 import type { Counts, Summary } from './summary.js';
 import { summaryFrom } from './summary.js';

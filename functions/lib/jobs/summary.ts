@@ -1,5 +1,5 @@
 import type { EmailCheckResult } from '../email/index.js';
-import { REASON_CODES, type ReasonCode, VERDICTS, type Verdict } from '../email/index.js';
+import { REASON_CODES, type ReasonCode, VERDICTS, type Verdict } from '../email/reasons.js';
 
 // Summary key layout (ours to choose; docs/api.md: Email list jobs, "Summary"):
 //   { "verdicts": { "accept": n, "review": n, "reject": n },
