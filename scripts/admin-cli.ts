@@ -35,7 +35,8 @@ import {
   rulesStore,
   usageCounter,
 } from '../functions/lib/aws/services.js';
-import { announceDeps, destinationPolicy, webhookStore } from '../functions/lib/aws/webhook-services.js';
+import { announceDeps } from '../functions/lib/aws/webhook-services.js';
+import { destinationPolicy, webhookStore } from '../functions/lib/aws/webhook-store-services.js';
 import type { Clock } from '../functions/lib/clock.js';
 import { DomainRefusedError } from '../functions/lib/custom-hostnames/errors.js';
 import {

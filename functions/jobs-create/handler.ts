@@ -4,7 +4,7 @@ import { landingKey } from '../lib/aws/job-keys.js';
 import { jobCreation, jobStore } from '../lib/aws/job-services.js';
 import { JobStorageError } from '../lib/aws/job-store.js';
 import { accountRules } from '../lib/aws/services.js';
-import { destinationPolicy } from '../lib/aws/webhook-services.js';
+import { destinationPolicy } from '../lib/aws/webhook-store-services.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';

@@ -1,4 +1,4 @@
-import { webhookStore } from '../lib/aws/webhook-services.js';
+import { webhookStore } from '../lib/aws/webhook-store-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { endpointView } from '../lib/webhooks/endpoints.js';
 import { routeByName } from '../routes.js';

@@ -1,4 +1,4 @@
-import { webhookStore } from '../lib/aws/webhook-services.js';
+import { webhookStore } from '../lib/aws/webhook-store-services.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';

@@ -180,14 +180,34 @@ describe('Lambda bundles', () => {
     180_000,
   );
 
-  test.each(['jobs-get', 'jobs-list'])(
-    '%s loads no SQS client either: reading a job is its record',
+  // Reading a job is its record; managing webhook endpoints is the Webhooks table (only sending
+  // an event queues a delivery).
+  test.each([
+    'jobs-get',
+    'jobs-list',
+    'webhooks-create',
+    'webhooks-list',
+    'webhooks-get',
+    'webhooks-update',
+    'webhooks-rotate',
+    'webhooks-deliveries',
+    'webhooks-delete',
+  ])(
+    '%s loads no SQS client at its cold start',
     async (name) => {
       const atStart = (await bundleOf(name)).atStart;
       expect(atStart.filter((i) => i.includes('node_modules/@aws-sdk/client-sqs/'))).toEqual([]);
     },
     180_000,
   );
+
+  test('the check above looks at the right names: the functions that queue load the SQS client', async () => {
+    for (const name of ['webhooks-test', 'jobs-create']) {
+      expect(
+        (await bundleOf(name)).atStart.some((i) => i.includes('node_modules/@aws-sdk/client-sqs/')),
+      ).toBe(true);
+    }
+  }, 180_000);
 
   test('the check above looks at the right names: the job functions load the S3 client at their cold start', async () => {
     expect(

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
-import { webhookStore } from '../../functions/lib/aws/webhook-services.js';
+import { webhookStore } from '../../functions/lib/aws/webhook-store-services.js';
 import { changeEndpoint } from '../../functions/lib/webhooks/manage.js';
 import { KEY_SHOWN_ONCE, runAdmin, WEBHOOK_SECRET_SHOWN_ONCE } from '../../scripts/admin-cli.js';
 import { clock, startTestStack, type TestStack } from '../support/local-stack.js';

@@ -5,37 +5,23 @@ import { part, type Services } from '../runtime/services.js';
 import { liveAccountOf } from '../test-mode/mode.js';
 import { type AnnounceDeps, announce } from '../webhooks/announce.js';
 import type { DeliveryDeps } from '../webhooks/delivery.js';
-import type { DestinationPolicy } from '../webhooks/destination.js';
 import { jobEvent, usageThresholdEvent } from '../webhooks/events.js';
 import { disabledMail } from '../webhooks/notices.js';
 import { httpPost } from '../webhooks/post.js';
 import { webhookResolver } from '../webhooks/resolve.js';
-import { dynamo } from './dynamo-client.js';
-import { tableName, WEBHOOK_QUEUE } from './resources.js';
+import { WEBHOOK_QUEUE } from './resources.js';
 import { accountStore } from './services.js';
 import { sqsClient } from './sqs-client.js';
 import { WebhookQueue } from './webhook-queue.js';
-import { DynamoWebhookStore } from './webhook-store.js';
+import { destinationPolicy, webhookStore } from './webhook-store-services.js';
 
-// The parts of a service instance that webhooks use (the Webhooks table, the deliveries queue, the
-// delivery agent). Apart from services.ts: only the webhook functions and those that announce events
-// (list jobs, usage notices) reach them.
-
-export const webhookStore = /* @__PURE__ */ part(
-  (s) => new DynamoWebhookStore(dynamo(s), tableName('Webhooks', s.config), s.now),
-);
+// The parts of a service instance that deliver webhooks (the deliveries queue, the delivery agent,
+// over the Webhooks table of webhook-store-services.ts). Apart from services.ts: only the functions
+// that announce or deliver events (list jobs, usage notices, test and redelivered events) reach them.
 
 export const webhookQueue = /* @__PURE__ */ part(
   (s) => new WebhookQueue(sqsClient(s), s.config[WEBHOOK_QUEUE.envVar] ?? ''),
 );
-
-/**
- * Where webhooks may go: public https hosts only. WEBHOOKS_ALLOW_LOOPBACK=true adds 127.0.0.0/8 and
- * ::1 for the local stack's tests; the CDK stack never sets it (test/infra).
- */
-export function destinationPolicy(s: Services): DestinationPolicy {
-  return { allowLoopback: s.config.WEBHOOKS_ALLOW_LOOPBACK };
-}
 
 export function announceDeps(s: Services): AnnounceDeps {
   return { store: webhookStore(s), queue: webhookQueue(s), now: s.now };
