@@ -17,7 +17,7 @@ import { type Delivery, startReceiver } from '../support/webhook-receiver.js';
 // The dashboard end to end, as its person uses it, in Chromium against the real local stack (no
 // fake backend): sign in through the link the outbox received, see usage equal to the calls made,
 // create and revoke keys, add a custom hostname (DNS on a loopback server) until it is active, run a
-// 2,000-row list job and download its results, sign out. Then the Rules page: a geofeed refused row
+// 1,200-row list job and download its results, sign out. Then the Rules page: a geofeed refused row
 // by row (nothing applied), a blocked domain in force on a tried address once the key cache has
 // moved on, travel settings saved. Then the Webhooks page (its refusals are the fake backend's test): an endpoint on a receiver on 127.0.0.1
 // (the local stack allows loopback receivers), its secret shown once, a test event received and
@@ -32,7 +32,7 @@ const maybe = haveChromium ? describe : describe.skip;
 
 const SHOTS = join(PROJECT_ROOT, 'test-output/dashboard');
 const HOSTNAME = 'api.e2e-shop.com';
-const ROWS = 2_000;
+const ROWS = 1_200;
 
 let stack: TestStack;
 let dns: DnsServer;
@@ -68,7 +68,7 @@ maybe('the dashboard end to end on the local stack', () => {
     delete process.env.DNS_SERVERS;
   });
 
-  test('sign in by link; usage; keys; a custom hostname; a 2,000-row job; sign out', async () => {
+  test('sign in by link; usage; keys; a custom hostname; a 1,200-row job; sign out', async () => {
     // Calls of the dev account before signing in: the Overview must show exactly these.
     for (let i = 0; i < 3; i++)
       expect((await stack.call('GET', '/v1/lookup/8.8.8.8', { headers: stack.secret() })).status).toBe(200);
@@ -163,7 +163,7 @@ maybe('the dashboard end to end on the local stack', () => {
     await page.getByText('Active', { exact: true }).first().waitFor();
     await shot(page, 'hostnames');
 
-    // A 2,000-row list job: preview and cost, upload with progress, completion, results.
+    // A 1,200-row list job: preview and cost, upload with progress, completion, results.
     await page.getByRole('link', { name: 'List jobs' }).click();
     const rows = ['email,name'];
     for (let i = 0; i < ROWS; i++) rows.push(`person${i}@company${i % 20}.example,Person ${i}`);
