@@ -28,8 +28,8 @@ import type { BenchResult } from './types.js';
 export const about = [
   "Every deployed function built with the stack's esbuild options (`infra/bundling.ts`): minified, split at its dynamic",
   '`import()`s. "Loaded at cold start" is the entry and the chunks it imports statically; "behind dynamic imports" is',
-  "what loads on such an import's first call only (the X-Ray SDK where tracing is on, the S3 client that follows new",
-  'data, SES). Import time is `await import()` of the entry in a fresh `node` with `--enable-source-maps`, as Lambda',
+  "what loads on such an import's first call only (the S3 client that follows new data, SES; the X-Ray SDK, which",
+  'loads at the cold start where tracing is on). Import time is `await import()` of the entry in a fresh `node` with `--enable-source-maps`, as Lambda',
   'runs it: the module-loading part of a cold start (parse, compile and top-level evaluation; data files are opened on',
   'the first request). Lambda runs Node 24 on arm64; absolute times there differ. The same budgets (< 1.125 MB loaded',
   'at cold start, no external package imported at the top) are asserted by `test/infra/bundles.test.ts`.',
