@@ -157,7 +157,7 @@ describe('Lambda bundles', () => {
     }
   }, 180_000);
 
-  test('no function carries libphonenumber-js or countries-list: the country facts are computed from them at development time (functions/lib/ip/calling-codes.ts, country-table.ts)', async () => {
+  test('no function carries libphonenumber-js or countries-list: the country facts are computed from them at development time (functions/lib/ip/country-table.ts)', async () => {
     for (const name of ['lookup-ip', 'geo', 'lookup-batch']) {
       expect(
         (await bundleOf(name)).inputs.filter((i) =>

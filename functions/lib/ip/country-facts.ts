@@ -1,9 +1,8 @@
 // Per-country facts that do not depend on the address: continent, currency, calling code and the EU
-// flag. They are read from tables computed at development time (country-table.ts, calling-codes.ts),
-// so no lookup loads ICU data or a country package, and each country's facts object is built once
-// and kept (the full lookup must stay within a third of the raw MMDB rate).
-import { CALLING_CODES } from './calling-codes.js';
-import { COUNTRY_ROWS } from './country-table.js';
+// flag. They are read from the table computed at development time (country-table.ts), so no lookup
+// loads ICU data or a country package, and each country's facts object is built once and kept (the
+// full lookup must stay within a third of the raw MMDB rate).
+import { COUNTRY_ROWS, type CountryRow } from './country-table.js';
 import { isEU } from './regions.js';
 import type { Continent, Currency } from './schema.js';
 
@@ -16,23 +15,29 @@ export interface CountryFacts {
 
 const cache = new Map<string, Readonly<CountryFacts>>();
 
-/** Facts for an ISO 3166-1 alpha-2 code; unknown codes give nulls (and isEUCountry false). */
-export function countryFacts(country: string): Readonly<CountryFacts> {
-  let facts = cache.get(country);
-  if (facts) return facts;
-  const row = isKnownCountry(country) ? COUNTRY_ROWS[country] : undefined;
-  const [continent = null, code = null, name = null, symbol = null] = row ?? [];
-  facts = Object.freeze({
-    continent: continent as Continent | null,
-    currency: code ? Object.freeze({ code, name: name ?? code, symbol: symbol ?? code }) : null,
-    callingCode: CALLING_CODES[country] ?? null,
-    isEUCountry: isEU(country),
-  });
-  cache.set(country, facts);
-  return facts;
+/** The country table's row of an ISO 3166-1 alpha-2 code, or undefined for a code it does not know. */
+export function countryRow(country: string): CountryRow | undefined {
+  return Object.hasOwn(COUNTRY_ROWS, country) ? COUNTRY_ROWS[country] : undefined;
 }
 
 /** Whether the country table knows the code (the set of countries the derived groups cover). */
 export function isKnownCountry(country: string): boolean {
-  return Object.hasOwn(COUNTRY_ROWS, country);
+  return countryRow(country) !== undefined;
+}
+
+/** Facts for an ISO 3166-1 alpha-2 code; unknown codes give nulls (and isEUCountry false). */
+export function countryFacts(country: string): Readonly<CountryFacts> {
+  let facts = cache.get(country);
+  if (facts) return facts;
+  const row = countryRow(country);
+  const code = row?.[1];
+  facts = Object.freeze({
+    continent: (row?.[0] ?? null) as Continent | null,
+    // The table has a name and a symbol for every currency it lists.
+    currency: code ? Object.freeze({ code, name: row[2]!, symbol: row[3]! }) : null,
+    callingCode: row?.[9] ?? null,
+    isEUCountry: isEU(country),
+  });
+  cache.set(country, facts);
+  return facts;
 }

@@ -2,7 +2,7 @@
 // language list of countries-list, computed at development time (country-table.ts).
 // suggestedLocale is always the country's own default: no Accept-Language header is read (the
 // field's description in /docs says so).
-import { COUNTRY_ROWS } from './country-table.js';
+import { countryRow } from './country-facts.js';
 import type { LocaleInfo } from './schema.js';
 
 /** CLDR measurementSystem "US": the countries that still use US customary units. */
@@ -14,7 +14,7 @@ const cache = new Map<string, Readonly<LocaleInfo> | null>();
 export function localeFor(country: string): Readonly<LocaleInfo> | null {
   const cached = cache.get(country);
   if (cached !== undefined) return cached;
-  const row = Object.hasOwn(COUNTRY_ROWS, country) ? COUNTRY_ROWS[country] : undefined;
+  const row = countryRow(country);
   let info: Readonly<LocaleInfo> | null = null;
   if (row) {
     const [, , , , suggestedLocale, languages, dateFormat, timeFormat, firstDayOfWeek] = row;

@@ -5,7 +5,6 @@ import './account-geofeed.cases.js';
 import './asn.cases.js';
 import './bounded-cache.cases.js';
 import './build-ip-data.cases.js';
-import './calling-codes.cases.js';
 import './country-table.cases.js';
 import './cloudfront-headers.cases.js';
 import './fields.cases.js';
