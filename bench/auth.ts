@@ -7,7 +7,7 @@ import { accountStore, cachedAccountStore, usageCounter } from '../functions/lib
 import { admit } from '../functions/lib/limits/admission.js';
 import { routeByName } from '../functions/routes.js';
 import { startLocalStack } from '../scripts/local/stack.js';
-import { median, minMax, percentile, round } from './stats.js';
+import { median, p99Spread, percentile, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
 // Authentication and limits: what authentication + limits add to a request on the local stack, and how many
@@ -89,7 +89,7 @@ export async function run(): Promise<BenchResult[]> {
     const both = authTimes.map((a, i) => a + admitTimes[i]!);
     const ms = (xs: number[]) => ({
       median: round(median(xs), 3),
-      spread: `p99 ${round(percentile(xs, 99), 3)}; ${minMax(xs, 3)}`,
+      spread: p99Spread(xs, 3),
     });
     return [
       {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountStore } from '../functions/lib/aws/services.js';
 import { startLocalStack } from '../scripts/local/stack.js';
-import { median, minMax, percentile, round } from './stats.js';
+import { median, minMax, p99Spread, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
 // IP lookup: POST /v1/lookup with 100 IPs over HTTP on the local stack (auth, limits, 100 enriched
@@ -73,7 +73,7 @@ export async function run(): Promise<BenchResult[]> {
       group: GROUP,
       figure,
       median: round(median(xs), 2),
-      spread: `p99 ${round(percentile(xs, 99), 2)}; ${minMax(xs, 2)}`,
+      spread: p99Spread(xs),
       unit: 'ms',
       samples: xs.length,
     });

@@ -7,7 +7,7 @@ import { accountStore } from '../functions/lib/aws/services.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { startRdapServer } from '../test/support/rdap-server.js';
-import { median, minMax, percentile, round } from './stats.js';
+import { median, p99Spread, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
 // Signup check over HTTP on the local stack. Signup check: a loopback DNS server and a loopback RDAP
@@ -106,7 +106,7 @@ export async function run(): Promise<BenchResult[]> {
 
     const ms = (xs: number[]) => ({
       median: round(median(xs), 1),
-      spread: `p99 ${round(percentile(xs, 99), 1)}; ${minMax(xs, 1)}`,
+      spread: p99Spread(xs, 1),
     });
     const s = median(signup);
     return [

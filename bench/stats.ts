@@ -18,3 +18,8 @@ export function round(x: number, digits = 2): number {
 export function minMax(xs: number[], digits = 2): string {
   return `${round(Math.min(...xs), digits)}–${round(Math.max(...xs), digits)}`;
 }
+
+/** A latency's spread as the tables show it: "p99 X; min–max". */
+export function p99Spread(xs: number[], digits = 2): string {
+  return `p99 ${round(percentile(xs, 99), digits)}; ${minMax(xs, digits)}`;
+}

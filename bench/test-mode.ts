@@ -5,7 +5,7 @@ import { accountStore } from '../functions/lib/aws/services.js';
 import { startLocalStack } from '../scripts/local/stack.js';
 import { mx, startDnsServer } from '../test/support/dns-server.js';
 import { randomPublicIp } from './ip-http.js';
-import { median, minMax, percentile, round } from './stats.js';
+import { median, p99Spread, round } from './stats.js';
 import type { BenchResult } from './types.js';
 
 // Test keys (docs/test-mode.md) over HTTP on the local stack, measured in one run against the same
@@ -81,7 +81,7 @@ export async function run(): Promise<BenchResult[]> {
       group: GROUP,
       figure,
       median: round(median(v), 2),
-      spread: `p99 ${round(percentile(v, 99), 2)}; ${minMax(v, 2)}`,
+      spread: p99Spread(v),
       unit: 'ms',
       samples: v.length,
     });
