@@ -20,9 +20,19 @@ import { TEST_NETWORKS, type TestNetwork } from './tables.js';
 
 export { createTestIpLocator, isTestNetwork, testHostname } from './ip-places.js';
 
-const LOCATED = new Map<TestNetwork, Located>(
-  TEST_NETWORKS.map((net) => [net, locatedAt({ ...net.place, locationSource: 'database' })]),
-);
+/**
+ * A range's place with its derived groups, built on the first call that asks for that range (a
+ * group's calendar costs tens of milliseconds; a test run seldom asks for all four) and kept.
+ */
+const located = new Map<TestNetwork, Located>();
+function locatedOf(net: TestNetwork): Located {
+  let at = located.get(net);
+  if (!at) {
+    at = locatedAt({ ...net.place, locationSource: 'database' });
+    located.set(net, at);
+  }
+  return at;
+}
 
 export function createTestIpLookup(deps: { live: IpLookup; clock?: Clock }): IpLookup {
   const clock = deps.clock ?? systemClock;
@@ -30,13 +40,13 @@ export function createTestIpLookup(deps: { live: IpLookup; clock?: Clock }): IpL
     async lookup(ip, options = {}) {
       const net = testNetworkOf(ip);
       const network = net && wantsNetwork(options.fields) ? net.network : NO_NETWORK;
-      return lookupAnswer(ip, net ? LOCATED.get(net)! : null, network, options, clock.now(), testClassifier);
+      return lookupAnswer(ip, net ? locatedOf(net) : null, network, options, clock.now(), testClassifier);
     },
     async geo(ip, options = {}) {
       // The caller's own address: in a range, its place; anywhere else, the first range's.
       const net = testNetworkOf(ip) ?? TEST_NETWORKS[0]!;
       const network = wantsNetwork(options.fields) ? net.network : NO_NETWORK;
-      return geoAnswer(ip, LOCATED.get(net)!, network, options, clock.now(), testClassifier);
+      return geoAnswer(ip, locatedOf(net), network, options, clock.now(), testClassifier);
     },
     manifest: () => deps.live.manifest(),
     dataVersion: () => deps.live.dataVersion(),
