@@ -25,6 +25,13 @@ import {
   JobAbandonedError,
   JobInputError,
 } from '../../../../functions/lib/jobs/job-errors.js';
+import {
+  EndpointNotFoundError,
+  EndpointSetBusyError,
+  EventNotFoundError,
+  TooManyEndpointsError,
+  WebhookUrlRefusedError,
+} from '../../../../functions/lib/webhooks/errors.js';
 import { phase, requestOf } from './support/pipeline.js';
 
 const answer = (err: unknown) => {
@@ -89,6 +96,30 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
         message: 'no',
       });
     }
+  });
+
+  test("webhooks: a refused URL is 400, another account's or a missing endpoint or event 404, the endpoint limit 409, a lost race 503", () => {
+    expect(answer(new WebhookUrlRefusedError('not https'))).toMatchObject({
+      status: 400,
+      error: 'invalid_webhook_url',
+      message: 'not https',
+    });
+    expect(answer(new EndpointNotFoundError('we_1'))).toMatchObject({
+      status: 404,
+      error: 'webhook_not_found',
+      message: 'No webhook endpoint we_1 on this account.',
+    });
+    expect(answer(new EventNotFoundError('evt_1'))).toMatchObject({
+      status: 404,
+      error: 'event_not_found',
+      message: expect.stringContaining('No event evt_1 on this account'),
+    });
+    expect(answer(new TooManyEndpointsError(16))).toMatchObject({
+      status: 409,
+      error: 'too_many_webhooks',
+      message: 'An account has at most 16 webhook endpoints; delete one first.',
+    });
+    expect(answer(new EndpointSetBusyError())).toMatchObject({ status: 503, error: 'service_unavailable' });
   });
 
   test("the dashboard's refusals: sign-in links, their limit, another account's things, bad input, the key limit", () => {
