@@ -1,6 +1,15 @@
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import {
+  ConditionalCheckFailedException,
+  InternalServerError,
+  ProvisionedThroughputExceededException,
+  ResourceNotFoundException,
+} from '@aws-sdk/client-dynamodb';
 import { describe, expect, test } from '@jest/globals';
-import { dependencyUnavailable, isUnanswered } from '../../../functions/lib/http/dependency-unavailable.js';
+import {
+  dependencyUnavailable,
+  isServiceFailure,
+  isUnanswered,
+} from '../../../functions/lib/http/dependency-unavailable.js';
 import {
   DEPENDENCY_RETRY_AFTER_SECONDS,
   DependencyUnavailableError,
@@ -49,6 +58,24 @@ describe('a call its dependency left unanswered is 503 service_unavailable with 
 
     expect(isUnanswered(wrapped)).toBe(true);
     expect(dependencyUnavailable(wrapped)?.status).toBe(503);
+  });
+
+  test("a service's own failure after the SDK's retries is 503 too: a 5xx, a throttled hot partition, also wrapped", () => {
+    const status = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
+    for (const err of [
+      new InternalServerError({ message: 'internal', ...status(500) }),
+      new ProvisionedThroughputExceededException({ message: 'throttled', ...status(400) }),
+      new Error('the job could not be stored', {
+        cause: new InternalServerError({ message: 'internal', ...status(500) }),
+      }),
+    ]) {
+      expect(isServiceFailure(err)).toBe(true);
+      expect(dependencyUnavailable(err)).toMatchObject({ status: 503, code: 'service_unavailable' });
+    }
+    // A request the service refused as such is not its failure.
+    expect(isServiceFailure(new ResourceNotFoundException({ message: 'no table', ...status(400) }))).toBe(
+      false,
+    );
   });
 
   test('any other failure is left to the other answers: a typed error, a refused condition, a bug', () => {
