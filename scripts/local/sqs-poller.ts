@@ -1,6 +1,7 @@
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
+  GetQueueAttributesCommand,
   type Message,
   ReceiveMessageCommand,
   type SQSClient,
@@ -73,17 +74,24 @@ export interface PollerOptions {
    */
   concurrency: number;
   retryDelaySeconds: number;
-  /**
-   * Long-poll wait of each receive (default 1 s). Tests use 0: a short poll with a brief pause,
-   * so waiting for an empty queue and stopping the pollers take milliseconds, not a second.
-   */
-  waitSeconds?: number;
   /** Replaces every consumer's function timeout (CONSUMERS' timeoutSeconds). */
   functionTimeoutMs?: number;
   log: (line: string) => void;
 }
 
-const SHORT_POLL_IDLE_MS = 20;
+/**
+ * Long-poll wait of each receive. The emulator answers a waiting receive as soon as a message
+ * arrives, so this is no delay; an idle poller makes one call a second. (Short polls in a loop
+ * kept a core half busy for as long as a stack ran: about 450 receives a second.) stop() cuts the
+ * waiting receives short; pause() waits for them to end, so up to this long.
+ */
+const RECEIVE_WAIT_SECONDS = 1;
+/** The SQS counts that drained() needs to be zero. */
+const PENDING_COUNTS = [
+  'ApproximateNumberOfMessages',
+  'ApproximateNumberOfMessagesNotVisible',
+  'ApproximateNumberOfMessagesDelayed',
+] as const;
 /**
  * How long pause() and drained() wait before they fail, naming what each poller is doing: a hang
  * (a call that never returns, a message that keeps coming back) becomes an error that says where,
@@ -116,42 +124,54 @@ export interface Pollers {
   pause(): Promise<void>;
   resume(): void;
   /**
-   * Resolves once every poller (of `queue` only, when given) has found its queue empty (no visible
-   * message) in a receive that started after this call, with no batch in flight: what tests wait
-   * for instead of sleeping.
+   * Resolves once the queues (of `queue` only, when given; the job queue counts its DLQ) hold no
+   * message, visible, in flight or delayed, and no batch is being handled: what tests wait for
+   * instead of sleeping. A failed message waiting out its retry delay is still in the queue.
    */
   drained(queue?: PolledQueue): Promise<void>;
 }
 
 export function startPollers(options: PollerOptions): Pollers {
-  const waitSeconds = options.waitSeconds ?? 1;
   let running = true;
   let paused = false;
+  /** Loops receiving or handling: what pause() waits to reach zero. */
   let busy = 0;
+  /** Batches received so far: drained() reads the queues again if one came in meanwhile. */
+  let received = 0;
+  /** Cuts the waiting receives short when the pollers stop. */
+  const stopping = new AbortController();
   const loops: Promise<void>[] = [];
-  /** Bumped by drained(); each loop records the generation its last empty receive started in. */
-  let generation = 0;
-  const emptyIn: number[] = [];
-  /** Batches being handled (busy also counts receives, which long-poll). */
-  let handling = 0;
   /** Each loop's queue, and whether it is handling a batch. */
   const polls: PolledQueue[] = [];
   const handlingIn: boolean[] = [];
+  /** The queue URLs drained() reads, by the queue they belong to. */
+  const urls: Record<PolledQueue, Set<string>> = { jobs: new Set(), webhooks: new Set() };
   /** What each loop is doing, for the error of a pause() or drained() that does not settle. */
   const doing: string[] = [];
 
-  async function settle(what: string, settled: () => boolean, pollMs: number): Promise<void> {
+  async function settle(
+    what: string,
+    settled: () => boolean | Promise<boolean>,
+    pollMs: number,
+  ): Promise<void> {
     const deadline = Date.now() + SETTLE_LIMIT_MS;
-    while (!settled()) {
+    while (!(await settled())) {
       if (Date.now() > deadline) {
         throw new Error(
-          `pollers: ${what} not settled after ${SETTLE_LIMIT_MS} ms (busy ${busy}, handling ${handling}; ${doing
+          `pollers: ${what} not settled after ${SETTLE_LIMIT_MS} ms (busy ${busy}; ${doing
             .map((d, i) => `#${i} ${d}`)
             .join('; ')})`,
         );
       }
       await new Promise((r) => setTimeout(r, pollMs));
     }
+  }
+
+  async function pending(queueUrl: string): Promise<number> {
+    const { Attributes = {} } = await options.sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: [...PENDING_COUNTS] }),
+    );
+    return PENDING_COUNTS.reduce((sum, name) => sum + Number(Attributes[name] ?? 0), 0);
   }
 
   async function loop(index: number, queueUrl: string, consumer: Consumer): Promise<void> {
@@ -164,7 +184,6 @@ export function startPollers(options: PollerOptions): Pollers {
         continue;
       }
       let messages: Message[] = [];
-      const startedIn = generation;
       doing[index] = `receiving from ${name}`;
       busy++;
       try {
@@ -172,26 +191,25 @@ export function startPollers(options: PollerOptions): Pollers {
           new ReceiveMessageCommand({
             QueueUrl: queueUrl,
             MaxNumberOfMessages: consumer.batchSize,
-            WaitTimeSeconds: waitSeconds,
+            WaitTimeSeconds: RECEIVE_WAIT_SECONDS,
             MessageSystemAttributeNames: ['ApproximateReceiveCount', 'SentTimestamp'],
           }),
+          { abortSignal: stopping.signal },
         );
         messages = res.Messages ?? [];
       } catch (err) {
         busy--;
-        if (running) options.log(`poller ${name}: receive failed: ${(err as Error).message}`);
+        if (!running) break;
+        options.log(`poller ${name}: receive failed: ${(err as Error).message}`);
         await new Promise((r) => setTimeout(r, 500));
         continue;
       }
       if (messages.length === 0) {
         doing[index] = `found ${name} empty`;
-        emptyIn[index] = startedIn;
         busy--;
-        // A short poll returns at once: pause briefly so an idle poller does not spin.
-        if (waitSeconds === 0) await new Promise((r) => setTimeout(r, SHORT_POLL_IDLE_MS));
         continue;
       }
-      handling++;
+      received++;
       handlingIn[index] = true;
       doing[index] = `handling ${messages
         .map((m) => `${m.Body} (delivery ${m.Attributes?.ApproximateReceiveCount ?? '?'})`)
@@ -243,7 +261,6 @@ export function startPollers(options: PollerOptions): Pollers {
         // goes on, and its counts stay right (a count left up would make pause() and drained() wait forever).
         if (running) options.log(`poller ${name}: delete failed: ${(err as Error).message}`);
       } finally {
-        handling--;
         handlingIn[index] = false;
         busy--;
       }
@@ -254,7 +271,7 @@ export function startPollers(options: PollerOptions): Pollers {
     const index = loops.length;
     polls[index] = queue;
     handlingIn[index] = false;
-    emptyIn[index] = -1;
+    urls[queue].add(queueUrl);
     loops.push(loop(index, queueUrl, consumer));
   };
   for (let i = 0; i < options.concurrency; i++) poll('jobs', options.queueUrl, CONSUMERS.processor);
@@ -267,6 +284,7 @@ export function startPollers(options: PollerOptions): Pollers {
   return {
     async stop() {
       running = false;
+      stopping.abort();
       await Promise.allSettled(loops);
     },
     async pause() {
@@ -277,11 +295,18 @@ export function startPollers(options: PollerOptions): Pollers {
       paused = false;
     },
     async drained(queue?: PolledQueue) {
-      const target = ++generation;
       const mine = polls.flatMap((q, i) => (queue === undefined || q === queue ? [i] : []));
+      const queueUrls = [...new Set(mine.flatMap((i) => [...urls[polls[i]!]]))];
+      const idle = () => mine.every((i) => !handlingIn[i]);
       await settle(
         queue ? `drained('${queue}')` : 'drained()',
-        () => mine.every((i) => !handlingIn[i] && emptyIn[i]! >= target),
+        async () => {
+          const before = received;
+          if (!idle()) return false;
+          for (const url of queueUrls) if ((await pending(url)) > 0) return false;
+          // Nothing received while the queues were read, and still nothing being handled.
+          return idle() && received === before;
+        },
         20,
       );
     },

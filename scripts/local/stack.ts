@@ -44,8 +44,6 @@ export interface LocalStackOptions {
   trustForwardedFor?: boolean;
   /** Seconds a failed job chunk stays invisible before redelivery (default: the visibility timeout). */
   retryDelaySeconds?: number;
-  /** Long-poll wait of the local SQS pollers (see sqs-poller.ts). */
-  pollWaitSeconds?: number;
   pollerConcurrency?: number;
   /** The gateway's integration timeout (api-gateway.ts; default API Gateway's 29 s). */
   integrationTimeoutMs?: number;
@@ -221,7 +219,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     retryDelaySeconds:
       options.retryDelaySeconds ??
       Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? JOB_QUEUE.visibilityTimeoutSeconds),
-    waitSeconds: options.pollWaitSeconds,
     ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     log,
   });

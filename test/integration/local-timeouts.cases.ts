@@ -154,7 +154,6 @@ describe('local timeouts: a handler is stopped at its timeout, as AWS stops it',
       dlqUrl: dlq.QueueUrl!,
       concurrency: 1,
       retryDelaySeconds: 0,
-      waitSeconds: 0,
       functionTimeoutMs: 200,
       log: (line) => lines.push(line),
     });

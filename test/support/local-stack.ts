@@ -111,7 +111,6 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     dataDir,
     gatewayLogger: recordingLogger(errors),
     retryDelaySeconds: 0,
-    pollWaitSeconds: 0,
     integrationTimeoutMs: 120_000,
     functionTimeoutMs: 120_000,
     clock,
