@@ -3,11 +3,17 @@ import { logger } from '../functions/lib/observability.js';
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
 import { dataBanner } from './local/data-banner.js';
+import { portIsFree } from './local/free-port.js';
 import { DEV_MEMBER } from './local/seed.js';
 import { startLocalStack } from './local/stack.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
 const port = Number(process.env.PORT ?? 8787);
+const host = process.env.HOST ?? '127.0.0.1';
+function portInUse(): never {
+  console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);
+  process.exit(1);
+}
 
 // Logs (docs/operations.md: Logs): the functions' Powertools entries and one access-log line per request, at
 // INFO unless POWERTOOLS_LOG_LEVEL says otherwise; readable lines in a terminal or with
@@ -30,6 +36,10 @@ if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
   process.exit(2);
 }
 
+// Before anything starts: a port in use is known in a second, not after the emulators, the seed and
+// the workers have started. Another process may still take it meanwhile: the listen says so too.
+if (port !== 0 && !(await portIsFree(port, host))) portInUse();
+
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
 // A source the environment names that cannot be used (GEO_CITY_MMDB naming a missing or wrong
 // file, say) stops the start with the build's reason, not a stack trace.
@@ -40,14 +50,13 @@ await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH }).catch((err: E
 
 const stack = await startLocalStack({
   port,
-  host: process.env.HOST ?? '127.0.0.1',
+  host,
   workers,
   log: (line) => logger.info(line),
   warn: (line) => logger.warn(line),
 }).catch((err: NodeJS.ErrnoException) => {
   if (err.code !== 'EADDRINUSE') throw err;
-  console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);
-  process.exit(1);
+  return portInUse();
 });
 
 console.log(`
