@@ -66,15 +66,28 @@ function listen(server: import('node:http').Server): Promise<number> {
   });
 }
 
-export async function startEmulators(dataDir: string, external: Partial<Endpoints> = {}): Promise<Emulators> {
+export interface EmulatorOptions {
+  /**
+   * DynamoDB's tables in memory, not under the data directory: nothing is kept for a next start.
+   * The in-process test stacks use it (each has a folder of its own and never restarts on it);
+   * about 15% less work than LevelDB on a test of many counter updates.
+   */
+  tablesInMemory?: boolean;
+}
+
+export async function startEmulators(
+  dataDir: string,
+  external: Partial<Endpoints> = {},
+  options: EmulatorOptions = {},
+): Promise<Emulators> {
   const stops: (() => Promise<void>)[] = [];
   const listening: AddressInfo[] = [];
 
   let dynamodbUrl = external.dynamodb;
   if (!dynamodbUrl) {
-    await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
+    if (!options.tablesInMemory) await mkdir(join(dataDir, 'dynamodb'), { recursive: true });
     const server = dynalite({
-      path: join(dataDir, 'dynamodb'),
+      ...(options.tablesInMemory ? {} : { path: join(dataDir, 'dynamodb') }),
       createTableMs: 0,
       deleteTableMs: 0,
       updateTableMs: 0,

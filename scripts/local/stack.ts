@@ -45,6 +45,8 @@ export interface LocalStackOptions {
   /** Seconds a failed job chunk stays invisible before redelivery (default: the visibility timeout). */
   retryDelaySeconds?: number;
   pollerConcurrency?: number;
+  /** DynamoDB's tables in memory, not under the data directory (emulators.ts). */
+  tablesInMemory?: boolean;
   /** The gateway's integration timeout (api-gateway.ts; default API Gateway's 29 s). */
   integrationTimeoutMs?: number;
   /** Every function's timeout, routes and queue consumers (default each one's own). */
@@ -138,7 +140,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     s3: process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL,
     sqs: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
   };
-  const emulators = await startEmulators(dataDir, external);
+  const emulators = await startEmulators(dataDir, external, { tablesInMemory: options.tablesInMemory });
   const restoreEndpoints = useEndpoints(emulators.endpoints);
   const restoreTimeouts = options.awsTimeouts ? useAwsTimeouts(options.awsTimeouts) : () => undefined;
   const restoreEnv = () => {

@@ -115,6 +115,8 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     functionTimeoutMs: 120_000,
     clock,
     awsTimeouts: { connectMs: 10_000, requestMs: 60_000 },
+    // A stack of its own folder, never restarted on it: its tables need not outlive it.
+    tablesInMemory: true,
     ...options,
   });
   return {
