@@ -1,4 +1,5 @@
-import { jobStore } from '../lib/aws/job-services.js';
+import { jobObjects } from '../lib/aws/job-object-services.js';
+import { jobRecords } from '../lib/aws/job-record-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError, JobNotFoundError } from '../lib/http/errors.js';
 import type { Reply } from '../lib/http/reply.js';
@@ -17,7 +18,7 @@ export const handler = defineHandler({
   route: routeByName('jobs-results'),
   input: (req) => validate(JobsResultsPath, req.pathParameters, 'path'),
   run: async ({ id }, { principal, now, services }): Promise<Reply> => {
-    const record = await ownJob(id, principal.accountId, (x) => jobStore(services).get(x));
+    const record = await ownJob(id, principal.accountId, (x) => jobRecords(services).get(x));
     if (!record) throw new JobNotFoundError();
     const status = statusAt(record, now);
     if (status === 'expired')
@@ -27,7 +28,7 @@ export const handler = defineHandler({
     const filename = `netintel-results-${record.id}.csv`;
     if ((record.resultsBytes ?? 0) <= INLINE_RESULTS_BYTES) {
       return {
-        text: await jobStore(services).resultsText(record.id),
+        text: await jobObjects(services).resultsText(record.id),
         contentType: 'text/csv; charset=utf-8',
         headers: { 'Content-Disposition': `attachment; filename="${filename}"` },
       };
@@ -35,7 +36,7 @@ export const handler = defineHandler({
     return {
       status: 302,
       headers: {
-        Location: await jobStore(services).resultsUrl(record.id, filename, REDIRECT_SECONDS),
+        Location: await jobObjects(services).resultsUrl(record.id, filename, REDIRECT_SECONDS),
         'Cache-Control': 'no-store',
       },
     };

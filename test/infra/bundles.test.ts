@@ -16,7 +16,8 @@ import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 /**
  * Functions that read or write job files in S3 on their every call. Reading a job (jobs-get,
- * jobs-list) needs its record alone (aws/job-record-services.ts): no S3 or SQS client.
+ * jobs-list) needs its record alone (aws/job-record-services.ts): no S3 or SQS client; the upload
+ * ticket and the results need its files too (aws/job-object-services.ts), but no SQS client.
  */
 const JOB_FUNCTIONS: readonly string[] = [
   'jobs-create',
@@ -180,11 +181,13 @@ describe('Lambda bundles', () => {
     180_000,
   );
 
-  // Reading a job is its record; managing webhook endpoints is the Webhooks table (only sending
-  // an event queues a delivery).
+  // Reading a job is its record, its upload ticket and results its files; managing webhook
+  // endpoints is the Webhooks table (only sending an event queues a delivery).
   test.each([
     'jobs-get',
     'jobs-list',
+    'jobs-upload',
+    'jobs-results',
     'webhooks-create',
     'webhooks-list',
     'webhooks-get',

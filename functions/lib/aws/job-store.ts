@@ -18,7 +18,6 @@ import { chunkKey, isJobUpload, uploadKey } from './job-keys.js';
 import { JobObjects } from './job-objects.js';
 import { JobQueue } from './job-queue.js';
 import { JobRecords } from './job-records.js';
-import { presignLandingUpload } from './landing-upload.js';
 import { SweepEntryRecords } from './sweep-entries.js';
 
 // Where a list job lives (the calls are in the adapters beside this file, the rules in jobs/):
@@ -224,14 +223,6 @@ export class JobStore implements JobRepository, SweepStore {
     return this.records.markFailed(id);
   }
 
-  async resultsText(id: string): Promise<string> {
-    return this.objects.resultsText(id);
-  }
-
-  async resultsUrl(id: string, filename: string, expiresInSeconds: number): Promise<string> {
-    return this.objects.resultsUrl(id, filename, expiresInSeconds);
-  }
-
   /**
    * The CSV posted to a landing key, with one GET: its bytes, 'absent', or 'too_large' (refused
    * from the response's length, without reading it, and deleted: S3 enforces the upload policy's
@@ -254,15 +245,6 @@ export class JobStore implements JobRepository, SweepStore {
       return 'too_large';
     }
     return Buffer.from(await res.Body!.transformToByteArray());
-  }
-
-  /** A presigned POST to a landing key (landing-upload.ts). */
-  async landingUpload(
-    objectKey: string,
-    maxBytes: number,
-    expiresInSeconds: number,
-  ): Promise<{ url: string; fields: Record<string, string> }> {
-    return presignLandingUpload(this.objects.s3, this.objects.bucket, objectKey, maxBytes, expiresInSeconds);
   }
 
   private uploadKey(id: string, upload: JobUpload): string {
