@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -226,6 +226,8 @@ test.each(['1', '2'])(
         `Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`,
       );
       expect(err).not.toMatch(/EPIPE|EADDRINUSE|at .*node:/);
+      // Told before anything started: no emulator, seed or worker wrote to the data folder.
+      expect(await readdir(dir)).toEqual([]);
     } finally {
       taken.close();
       await rm(dir, { recursive: true, force: true });
