@@ -22,3 +22,4 @@ import './client-library.cases.js';
 import './account-rules.cases.js';
 import './hung-dependencies.cases.js';
 import './local-timeouts.cases.js';
+import './sqs-pollers.cases.js';
