@@ -46,7 +46,15 @@ export async function asnRangesFromCsv(
   return asnRangesFromCompiled([v4.file, v6.file]);
 }
 
-/** Country lookup over the DB-IP city MMDBs (one file per family; record field `country_code`). */
+/** Address bits a family's addresses have. */
+const ADDRESS_BITS = { 4: 32n, 6: 128n } as const;
+
+/**
+ * Country lookup over the DB-IP city MMDBs (one file per family; record field `country_code`). The
+ * network of the last answer is kept: the sanctioned rule asks in address order, and an ASN range's
+ * end and the next range's start mostly fall in one network of the MMDB, which then answers without
+ * a lookup.
+ */
 export function countryLookupFromMmdb(v4File: Buffer, v6File: Buffer): CountryLookup {
   // More records than the API's city cache (25,000 a generation, 50,000 in all): ASN ranges hit the
   // same few city records again and again.
@@ -54,10 +62,16 @@ export function countryLookupFromMmdb(v4File: Buffer, v6File: Buffer): CountryLo
     4: new Reader<Response>(v4File, { cache: boundedCache(25_000) }),
     6: new Reader<Response>(v6File, { cache: boundedCache(25_000) }),
   };
+  let last: { family: 4 | 6; first: bigint; last: bigint; code: string | null } | undefined;
   return (family, address) => {
-    const record = readers[family].get(addressText(family, address)) as { country_code?: unknown } | null;
-    const code = record?.country_code;
-    return typeof code === 'string' && code !== '' ? code : null;
+    if (last?.family === family && address >= last.first && address <= last.last) return last.code;
+    const [record, prefixLength] = readers[family].getWithPrefixLength(addressText(family, address));
+    const value = (record as { country_code?: unknown } | null)?.country_code;
+    const code = typeof value === 'string' && value !== '' ? value : null;
+    const hostBits = ADDRESS_BITS[family] - BigInt(prefixLength);
+    const first = (address >> hostBits) << hostBits;
+    last = { family, first, last: first + (1n << hostBits) - 1n, code };
+    return code;
   };
 }
 
