@@ -9,6 +9,10 @@ import { startLocalStack } from './local/stack.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
 const port = Number(process.env.PORT ?? 8787);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`PORT must be a whole number from 0 to 65535, not ${process.env.PORT}`);
+  process.exit(2);
+}
 const host = process.env.HOST ?? '127.0.0.1';
 function portInUse(): never {
   console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);
@@ -38,7 +42,17 @@ if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
 
 // Before anything starts: a port in use is known in a second, not after the emulators, the seed and
 // the workers have started. Another process may still take it meanwhile: the listen says so too.
-if (port !== 0 && !(await portIsFree(port, host))) portInUse();
+// Another reason it cannot listen (a HOST this machine does not have, a port it may not use) is one
+// line too, not a stack trace.
+if (port !== 0) {
+  const free = await portIsFree(port, host).catch((err: NodeJS.ErrnoException) => {
+    console.error(
+      `Cannot listen on ${host}:${port} (${err.code ?? err.message}): set HOST or PORT to one this machine can use.`,
+    );
+    process.exit(1);
+  });
+  if (!free) portInUse();
+}
 
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
 // A source the environment names that cannot be used (GEO_CITY_MMDB naming a missing or wrong

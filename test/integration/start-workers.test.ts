@@ -194,16 +194,34 @@ describe('npm start with WORKERS=2', () => {
   });
 });
 
-test('WORKERS must be a whole number from 1 to 64', async () => {
+test.each([
+  [{ WORKERS: 'two' }, 2, 'WORKERS must be a whole number from 1 to 64, not two'],
+  [{ PORT: 'http' }, 2, 'PORT must be a whole number from 0 to 65535, not http'],
+  // An address of a documentation range, which no interface here has: binding to it fails at once
+  // (nothing is sent anywhere).
+  [
+    { HOST: '192.0.2.1', PORT: '18999' },
+    1,
+    'Cannot listen on 192.0.2.1:18999 (EADDRNOTAVAIL): set HOST or PORT to one this machine can use.',
+  ],
+] as const)('%o is refused with one clear line', async (env, exitCode, line) => {
   // Refused before the data directory is touched.
-  const bad = spawnStart({ WORKERS: 'two', DATA_DIR: join(tmpdir(), 'netintel-workers-refused') });
-  let err = '';
-  bad.stderr!.on('data', (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const code = await new Promise((resolve) => bad.once('exit', (c) => resolve(c)));
-  expect(code).toBe(2);
-  expect(err).toContain('WORKERS must be a whole number from 1 to 64, not two');
+  const dir = await mkdtemp(join(tmpdir(), 'netintel-refused-'));
+  try {
+    const bad = spawnStart({ ...env, DATA_DIR: dir });
+    let err = '';
+    bad.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    bad.stdout!.resume();
+    const code = await new Promise((resolve) => bad.once('exit', (c) => resolve(c)));
+    expect(code).toBe(exitCode);
+    expect(err).toContain(line);
+    expect(err).not.toMatch(/at .*node:/);
+    expect(await readdir(dir)).toEqual([]);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test.each(['1', '2'])(
