@@ -1,5 +1,6 @@
-// `npm test`, before Jest: the lint (`npm run lint`), the client libraries' build and the type checks (the Node code, then the dashboard's browser code with
-// the DOM library and Preact's JSX: web/dashboard/tsconfig.json) and the data layer (built on a
+// `npm test`, before Jest: the lint (`npm run lint`), the client libraries' build and the type checks
+// (the Node code, then the dashboard's browser code with the DOM library and Preact's JSX:
+// web/dashboard/tsconfig.json) and the data layer (built on a
 // fresh clone, about 30 s) run side by side, each on one of the machine's cores, instead of one
 // after the other. Jest's global setup finds the layer built and only checks its format.
 import { spawn } from 'node:child_process';
@@ -29,11 +30,10 @@ const tsc = join(
   dirname(createRequire(import.meta.url).resolve('typescript-native/package.json')),
   'bin/tsc',
 );
-// The client libraries first (clients/build.mjs type-checks and builds them): the tests import
-// them as packages, from their dist/ folders.
-// The lint goes first on the same core: that one is done about 10 s before the data layer on a
-// fresh clone, so the lint there costs no time (it cost 4 s when it ran before everything).
-// Under npm, npm_execpath is npm's own script: no second npm to find.
+// One core: the lint, then the client libraries (clients/build.mjs type-checks and builds them; the
+// tests import them as packages, from their dist/ folders), then the type checks. That core is done
+// about 10 s before the data layer on a fresh clone, so the lint costs no time there (it cost 4 s
+// when it ran before everything). Under npm, npm_execpath is npm's own script: no second npm to find.
 const npm = process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath]] : ['npm', []];
 const results = await Promise.all([
   then(run('lint', npm[0], [...npm[1], 'run', '--silent', 'lint']), () =>

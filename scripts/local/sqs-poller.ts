@@ -296,7 +296,7 @@ export function startPollers(options: PollerOptions): Pollers {
     },
     async drained(queue?: PolledQueue) {
       const mine = polls.flatMap((q, i) => (queue === undefined || q === queue ? [i] : []));
-      const queueUrls = [...new Set(mine.flatMap((i) => [...urls[polls[i]!]]))];
+      const queueUrls = queue ? [...urls[queue]] : [...urls.jobs, ...urls.webhooks];
       const idle = () => mine.every((i) => !handlingIn[i]);
       await settle(
         queue ? `drained('${queue}')` : 'drained()',
