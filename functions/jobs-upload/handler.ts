@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { landingKey } from '../lib/aws/job-keys.js';
 import { jobObjects } from '../lib/aws/job-object-services.js';
-import { presignLandingUpload } from '../lib/aws/landing-upload.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { CSV_LIMIT_BYTES } from '../lib/jobs/job-input.js';
 import { routeByName } from '../routes.js';
@@ -18,10 +17,7 @@ export const handler = defineHandler({
   input: () => ({}),
   run: async (_input, { principal, now, services }) => {
     const uploadId = randomUUID();
-    const { s3, bucket } = jobObjects(services);
-    const { url, fields } = await presignLandingUpload(
-      s3,
-      bucket,
+    const { url, fields } = await jobObjects(services).landingUpload(
       landingKey(principal.accountId, uploadId),
       CSV_LIMIT_BYTES,
       TICKET_SECONDS,

@@ -13,6 +13,7 @@ import type { ChunkRow } from '../jobs/chunking.js';
 import type { ChunkResults } from '../jobs/job-results.js';
 import { CALL_BOUNDS, type CallBound, putResponseMs } from './call-bounds.js';
 import { chunkKey, chunkResultsKey, chunksPrefix, jobRulesKey, resultsKey } from './job-keys.js';
+import { presignLandingUpload } from './landing-upload.js';
 
 // A job's objects in the jobs bucket: primitive S3 calls, every key from job-keys.ts.
 
@@ -141,5 +142,14 @@ export class JobObjects {
       }),
       { expiresIn: expiresInSeconds },
     );
+  }
+
+  /** A presigned POST to a landing key, for a CSV of up to `maxBytes` (landing-upload.ts). */
+  landingUpload(
+    objectKey: string,
+    maxBytes: number,
+    expiresInSeconds: number,
+  ): Promise<{ url: string; fields: Record<string, string> }> {
+    return presignLandingUpload(this.s3, this.bucket, objectKey, maxBytes, expiresInSeconds);
   }
 }
