@@ -20,7 +20,7 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
   {
     name: 'PORT',
     default: '`8787`',
-    meaning: 'Port of the local server.',
+    meaning: 'Port of the local server: 0 to 65535 (0: one the system picks).',
     readBy: '`npm start`, `npm run jobs`',
   },
   {
