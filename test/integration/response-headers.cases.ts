@@ -256,6 +256,31 @@ describe('response-headers', () => {
         message: 'The body is not valid JSON: expected a value at line 2, column 45.',
       });
     });
+
+    test('a body nesting a hundred thousand levels is a 400 on every kind of route, never a 500', async () => {
+      const deep = '['.repeat(100_000);
+      const json = { 'Content-Type': 'application/json' };
+      const calls: [method: string, path: string, headers: Record<string, string>][] = [
+        ['POST', '/v1/lookup', { ...stack.secret(), ...json }],
+        ['POST', '/v1/email/validate', { ...stack.browser(), ...json }],
+        ['PUT', '/v1/account/travel', { ...stack.secret(), ...json }],
+        ['POST', '/v1/dashboard/sign-in', json],
+      ];
+      for (const [method, path, headers] of calls) {
+        const res = await stack.call(method, path, { headers, body: deep });
+        expect([path, res.status]).toEqual([path, 400]);
+        expect(await errorOf(res)).toEqual({ error: 'invalid_json', message: 'The body is not valid JSON.' });
+      }
+      // A mistake before the depth the message reader follows is still placed.
+      const res = await stack.call('POST', '/v1/lookup', {
+        headers: { ...stack.secret(), ...json },
+        body: `{"ips": oops, "x": ${deep}`,
+      });
+      expect(await errorOf(res)).toEqual({
+        error: 'invalid_json',
+        message: 'The body is not valid JSON: unexpected character at line 1, column 9.',
+      });
+    });
   });
 
   describe('the access log (docs/operations.md: Logs)', () => {

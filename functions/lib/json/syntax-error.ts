@@ -1,10 +1,18 @@
-import { type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import { createScanner, type ParseError, parse, printParseErrorCode, type SyntaxKind } from 'jsonc-parser';
 
 // Where a JSON text stops being JSON, for the `invalid_json` message (docs/api.md: Errors). V8's own
 // SyntaxError message is no use here: depending on the Node version it may lack the position and it
 // may quote a slice of the input, which must never be echoed back (it can hold anyone's data).
 // jsonc-parser (the scanner VS Code uses) reports the first error as an offset and a code, with
-// comments and trailing commas refused as in strict JSON.
+// comments and trailing commas refused as in strict JSON. Its parser descends recursively, so it is
+// only shown the part of a text that nests at most MAX_DEPTH levels: a body of a hundred thousand
+// `[` would overflow the stack (a 500 where a 400 is due).
+
+/**
+ * Nesting the recursive parser is asked to follow: far more than any request body of the API has,
+ * far less than the levels that exhaust Node's default stack (several thousand).
+ */
+export const MAX_DEPTH = 512;
 
 /** What each parse error means, in words that quote nothing of the input. */
 const EXPECTED: Record<ReturnType<typeof printParseErrorCode>, string> = {
@@ -41,15 +49,49 @@ export interface JsonSyntaxError {
  * (then the caller says only that the body is not JSON).
  */
 export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
+  const cut = tooDeepAt(text);
   const errors: ParseError[] = [];
-  parse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  parse(cut === undefined ? text : text.slice(0, cut), errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
-  if (!first) return undefined;
+  // Past the cut the text was not read: an error there may be only the end of the slice.
+  if (!first || (cut !== undefined && first.offset >= cut)) return undefined;
   const offset = Math.min(first.offset, text.length);
   const before = text.slice(0, offset);
   const lineStart = Math.max(before.lastIndexOf('\n'), before.lastIndexOf('\r')) + 1;
   const line = (before.match(/\r\n|\r|\n/g)?.length ?? 0) + 1;
   return { line, column: offset - lineStart + 1, offset, reason: EXPECTED[printParseErrorCode(first.error)] };
+}
+
+/** The scanner's token kinds this module reads (jsonc-parser's SyntaxKind, a const enum it types only). */
+const TOKEN = {
+  OpenBrace: 1 as SyntaxKind.OpenBraceToken,
+  CloseBrace: 2 as SyntaxKind.CloseBraceToken,
+  OpenBracket: 3 as SyntaxKind.OpenBracketToken,
+  CloseBracket: 4 as SyntaxKind.CloseBracketToken,
+  EOF: 17 as SyntaxKind.EOF,
+} as const;
+
+/**
+ * The offset of the first bracket that opens a level deeper than MAX_DEPTH, or undefined. The scanner
+ * reads token by token, without recursion; strings and comments are tokens of their own, so a bracket
+ * inside them does not count.
+ */
+function tooDeepAt(text: string): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let kind = scanner.scan(); kind !== TOKEN.EOF; kind = scanner.scan()) {
+    if (kind === TOKEN.OpenBrace || kind === TOKEN.OpenBracket) {
+      depth++;
+      if (depth > MAX_DEPTH) return scanner.getTokenOffset();
+    } else if (kind === TOKEN.CloseBrace || kind === TOKEN.CloseBracket) {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
 }
 
 /** The `invalid_json` message for a text JSON.parse refused: where and what, nothing quoted. */

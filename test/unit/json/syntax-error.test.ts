@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { invalidJsonMessage, jsonSyntaxError } from '../../../functions/lib/json/syntax-error.js';
+import { invalidJsonMessage, jsonSyntaxError, MAX_DEPTH } from '../../../functions/lib/json/syntax-error.js';
 
 describe('invalid_json names where the body stops being JSON', () => {
   test('the line and column of the offending token', () => {
@@ -29,6 +29,34 @@ describe('invalid_json names where the body stops being JSON', () => {
       expect(() => JSON.parse(text)).toThrow();
       expect(invalidJsonMessage(text)).toMatch(/^The body is not valid JSON: .* at line 1, column \d+\.$/);
     }
+  });
+
+  describe('deep nesting is read without recursion past MAX_DEPTH levels', () => {
+    const open = (levels: number) => '['.repeat(levels);
+
+    test('a hundred thousand open brackets: not valid JSON, and no stack overflow', () => {
+      expect(jsonSyntaxError(open(100_000))).toBeUndefined();
+      expect(invalidJsonMessage(open(100_000))).toBe('The body is not valid JSON.');
+      expect(invalidJsonMessage(`{"a": ${open(100_000)}1 2`)).toBe('The body is not valid JSON.');
+    });
+
+    test('a mistake before the cut is placed; one past it is not looked for', () => {
+      expect(jsonSyntaxError(`[1 2, ${open(100_000)}`)).toMatchObject({ line: 1, column: 4 });
+      expect(jsonSyntaxError(`${open(MAX_DEPTH)}1 2${']'.repeat(MAX_DEPTH)}`)).toMatchObject({
+        column: MAX_DEPTH + 3,
+        reason: "expected ',' or a closing bracket",
+      });
+      expect(jsonSyntaxError(`${open(MAX_DEPTH + 1)}1 2${']'.repeat(MAX_DEPTH + 1)}`)).toBeUndefined();
+    });
+
+    test('brackets inside strings and closed levels do not count', () => {
+      const shallow = `${'[1],'.repeat(MAX_DEPTH * 2)}"${open(100_000)}"`;
+      expect(jsonSyntaxError(`[${shallow}, oops]`)).toMatchObject({ reason: 'unexpected character' });
+      expect(jsonSyntaxError(`${'{"a":'.repeat(MAX_DEPTH)}x`)).toMatchObject({
+        column: MAX_DEPTH * 5 + 1,
+        reason: 'unexpected character',
+      });
+    });
   });
 
   test('the message quotes nothing of the body (property)', () => {
