@@ -5,6 +5,7 @@ import { jobCreation, jobStore } from '../lib/aws/job-services.js';
 import { JobStorageError } from '../lib/aws/job-store.js';
 import { accountRules } from '../lib/aws/services.js';
 import { destinationPolicy } from '../lib/aws/webhook-store-services.js';
+import { looksGzipped } from '../lib/gzip.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
@@ -18,7 +19,7 @@ import {
   releaseJob,
   reserveJob,
 } from '../lib/jobs/job-creation.js';
-import { CSV_LIMIT_BYTES, csvEmails, looksGzipped } from '../lib/jobs/job-input.js';
+import { CSV_LIMIT_BYTES, csvEmails } from '../lib/jobs/job-input.js';
 import { logger } from '../lib/observability.js';
 import type { Services } from '../lib/runtime/services.js';
 import { newSecret } from '../lib/webhooks/endpoints.js';

@@ -1,13 +1,8 @@
-import { mediaType } from '../lib/http/body.js';
+import { looksGzipped } from '../lib/gzip.js';
+import { declaresGzip, mediaType } from '../lib/http/body.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
-import {
-  CSV_LIMIT_BYTES,
-  csvJobSource,
-  type JobSource,
-  jsonJobSource,
-  looksGzipped,
-} from '../lib/jobs/job-input.js';
+import { CSV_LIMIT_BYTES, csvJobSource, type JobSource, jsonJobSource } from '../lib/jobs/job-input.js';
 import { FILENAME_MAX } from './contract.js';
 import { type FilePart, MULTIPART_EXAMPLE, readFilePart } from './multipart.js';
 
@@ -16,17 +11,6 @@ import { type FilePart, MULTIPART_EXAMPLE, readFilePart } from './multipart.js';
 // the Idempotency-Key header are the contract's (contract.ts). The list itself is read by
 // lib/jobs/job-input.ts, whose refusals (JobInputError) the HTTP layer answers with the error code
 // of the same name (lib/http/middleware/domain-errors.ts).
-
-function isGzip(req: HttpRequest): boolean {
-  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  if (encoding === 'identity' || encoding === '') return false;
-  if (encoding !== 'gzip')
-    throw new HttpError(
-      'unsupported_media_type',
-      `Content-Encoding ${encoding} is not supported (use gzip).`,
-    );
-  return true;
-}
 
 /**
  * Whether a request body is still gzip: sent with `Content-Encoding: gzip` (anything else but
@@ -38,7 +22,7 @@ function isGzip(req: HttpRequest): boolean {
  * further on is still 400 invalid_body.
  */
 export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
-  return isGzip(req) && looksGzipped(body);
+  return declaresGzip(req) && looksGzipped(body);
 }
 
 /** The name a form's file part gives itself, held to the same bound as ?filename=. */

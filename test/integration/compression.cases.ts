@@ -140,5 +140,33 @@ describe('compression', () => {
       expect(compressed.status).toBe(202);
       expect((JSON.parse(compressed.body.toString('utf8')) as { total: number }).total).toBe(2);
     });
+
+    test('a JSON route reads a gzip body compressed or already decompressed, and refuses other codings with 415', async () => {
+      const json = JSON.stringify({ ips: ['8.8.8.8', '1.1.1.1'] });
+      const headers = (coding: string) => ({
+        ...stack.secret(),
+        'Content-Type': 'application/json',
+        'Content-Encoding': coding,
+      });
+      const results = (res: Raw) => (JSON.parse(res.body.toString('utf8')) as { results: unknown[] }).results;
+
+      const compressed = await raw('POST', '/v1/lookup', headers('gzip'), gzipSync(json));
+      expect(compressed.status).toBe(200);
+      expect(results(compressed)).toHaveLength(2);
+      const asDecompressed = await raw('POST', '/v1/lookup', headers('gzip'), json);
+      expect(asDecompressed.status).toBe(200);
+      expect(results(asDecompressed)).toHaveLength(2);
+
+      const brotli = await raw('POST', '/v1/lookup', headers('br'), json);
+      expect(brotli.status).toBe(415);
+      expect(JSON.parse(brotli.body.toString('utf8'))).toEqual({
+        error: 'unsupported_media_type',
+        message: 'Content-Encoding br is not supported (use gzip).',
+      });
+      // 50 MB of spaces in 50 KB of gzip: refused at the 1 MiB limit, not expanded.
+      const bomb = await raw('POST', '/v1/lookup', headers('gzip'), gzipSync(`${json}${' '.repeat(50e6)}`));
+      expect(bomb.status).toBe(413);
+      expect(JSON.parse(bomb.body.toString('utf8')).error).toBe('body_too_large');
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { gunzipWithin, looksGzipped } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
 import { HttpError } from './errors.js';
 import type { HttpRequest } from './request.js';
@@ -15,24 +16,49 @@ function isJsonMediaType(type: string): boolean {
 }
 
 /**
+ * Whether the request says its body is gzip-compressed: false without a Content-Encoding (or with
+ * `identity`), 415 `unsupported_media_type` for any coding but gzip (API Gateway decompresses gzip
+ * and deflate, the API reads gzip only, as docs/api.md says).
+ */
+export function declaresGzip(req: HttpRequest): boolean {
+  const encoding = (req.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return false;
+  if (encoding !== 'gzip')
+    throw new HttpError(
+      'unsupported_media_type',
+      `Content-Encoding ${encoding} is not supported (use gzip).`,
+    );
+  return true;
+}
+
+/**
  * Reads a JSON request body: 415 for a declared non-JSON type (a missing Content-Type is read as
- * JSON, as curl users expect), 413 over the limit, 400 `invalid_json` when it does not parse
- * (naming the line and column where it stops being JSON).
+ * JSON, as curl users expect) or a coding other than gzip, 413 over the limit (decompressed), 400
+ * `invalid_json` when it does not parse (naming the line and column where it stops being JSON). A
+ * body labelled gzip is decompressed when its bytes are gzip and read as sent when API Gateway
+ * already decompressed it (it does so above the REST API's minimumCompressionSize only).
  */
 export function readJsonBody(req: HttpRequest, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   const type = mediaType(req);
   if (type !== '' && !isJsonMediaType(type)) {
     throw new HttpError('unsupported_media_type', `Content-Type must be application/json, not ${type}.`);
   }
-  return parseJsonBytes(req.body, limitBytes);
+  const body = req.body;
+  if (!declaresGzip(req) || !body || !looksGzipped(body)) return parseJsonBytes(body, limitBytes);
+  const decompressed = gunzipWithin(body, limitBytes);
+  if (decompressed === 'too_large') throw tooLarge(limitBytes);
+  if (decompressed === 'not_gzip')
+    throw new HttpError('invalid_json', 'The gzip body could not be decompressed.');
+  return parseJsonBytes(decompressed, limitBytes);
 }
+
+const tooLarge = (limitBytes: number) =>
+  new HttpError('body_too_large', `The body is larger than ${limitBytes} bytes.`);
 
 /** JSON from the bytes of a body (e.g. once decompressed): 400 `invalid_json`, 413 over the limit. */
 export function parseJsonBytes(bytes: Buffer | null, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   if (!bytes || bytes.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
-  if (bytes.length > limitBytes) {
-    throw new HttpError('body_too_large', `The body is larger than ${limitBytes} bytes.`);
-  }
+  if (bytes.length > limitBytes) throw tooLarge(limitBytes);
   const text = bytes.toString('utf8');
   try {
     return JSON.parse(text);

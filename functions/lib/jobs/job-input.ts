@@ -23,7 +23,6 @@ const FILENAME = z.optional(z.string().check(z.maxLength(255)));
 /** Room in a JSON body for values that are not addresses (filename, unknown members). */
 const JSON_OTHER_VALUES = 1_000;
 const JSON_MAX_DEPTH = 32;
-const GZIP_MAGIC = 0x1f8b;
 
 export const JobJsonBody = z.object({
   emails: z.array(z.string()).check(z.describe('Up to 100,000 addresses.')),
@@ -45,10 +44,6 @@ export type JobSource =
 
 const tooLarge = () => new JobInputError('body_too_large', 'The decompressed body is larger than 10 MB.');
 const notGzip = () => new JobInputError('invalid_body', 'The gzip body could not be decompressed.');
-
-export function looksGzipped(bytes: Buffer): boolean {
-  return bytes.length >= 2 && bytes.readUInt16BE(0) === GZIP_MAGIC;
-}
 
 /** A gzip body decompressed as a stream of slices: 413 past CSV_LIMIT_BYTES, 400 if not gzip. */
 async function* gunzipSlices(bytes: Buffer): AsyncGenerator<Buffer> {

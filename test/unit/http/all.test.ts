@@ -4,6 +4,7 @@
 import './billing.cases.js';
 import './client-error.cases.js';
 import './dependency-unavailable.cases.js';
+import './json-body.cases.js';
 import './local-url.cases.js';
 import './match-path.cases.js';
 import './pipeline.cases.js';
