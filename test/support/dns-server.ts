@@ -82,5 +82,7 @@ export const mx = (exchange: string, priority = 10): Rr => ({ type: Packet.TYPE.
 export const a = (address: string): Rr => ({ type: Packet.TYPE.A, address });
 export const aaaa = (address: string): Rr => ({ type: Packet.TYPE.AAAA, address });
 export const txt = (data: string): Rr => ({ type: Packet.TYPE.TXT, data });
+/** PTR: dns2 names the target field `domain`, as for CNAME. */
+export const ptr = (target: string): Rr => ({ type: Packet.TYPE.PTR, domain: target });
 /** CNAME: dns2 names the target field `domain`. */
 export const cname = (target: string): Rr => ({ type: Packet.TYPE.CNAME, domain: target });

@@ -1997,7 +1997,7 @@ export interface operations {
                         } | null;
                         /** @description The userAgent query parameter echoed back; null when not passed. */
                         userAgent: string | null;
-                        /** @description Reverse-DNS (PTR) hostname; present only with ?include=hostname (single-IP route); null when the lookup fails. */
+                        /** @description Reverse-DNS (PTR) hostname; present only with ?include=hostname (single-IP route); null when the lookup fails, and without a lookup for private and special-purpose addresses. */
                         hostname?: string | null;
                         /** @description List-based indicators. False means no match in the available data, not an absence of risk. Omitted on plans without security data. */
                         security?: {

@@ -304,7 +304,7 @@ const ipLookupResult = z.object({
     .check(
       z.describe(
         'Reverse-DNS (PTR) hostname; present only with ?include=hostname (single-IP route); null when the ' +
-          'lookup fails.',
+          'lookup fails, and without a lookup for private and special-purpose addresses.',
       ),
     ),
   security: z.optional(SecurityFlagsSchema),

@@ -1,5 +1,6 @@
 import type { IpLookup } from '../ip/lookup.js';
 import type { ParsedIp } from '../ip/parse-ip.js';
+import { specialRange } from '../ip/special-ranges.js';
 import { isTestPartition } from '../test-mode/mode.js';
 import { hostnameOf, ipLookup } from './ip.js';
 import { asyncPart, part, type Services } from './services.js';
@@ -28,8 +29,14 @@ export function ipLookupFor(s: Services, caller: Caller): Promise<IpLookup> {
   return isTestPartition(caller.accountId) ? testIpLookup(s) : ipLookup(s);
 }
 
-/** The PTR name of `?include=hostname`: in test mode a fixed name, never a DNS query. */
+/**
+ * The PTR name of `?include=hostname`: in test mode a fixed name, never a DNS query. A private,
+ * loopback, reserved or other special-purpose address is null without a query, as it is
+ * `found: false` without a lookup: its name could only come from the deployment's own network (a
+ * VPC's resolver, the host's /etc/hosts), which no caller may read.
+ */
 export async function hostnameFor(s: Services, caller: Caller, ip: ParsedIp): Promise<string | null> {
-  if (!isTestPartition(caller.accountId)) return hostnameOf(s, ip.canonical);
+  if (!isTestPartition(caller.accountId))
+    return specialRange(ip) === null ? hostnameOf(s, ip.canonical) : null;
   return (await testPlaces(s)).testHostname(ip);
 }

@@ -3,4 +3,5 @@ import './burst.cases.js';
 import './canary.cases.js';
 import './mx-invalid-host.cases.js';
 import './mx-status.cases.js';
+import './reverse-dns.cases.js';
 import './real-lists.cases.js';
