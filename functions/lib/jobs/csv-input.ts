@@ -70,6 +70,8 @@ interface CsvEngine {
     push: (record: string[]) => void,
     close: () => void,
   ): (Error & { code?: string }) | undefined;
+  /** Lines read so far: at a pushed record, the line it ends on. */
+  info: { lines: number };
   state: {
     record: string[];
     record_length: number;
@@ -94,6 +96,7 @@ function csvEngine(delimiter: string): CsvEngine {
   const state = engine?.state;
   if (
     typeof engine?.parse !== 'function' ||
+    typeof engine.info?.lines !== 'number' ||
     !Array.isArray(state?.record) ||
     typeof state.record_length !== 'number' ||
     typeof state.field?.toString !== 'function'
@@ -300,6 +303,11 @@ export class CsvEmailReader {
 
   private onRecord(record: string[]): void {
     this.records++;
+    // A record read whole within one slice (feed checks those still open at a slice's end).
+    if (record.length > MAX_FIELDS) {
+      const start = this.engine!.info.lines - (record.join('').match(/\r\n|\r|\n/g)?.length ?? 0);
+      throw malformed(`the record starting on line ${start} has more than ${MAX_FIELDS} fields`);
+    }
     if (this.column < 0) {
       const header = record.map((c) => c.trim().toLowerCase());
       this.column = header.findIndex((c) => (EMAIL_HEADERS as readonly string[]).includes(c));

@@ -7,6 +7,7 @@ import {
   type CsvProgress,
   detectSeparator,
   emailsFromCsv,
+  MAX_FIELDS,
   MAX_LINES,
   readCsvEmails,
 } from '../../../functions/lib/jobs/csv-input.js';
@@ -142,6 +143,25 @@ describe('csv-input', () => {
 
     test('a record of more than 16,384 fields is refused', () => {
       expect(refusal(() => emailsFromCsv(`email\n${','.repeat(40_000)}\n`)).message).toMatch(
+        /record starting on line 2 has more than 16384 fields/,
+      );
+    });
+
+    test('the field limit is exact, for the header as for any row, however the record falls in slices', () => {
+      const fields = (n: number) => `a@x.example${',x'.repeat(n - 1)}`;
+      expect(emailsFromCsv(`email${',x'.repeat(MAX_FIELDS - 1)}\n${fields(MAX_FIELDS)}\n`)).toEqual([
+        'a@x.example',
+      ]);
+      for (const csv of [
+        `email${',x'.repeat(MAX_FIELDS)}\na@x.example\n`,
+        `email${',x'.repeat(20_000)}\na@x.example\n`,
+        `email\n${fields(MAX_FIELDS + 1)}\n`,
+        `email\n${fields(MAX_FIELDS + 2)}\n`,
+      ]) {
+        expect(refusal(() => emailsFromCsv(csv)).message).toMatch(/has more than 16384 fields/);
+      }
+      // Its first line, also when a quoted field before the excess spans lines.
+      expect(refusal(() => emailsFromCsv(`email\n"a\nb",${fields(MAX_FIELDS)}\n`)).message).toMatch(
         /record starting on line 2 has more than 16384 fields/,
       );
     });
