@@ -193,6 +193,7 @@ describe('jobs', () => {
         [await create({ emails: ['a@b.example'], filename: 7 }), 400, 'invalid_body'],
         [await create({ uploadId: 'nope' }), 400, 'invalid_body'],
         [await create({ emails: [] }), 400, 'empty_job'],
+        [await create({ emails: ['', '   ', '\t'] }), 400, 'empty_job'],
         [await createCsv('email\r\n\r\n'), 400, 'empty_job'],
         [
           await create({ emails: Array.from({ length: 100_001 }, (_, i) => `u${i}@x.example`) }),
@@ -309,6 +310,12 @@ describe('jobs', () => {
         'ann@x.example',
         'bob@x.example',
       ]);
+    });
+
+    test('blank entries of a JSON list are skipped as empty CSV cells are: no row, no charge', async () => {
+      const res = await create({ emails: ['', 'ann@x.example', '  ', 'bob@x.example', '\t'] });
+      expect(res.status).toBe(202);
+      expect(await res.json()).toMatchObject({ total: 2, credits: 2 });
     });
 
     test('?filename= names a CSV job; gzip-compressed CSV is accepted', async () => {

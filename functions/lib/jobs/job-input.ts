@@ -180,11 +180,14 @@ export async function jsonJobSource(body: Buffer, gzipped: boolean): Promise<Job
     if (Array.isArray(emails) && emails.length > JOB_MAX_ROWS) checkRowCount(emails);
     throw new JobInputError('invalid_body', 'Expected {"emails": string[], "filename"?: string}.');
   }
-  checkRowCount(parsed.data.emails);
+  // Blank entries are skipped, as a CSV's rows whose email cell is empty: they are no address, so
+  // neither a row of the results nor a charge; a list of only blanks is empty_job.
+  const emails = parsed.data.emails.filter((email) => email.trim() !== '');
+  checkRowCount(emails);
   // The body as received (compressed or not) is the job's upload: no re-serialised copy.
   return {
     kind: 'emails',
-    emails: parsed.data.emails,
+    emails,
     filename: parsed.data.filename ?? null,
     body,
     contentType: 'application/json',
