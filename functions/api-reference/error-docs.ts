@@ -171,7 +171,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'The job expired; its addresses and results were deleted.',
   },
   body_too_large: {
-    when: 'the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies)',
+    when: 'the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies)',
     message: 'The body is larger than 1048576 bytes.',
   },
   unsupported_media_type: {

@@ -73,7 +73,7 @@ describe('account rules', () => {
 
   // biome-ignore lint/suspicious/noExplicitAny: the answers are read field by field, each checked
   const json = async (res: Response) => (await res.json()) as Record<string, any>;
-  const putFeed = (text: string, headers = a, type = 'text/csv') =>
+  const putFeed = (text: string | Buffer, headers = a, type = 'text/csv') =>
     stack.call('PUT', '/v1/account/geofeed', { headers: { ...headers, 'Content-Type': type }, body: text });
   const lookup = async (ip: string, headers: Record<string, string>) =>
     json(await stack.call('GET', `/v1/lookup/${ip}`, { headers }));
@@ -208,6 +208,23 @@ describe('account rules', () => {
       const noRows = await putFeed('# only a comment\n');
       expect(noRows.status).toBe(400);
       expect(await json(noRows)).toMatchObject({ error: 'invalid_geofeed' });
+    });
+
+    test('a feed that is not UTF-8 is refused naming its line, and nothing is stored', async () => {
+      const before = await stack.call('GET', '/v1/account/geofeed', { headers: a });
+      const latin1 = Buffer.concat([
+        Buffer.from('# ok\n8.8.8.0/24,FR,,'),
+        Buffer.from([0xff, 0xfe]),
+        Buffer.from(',\n'),
+      ]);
+      const res = await putFeed(latin1);
+      expect(res.status).toBe(400);
+      expect(await json(res)).toMatchObject({
+        error: 'invalid_geofeed',
+        lines: [{ line: 2, reason: 'is not UTF-8' }],
+      });
+      const after = await stack.call('GET', '/v1/account/geofeed', { headers: a });
+      expect([after.status, await after.text()]).toEqual([before.status, await before.text()]);
     });
 
     test('DELETE removes it (204, also when there is none) and the data answers again', async () => {

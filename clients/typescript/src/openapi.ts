@@ -2335,7 +2335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2519,7 +2519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2707,7 +2707,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3078,7 +3078,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3696,7 +3696,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3898,7 +3898,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4051,7 +4051,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4585,7 +4585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4938,7 +4938,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5182,7 +5182,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5552,7 +5552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5858,7 +5858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6138,7 +6138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6557,7 +6557,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MB for other JSON bodies) */
+            /** @description - `body_too_large`: the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies) */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

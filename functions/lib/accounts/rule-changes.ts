@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { type EmailRules, emailRuleEntries } from '../email/rules.js';
 import { ACCOUNT_GEOFEED_MAX_BYTES, parseAccountGeofeed } from '../ip/account-geofeed.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
@@ -38,9 +39,24 @@ export async function setGeofeed(
   change: RuleChange,
 ): Promise<DocumentMeta> {
   if (csv.length > ACCOUNT_GEOFEED_MAX_BYTES) throw new GeofeedTooLargeError(ACCOUNT_GEOFEED_MAX_BYTES);
+  // UTF-8 only: decoded as it is, a stray byte would be stored and answered as U+FFFD.
+  if (!isUtf8(csv))
+    throw new GeofeedRefusedError([{ line: firstNonUtf8Line(csv), reason: 'is not UTF-8' }], 0);
   const parsed = parseAccountGeofeed(csv.toString('utf8'));
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
   return store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
+}
+
+/** The 1-based line (as the refusal counts lines) holding the first byte sequence that is not UTF-8. */
+function firstNonUtf8Line(bytes: Buffer): number {
+  let line = 1;
+  for (let start = 0; start < bytes.length; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    const stop = end < 0 ? bytes.length : end;
+    if (!isUtf8(bytes.subarray(start, stop))) return line;
+    start = stop + 1;
+  }
+  return line;
 }
 
 /** Removes the account's geofeed; false when it had none. */
