@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { runAdmin } from '../../scripts/admin-cli.js';
@@ -124,6 +125,14 @@ describe('accounts', () => {
         expect(res.headers.get('access-control-allow-origin')).toBeNull();
         await expectError(res, 403, 'origin_not_allowed');
       }
+      // An Origin sent but unreadable is told apart from none, without being quoted.
+      const badPort = await stack.call('GET', '/v1/geo', {
+        headers: stack.browser('http://localhost:99999'),
+      });
+      expect(await badPort.json()).toEqual({
+        error: 'origin_not_allowed',
+        message: AUTH_MESSAGES.unreadableOrigin('Origin'),
+      });
     });
 
     test('an allowed origin gets CORS headers, also when the origin comes from Referer', async () => {

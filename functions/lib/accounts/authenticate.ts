@@ -73,6 +73,8 @@ export const AUTH_MESSAGES = {
     `This route takes a ${expected} key; a ${sent} key was sent.`,
   noOrigin:
     "A publishable key needs the request to carry an Origin or Referer header on the key's allowed origins.",
+  unreadableOrigin: (header: 'Origin' | 'Referer') =>
+    `The ${header} header is not an http(s) origin (scheme://host[:port]), so it is on no key's allowed origins.`,
   originNotAllowed: (origin: string) => `The origin ${origin} is not on this key's allowed origins.`,
   liveKeyRequired: "A test key cannot change the account's rules: use a live secret key or the dashboard.",
 } as const;
@@ -161,8 +163,17 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
   if (record.type === 'publishable') {
     // Origin when the browser sent one (an opaque "null" origin is never allowed), else Referer.
     const rawOrigin = lastOf(input.headers.origin);
-    const origin = rawOrigin !== undefined ? originOf(rawOrigin) : originOf(lastOf(input.headers.referer));
-    if (!origin) return deny(403, 'origin_not_allowed', AUTH_MESSAGES.noOrigin);
+    const rawReferer = lastOf(input.headers.referer);
+    const origin = rawOrigin !== undefined ? originOf(rawOrigin) : originOf(rawReferer);
+    if (!origin) {
+      // Missing, or sent but unreadable (`null`, another scheme, a bad port): said apart, never quoted.
+      const sent = rawOrigin !== undefined ? 'Origin' : rawReferer !== undefined ? 'Referer' : null;
+      return deny(
+        403,
+        'origin_not_allowed',
+        sent ? AUTH_MESSAGES.unreadableOrigin(sent) : AUTH_MESSAGES.noOrigin,
+      );
+    }
     if (!isOriginAllowed(origin, record.origins)) {
       // The refused origin travels with the refusal for the logs: the browser cannot read this 403.
       return {
