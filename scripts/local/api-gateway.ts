@@ -606,6 +606,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     handle(req, res, requestId)
       .then((answered) => accessLog(req, requestId, answered, started))
       .catch((err: unknown) => {
+        if (!req.complete && req.socket.destroyed) {
+          // The client went away (or Node's request timeout answered 408 and closed) before the
+          // request had arrived: nobody to answer, and no failure of ours.
+          const durationMs = Number((performance.now() - started).toFixed(1));
+          logger.info(`${req.method} ${maskKeyParams(req.url ?? '/')} closed before the request arrived`, {
+            correlation_id: requestId,
+            durationMs,
+          });
+          return;
+        }
         logger.error('gateway error', { correlation_id: requestId, error: err as Error });
         if (!res.headersSent) accessLog(req, requestId, sendGateway(res, 'DEFAULT_5XX'), started);
         else res.destroy();

@@ -181,6 +181,30 @@ describe('hostile-headers', () => {
       expect(res.headers.connection).toBe('close');
     });
 
+    test('a client that leaves in the middle of its body is logged as such, not as a gateway error', async () => {
+      const errorsBefore = stack.serverErrors().length;
+      const socket = connect(port, host);
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(
+        [
+          'POST /v1/email/batch HTTP/1.1',
+          `Host: ${host}:${port}`,
+          `Authorization: Bearer ${stack.dev.secretKey}`,
+          'Content-Type: application/json',
+          'Content-Length: 1000',
+          '',
+          '{"emails": ["a@',
+        ].join('\r\n'),
+      );
+      // The gateway has started reading the body once its first bytes are in; then the client goes.
+      socket.destroy();
+      const closed = () =>
+        stack.serverLines().some((l) => l === 'POST /v1/email/batch closed before the request arrived');
+      for (let turn = 0; turn < 10_000 && !closed(); turn++) await new Promise((r) => setImmediate(r));
+      expect(closed()).toBe(true);
+      expect(stack.serverErrors().slice(errorsBefore)).toEqual([]);
+    });
+
     test('a header value with a control character is 400 bad_request', async () => {
       const res = await get('/v1/lookup/8.8.8.8', ['X-Bad: a\x01b']);
       expectError(res, 400, 'bad_request');

@@ -23,15 +23,24 @@ export interface TestStack extends LocalStack {
    * meets an unexpected 5xx can say what it was.
    */
   serverErrors(): string[];
+  /** The messages of the gateway's other log lines (access lines, ...), the last 100. */
+  serverLines(): string[];
   close(): Promise<void>;
 }
 
-/** The gateway's logger for a test stack: Powertools' as usual, and its errors kept (the last 100). */
-function recordingLogger(kept: string[]): GatewayLogger {
+/**
+ * The gateway's logger for a test stack: Powertools' as usual, its errors kept (the last 100) and
+ * the messages of its other lines (the last 100).
+ */
+function recordingLogger(kept: string[], lines: string[]): GatewayLogger {
   const info = accessLogger.info.bind(accessLogger) as (...args: unknown[]) => void;
   const error = accessLogger.error.bind(accessLogger) as (...args: unknown[]) => void;
   return {
-    info: (...args: unknown[]) => info(...args),
+    info: (...args: unknown[]) => {
+      lines.push(String(args[0]));
+      if (lines.length > 100) lines.shift();
+      info(...args);
+    },
     error: (...args: unknown[]) => {
       const [message, ...extra] = args;
       const details = extra
@@ -107,9 +116,10 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
   // turn into 504s or 503s (what these stacks test is the answers, not latency). The tests of hung
   // dependencies set short bounds of their own.
   const errors: string[] = [];
+  const lines: string[] = [];
   const stack = await startLocalStack({
     dataDir,
-    gatewayLogger: recordingLogger(errors),
+    gatewayLogger: recordingLogger(errors, lines),
     retryDelaySeconds: 0,
     integrationTimeoutMs: 120_000,
     functionTimeoutMs: 120_000,
@@ -138,6 +148,7 @@ export async function startTestStack(options: LocalStackOptions = {}): Promise<T
     },
     secret: () => ({ Authorization: `Bearer ${stack.dev.secretKey}` }),
     serverErrors: () => [...errors],
+    serverLines: () => [...lines],
     browser: (origin = 'http://localhost:5173') => ({
       'X-Api-Key': stack.dev.publishableKey,
       Origin: origin,
