@@ -57,7 +57,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'A job takes at most 100000 addresses; got 100001.',
   },
   invalid_json: {
-    when: 'the body is not valid JSON (the message says where)',
+    when: 'the body is not valid JSON (the message says where), or a gzip body does not decompress',
     message: 'The body is not valid JSON: expected a value at line 1, column 21.',
   },
   missing_field: { when: 'a required field is absent', message: 'emails is required.' },

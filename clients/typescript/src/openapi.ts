@@ -2295,7 +2295,7 @@ export interface operations {
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `empty_batch`: a batch with no items
              *     - `batch_too_large`: a batch of more than 100 items
-             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
@@ -2479,7 +2479,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -2668,7 +2668,7 @@ export interface operations {
             /**
              * @description - `empty_batch`: a batch with no items
              *     - `batch_too_large`: a batch of more than 100 items
-             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -3023,7 +3023,7 @@ export interface operations {
              * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
              *     - `empty_job`: a list job with no addresses
              *     - `job_too_large`: a list job of more than 100,000 addresses (refused at the 100,001st row)
-             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_idempotency_key`: an Idempotency-Key that is empty, longer than 255 characters or has control characters
              */
             400: {
@@ -3657,7 +3657,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
-             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -3858,7 +3858,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
-             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_user_id`: userId is empty or longer than 256 characters
@@ -4011,7 +4011,7 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_user_id`: userId is empty or longer than 256 characters
@@ -4546,7 +4546,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              */
             400: {
@@ -4899,7 +4899,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              */
             400: {
@@ -5143,7 +5143,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
-             *     - `invalid_json`: the body is not valid JSON (the message says where)
+             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_geofeed`: PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)
              */
             400: {
@@ -5499,7 +5499,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
@@ -5806,7 +5806,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
@@ -6087,7 +6087,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              */
             400: {
@@ -6502,7 +6502,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -6675,7 +6675,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
@@ -6736,7 +6736,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -7025,7 +7025,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
@@ -7104,7 +7104,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
@@ -7299,7 +7299,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where)
+             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
              *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
