@@ -48,7 +48,8 @@ export async function verifyWebhook(
     const key = part.slice(0, eq).trim();
     const value = part.slice(eq + 1).trim();
     if (key === 't') timestamp = /^\d{1,12}$/.test(value) ? Number(value) : null;
-    else if (key === 'v1' && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
+    // Hex in either case, as Buffer.from(v, 'hex') in the docs' snippet reads it.
+    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(value.toLowerCase());
   }
   if (timestamp === null || signatures.length === 0) return { ok: false, reason: 'malformed' };
   const now = (options.now ?? Date.now)() / 1000;

@@ -42,7 +42,8 @@ export function checkSignature(
     const value = part.slice(eq + 1).trim();
     if (eq < 0) return { ok: false, reason: 'malformed' };
     if (key === 't') timestamp = /^\d{1,12}$/.test(value) ? Number(value) : null;
-    else if (key === 'v1' && /^[0-9a-f]{64}$/.test(value)) signatures.push(value);
+    // Hex in either case, as Buffer.from(v, 'hex') in the docs' snippet reads it.
+    else if (key === 'v1' && /^[0-9a-f]{64}$/i.test(value)) signatures.push(value.toLowerCase());
   }
   if (timestamp === null || signatures.length === 0) return { ok: false, reason: 'malformed' };
   if (Math.abs(now.getTime() / 1000 - timestamp) > toleranceSeconds) return { ok: false, reason: 'expired' };

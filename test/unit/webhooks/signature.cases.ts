@@ -76,6 +76,14 @@ describe('webhook signatures', () => {
     });
   });
 
+  test('the hex of a signature is read in either case, as the documented Node snippet reads it', async () => {
+    const header = signatureHeader(['whsec_one'], BODY, AT);
+    const upper = header.replace(/v1=([0-9a-f]+)/, (_m, sig: string) => `v1=${sig.toUpperCase()}`);
+    expect(upper).not.toBe(header);
+    expect(await verifyWebhook(BODY, upper, 'whsec_one', { now })).toEqual({ ok: true, timestamp: T });
+    expect(checkSignature(upper, BODY, 'whsec_one', AT)).toEqual({ ok: true, timestamp: T });
+  });
+
   test('malformed headers are refused, never thrown', async () => {
     for (const header of [
       null,
