@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, statSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -137,18 +137,24 @@ async function download(
   print(ctx, ctx.values.json ? job : job.summary);
 }
 
+/** A list to read: a file that is there (a directory or a device is the user's to correct, exit 2). */
+function checkFile(file: string, hint?: string): void {
+  if (!existsSync(file)) throw new CliError(`no such file: ${file}`, hint ? { hint } : {});
+  if (!statSync(file).isFile()) throw new CliError(`not a file: ${file}`, hint ? { hint } : {});
+}
+
 /** The input to put beside the results (--keep-columns): read, and so checked, first. */
 async function keptInput(ctx: JobsContext): Promise<{ file: string; width: number } | undefined> {
   if (!ctx.values['keep-columns'] || ctx.values.input === undefined) return undefined;
   const file = path(ctx, ctx.values.input);
-  if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
+  checkFile(file);
   return { file, width: (await readList(file)).width };
 }
 
 async function submit(ctx: JobsContext, file: string): Promise<void> {
   const { io, values } = ctx;
   const input = path(ctx, file);
-  if (!existsSync(input)) throw new CliError(`no such file: ${input}`, { hint: helpHint('submit') });
+  checkFile(input, helpHint('submit'));
   // Checked here as the API will read it: a refused list is never uploaded.
   const facts = await readList(input);
   const api = await ctx.api();

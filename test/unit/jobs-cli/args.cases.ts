@@ -94,5 +94,14 @@ describe('args', () => {
       expect(code).toBe(2);
       expect(stderr.split('\n')[0]).toBe('error: no such file: /nonexistent/contacts.csv');
     });
+
+    test('a directory is not a list: exit 2, one line and the hint, no Node error', async () => {
+      const { code, stderr } = await jobs('submit', '/');
+      expect(code).toBe(2);
+      expect(stderr.trim().split('\n')).toEqual([
+        'error: not a file: /',
+        'hint: npm run jobs -- submit --help',
+      ]);
+    });
   });
 });
