@@ -1,4 +1,5 @@
-import { gunzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gunzip, gunzipSync } from 'node:zlib';
 
 // gzip bodies: how one is recognised (its first two bytes) and decompressed within a bound. A request
 // body labelled `Content-Encoding: gzip` may arrive still compressed or already decompressed (API
@@ -24,6 +25,19 @@ export function gunzipWithin(bytes: Buffer, limitBytes: number): Buffer | Gunzip
   try {
     return gunzipSync(bytes, { maxOutputLength: limitBytes });
   } catch (error) {
-    return (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too_large' : 'not_gzip';
+    return refusalOf(error);
   }
+}
+
+/** gunzipWithin off the event loop (zlib's thread pool): for bodies of megabytes. */
+export async function gunzipWithinAsync(bytes: Buffer, limitBytes: number): Promise<Buffer | GunzipRefusal> {
+  try {
+    return await promisify(gunzip)(bytes, { maxOutputLength: limitBytes });
+  } catch (error) {
+    return refusalOf(error);
+  }
+}
+
+function refusalOf(error: unknown): GunzipRefusal {
+  return (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too_large' : 'not_gzip';
 }

@@ -1,5 +1,5 @@
-import { promisify } from 'node:util';
-import { createGunzip, gunzip } from 'node:zlib';
+import { createGunzip } from 'node:zlib';
+import { gunzipWithinAsync } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
 import * as z from '../zod.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
@@ -67,12 +67,10 @@ async function* gunzipSlices(bytes: Buffer): AsyncGenerator<Buffer> {
 
 /** A whole gzip body, decompressed off the event loop (zlib's thread pool), up to the limit. */
 async function gunzipWhole(bytes: Buffer): Promise<Buffer> {
-  try {
-    return await promisify(gunzip)(bytes, { maxOutputLength: CSV_LIMIT_BYTES + 1 });
-  } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge();
-    throw notGzip();
-  }
+  const whole = await gunzipWithinAsync(bytes, CSV_LIMIT_BYTES);
+  if (whole === 'too_large') throw tooLarge();
+  if (whole === 'not_gzip') throw notGzip();
+  return whole;
 }
 
 export function checkRowCount(emails: readonly unknown[]): void {
