@@ -1,4 +1,4 @@
-import { createWriteStream, existsSync, statSync } from 'node:fs';
+import { createWriteStream, statSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Readable } from 'node:stream';
@@ -139,8 +139,9 @@ async function download(
 
 /** A list to read: a file that is there (a directory or a device is the user's to correct, exit 2). */
 function checkFile(file: string, hint?: string): void {
-  if (!existsSync(file)) throw new CliError(`no such file: ${file}`, hint ? { hint } : {});
-  if (!statSync(file).isFile()) throw new CliError(`not a file: ${file}`, hint ? { hint } : {});
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile())
+    throw new CliError(`${stat ? 'not a file' : 'no such file'}: ${file}`, hint ? { hint } : {});
 }
 
 /** The input to put beside the results (--keep-columns): read, and so checked, first. */
