@@ -223,6 +223,13 @@ describe('account rules', () => {
         error: 'invalid_geofeed',
         lines: [{ line: 2, reason: 'is not UTF-8' }],
       });
+      // Valid multi-byte characters before it do not shift the line; a cut-short one is refused.
+      const cut = Buffer.concat([
+        Buffer.from('# zoë\n# ✓\n8.8.8.0/24,FR,,'),
+        Buffer.from([0xe2, 0x82]),
+        Buffer.from('\n'),
+      ]);
+      expect(await json(await putFeed(cut))).toMatchObject({ lines: [{ line: 3, reason: 'is not UTF-8' }] });
       const after = await stack.call('GET', '/v1/account/geofeed', { headers: a });
       expect([after.status, await after.text()]).toEqual([before.status, await before.text()]);
     });

@@ -47,15 +47,16 @@ export async function setGeofeed(
   return store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
 }
 
-/** The 1-based line (as the refusal counts lines) holding the first byte sequence that is not UTF-8. */
+/**
+ * The 1-based line (as the refusal counts lines) holding the first byte sequence that is not UTF-8:
+ * decoded and encoded again, the bytes differ first there (a valid prefix comes back as it was).
+ */
 function firstNonUtf8Line(bytes: Buffer): number {
+  const again = Buffer.from(bytes.toString('utf8'), 'utf8');
+  let at = 0;
+  while (at < bytes.length && bytes[at] === again[at]) at++;
   let line = 1;
-  for (let start = 0; start < bytes.length; line++) {
-    const end = bytes.indexOf(0x0a, start);
-    const stop = end < 0 ? bytes.length : end;
-    if (!isUtf8(bytes.subarray(start, stop))) return line;
-    start = stop + 1;
-  }
+  for (let nl = bytes.indexOf(0x0a); nl >= 0 && nl < at; nl = bytes.indexOf(0x0a, nl + 1)) line++;
   return line;
 }
 
