@@ -21,7 +21,7 @@ import {
   type DownloadResult,
   downloadDatabase,
 } from './mmdb-download.js';
-import { versionId } from './version.js';
+import { nextVersionId } from './version.js';
 
 // One refresh of the IP data, free of I/O of its own: the deployer's location and network
 // databases downloaded when a newer build is published (conditional requests, checksum, the shrink
@@ -410,7 +410,7 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
       .sort()
       .join('\n'),
   );
-  const version = versionId(deps.now(), contentHash);
+  const version = nextVersionId(deps.now(), contentHash, deps.current.manifest?.version ?? null);
   const manifest: IpManifest = { version, datasets };
   return {
     status: 'accepted',

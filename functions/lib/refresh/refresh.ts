@@ -19,7 +19,7 @@ import {
   securityArtifact,
   securityContentHash,
 } from './security-build.js';
-import { versionId } from './version.js';
+import { nextVersionId } from './version.js';
 
 export { ARTIFACT_PATHS };
 
@@ -127,12 +127,13 @@ export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
     mx: security.failures.length === 0 ? deps.mx : null,
   });
 
-  // Versions are stamped with the time the refresh ran: they must sort by age, which is how a
-  // function decides that a version is newer than the one it serves (hot-swap.ts).
+  // Versions are stamped with the time the refresh ran, and always after the one in service: they
+  // must sort by age, which is how a function decides that a version is newer (hot-swap.ts).
   const builtAt = deps.now();
-  const version = versionId(
+  const version = nextVersionId(
     builtAt,
     sha256Hex(`${securityContentHash(security.compiled)}:${emailLists.contentHash}`),
+    current.version,
   );
   const { table, manifest: securityManifest } = securityArtifact(security, version, builtAt);
   const email = emailManifest(emailLists, version, builtAt);

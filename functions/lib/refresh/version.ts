@@ -1,6 +1,7 @@
 // Data versions: `YYYYMMDDTHHMMSSZ-<12 hex of the content hash>`. The UTC timestamp first makes
-// versions sort by age as plain strings (the hot-swap only moves forward); the hash tells two builds
-// of the same moment apart and names the content.
+// versions sort by age as plain strings (the hot-swap only moves forward), so a refresh stamps its
+// version after the one in service even within the same second (nextVersionId); the hash names the
+// content.
 
 const VERSION = /^\d{8}T\d{6}Z-[0-9a-f]{1,32}$/;
 
@@ -10,6 +11,33 @@ export function versionId(at: Date, contentHash: string): string {
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
   return `${stamp}-${contentHash.slice(0, 12)}`;
+}
+
+/**
+ * The id of a version published after `previous`: stamped `at`, or one second after `previous`'s
+ * stamp when `at` is not later (two refreshes in the same second, or a clock that stepped back).
+ * Without this, the later build of one second would sort before the earlier one half the time and
+ * no function would ever swap it in.
+ */
+export function nextVersionId(at: Date, contentHash: string, previous: string | null): string {
+  const after = previous === null ? null : stampOf(previous);
+  const stamp =
+    after !== null && Math.floor(at.getTime() / 1000) * 1000 <= after ? new Date(after + 1000) : at;
+  return versionId(stamp, contentHash);
+}
+
+/** The time a version id is stamped with, in ms; null for text that is not a version id. */
+function stampOf(version: string): number | null {
+  if (!isVersionId(version)) return null;
+  const s = version;
+  return Date.UTC(
+    +s.slice(0, 4),
+    +s.slice(4, 6) - 1,
+    +s.slice(6, 8),
+    +s.slice(9, 11),
+    +s.slice(11, 13),
+    +s.slice(13, 15),
+  );
 }
 
 export function isVersionId(text: string): boolean {

@@ -3,3 +3,4 @@
 // of its own; it is listed here.
 import './geonames.cases.js';
 import './data-report.cases.js';
+import './version.cases.js';
