@@ -22,9 +22,14 @@ function unreachable(url: string, cause: unknown): CliError {
 }
 
 /** A failure of the client as the CLI reports it. */
-function cliError(url: string, error: unknown): unknown {
+export function cliError(url: string, error: unknown): unknown {
   if (!(error instanceof NetintelError)) return error;
-  if (error.code === 'network_error' || error.code === 'timeout') return unreachable(url, error.cause);
+  if (error.code === 'network_error') return unreachable(url, error.cause);
+  if (error.code === 'timeout') {
+    return new CliError(`${error.message}. Try again later, or set NETINTEL_URL to use another address.`, {
+      exitCode: 1,
+    });
+  }
   if (error.status === 0) return new CliError(error.message, { exitCode: 1 });
   return new CliError(`The API answered ${error.status} ${error.code}: ${error.message}`, {
     exitCode: error.status < 500 ? 2 : 1,

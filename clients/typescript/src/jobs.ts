@@ -10,7 +10,7 @@ import type { CreatedJob, Job, JobPage, UploadTicket } from './types.js';
 export const DIRECT_LIMIT_BYTES = 4 * 1024 * 1024;
 
 /** A CSV file (Blob, File, bytes, text; gzip-compressed or not), or the addresses themselves. */
-export type JobInput = Blob | ArrayBuffer | Uint8Array | string[];
+export type JobInput = Blob | ArrayBuffer | Uint8Array | string | string[];
 
 export interface CreateProgress {
   phase: 'compressing' | 'uploading' | 'creating';
@@ -53,9 +53,15 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 async function bytesOf(input: Exclude<JobInput, string[]>): Promise<Uint8Array> {
+  if (typeof input === 'string') return new TextEncoder().encode(input);
   if (input instanceof Uint8Array) return input;
   if (input instanceof ArrayBuffer) return new Uint8Array(input);
-  return new Uint8Array(await input.arrayBuffer());
+  if (input instanceof Blob) return new Uint8Array(await input.arrayBuffer());
+  // A caller without the types (plain JavaScript): said plainly, before anything is sent.
+  throw new TypeError(
+    'jobs.create takes a CSV (text, a Blob or File, bytes) or an array of addresses, not ' +
+      (input === null ? 'null' : typeof input),
+  );
 }
 
 export class Jobs {

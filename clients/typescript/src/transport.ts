@@ -159,7 +159,11 @@ export class Transport {
     try {
       return (await res.json()) as T;
     } catch (cause) {
-      throw new NetintelError(res.status, 'invalid_response', 'The answer is not JSON', { cause });
+      // The client's own finding (status 0, as documented): the HTTP status was a success.
+      throw new NetintelError(0, 'invalid_response', `The answer (HTTP ${res.status}) is not JSON`, {
+        cause,
+        requestId: res.headers.get('x-request-id') ?? undefined,
+      });
     }
   }
 }

@@ -5,3 +5,4 @@ import './args.cases.js';
 import './keep-columns.cases.js';
 import './list-file.cases.js';
 import './progress.cases.js';
+import './api-errors.cases.js';
