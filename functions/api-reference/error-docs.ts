@@ -112,6 +112,11 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'POST /v1/webhooks when the account already has 16 endpoints',
     message: 'An account has at most 16 webhook endpoints; delete one first.',
   },
+  webhook_disabled: {
+    when: 'POST /v1/webhooks/{id}/test or /redeliver to an endpoint that is disabled (by you, or after an event failed for 24 hours)',
+    message:
+      'The webhook endpoint we_8sQ2xY1c is disabled: enable it (PUT /v1/webhooks/{id} with {"enabled": true}) before sending it events.',
+  },
   geofeed_not_found: {
     when: 'GET /v1/account/geofeed of an account that has no geofeed',
     message: 'This account has no geofeed: PUT one to /v1/account/geofeed.',

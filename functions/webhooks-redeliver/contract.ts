@@ -6,7 +6,7 @@ export const contract: RouteContract = {
   params: WebhookPath,
   body: RedeliverBody,
   requestErrors: ['invalid_field', 'missing_field'],
-  errors: ['webhook_not_found', 'event_not_found'],
+  errors: ['webhook_not_found', 'webhook_disabled', 'event_not_found'],
   response: QueuedEventSchema,
   responseStatus: 202,
   examples,

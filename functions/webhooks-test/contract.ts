@@ -4,7 +4,7 @@ import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   params: WebhookPath,
-  errors: ['webhook_not_found'],
+  errors: ['webhook_not_found', 'webhook_disabled'],
   response: QueuedEventSchema,
   responseStatus: 202,
   examples,

@@ -448,8 +448,19 @@ maybe('the dashboard in Chromium', () => {
     );
     expect(await alerts.locator('.badge').first().textContent()).toBe('Disabled');
     expect(await alerts.locator('.reason').textContent()).toMatch(
-      /^Disabled .*: every attempt to deliver evt_\S+ for 24 hours failed \(last: HTTP 500\)\. Once the receiver works again/,
+      /^Disabled .*: every attempt to deliver evt_\S+ for 24 hours failed \(last: HTTP 500\)\. Once the receiver works again.*Test events and redeliveries wait until it is enabled\.$/,
     );
+    // A disabled endpoint gets nothing: its test and redelivery buttons are off until it is enabled.
+    const alertsTest = alerts.getByRole('button', {
+      name: 'Send test event to https://alerts.example.org/hooks/usage',
+    });
+    expect(await alertsTest.isDisabled()).toBe(true);
+    expect(
+      await alerts
+        .getByRole('button', { name: /^Redeliver event / })
+        .first()
+        .isDisabled(),
+    ).toBe(true);
     const rows = orders.getByRole('table').getByRole('row');
     expect(await rows.count()).toBe(4);
     const failed = (await rows.nth(2).getByRole('cell').allTextContents()).map((t) => t.trim());
@@ -556,6 +567,7 @@ maybe('the dashboard in Chromium', () => {
     await alerts.getByRole('status').filter({ hasText: 'Endpoint enabled' }).waitFor();
     expect(await alerts.locator('.badge').first().textContent()).toBe('Enabled');
     expect(await alerts.locator('.reason').count()).toBe(0);
+    expect(await alertsTest.isDisabled()).toBe(false);
     await added.getByRole('button', { name: 'Delete https://receiver.example.net/hooks' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete endpoint' }).click();
     await page

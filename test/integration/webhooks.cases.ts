@@ -318,4 +318,36 @@ describe('webhooks', () => {
     expect(entry).toMatchObject({ outcome: 'failed', status: null });
     expect(await attempts(other.id, 1)).toEqual([expect.objectContaining({ outcome: 'succeeded' })]);
   });
+
+  test('a disabled endpoint refuses test events and redeliveries (409) and gets nothing until it is enabled', async () => {
+    const hook = await receiver([200, 200, 200]);
+    const { id } = await endpoint(hook.url);
+    const eventId = await sendTest(id);
+    await hook.nth(1);
+    const headers = stack.secret();
+    const off = await stack.call('PUT', `/v1/webhooks/${id}`, { headers, body: { enabled: false } });
+    expect(await off.json()).toMatchObject({ status: 'disabled' });
+    const refused = [
+      await stack.call('POST', `/v1/webhooks/${id}/test`, { headers }),
+      await stack.call('POST', `/v1/webhooks/${id}/redeliver`, { headers, body: { eventId } }),
+    ];
+    for (const res of refused) {
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({
+        error: 'webhook_disabled',
+        message: expect.stringContaining(`The webhook endpoint ${id} is disabled`),
+      });
+    }
+    await stack.sweepWebhooks();
+    await stack.pollers.drained();
+    expect(hook.deliveries).toHaveLength(1);
+    expect(await log(id)).toHaveLength(1);
+    // Enabled again: both are accepted and delivered.
+    await stack.call('PUT', `/v1/webhooks/${id}`, { headers, body: { enabled: true } });
+    await sendTest(id);
+    const again = await stack.call('POST', `/v1/webhooks/${id}/redeliver`, { headers, body: { eventId } });
+    expect(again.status).toBe(202);
+    await hook.nth(3);
+    expect(await attempts(id, 3)).toHaveLength(3);
+  });
 });

@@ -55,6 +55,8 @@ export const ERROR_CODES = {
   job_not_completed: 409,
   /** POST /v1/webhooks: the account already has the most endpoints it may have (16). */
   too_many_webhooks: 409,
+  /** POST /v1/webhooks/{id}/test or /redeliver to a disabled endpoint: enable it first. */
+  webhook_disabled: 409,
   /** The Idempotency-Key was used in the last 24 h with another body. */
   idempotency_key_reused: 409,
   /** The Idempotency-Key's first request is still being created (or its crash not yet swept). */

@@ -16,6 +16,16 @@ export class EndpointNotFoundError extends Error {
   }
 }
 
+/** A test event or a redelivery to an endpoint that is disabled: nothing would be delivered. */
+export class EndpointDisabledError extends Error {
+  constructor(readonly endpointId: string) {
+    super(
+      `The webhook endpoint ${endpointId} is disabled: enable it (PUT /v1/webhooks/{id} with {"enabled": true}) before sending it events.`,
+    );
+    this.name = 'EndpointDisabledError';
+  }
+}
+
 export class EventNotFoundError extends Error {
   constructor(readonly eventId: string) {
     super(`No event ${eventId} on this account (events are kept ${EVENT_RETENTION_DAYS} days).`);

@@ -10,7 +10,7 @@ import {
   updateEndpoint,
   type WebhookEndpoint,
 } from './endpoints.js';
-import { EndpointSetBusyError, WebhookUrlRefusedError } from './errors.js';
+import { EndpointDisabledError, EndpointSetBusyError, WebhookUrlRefusedError } from './errors.js';
 import type { WebhookStore } from './ports.js';
 
 // Changes to an account's endpoints (POST/PUT/DELETE /v1/webhooks…): read the set, change it, write
@@ -81,4 +81,18 @@ export async function getEndpoint(
   id: string,
 ): Promise<WebhookEndpoint> {
   return findEndpoint(await store.endpointSet(accountId), id);
+}
+
+/**
+ * The endpoint a test event or a redelivery is for: a disabled one is refused up front, since its
+ * delivery would only be cancelled (enabling it is what starts deliveries again).
+ */
+export async function getEnabledEndpoint(
+  store: WebhookStore,
+  accountId: string,
+  id: string,
+): Promise<WebhookEndpoint> {
+  const endpoint = await getEndpoint(store, accountId, id);
+  if (endpoint.status !== 'enabled') throw new EndpointDisabledError(endpoint.id);
+  return endpoint;
 }

@@ -800,6 +800,13 @@ export class FakeDashboardApi {
       return { status: 200, json: rotated };
     }
     if ((action === 'test' || action === 'redeliver') && method === 'POST') {
+      if (e.status !== 'enabled') {
+        return error(
+          409,
+          'webhook_disabled',
+          `The webhook endpoint ${e.id} is disabled: enable it (PUT /v1/webhooks/{id} with {"enabled": true}) before sending it events.`,
+        );
+      }
       const redelivered = action === 'redeliver' ? hook.attempts.find((a) => a.eventId === b.eventId) : null;
       if (action === 'redeliver' && !redelivered) {
         return error(

@@ -19,6 +19,7 @@ import {
   JobInputError,
 } from '../../jobs/job-errors.js';
 import {
+  EndpointDisabledError,
   EndpointNotFoundError,
   EndpointSetBusyError,
   EventNotFoundError,
@@ -85,6 +86,7 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
   // Webhooks (docs/webhooks.md).
   register(WebhookUrlRefusedError, (err) => new ValidationError('invalid_webhook_url', err.message)),
   register(EndpointNotFoundError, (err) => new HttpError('webhook_not_found', err.message)),
+  register(EndpointDisabledError, (err) => new HttpError('webhook_disabled', err.message)),
   register(EventNotFoundError, (err) => new HttpError('event_not_found', err.message)),
   register(TooManyEndpointsError, (err) => new HttpError('too_many_webhooks', err.message)),
   register(EndpointSetBusyError, (err) => new HttpError('service_unavailable', err.message)),

@@ -26,6 +26,7 @@ import {
   JobInputError,
 } from '../../../../functions/lib/jobs/job-errors.js';
 import {
+  EndpointDisabledError,
   EndpointNotFoundError,
   EndpointSetBusyError,
   EventNotFoundError,
@@ -98,7 +99,7 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
     }
   });
 
-  test("webhooks: a refused URL is 400, another account's or a missing endpoint or event 404, the endpoint limit 409, a lost race 503", () => {
+  test("webhooks: a refused URL is 400, another account's or a missing endpoint or event 404, the endpoint limit or a disabled endpoint 409, a lost race 503", () => {
     expect(answer(new WebhookUrlRefusedError('not https'))).toMatchObject({
       status: 400,
       error: 'invalid_webhook_url',
@@ -118,6 +119,11 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
       status: 409,
       error: 'too_many_webhooks',
       message: 'An account has at most 16 webhook endpoints; delete one first.',
+    });
+    expect(answer(new EndpointDisabledError('we_1'))).toMatchObject({
+      status: 409,
+      error: 'webhook_disabled',
+      message: expect.stringContaining('The webhook endpoint we_1 is disabled'),
     });
     expect(answer(new EndpointSetBusyError())).toMatchObject({ status: 503, error: 'service_unavailable' });
   });

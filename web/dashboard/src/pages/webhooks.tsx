@@ -342,7 +342,8 @@ function EndpointCard({
           Disabled{w.disabledAt ? ` ${dateTime(w.disabledAt)}` : ''}
           {w.disabledReason ? `: ${w.disabledReason}.` : '.'}{' '}
           {w.disabledReason !== 'disabled by the account' &&
-            'Once the receiver works again, enable the endpoint and redeliver what it missed.'}
+            'Once the receiver works again, enable the endpoint and redeliver what it missed. '}
+          Test events and redeliveries wait until it is enabled.
         </p>
       )}
       <dl class="facts">
@@ -368,7 +369,7 @@ function EndpointCard({
         )}
       </dl>
       <div class="actions">
-        <button type="button" onClick={sendTest} disabled={busy}>
+        <button type="button" onClick={sendTest} disabled={busy || !enabled}>
           Send test event<span class="visually-hidden"> to {w.url}</span>
         </button>
         <button type="button" onClick={() => setRotating(true)} disabled={busy}>
@@ -588,7 +589,12 @@ function DeliveryLog({
                     <Excerpt text={a.response} />
                   </td>
                   <td class="row-actions">
-                    <button type="button" class="small" disabled={busy} onClick={() => onRedeliver(a)}>
+                    <button
+                      type="button"
+                      class="small"
+                      disabled={busy || w.status !== 'enabled'}
+                      onClick={() => onRedeliver(a)}
+                    >
                       Redeliver
                       <span class="visually-hidden">
                         {' '}
