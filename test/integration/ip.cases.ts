@@ -243,6 +243,13 @@ describe('ip', () => {
         error: 'invalid_fields',
         message: expect.stringContaining('"nope"'),
       });
+      // The batch has no hostname (no PTR queries per call): asking for it is an unknown name.
+      const ptr = await batch({ ips: ['8.8.8.8'], fields: 'country,hostname' });
+      expect(ptr.status).toBe(400);
+      expect(await ptr.json()).toMatchObject({
+        error: 'invalid_fields',
+        message: expect.stringContaining('"hostname"'),
+      });
     });
 
     test('POST /v1/lookup: "fields" as a string or an array; 100 IPs asking country,asn is under 10% of the full body', async () => {
