@@ -228,6 +228,15 @@ describe('ip', () => {
       // hostname asked for as a field: the PTR lookup is made (null here: no PTR answer locally).
       const withHostname = (await (await lookup('8.8.8.8', '?fields=hostname')).json()) as object;
       expect(Object.keys(withHostname).sort()).toEqual(['found', 'hostname', 'ip']);
+      // fields given twice: both lists, as one comma-separated list (not the last one alone).
+      const twice = (await (
+        await lookup('8.8.8.8', '?fields=country&fields=asn,security.isVpn')
+      ).json()) as object;
+      expect(Object.keys(twice).sort()).toEqual(['asn', 'country', 'found', 'ip', 'security']);
+      const geo = await stack.call('GET', '/v1/geo?fields=country&fields=asn', {
+        headers: { ...stack.browser(), 'X-Forwarded-For': '8.8.8.8' },
+      });
+      expect(await geo.json()).toEqual({ ip: '8.8.8.8', country: 'US', asn: 15169 });
     });
 
     test('an unknown field, a field of a plain field, or none: 400 invalid_fields naming it', async () => {

@@ -1,4 +1,12 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { queryValues } from './multi-value.js';
+
+/**
+ * Query parameters that are lists: given more than once (`?fields=country&fields=asn`), their
+ * values are joined with commas, as one `?fields=country,asn`. Any other parameter keeps its last
+ * value, as API Gateway's single-value map does.
+ */
+const LIST_PARAMETERS: readonly string[] = ['fields'];
 
 /** The parts of an API Gateway REST (v1 proxy) event that handlers use, normalised once. */
 export interface HttpRequest {
@@ -26,7 +34,7 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEvent): HttpRequest {
     method: event.httpMethod,
     path: event.path,
     pathParameters: definedOnly(event.pathParameters),
-    query: definedOnly(event.queryStringParameters),
+    query: withLists(definedOnly(event.queryStringParameters), event),
     headers,
     body,
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
@@ -37,5 +45,16 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEvent): HttpRequest {
 function definedOnly(values: Record<string, string | undefined> | null | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(values ?? {})) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+function withLists(query: Record<string, string>, event: APIGatewayProxyEvent): Record<string, string> {
+  if (!LIST_PARAMETERS.some((name) => name in query)) return query;
+  const all = queryValues(event);
+  const out = { ...query };
+  for (const name of LIST_PARAMETERS) {
+    const values = all[name];
+    if (values && values.length > 1) out[name] = values.join(',');
+  }
   return out;
 }

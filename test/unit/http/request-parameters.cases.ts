@@ -6,6 +6,7 @@ import { JobsCreateHeaders, JobsCreateQuery } from '../../../functions/jobs-crea
 import { JobsListQuery } from '../../../functions/jobs-list/contract.js';
 import type { RouteContract } from '../../../functions/lib/http/contract.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
+import { fromApiGatewayEvent } from '../../../functions/lib/http/request.js';
 import { headersNamedBy, validate, validateHeaders } from '../../../functions/lib/http/validate.js';
 import { encodeCursor, LIST_LIMIT_MAX } from '../../../functions/lib/jobs/list-cursor.js';
 import type * as z from '../../../functions/lib/zod.js';
@@ -134,6 +135,37 @@ describe('request-parameters', () => {
         code: 'invalid_query',
         message: 'userAgent is longer than 1024 characters.',
       });
+    });
+  });
+
+  describe('a query parameter given twice', () => {
+    const event = (single: Record<string, string>, multi: Record<string, string[]>) =>
+      ({
+        httpMethod: 'GET',
+        path: '/v1/lookup/8.8.8.8',
+        queryStringParameters: single,
+        multiValueQueryStringParameters: multi,
+        headers: {},
+        body: null,
+      }) as unknown as Parameters<typeof fromApiGatewayEvent>[0];
+
+    test('fields is one list of every value; any other parameter keeps its last value, as API Gateway does', () => {
+      const { query } = fromApiGatewayEvent(
+        event(
+          { fields: 'asn', include: 'hostname' },
+          { fields: ['country', 'asn'], include: ['nope', 'hostname'] },
+        ),
+      );
+      expect(query).toEqual({ fields: 'country,asn', include: 'hostname' });
+    });
+
+    test('fields once, or an event without the multi-value map: as sent', () => {
+      expect(fromApiGatewayEvent(event({ fields: 'asn' }, { fields: ['asn'] })).query).toEqual({
+        fields: 'asn',
+      });
+      const bare = event({ fields: 'asn' }, {});
+      delete (bare as { multiValueQueryStringParameters?: unknown }).multiValueQueryStringParameters;
+      expect(fromApiGatewayEvent(bare).query).toEqual({ fields: 'asn' });
     });
   });
 
