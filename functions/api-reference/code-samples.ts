@@ -56,7 +56,8 @@ function curl(route: KeyRoute, contract: RouteContract, example: RouteExample): 
   // Inside double quotes only $NETINTEL_URL expands: examplePath percent-encodes $, ` and ".
   const lines = [`curl "$NETINTEL_URL${examplePath(route, example)}"`];
   const hasBody = example.body !== undefined;
-  if (route.method === 'DELETE' || (route.method === 'POST' && !hasBody)) lines[0] += ` -X ${route.method}`;
+  // curl sends GET, or POST when given a body: any other method is named (PUT has a body too).
+  if (route.method !== (hasBody ? 'POST' : 'GET')) lines[0] += ` -X ${route.method}`;
   if (contract.responseMediaType)
     lines[0] += ` -L -o ${contract.responseMediaType === 'text/csv' ? 'results.csv' : 'response'}`;
   if (route.auth === 'secret') lines.push('-H "Authorization: Bearer $NETINTEL_SECRET_KEY"');

@@ -712,7 +712,7 @@ export interface paths {
          *     **curl**
          *
          *     ```bash
-         *     curl "$NETINTEL_URL/v1/account/travel" \
+         *     curl "$NETINTEL_URL/v1/account/travel" -X PUT \
          *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"maxSpeedKmh":900,"minDistanceKm":50,"minSeconds":600}'
@@ -779,7 +779,7 @@ export interface paths {
          *     **curl**
          *
          *     ```bash
-         *     curl "$NETINTEL_URL/v1/account/email-rules" \
+         *     curl "$NETINTEL_URL/v1/account/email-rules" -X PUT \
          *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"allow":{"domains":["partner.example"]},"block":{"domains":["competitor.example"],"tlds":["zip"]},"relayAliases":"review"}'
@@ -850,7 +850,7 @@ export interface paths {
          *     **curl**
          *
          *     ```bash
-         *     curl "$NETINTEL_URL/v1/account/geofeed" \
+         *     curl "$NETINTEL_URL/v1/account/geofeed" -X PUT \
          *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
          *       -H 'Content-Type: text/csv' \
          *       --data-binary @list.csv
@@ -1012,7 +1012,7 @@ export interface paths {
          *     **curl**
          *
          *     ```bash
-         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs" \
+         *     curl "$NETINTEL_URL/v1/webhooks/we_3kTq9vXo2LmN8pRs" -X PUT \
          *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
          *       -H 'Content-Type: application/json' \
          *       -d '{"events":["usage.threshold","job.completed","job.failed"]}'

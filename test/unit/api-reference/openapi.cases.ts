@@ -272,6 +272,17 @@ describe('openapi', () => {
       const body = /-d '(.*)'$/m.exec(curl)![1]!;
       expect(JSON.parse(body)).toEqual(examples('email-batch').mixed!.body);
       expect(sampleOf('risk-baseline-delete', 'curl')).toContain('-X DELETE');
+      // Every example's curl sends its route's method: curl's own choice (GET; POST with a body) or -X.
+      for (const route of routes) {
+        for (const example of Object.values(CONTRACTS[route.name].examples)) {
+          const source = codeSamples(route, CONTRACTS[route.name], example).find(
+            (s) => s.lang === 'curl',
+          )!.source;
+          const named = / -X ([A-Z]+)/.exec(source)?.[1];
+          const sent = named ?? (/ (-d|--data-binary|-F) /.test(source) ? 'POST' : 'GET');
+          expect([route.name, sent]).toEqual([route.name, route.method]);
+        }
+      }
       expect(sampleOf('lookup-ip', 'curl')).toContain('"$NETINTEL_URL/v1/lookup/8.8.8.8?include=hostname"');
       expect(sampleOf('jobs-create', 'curl', examples('jobs-create').csv)).toContain(
         '--data-binary @newsletter.csv',
