@@ -291,5 +291,33 @@ describe('risk', () => {
       // 256 characters is the longest userId accepted.
       expect((await risk({ userId: 'x'.repeat(256), ip: LONDON, commit: false })).status).toBe(200);
     });
+
+    test('two different user ids never share a baseline: a lone surrogate is refused, bytes that are not UTF-8 too', async () => {
+      // Each would reach the keyed hash as U+FFFD and read the baseline of the user literally named so.
+      expect((await risk({ userId: '\ufffd', ip: LONDON })).status).toBe(200);
+      for (const userId of ['\ud800', '\udfff', 'a\udc00b']) {
+        const res = await risk({ userId, ip: MOUNTAIN_VIEW });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({
+          error: 'invalid_user_id',
+          message: expect.stringContaining('lone surrogate'),
+        });
+      }
+      const raw = await stack.call('POST', '/v1/risk/check', {
+        headers: { ...stack.secret(), 'Content-Type': 'application/json' },
+        body: Buffer.concat([
+          Buffer.from('{"userId":"'),
+          Buffer.from([0xff, 0xfe]),
+          Buffer.from(`","ip":"${MOUNTAIN_VIEW}"}`),
+        ]),
+      });
+      expect([raw.status, await raw.json()]).toEqual([
+        400,
+        { error: 'invalid_json', message: 'The body is not UTF-8 (line 1).' },
+      ]);
+      // The user literally named U+FFFD is where it was, untouched by the refused calls.
+      const again = await risk({ userId: '\ufffd', ip: LONDON, commit: false });
+      expect(await again.json()).toMatchObject({ risk: 'low' });
+    });
   });
 });

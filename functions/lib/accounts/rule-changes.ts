@@ -1,7 +1,7 @@
-import { isUtf8 } from 'node:buffer';
 import { type EmailRules, emailRuleEntries } from '../email/rules.js';
 import { ACCOUNT_GEOFEED_MAX_BYTES, parseAccountGeofeed } from '../ip/account-geofeed.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
+import { firstNonUtf8Line } from '../utf8.js';
 import type { AccountRulesStore, DocumentMeta, RuleChange, TravelMeta } from './account-rules.js';
 import { GeofeedRefusedError, GeofeedTooLargeError } from './errors.js';
 
@@ -40,24 +40,11 @@ export async function setGeofeed(
 ): Promise<DocumentMeta> {
   if (csv.length > ACCOUNT_GEOFEED_MAX_BYTES) throw new GeofeedTooLargeError(ACCOUNT_GEOFEED_MAX_BYTES);
   // UTF-8 only: decoded as it is, a stray byte would be stored and answered as U+FFFD.
-  if (!isUtf8(csv))
-    throw new GeofeedRefusedError([{ line: firstNonUtf8Line(csv), reason: 'is not UTF-8' }], 0);
+  const badLine = firstNonUtf8Line(csv);
+  if (badLine !== null) throw new GeofeedRefusedError([{ line: badLine, reason: 'is not UTF-8' }], 0);
   const parsed = parseAccountGeofeed(csv.toString('utf8'));
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
   return store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
-}
-
-/**
- * The 1-based line (as the refusal counts lines) holding the first byte sequence that is not UTF-8:
- * decoded and encoded again, the bytes differ first there (a valid prefix comes back as it was).
- */
-function firstNonUtf8Line(bytes: Buffer): number {
-  const again = Buffer.from(bytes.toString('utf8'), 'utf8');
-  let at = 0;
-  while (at < bytes.length && bytes[at] === again[at]) at++;
-  let line = 1;
-  for (let nl = bytes.indexOf(0x0a); nl >= 0 && nl < at; nl = bytes.indexOf(0x0a, nl + 1)) line++;
-  return line;
 }
 
 /** Removes the account's geofeed; false when it had none. */

@@ -1,5 +1,6 @@
 import { gunzipWithin, looksGzipped } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
+import { firstNonUtf8Line } from '../utf8.js';
 import { HttpError } from './errors.js';
 import type { HttpRequest } from './request.js';
 
@@ -59,6 +60,8 @@ const tooLarge = (limitBytes: number) =>
 export function parseJsonBytes(bytes: Buffer | null, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   if (!bytes || bytes.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
   if (bytes.length > limitBytes) throw tooLarge(limitBytes);
+  const badLine = firstNonUtf8Line(bytes);
+  if (badLine !== null) throw new HttpError('invalid_json', `The body is not UTF-8 (line ${badLine}).`);
   const text = bytes.toString('utf8');
   try {
     return JSON.parse(text);

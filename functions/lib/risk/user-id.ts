@@ -10,16 +10,24 @@ export const USER_ID_MAX_LENGTH = 256;
 const codePoints = (s: string) => [...s].length;
 
 /**
- * 1 to 256 characters (code points), else `invalid_user_id`: one refinement carrying its API code,
+ * A lone UTF-16 surrogate (`"\ud800"` in JSON): the keyed hash reads the id as UTF-8, where every
+ * lone surrogate becomes U+FFFD, so two different ids would share one baseline.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * 1 to 256 characters (code points), no lone surrogate, else `invalid_user_id`: one refinement carrying its API code,
  * with the same bounds published as minLength/maxLength.
  */
 export const UserIdSchema = z.string().check(
-  z.refine((s) => s.length > 0 && codePoints(s) <= USER_ID_MAX_LENGTH, {
+  z.refine((s) => s.length > 0 && codePoints(s) <= USER_ID_MAX_LENGTH && !LONE_SURROGATE.test(s), {
     ...apiCode('invalid_user_id'),
-    error: (issue) =>
-      issue.input === ''
-        ? 'userId must not be empty'
-        : `userId must be at most ${USER_ID_MAX_LENGTH} characters`,
+    error: (issue) => {
+      if (issue.input === '') return 'userId must not be empty';
+      if (LONE_SURROGATE.test(String(issue.input)))
+        return 'userId must be Unicode text: it holds a lone surrogate (an unpaired \\ud800-\\udfff escape)';
+      return `userId must be at most ${USER_ID_MAX_LENGTH} characters`;
+    },
   }),
   z.meta({
     minLength: 1,

@@ -83,4 +83,24 @@ describe('a JSON body and its Content-Encoding', () => {
       message: 'The body is not valid JSON: expected a value at line 1, column 12.',
     });
   });
+
+  test('a body that is not UTF-8 is 400 invalid_json naming its line, also once decompressed; UTF-8 text passes', () => {
+    const latin1 = Buffer.concat([
+      Buffer.from('{"email":\n"caf'),
+      Buffer.from([0xe9]),
+      Buffer.from('@x.fr"}'),
+    ]);
+    const expected = { code: 'invalid_json', message: 'The body is not UTF-8 (line 2).' };
+    expect(refusal(request(latin1))).toEqual(expected);
+    expect(refusal(request(gzipSync(latin1), gzip))).toEqual(expected);
+    // An encoded lone surrogate (CESU-8) is not UTF-8 either.
+    expect(refusal(request(Buffer.from([0x22, 0xed, 0xa0, 0x80, 0x22])))).toEqual({
+      code: 'invalid_json',
+      message: 'The body is not UTF-8 (line 1).',
+    });
+    expect(readJsonBody(request('{"email":"café@x.fr","u":"\ufffd😀"}'))).toEqual({
+      email: 'café@x.fr',
+      u: '\ufffd😀',
+    });
+  });
 });

@@ -1,0 +1,19 @@
+import { isUtf8 } from 'node:buffer';
+
+// Bodies and uploads are UTF-8 only: decoded as they are, a stray byte would become U+FFFD, and two
+// different inputs (a user id, a rule) the same string. These find the first bad byte to name it.
+
+/**
+ * The 1-based line holding the first byte sequence that is not UTF-8, or null when all of it is.
+ * Decoded and encoded again, the bytes differ first there (a valid prefix comes back as it was).
+ */
+export function firstNonUtf8Line(bytes: Uint8Array): number | null {
+  if (isUtf8(bytes)) return null;
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const again = Buffer.from(buffer.toString('utf8'), 'utf8');
+  let at = 0;
+  while (at < buffer.length && buffer[at] === again[at]) at++;
+  let line = 1;
+  for (let nl = buffer.indexOf(0x0a); nl >= 0 && nl < at; nl = buffer.indexOf(0x0a, nl + 1)) line++;
+  return line;
+}
