@@ -48,7 +48,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'emails: Too big: expected array to have <=100 items',
   },
   invalid_body: {
-    when: 'a list-job body that is neither a list of addresses nor a readable CSV',
+    when: 'a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed',
     message: 'Expected {"emails": string[], "filename"?: string}.',
   },
   empty_job: { when: 'a list job with no addresses', message: 'The list has no addresses.' },
@@ -57,7 +57,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'A job takes at most 100000 addresses; got 100001.',
   },
   invalid_json: {
-    when: 'the body is not valid JSON (the message says where), or a gzip body does not decompress',
+    when: 'the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress',
     message: 'The body is not valid JSON: expected a value at line 1, column 21.',
   },
   missing_field: { when: 'a required field is absent', message: 'emails is required.' },
@@ -70,7 +70,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'include takes the value hostname.',
   },
   invalid_user_id: {
-    when: 'userId is empty or longer than 256 characters',
+    when: 'userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)',
     message: 'userId: userId must not be empty',
   },
   bad_request: {
@@ -116,6 +116,10 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'POST /v1/webhooks/{id}/test or /redeliver to an endpoint that is disabled (by you, or after an event failed for 24 hours)',
     message:
       'The webhook endpoint we_8sQ2xY1c is disabled: enable it (PUT /v1/webhooks/{id} with {"enabled": true}) before sending it events.',
+  },
+  too_many_keys: {
+    when: 'a dashboard key create when the account already has 50 live keys',
+    message: 'An account has at most 50 live keys: revoke one first.',
   },
   geofeed_not_found: {
     when: 'GET /v1/account/geofeed of an account that has no geofeed',

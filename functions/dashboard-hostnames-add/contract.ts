@@ -8,5 +8,5 @@ export const contract: DashboardContract = {
   body: HostnameBody,
   response: HostnameView,
   responseStatus: 201,
-  errors: ['invalid_body', 'missing_field', 'invalid_field', 'not_in_plan'],
+  errors: ['missing_field', 'invalid_field', 'not_in_plan'],
 };

@@ -22,5 +22,5 @@ export const contract: DashboardContract = {
     key: z.string().check(z.describe('The key itself: shown this once, never stored.')),
   }),
   responseStatus: 201,
-  errors: ['invalid_body', 'missing_field', 'invalid_field'],
+  errors: ['missing_field', 'invalid_field', 'too_many_keys'],
 };

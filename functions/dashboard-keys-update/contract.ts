@@ -10,5 +10,5 @@ export const contract: DashboardContract = {
   params: KeyParams,
   body: KeyOriginsBody,
   response: KeyView,
-  errors: ['invalid_body', 'missing_field', 'invalid_field', 'not_found'],
+  errors: ['missing_field', 'invalid_field', 'not_found'],
 };

@@ -9,5 +9,5 @@ export const contract: DashboardContract = {
   body: SignInBody,
   response: z.object({ message: z.string() }),
   responseStatus: 202,
-  errors: ['invalid_body', 'missing_field', 'invalid_field', 'too_many_sign_in_requests'],
+  errors: ['missing_field', 'invalid_field', 'too_many_sign_in_requests'],
 };

@@ -195,14 +195,14 @@ describe('dashboard-sessions', () => {
       const answers = await Promise.all(Array.from({ length: MAX_LIVE_KEYS + 10 }, create));
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_LIVE_KEYS);
-      expect(statuses.filter((s) => s === 400)).toHaveLength(10);
-      const refused = (await answers.find((a) => a.status === 400)!.json()) as {
+      expect(statuses.filter((s) => s === 409)).toHaveLength(10);
+      const refused = (await answers.find((a) => a.status === 409)!.json()) as {
         error: string;
         message: string;
       };
       expect(refused).toEqual({
-        error: 'invalid_body',
-        message: expect.stringContaining('at most 50 live keys'),
+        error: 'too_many_keys',
+        message: 'An account has at most 50 live keys: revoke one first.',
       });
       const listed = async () => {
         const res = await stack.call('GET', '/v1/dashboard/keys', { headers: { Cookie: carol.cookie } });
@@ -211,13 +211,13 @@ describe('dashboard-sessions', () => {
       };
       const live = await listed();
       expect(live).toHaveLength(MAX_LIVE_KEYS);
-      expect((await create()).status).toBe(400);
+      expect((await create()).status).toBe(409);
       const revoked = await stack.call('DELETE', `/v1/dashboard/keys/${live[0]!.keyId}`, {
         headers: carol.change(),
       });
       expect(revoked.status).toBe(204);
       expect((await create()).status).toBe(201);
-      expect((await create()).status).toBe(400);
+      expect((await create()).status).toBe(409);
       expect(await listed()).toHaveLength(MAX_LIVE_KEYS);
     });
 

@@ -1502,7 +1502,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "webhook_disabled" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "webhook_disabled" | "too_many_keys" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -2295,7 +2295,7 @@ export interface operations {
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `empty_batch`: a batch with no items
              *     - `batch_too_large`: a batch of more than 100 items
-             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
@@ -2479,7 +2479,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -2668,7 +2668,7 @@ export interface operations {
             /**
              * @description - `empty_batch`: a batch with no items
              *     - `batch_too_large`: a batch of more than 100 items
-             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -3020,10 +3020,10 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
+             * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed
              *     - `empty_job`: a list job with no addresses
              *     - `job_too_large`: a list job of more than 100,000 addresses (refused at the 100,001st row)
-             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_idempotency_key`: an Idempotency-Key that is empty, longer than 255 characters or has control characters
              */
             400: {
@@ -3657,7 +3657,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
-             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -3858,10 +3858,10 @@ export interface operations {
             };
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
-             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
-             *     - `invalid_user_id`: userId is empty or longer than 256 characters
+             *     - `invalid_user_id`: userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)
              */
             400: {
                 headers: {
@@ -4011,10 +4011,10 @@ export interface operations {
                 content?: never;
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
-             *     - `invalid_user_id`: userId is empty or longer than 256 characters
+             *     - `invalid_user_id`: userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)
              */
             400: {
                 headers: {
@@ -4546,7 +4546,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              */
             400: {
@@ -4899,7 +4899,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              */
             400: {
@@ -5142,8 +5142,8 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
-             *     - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed
+             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_geofeed`: PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)
              */
             400: {
@@ -5499,7 +5499,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
@@ -5806,7 +5806,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
@@ -6087,7 +6087,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_field`: a field has the wrong type or form
              */
             400: {
@@ -6515,7 +6515,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -6701,8 +6701,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
-             *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -6762,7 +6761,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -7051,8 +7050,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
-             *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -7077,6 +7075,16 @@ export interface operations {
             };
             /** @description - `csrf_token_invalid`: a dashboard change (POST, PUT, DELETE) without the session's X-CSRF-Token */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `too_many_keys`: a dashboard key create when the account already has 50 live keys */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -7130,8 +7138,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
-             *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */
@@ -7325,8 +7332,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_json`: the body is not valid JSON (the message says where), or a gzip body does not decompress
-             *     - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV
+             * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
              */

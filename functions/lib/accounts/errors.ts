@@ -5,7 +5,7 @@
 /** Every slot is held by a live key (or by a create too recent to judge). */
 export class LiveKeyLimitError extends Error {
   constructor(readonly max: number) {
-    super(`an account has at most ${max} live keys: revoke one first`);
+    super(`An account has at most ${max} live keys: revoke one first.`);
     this.name = 'LiveKeyLimitError';
   }
 }

@@ -116,7 +116,7 @@ describe('the session pipeline (dashboard routes)', () => {
       { error: 'invalid_field', message: 'email: not an address' },
     ]);
     const domain = await failing(new LiveKeyLimitError(50))(event(null), lambdaContext());
-    expect([domain.statusCode, json(domain.body).error]).toEqual([400, 'invalid_body']);
+    expect([domain.statusCode, json(domain.body).error]).toEqual([409, 'too_many_keys']);
     const crash = await failing(new Error('internal detail: table Accounts'))(event(null), lambdaContext());
     expect(crash.statusCode).toBe(500);
     expect(crash.body).not.toContain('internal detail');

@@ -470,11 +470,11 @@ export class FakeDashboardApi {
     if (method === 'GET' && !id) return { status: 200, json: { keys: this.keys } };
     const origins = Array.isArray(b.origins) ? b.origins.map(String) : [];
     const bad = origins.find((o) => !/^https?:\/\/[^/]+$/.test(o));
-    if (bad !== undefined) return error(400, 'invalid_body', `origins: "${bad}" is not an origin.`);
+    if (bad !== undefined) return error(400, 'invalid_field', `origins: "${bad}" is not an origin.`);
     if (method === 'POST' && !id) {
       const type = b.type === 'secret' ? 'secret' : 'publishable';
       if (type === 'publishable' && origins.length === 0) {
-        return error(400, 'invalid_body', 'origins: a publishable key needs at least one origin.');
+        return error(400, 'invalid_field', 'origins: a publishable key needs at least one origin.');
       }
       const mode = b.test === true ? 'test' : 'live';
       const key = `ni_${mode === 'test' ? 'test_' : ''}${type === 'secret' ? 'sec' : 'pub'}_${'k'.repeat(28)}${String(this.nextId++).padStart(4, '0')}`;

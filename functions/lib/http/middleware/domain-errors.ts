@@ -102,14 +102,16 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
   // Something of another account, or nothing at all: 404 to both.
   register(NotYoursError, (err) => new HttpError('not_found', err.message)),
   register(UnknownKeyError, (err) => new HttpError('not_found', err.message)),
-  register(DashboardInputError, (err) => new ValidationError('invalid_body', err.message)),
-  register(LiveKeyLimitError, (err) => new ValidationError('invalid_body', err.message)),
+  // A field of the body that is not valid (an origin, an e-mail address): the body itself was read.
+  register(DashboardInputError, (err) => new ValidationError('invalid_field', err.message)),
+  // A state of the account, not a mistake in the request: the same body succeeds once a key is revoked.
+  register(LiveKeyLimitError, (err) => new HttpError('too_many_keys', err.message)),
   register(DomainRefusedError, (err) => {
     // Another account's hostname reads as unknown: the dashboard never confirms what others hold.
     if (err.code === 'unknown_hostname' || err.code === 'unknown_account')
       return new HttpError('not_found', err.message);
     if (err.code === 'plan_not_eligible') return new HttpError('not_in_plan', err.message);
-    return new ValidationError('invalid_body', err.message);
+    return new ValidationError('invalid_field', err.message);
   }),
 ];
 

@@ -146,13 +146,13 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
     }
     expect(answer(new DashboardInputError('bad origin'))).toMatchObject({
       status: 400,
-      error: 'invalid_body',
+      error: 'invalid_field',
       message: 'bad origin',
     });
     expect(answer(new LiveKeyLimitError(50))).toMatchObject({
-      status: 400,
-      error: 'invalid_body',
-      message: 'an account has at most 50 live keys: revoke one first',
+      status: 409,
+      error: 'too_many_keys',
+      message: 'An account has at most 50 live keys: revoke one first.',
     });
   });
 
@@ -171,7 +171,7 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
     });
     expect(answer(new DomainRefusedError('hostname_claimed', 'x'))).toMatchObject({
       status: 400,
-      error: 'invalid_body',
+      error: 'invalid_field',
     });
   });
 
