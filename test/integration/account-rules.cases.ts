@@ -338,6 +338,28 @@ describe('account rules', () => {
     });
   });
 
+  test('20 saves of travel settings and email rules at the same moment all land, one of each in force', async () => {
+    const { headers } = await newAccount();
+    const speeds = Array.from({ length: 16 }, (_, i) => 1000 + i * 100);
+    const answers = await Promise.all([
+      ...speeds.map((maxSpeedKmh) =>
+        stack.call('PUT', '/v1/account/travel', { headers, body: { maxSpeedKmh } }),
+      ),
+      ...['a', 'b', 'c', 'd'].map((name) =>
+        stack.call('PUT', '/v1/account/email-rules', {
+          headers,
+          body: { block: { domains: [`${name}.example`] } },
+        }),
+      ),
+    ]);
+    // Each lost race was tried again after a jittered wait instead of answering 503.
+    expect(answers.map((res) => res.status)).toEqual(answers.map(() => 200));
+    const travel = await json(await stack.call('GET', '/v1/account/travel', { headers }));
+    expect(speeds).toContain(travel.maxSpeedKmh);
+    const rules = await json(await stack.call('GET', '/v1/account/email-rules', { headers }));
+    expect(['a.example', 'b.example', 'c.example', 'd.example']).toContain(rules.block.domains[0]);
+  });
+
   test('managing rules is not billed', async () => {
     const month = monthKey(stack.services.now());
     const billed = async () => {

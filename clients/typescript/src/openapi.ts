@@ -1809,7 +1809,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2088,7 +2088,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2392,7 +2392,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2576,7 +2576,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2764,7 +2764,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2912,7 +2912,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3149,7 +3149,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3251,7 +3251,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3393,7 +3393,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3525,7 +3525,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3753,7 +3753,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3968,7 +3968,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4104,7 +4104,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4254,7 +4254,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4388,7 +4388,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4486,7 +4486,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4638,7 +4638,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4769,7 +4769,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4991,7 +4991,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5091,7 +5091,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5235,7 +5235,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5321,7 +5321,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5429,7 +5429,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5605,7 +5605,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5730,7 +5730,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5911,7 +5911,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6015,7 +6015,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6191,7 +6191,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6335,7 +6335,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6459,7 +6459,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6636,7 +6636,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {

@@ -26,7 +26,24 @@ import { conditional } from './dynamo-conditions.js';
 
 /** Under DynamoDB's 400 KB item limit, with room for the keys. */
 const CHUNK_BYTES = 350_000;
-const ATTEMPTS = 3;
+/**
+ * Tries of a change whose switch another change of the same account won. Every change of the
+ * account's rules (geofeed, email rules, travel) moves the one rulesVersion, so two tabs saving at
+ * once race; each lost try waits a random part of a doubling window (full jitter) so that the racers
+ * spread out: 20 saves at the same moment all land (test/integration/account-rules.cases.ts). Past
+ * the last try it is RulesConflictError (503 service_unavailable, nothing applied).
+ */
+const ATTEMPTS = 10;
+/** The first window of the backoff between tries, in ms; it doubles up to BACKOFF_MAX_MS. */
+const BACKOFF_BASE_MS = 20;
+const BACKOFF_MAX_MS = 1000;
+
+/** The wait before try `attempt` (1-based for the first retry): random within the doubled window. */
+export function rulesBackoffMs(attempt: number, random: () => number = Math.random): number {
+  return Math.floor(random() * Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt));
+}
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Profile attribute of each document's meta. */
 const META_ATTRIBUTE: Readonly<Record<RuleDocument, string>> = {
   geofeed: 'rulesGeofeed',
@@ -48,7 +65,14 @@ export class DynamoRulesStore implements AccountRulesStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly now: () => Date = () => new Date(),
+    /** Waits between tries after a lost race (tests pass one that records and returns at once). */
+    private readonly wait: (ms: number) => Promise<void> = pause,
   ) {}
+
+  /** Before try `attempt` (0-based): nothing for the first, a jittered backoff for the others. */
+  private async backoff(attempt: number): Promise<void> {
+    if (attempt > 0) await this.wait(rulesBackoffMs(attempt));
+  }
 
   async meta(accountId: string): Promise<RulesMeta> {
     const res = await this.db.send(
@@ -88,6 +112,7 @@ export class DynamoRulesStore implements AccountRulesStore {
   ): Promise<DocumentMeta> {
     const packed = gzipSync(body);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      await this.backoff(attempt);
       const before = await this.meta(accountId);
       const version = newVersion(this.now());
       const parts: Buffer[] = [];
@@ -129,6 +154,7 @@ export class DynamoRulesStore implements AccountRulesStore {
 
   async deleteDocument(accountId: string, kind: RuleDocument, change: RuleChange): Promise<boolean> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      await this.backoff(attempt);
       const before = await this.meta(accountId);
       if (!before[kind]) return false;
       const switched = await this.switchProfile(
@@ -152,6 +178,7 @@ export class DynamoRulesStore implements AccountRulesStore {
   async writeTravel(accountId: string, settings: TravelSettings, change: RuleChange): Promise<TravelMeta> {
     const meta: TravelMeta = { settings, ...change };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      await this.backoff(attempt);
       const before = await this.meta(accountId);
       const switched = await this.switchProfile(accountId, before.rulesVersion, TRAVEL_ATTRIBUTE, meta, {
         ...change,
