@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { generateApiKey } from '../../functions/lib/accounts/api-key.js';
+import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
 import { usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';
@@ -116,6 +117,24 @@ describe('hostile-headers', () => {
         `x-api-key: ${stack.dev.publishableKey}`,
       ]);
       expectError(res, 401, 'invalid_api_key');
+    });
+
+    test('two Origin headers are 403 origin_not_allowed in either order, with no CORS header', async () => {
+      for (const origins of [
+        ['https://evil.example', 'http://localhost:5173'],
+        ['http://localhost:5173', 'https://evil.example'],
+      ]) {
+        const res = await get('/v1/geo', [
+          `X-Api-Key: ${stack.dev.publishableKey}`,
+          ...origins.map((origin) => `Origin: ${origin}`),
+        ]);
+        expectError(res, 403, 'origin_not_allowed');
+        expect(res.body).toEqual({
+          error: 'origin_not_allowed',
+          message: AUTH_MESSAGES.repeatedOrigin('Origin'),
+        });
+        expect(res.headers['access-control-allow-origin']).toBeUndefined();
+      }
     });
 
     test('?key= twice on GET /v1/geo is 401 invalid_api_key', async () => {

@@ -75,6 +75,8 @@ export const AUTH_MESSAGES = {
     "A publishable key needs the request to carry an Origin or Referer header on the key's allowed origins.",
   unreadableOrigin: (header: 'Origin' | 'Referer') =>
     `The ${header} header is not an http(s) origin (scheme://host[:port]), so it is on no key's allowed origins.`,
+  repeatedOrigin: (header: 'Origin' | 'Referer') =>
+    `The ${header} header was sent more than once; a browser sends one, and two could name two origins.`,
   originNotAllowed: (origin: string) => `The origin ${origin} is not on this key's allowed origins.`,
   liveKeyRequired: "A test key cannot change the account's rules: use a live secret key or the dashboard.",
 } as const;
@@ -161,6 +163,11 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
 
   let allowedOrigin = '';
   if (record.type === 'publishable') {
+    // One Origin (or Referer) only, as a browser sends: of two, which would be the page's?
+    const [header, values] = input.headers.origin?.length
+      ? (['Origin', input.headers.origin] as const)
+      : (['Referer', input.headers.referer ?? []] as const);
+    if (values.length > 1) return deny(403, 'origin_not_allowed', AUTH_MESSAGES.repeatedOrigin(header));
     // Origin when the browser sent one (an opaque "null" origin is never allowed), else Referer.
     const rawOrigin = lastOf(input.headers.origin);
     const rawReferer = lastOf(input.headers.referer);

@@ -429,7 +429,48 @@ describe('each refusal says what to change (docs/api.md: Errors)', () => {
       403,
       AUTH_MESSAGES.originNotAllowed('https://evil.example'),
     ],
+    // Two Origins, in either order, or two Referers without an Origin: which is the page's?
+    [
+      'two Origin headers, the allowed one last',
+      geo,
+      { 'x-api-key': [publishableKey], origin: ['https://evil.example', 'https://app.example'] },
+      {},
+      403,
+      AUTH_MESSAGES.repeatedOrigin('Origin'),
+    ],
+    [
+      'two Origin headers, the allowed one first',
+      geo,
+      { 'x-api-key': [publishableKey], origin: ['https://app.example', 'https://evil.example'] },
+      {},
+      403,
+      AUTH_MESSAGES.repeatedOrigin('Origin'),
+    ],
+    [
+      'two Referer headers and no Origin',
+      geo,
+      { 'x-api-key': [publishableKey], referer: ['https://evil.example/', 'https://app.example/'] },
+      {},
+      403,
+      AUTH_MESSAGES.repeatedOrigin('Referer'),
+    ],
   ];
+
+  test('one Origin decides, whatever Referers come with it', async () => {
+    const d = await authenticate(
+      {
+        route: geo,
+        headers: {
+          'x-api-key': [publishableKey],
+          origin: ['https://app.example'],
+          referer: ['https://a.example/', 'https://b.example/'],
+        },
+        query: {},
+      },
+      fixtureStore(),
+    );
+    expect(d).toMatchObject({ ok: true, principal: { allowedOrigin: 'https://app.example' } });
+  });
 
   test.each(cases)('%s', async (_name, route, headers, query, status, message) => {
     const d = await authenticate({ route, headers, query }, fixtureStore());
