@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 
 // Bodies and uploads are UTF-8 only: decoded as they are, a stray byte would become U+FFFD, and two
-// different inputs (a user id, a rule) the same string. These find the first bad byte to name it.
+// different inputs (a user id, a rule) the same string. This finds the first bad byte to name it.
 
 /**
  * The 1-based line holding the first byte sequence that is not UTF-8, or null when all of it is.
