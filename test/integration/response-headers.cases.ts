@@ -159,6 +159,37 @@ describe('response-headers', () => {
     });
   });
 
+  describe('Cache-Control', () => {
+    test("no answer about a caller is kept by a browser or proxy: no-store on the API's answers and refusals", async () => {
+      const calls: [string, string, { headers?: Record<string, string>; body?: unknown }, number][] = [
+        [
+          'GET',
+          `/v1/geo?key=${stack.dev.publishableKey}`,
+          { headers: { Origin: 'http://localhost:5173' } },
+          200,
+        ],
+        ['GET', '/v1/lookup/8.8.8.8', { headers: stack.secret() }, 200],
+        ['POST', '/v1/lookup', { headers: stack.secret(), body: { ips: ['8.8.8.8'] } }, 200],
+        ['GET', '/v1/usage', { headers: stack.secret() }, 200],
+        ['GET', '/v1/lookup/nope', { headers: stack.secret() }, 400],
+        ['GET', '/v1/geo', { headers: stack.browser('https://evil.example') }, 403],
+      ];
+      for (const [method, path, init, status] of calls) {
+        const res = await stack.call(method, path, init);
+        await res.arrayBuffer();
+        expect({ path, status: res.status, cache: res.headers.get('cache-control') }).toEqual({
+          path,
+          status,
+          cache: 'no-store',
+        });
+      }
+      // The reference keeps its own (a site that may be cached).
+      const docs = await stack.call('GET', '/v1/openapi.json');
+      await docs.arrayBuffer();
+      expect(docs.headers.get('cache-control')).not.toBe('no-store');
+    });
+  });
+
   describe('X-RateLimit-* on every counted call (docs/api.md: Limits)', () => {
     test('Remaining counts down through the minute; the 429 says 0 and when the minute ends', async () => {
       const { bearer } = await newAccount({ perMinute: 3 });

@@ -52,10 +52,12 @@ const body = (error: string, message: string) => `{"error":"${error}","message":
 
 /**
  * On every gateway response: API Gateway's request id (the one in the access log and in the
- * functions' log lines), and the headers a page may read once CORS lets it read the response.
+ * functions' log lines), the headers a page may read once CORS lets it read the response, and
+ * no-store, as on the functions' answers (http/middleware/response-headers.ts).
  */
 export const GATEWAY_COMMON_HEADERS = {
   'X-Request-Id': 'context.requestId',
+  'Cache-Control': "'no-store'",
   'Access-Control-Expose-Headers': `'${EXPOSED_HEADERS}'`,
 } as const;
 

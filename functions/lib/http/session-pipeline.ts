@@ -24,7 +24,7 @@ import type { HttpRequest } from './request.js';
 // rate-counted per account, so there is no admission; the session authorizer's decision
 // (session-authorizer/handler.ts) is the caller. Every answer is `Cache-Control: no-store`.
 //
-//   traceInvocation · injectLambdaContext · responseHeaders (X-Request-Id) · noStore · errorResponse
+//   traceInvocation · injectLambdaContext · responseHeaders (X-Request-Id, Cache-Control: no-store: keys are shown once) · errorResponse
 //   · httpRequest · route key · session (auth 'session') · domainErrors · input · run
 //
 // A route that answers a signed-out call (answersSignedOut: GET /v1/dashboard/session) gets no
@@ -63,15 +63,6 @@ export interface OpenHandlerSpec<I> {
 
 type DashboardContext = RequestContext & { session?: SessionPrincipal };
 
-/** Browsers and proxies keep nothing of the dashboard's answers (keys are shown once). */
-function noStore(): Middleware {
-  const add = (request: { response?: APIGatewayProxyResult | null }) => {
-    if (request.response)
-      request.response.headers = { ...request.response.headers, 'Cache-Control': 'no-store' };
-  };
-  return { name: 'noStore', after: async (r) => add(r), onError: async (r) => add(r) };
-}
-
 /**
  * The authorizer's session, or its refusal (401 session_required, 403 csrf_token_invalid); with
  * `answersSignedOut`, no session is not refused: the context is left without one.
@@ -109,7 +100,6 @@ export function sessionHandler<I>(
     .use(traceInvocation())
     .use(injectLambdaContext(logger, { resetKeys: true }))
     .use(responseHeaders({ logger }))
-    .use(noStore())
     .use(errorResponse({ route: route.name, logger }))
     .use(httpRequest());
   chain.use({ name: 'routeKey', before: async () => logger.appendKeys({ route: route.name }) });

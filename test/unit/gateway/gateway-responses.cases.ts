@@ -20,7 +20,8 @@ import { routeByName } from '../../../functions/routes.js';
 // API Gateway's own answers as a browser gets them: the authorizer's context (what authenticate()
 // decided, as the authorizer hands it over) through the gateway responses' header mappings.
 
-const EXPOSE = { 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
+/** On every gateway response besides its CORS headers. */
+const COMMON = { 'Access-Control-Expose-Headers': EXPOSED_HEADERS, 'Cache-Control': 'no-store' };
 
 const account: Account = {
   accountId: 'acct_1',
@@ -114,7 +115,7 @@ describe('gateway-responses', () => {
       expect(headers).toEqual({
         'Access-Control-Allow-Origin': 'https://app.example',
         Vary: 'Origin',
-        ...EXPOSE,
+        ...COMMON,
       });
     });
 
@@ -123,7 +124,7 @@ describe('gateway-responses', () => {
       for (const type of ['THROTTLED', 'DEFAULT_5XX', 'INTEGRATION_TIMEOUT', 'INTEGRATION_FAILURE']) {
         expect({ type, headers: renderGatewayHeaders(gatewayResponse(type), { authorizer }) }).toEqual({
           type,
-          headers: { 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin', ...EXPOSE },
+          headers: { 'Access-Control-Allow-Origin': 'https://app.example', Vary: 'Origin', ...COMMON },
         });
       }
     });
@@ -147,11 +148,11 @@ describe('gateway-responses', () => {
       expect(headers).toEqual({
         'Access-Control-Allow-Origin': 'https://app.example',
         Vary: 'Origin',
-        ...EXPOSE,
+        ...COMMON,
       });
       expect(renderGatewayHeaders(gatewayResponse('UNAUTHORIZED'), {})).toEqual({
         Vary: 'Origin',
-        ...EXPOSE,
+        ...COMMON,
       });
     });
 

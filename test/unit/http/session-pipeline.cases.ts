@@ -134,6 +134,6 @@ describe('defineHandler picks the pipeline by the route’s auth kind', () => {
     const res = await handler(event(null), lambdaContext());
     expect(res.statusCode).toBe(401);
     expect(json(res.body).error).toBe('invalid_api_key');
-    expect(res.headers?.['Cache-Control']).toBeUndefined();
+    expect(res.headers?.['Cache-Control']).toBe('no-store');
   });
 });

@@ -42,6 +42,18 @@ describe('every answer names its request and, once counted, the minute left', ()
     await phase(responseHeaders({ logger: new FakeLogger() }), 'onError', uncounted);
 
     expect(counted.response.headers).toMatchObject({ 'X-RateLimit-Remaining': '0', 'Retry-After': '40' });
-    expect(Object.keys(uncounted.response.headers ?? {})).toEqual(['X-Request-Id']);
+    expect(Object.keys(uncounted.response.headers ?? {}).sort()).toEqual(['Cache-Control', 'X-Request-Id']);
+  });
+
+  test('every answer is no-store unless its route says otherwise (in any case of the name)', async () => {
+    const plain = requestOf();
+    plain.response = { statusCode: 200, headers: {}, body: '{}' };
+    const own = requestOf();
+    own.response = { statusCode: 200, headers: { 'cache-control': 'public, max-age=300' }, body: '{}' };
+    for (const request of [plain, own])
+      await phase(responseHeaders({ logger: new FakeLogger() }), 'after', request);
+    expect(plain.response.headers).toMatchObject({ 'Cache-Control': 'no-store' });
+    expect(own.response.headers).toEqual(expect.objectContaining({ 'cache-control': 'public, max-age=300' }));
+    expect(own.response.headers).not.toHaveProperty('Cache-Control');
   });
 });
