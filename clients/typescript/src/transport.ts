@@ -92,6 +92,7 @@ export class Transport {
     for (let attempt = 0; ; attempt++) {
       const res = await this.attempt(url, { method: request.method, headers, body }, request, {
         retryNoAnswer: repeatable && attempt < this.options.maxRetries,
+        tries: attempt + 1,
       });
       if (res === 'retry') {
         await sleep(backoffMs(attempt), request.signal);
@@ -119,7 +120,7 @@ export class Transport {
     url: string,
     init: RequestInit,
     request: Request,
-    { retryNoAnswer }: { retryNoAnswer: boolean },
+    { retryNoAnswer, tries }: { retryNoAnswer: boolean; tries: number },
   ): Promise<Response | 'retry'> {
     if (request.signal?.aborted) throw request.signal.reason;
     const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
@@ -139,7 +140,7 @@ export class Transport {
         throw new NetintelError(
           0,
           'timeout',
-          `No answer from ${new URL(url).origin} within ${timeoutMs} ms`,
+          `No answer from ${new URL(url).origin} within ${timeoutMs} ms${tries > 1 ? ` (${tries} tries)` : ''}`,
           {
             cause,
           },

@@ -39,6 +39,23 @@ describe('a server that never answers', () => {
     expect(attempts).toBe(1);
   });
 
+  test('a GET is tried three times (with backoff) before the timeout, which says so', async () => {
+    let attempts = 0;
+    const counted: typeof fetch = (url, init) => {
+      attempts++;
+      return silent(url, init);
+    };
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: counted });
+    const timedOut = expect(client.usage()).rejects.toMatchObject({
+      status: 0,
+      code: 'timeout',
+      message: `No answer from ${BASE_URL} within 30000 ms (3 tries)`,
+    });
+    await jest.advanceTimersByTimeAsync(3 * 30_000 + 2_000);
+    await timedOut;
+    expect(attempts).toBe(3);
+  });
+
   test("a per-call timeoutMs overrides the client's", async () => {
     const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: silent, maxRetries: 0 });
     const timedOut = expect(client.usage({ timeoutMs: 500 })).rejects.toMatchObject({ code: 'timeout' });
