@@ -33,10 +33,12 @@ export function wholeNumber(
   range: { min: number; max?: number; hint?: string },
 ): number | undefined {
   if (raw === undefined) return undefined;
-  const n = Number(raw);
-  const { min, max, hint } = range;
-  if (!Number.isInteger(n) || n < min || (max !== undefined && n > max)) {
-    const bounds = max === undefined ? `of ${min} or more` : `from ${min} to ${max}`;
+  const { min, hint } = range;
+  // Digits only (not 0x10, 1e3 or 1.0), and never past what is stored exactly as a number.
+  const max = Math.min(range.max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  const n = /^-?\d{1,16}$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    const bounds = range.max === undefined ? `of ${min} or more, at most ${max}` : `from ${min} to ${max}`;
     throw new CliError(`--${option} must be a whole number ${bounds}`, { hint });
   }
   return n;

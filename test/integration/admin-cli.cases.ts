@@ -374,6 +374,15 @@ describe('admin-cli', () => {
           'error: Option',
           'hint: npm run admin -- account create --help',
         ],
+        // Past what is stored exactly (it reached DynamoDB's marshaller), or not digits (0x10 read as 16).
+        ...['1e30', '9007199254740993', '0x10', '1e3', '99999999999999999999'].map(
+          (cap) =>
+            [
+              ['account', 'create', '--plan', 'free', '--monthly-cap', cap],
+              'error: --monthly-cap must be a whole number of 1 or more, at most 9007199254740991',
+              'hint: npm run admin -- account create --help',
+            ] as const,
+        ),
         [['key', 'list'], 'error: --account is required', 'hint: npm run admin -- key list --help'],
         [['key', 'frob'], 'error: unknown command "key frob"', 'hint: npm run admin -- key --help'],
         [['nothing'], 'error: unknown command "nothing"', 'hint: npm run admin -- --help'],
