@@ -38,12 +38,12 @@ const ATTEMPTS = 10;
 const BACKOFF_BASE_MS = 20;
 const BACKOFF_MAX_MS = 1000;
 
-/** The wait before try `attempt` (1-based for the first retry): random within the doubled window. */
-export function rulesBackoffMs(attempt: number, random: () => number = Math.random): number {
-  return Math.floor(random() * Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt));
+/** Before try `attempt` (0-based): nothing for the first, then a random part of the doubled window. */
+function backoff(attempt: number): Promise<void> {
+  if (attempt === 0) return Promise.resolve();
+  const ms = Math.floor(Math.random() * Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt));
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 /** Profile attribute of each document's meta. */
 const META_ATTRIBUTE: Readonly<Record<RuleDocument, string>> = {
   geofeed: 'rulesGeofeed',
@@ -65,14 +65,7 @@ export class DynamoRulesStore implements AccountRulesStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly now: () => Date = () => new Date(),
-    /** Waits between tries after a lost race (tests pass one that records and returns at once). */
-    private readonly wait: (ms: number) => Promise<void> = pause,
   ) {}
-
-  /** Before try `attempt` (0-based): nothing for the first, a jittered backoff for the others. */
-  private async backoff(attempt: number): Promise<void> {
-    if (attempt > 0) await this.wait(rulesBackoffMs(attempt));
-  }
 
   async meta(accountId: string): Promise<RulesMeta> {
     const res = await this.db.send(
@@ -112,7 +105,7 @@ export class DynamoRulesStore implements AccountRulesStore {
   ): Promise<DocumentMeta> {
     const packed = gzipSync(body);
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      await this.backoff(attempt);
+      await backoff(attempt);
       const before = await this.meta(accountId);
       const version = newVersion(this.now());
       const parts: Buffer[] = [];
@@ -154,7 +147,7 @@ export class DynamoRulesStore implements AccountRulesStore {
 
   async deleteDocument(accountId: string, kind: RuleDocument, change: RuleChange): Promise<boolean> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      await this.backoff(attempt);
+      await backoff(attempt);
       const before = await this.meta(accountId);
       if (!before[kind]) return false;
       const switched = await this.switchProfile(
@@ -178,7 +171,7 @@ export class DynamoRulesStore implements AccountRulesStore {
   async writeTravel(accountId: string, settings: TravelSettings, change: RuleChange): Promise<TravelMeta> {
     const meta: TravelMeta = { settings, ...change };
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      await this.backoff(attempt);
+      await backoff(attempt);
       const before = await this.meta(accountId);
       const switched = await this.switchProfile(accountId, before.rulesVersion, TRAVEL_ATTRIBUTE, meta, {
         ...change,

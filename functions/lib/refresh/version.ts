@@ -28,16 +28,8 @@ export function nextVersionId(at: Date, contentHash: string, previous: string | 
 
 /** The time a version id is stamped with, in ms; null for text that is not a version id. */
 function stampOf(version: string): number | null {
-  if (!isVersionId(version)) return null;
-  const s = version;
-  return Date.UTC(
-    +s.slice(0, 4),
-    +s.slice(4, 6) - 1,
-    +s.slice(6, 8),
-    +s.slice(9, 11),
-    +s.slice(11, 13),
-    +s.slice(13, 15),
-  );
+  const m = isVersionId(version) ? /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z/.exec(version) : null;
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
 }
 
 export function isVersionId(text: string): boolean {
