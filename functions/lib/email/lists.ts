@@ -56,6 +56,13 @@ export function parseListText(text: string): string[] {
   return entries;
 }
 
+/**
+ * The second-level names reserved for documentation (RFC 2606): they are nobody's mail service, so
+ * never disposable whatever a list says (upstream lists carry example.com). Their mail-server status
+ * is what their DNS says: a null MX, so `no_mail_server`.
+ */
+export const RESERVED_EXAMPLE_DOMAINS: readonly string[] = ['example.com', 'example.net', 'example.org'];
+
 /** Builds the lists from entries, removing allowlisted domains from the disposable union. */
 export function createEmailLists(entries: {
   disposable?: Iterable<string>;
@@ -108,7 +115,8 @@ async function readRelays(read: EmailFileReader): Promise<Map<string, string>> {
 /**
  * The lists from the files of an email directory, wherever it is stored (the layer's directory, a
  * published S3 version). The disposable, free and role lists are required; the allowlist, MX-host
- * seeds, common providers and relay domains are optional.
+ * seeds, common providers and relay domains are optional. The reserved example domains always join
+ * the allowlist (test mode's fixed lists, built with createEmailLists, keep their own table).
  */
 export async function emailListsFrom(read: EmailFileReader): Promise<EmailLists> {
   const [disposable, allowlist, free, role, mxHostSeeds, common, relays] = await Promise.all([
@@ -122,7 +130,7 @@ export async function emailListsFrom(read: EmailFileReader): Promise<EmailLists>
   ]);
   return createEmailLists({
     disposable,
-    allowlist,
+    allowlist: [...allowlist, ...RESERVED_EXAMPLE_DOMAINS],
     free,
     role,
     mxHostSeeds,

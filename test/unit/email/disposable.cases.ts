@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { createEmailChecker } from '../../../functions/lib/email/check.js';
+import { emailListsFrom } from '../../../functions/lib/email/lists.js';
 import { InMemoryMxHostTable } from '../../../functions/lib/email/mx-hosts.js';
 import { fixtureLists, ZoneResolver } from './support/zone-resolver.js';
 
@@ -57,6 +58,30 @@ describe('disposable', () => {
       const result = await (await checker()).check('someone@example.com');
       expect(result.isDisposable).toBe(false);
       expect(result.disposableSource).toBeNull();
+    });
+
+    test('example.com is never disposable: listed upstream, on a disposable mail server, or a subdomain', async () => {
+      const lists = await fixtureLists();
+      const files: Record<string, string> = {
+        'disposable.txt': [...lists.disposable, 'example.com', 'example.org'].join('\n'),
+        'free.txt': [...lists.free].join('\n'),
+        'role.txt': [...lists.role].join('\n'),
+        'mx-hosts.txt': lists.mxHostSeeds.join('\n'),
+      };
+      const listed = await emailListsFrom(async (file) => files[file]);
+      const served = new ZoneResolver({
+        'example.net': { mx: [{ exchange: 'in.tempmx.example', priority: 10 }] },
+      });
+      const check = createEmailChecker({ lists: listed, resolver: served });
+      for (const email of ['a@example.com', 'a@mail.example.org', 'a@example.net']) {
+        const result = await check.check(email);
+        expect([email, result.isDisposable, result.reasons]).toEqual([
+          email,
+          false,
+          expect.not.arrayContaining(['disposable_domain']),
+        ]);
+      }
+      expect((await check.check('a@throwaway.example')).isDisposable).toBe(true);
     });
 
     test('isDisposable is always false when syntaxValid is false', async () => {

@@ -28,6 +28,17 @@ describe('lists', () => {
       expect([...lists.disposable]).toEqual(['a.example']);
     });
 
+    test('the documentation domains of RFC 2606 are never disposable in the live lists, whatever they say', async () => {
+      const files: Record<string, string> = {
+        'disposable.txt': 'example.com\nexample.net\nexample.org\nx.example\n',
+        'free.txt': '',
+        'role.txt': '',
+      };
+      const lists = await emailListsFrom(async (file) => files[file]);
+      expect([...lists.disposable]).toEqual(['x.example']);
+      expect(lists.allowlist.has('example.com')).toBe(true);
+    });
+
     test('a missing required list is an error', async () => {
       await expect(loadEmailLists('/nonexistent/email')).rejects.toThrow();
     });
@@ -41,7 +52,7 @@ describe('lists', () => {
       };
       const lists = await emailListsFrom(async (file) => files[file]);
       expect([...lists.disposable]).toEqual(['tempbox.example']);
-      expect(lists.allowlist.size).toBe(0);
+      expect([...lists.allowlist]).toEqual(['example.com', 'example.net', 'example.org']);
       expect(lists.mxHostSeeds).toEqual([]);
       expect(lists.commonProviders).toContain('gmail.com');
     });
