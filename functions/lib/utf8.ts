@@ -17,3 +17,14 @@ export function firstNonUtf8Line(bytes: Uint8Array): number | null {
   for (let nl = buffer.indexOf(0x0a); nl >= 0 && nl < at; nl = buffer.indexOf(0x0a, nl + 1)) line++;
   return line;
 }
+
+/**
+ * The bytes without a leading UTF-8 byte order mark. JSON texts must not start with one, but a
+ * parser may ignore it (RFC 8259, section 8.1), and Windows tools write it: the API ignores it, as
+ * the CSV reader does.
+ */
+export function withoutBom(bytes: Buffer): Buffer {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf
+    ? bytes.subarray(3)
+    : bytes;
+}

@@ -288,6 +288,20 @@ describe('response-headers', () => {
       });
     });
 
+    test('a leading byte order mark (as Windows tools write) is ignored on a lookup and a list job', async () => {
+      const json = { 'Content-Type': 'application/json' };
+      const lookup = await stack.call('POST', '/v1/lookup', {
+        headers: { ...stack.secret(), ...json },
+        body: '\ufeff{"ips": ["8.8.8.8"]}',
+      });
+      expect(lookup.status).toBe(200);
+      const job = await stack.call('POST', '/v1/email/jobs', {
+        headers: { ...stack.secret(), ...json },
+        body: '\ufeff{"emails": ["a@gmail.com"]}',
+      });
+      expect(job.status).toBe(202);
+    });
+
     test('a body nesting a hundred thousand levels is a 400 on every kind of route, never a 500', async () => {
       const deep = '['.repeat(100_000);
       const json = { 'Content-Type': 'application/json' };

@@ -1,6 +1,6 @@
 import { gunzipWithin, looksGzipped } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
-import { firstNonUtf8Line } from '../utf8.js';
+import { firstNonUtf8Line, withoutBom } from '../utf8.js';
 import { HttpError } from './errors.js';
 import type { HttpRequest } from './request.js';
 
@@ -56,10 +56,14 @@ export function readJsonBody(req: HttpRequest, limitBytes = JSON_BODY_LIMIT_BYTE
 const tooLarge = (limitBytes: number) =>
   new HttpError('body_too_large', `The body is larger than ${limitBytes} bytes.`);
 
-/** JSON from the bytes of a body (e.g. once decompressed): 400 `invalid_json`, 413 over the limit. */
-export function parseJsonBytes(bytes: Buffer | null, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
-  if (!bytes || bytes.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
-  if (bytes.length > limitBytes) throw tooLarge(limitBytes);
+/**
+ * JSON from the bytes of a body (e.g. once decompressed), a leading UTF-8 BOM ignored: 400
+ * `invalid_json`, 413 over the limit.
+ */
+export function parseJsonBytes(body: Buffer | null, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
+  if (body && body.length > limitBytes) throw tooLarge(limitBytes);
+  const bytes = withoutBom(body ?? Buffer.alloc(0));
+  if (bytes.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
   const badLine = firstNonUtf8Line(bytes);
   if (badLine !== null) throw new HttpError('invalid_json', `The body is not UTF-8 (line ${badLine}).`);
   const text = bytes.toString('utf8');

@@ -1,6 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { gunzipWithinAsync } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
+import { withoutBom } from '../utf8.js';
 import * as z from '../zod.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
@@ -140,7 +141,7 @@ function parseJson(bytes: Buffer): unknown {
 
 /** The list of a JSON body (gzip-compressed when `gzipped`): {emails, filename?} or {uploadId, filename?}. */
 export async function jsonJobSource(body: Buffer, gzipped: boolean): Promise<JobSource> {
-  const text = gzipped ? await gunzipWhole(body) : body;
+  const text = withoutBom(gzipped ? await gunzipWhole(body) : body);
   if (text.length > CSV_LIMIT_BYTES)
     throw new JobInputError('body_too_large', 'The body is larger than 10 MB.');
   const verdict = scanJobJson(text, {

@@ -84,6 +84,15 @@ describe('a JSON body and its Content-Encoding', () => {
     });
   });
 
+  test('a leading UTF-8 byte order mark is ignored (RFC 8259, 8.1), also once decompressed; only a leading one', () => {
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    const body = Buffer.concat([bom, Buffer.from('{"ips":["8.8.8.8"]}')]);
+    expect(readJsonBody(request(body))).toEqual({ ips: ['8.8.8.8'] });
+    expect(readJsonBody(request(gzipSync(body), gzip))).toEqual({ ips: ['8.8.8.8'] });
+    expect(refusal(request(Buffer.concat([bom, bom, Buffer.from('{}')]))).code).toBe('invalid_json');
+    expect(refusal(request(bom))).toEqual({ code: 'invalid_json', message: 'A JSON body is required.' });
+  });
+
   test('a body that is not UTF-8 is 400 invalid_json naming its line, also once decompressed; UTF-8 text passes', () => {
     const latin1 = Buffer.concat([
       Buffer.from('{"email":\n"caf'),
