@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, gzip, gzipSync } from 'node:zlib';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -42,7 +42,7 @@ import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/l
 import { accessLogger } from '../../functions/lib/observability.js';
 import type { Services } from '../../functions/lib/runtime/services.js';
 import { handlerEntry, isKeyRoute, type Route } from '../../functions/routes.js';
-import { answerClientError } from './client-error.js';
+import { answerClientError, answerConnect } from './client-error.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandler } from './load-handler.js';
 import { matchPath } from './match-path.js';
@@ -306,11 +306,15 @@ function queryMaps(url: URL) {
   return { single: any ? single : null, multi: any ? multi : null };
 }
 
+/**
+ * The caller's address, as API Gateway's sourceIp: always an IP address. With TRUST_FORWARDED_FOR
+ * the first X-Forwarded-For entry stands in for it when it is one; anything else there is ignored.
+ */
 function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
   if (trustForwardedFor) {
     const xff = req.headers['x-forwarded-for'];
     const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-    if (first) return first;
+    if (first && isIP(first) !== 0) return first;
   }
   return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
 }
@@ -624,6 +628,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   server.keepAliveTimeout = 5000;
   // What Node's parser refuses (bad request line, headers over 16 KB) is answered as {error, message}.
   server.on('clientError', (err, socket) => answerClientError(err, socket));
+  server.on('connect', (_req, socket) => answerConnect(socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host ?? '127.0.0.1', () => resolve());

@@ -35,7 +35,11 @@ export function clientErrorBody(err: ParserError, headerLimit = maxHeaderSize): 
 
 /** The whole raw HTTP/1.1 response for a parser failure. */
 export function clientErrorResponse(err: ParserError, headerLimit = maxHeaderSize): string {
-  const body = clientErrorBody(err, headerLimit);
+  return rawErrorResponse(clientErrorBody(err, headerLimit));
+}
+
+/** `{error, message}` as a whole raw HTTP/1.1 response that closes the connection. */
+function rawErrorResponse(body: ErrorBody): string {
   const status = ERROR_CODES[body.error];
   const json = JSON.stringify(body);
   return [
@@ -60,4 +64,22 @@ export function answerClientError(err: ParserError, socket: Duplex, headerLimit 
     return;
   }
   socket.end(clientErrorResponse(err, headerLimit));
+}
+
+/**
+ * The server's 'connect' listener. A CONNECT request asks for a tunnel, which this server does not
+ * give (nor does API Gateway): without a listener Node closes the socket without a word, so the
+ * client gets the API's 400 instead, then the connection is closed.
+ */
+export function answerConnect(socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    rawErrorResponse({
+      error: 'bad_request',
+      message: 'CONNECT is not served: this is an HTTP API, not a proxy.',
+    }),
+  );
 }

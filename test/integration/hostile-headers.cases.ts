@@ -200,6 +200,12 @@ describe('hostile-headers', () => {
       expect(res.headers.connection).toBe('close');
     });
 
+    test('CONNECT (a tunnel request) is 400 bad_request, and the connection is closed', async () => {
+      const res = await raw(`CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n`);
+      expectError(res, 400, 'bad_request');
+      expect(res.headers.connection).toBe('close');
+    });
+
     test('a client that leaves in the middle of its body is logged as such, not as a gateway error', async () => {
       const errorsBefore = stack.serverErrors().length;
       const socket = connect(port, host);

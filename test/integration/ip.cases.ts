@@ -307,6 +307,13 @@ describe('ip', () => {
       expect(body).toHaveProperty('security');
     });
 
+    test('a trusted X-Forwarded-For that is not an address is ignored: the connecting address, never an echo', async () => {
+      for (const forwarded of ['<script>alert(1)</script>', '8.8.8.8x', 'unknown, 8.8.8.8']) {
+        const body = GeoResultSchema.parse(await (await geo({ 'X-Forwarded-For': forwarded })).json());
+        expect([forwarded, body.ip]).toEqual([forwarded, expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]);
+      }
+    });
+
     test('from a loopback connection every location field is null', async () => {
       const body = GeoResultSchema.parse(await (await geo({ 'X-Forwarded-For': '127.0.0.1' })).json());
       expect(body).toMatchObject({
