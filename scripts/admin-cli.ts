@@ -181,6 +181,7 @@ function hintFor(err: unknown, positionals: string[]): string | undefined {
   if (err instanceof EventNotFoundError)
     return "npm run admin -- webhooks deliveries ACCOUNT ENDPOINT   shows the endpoint's events";
   if (!(err instanceof CliError)) return undefined;
+  if (err.hint) return err.hint;
   const named = commandOf(positionals);
   return `npm run admin -- ${named ? `${named} ` : ''}--help`;
 }
@@ -253,15 +254,22 @@ interface Connection {
 
 async function connect(values: Values): Promise<Connection> {
   if (values.outputs) {
-    const outputs = JSON.parse(await readFile(values.outputs, 'utf8')) as Record<
-      string,
-      Record<string, string>
-    >;
+    const outputsHint = 'write it with `npx cdk deploy --outputs-file cdk-outputs.json`';
+    let outputs: Record<string, Record<string, string>>;
+    try {
+      outputs = JSON.parse(await readFile(values.outputs, 'utf8'));
+    } catch (error) {
+      const reason =
+        error instanceof SyntaxError ? 'not JSON' : ((error as NodeJS.ErrnoException).code ?? 'unreadable');
+      throw new CliError(`--outputs ${values.outputs}: cannot read the stack outputs (${reason})`, {
+        hint: outputsHint,
+      });
+    }
     let env: Record<string, string>;
     try {
-      env = environmentFromOutputs(Object.values(outputs)[0] ?? {});
+      env = environmentFromOutputs(Object.values(outputs ?? {})[0] ?? {});
     } catch (error) {
-      throw new CliError(`--outputs ${values.outputs}: ${(error as Error).message}`);
+      throw new CliError(`--outputs ${values.outputs}: ${(error as Error).message}`, { hint: outputsHint });
     }
     for (const [name, value] of Object.entries(env)) process.env[name] = value;
     return { aws: true };
@@ -280,7 +288,13 @@ async function connect(values: Values): Promise<Connection> {
       return { aws: false };
     }
   }
-  // No local stack running: open the stores under DATA_DIR directly.
+  // No local stack running: open the stores under DATA_DIR directly, when they are there (a
+  // mistyped DATA_DIR would otherwise get a new empty store, and the command would act on nothing).
+  if (!existsSync(dataDir)) {
+    throw new CliError(`no local data at ${dataDir}`, {
+      hint: '`npm start` creates it: pass the DATA_DIR it used (--data-dir DIR), or start it first',
+    });
+  }
   const emulators = await startEmulators(dataDir);
   useEndpoints(emulators.endpoints);
   return { aws: false, emulators };
@@ -720,8 +734,15 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
     io.err(USAGE);
     return 2;
   }
-  if (!COMMANDS[positionals.slice(0, 2).join(' ')]) {
+  const name = positionals.slice(0, 2).join(' ');
+  if (!COMMANDS[name]) {
     refuse(new CliError(`unknown command "${positionals.join(' ')}"`), positionals);
+    return 2;
+  }
+  // Only the webhooks commands take words after their name (checked there); elsewhere an extra
+  // word is a mistake (an option without its --), not something to drop.
+  if (positionals[0] !== 'webhooks' && positionals.length > 2) {
+    refuse(new CliError(`unexpected argument "${positionals[2]}" (${name} takes options only)`), positionals);
     return 2;
   }
   let connection: Connection | undefined;

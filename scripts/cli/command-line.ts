@@ -10,20 +10,29 @@ export type CommandLine<O extends Options> = ReturnType<
 >;
 
 /**
- * The options and positionals of `args`. Unknown flags and values that look like flags
- * ("--limit -3") are input to correct: a CliError of one line, with `hint` when the caller knows
- * where to look.
+ * The options and positionals of `args`. Unknown flags, values that look like flags ("--limit -3")
+ * and an option given twice that takes one value (Node's parser keeps the last silently) are input
+ * to correct: a CliError of one line, with `hint` when the caller knows where to look.
  */
 export function readCommandLine<O extends Options>(
   args: string[],
   options: O,
   hint?: string,
 ): CommandLine<O> {
+  let parsed: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true; tokens: true }>>;
   try {
-    return parseArgs({ args, options, allowPositionals: true });
+    parsed = parseArgs({ args, options, allowPositionals: true, tokens: true });
   } catch (err) {
     throw new CliError((err as Error).message.replace(/\s*\n\s*/g, ' '), { hint });
   }
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || options[token.name]?.multiple) continue;
+    if (seen.has(token.name)) throw new CliError(`--${token.name} is given more than once`, { hint });
+    seen.add(token.name);
+  }
+  const { values, positionals } = parsed;
+  return { values, positionals } as CommandLine<O>;
 }
 
 /** A whole-number option from `min` (to `max`), or undefined when it was not given. */

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -384,6 +385,22 @@ describe('admin-cli', () => {
             ] as const,
         ),
         [['key', 'list'], 'error: --account is required', 'hint: npm run admin -- key list --help'],
+        // Node's parser would keep the last copy, and drop a word after the command.
+        [
+          ['account', 'create', '--plan', 'free', '--plan', 'pro'],
+          'error: --plan is given more than once',
+          'hint: npm run admin -- account create --help',
+        ],
+        [
+          ['account', 'list', 'everything'],
+          'error: unexpected argument "everything" (account list takes options only)',
+          'hint: npm run admin -- account list --help',
+        ],
+        [
+          ['account', 'list', '--outputs', join(tmpdir(), 'no-such-outputs.json')],
+          `error: --outputs ${join(tmpdir(), 'no-such-outputs.json')}: cannot read the stack outputs (ENOENT)`,
+          'hint: write it with `npx cdk deploy --outputs-file cdk-outputs.json`',
+        ],
         [['key', 'frob'], 'error: unknown command "key frob"', 'hint: npm run admin -- key --help'],
         [['nothing'], 'error: unknown command "nothing"', 'hint: npm run admin -- --help'],
         [
@@ -402,6 +419,28 @@ describe('admin-cli', () => {
         expect({ args, code, lines: lines.length }).toEqual({ args, code: 2, lines: 2 });
         expect(lines[0]!.startsWith(error)).toBe(true);
         expect(lines[1]!.startsWith(hint)).toBe(true);
+      }
+    });
+
+    test('a DATA_DIR with no local data is refused, not made into an empty store; outputs that are not JSON too', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-typo-'));
+      try {
+        const missing = join(dir, '.dta');
+        const err: string[] = [];
+        const io = { out: () => undefined, err: (text: string) => err.push(text), clock };
+        expect(await runAdmin(['account', 'list', '--data-dir', missing], io)).toBe(2);
+        expect(err).toEqual([
+          `error: no local data at ${missing}`,
+          expect.stringMatching(/^hint: `npm start` creates it/),
+        ]);
+        expect(existsSync(missing)).toBe(false);
+        const outputs = join(dir, 'outputs.json');
+        await writeFile(outputs, 'Outputs:\n  NetIntel...');
+        err.length = 0;
+        expect(await runAdmin(['account', 'list', '--outputs', outputs], io)).toBe(2);
+        expect(err[0]).toBe(`error: --outputs ${outputs}: cannot read the stack outputs (not JSON)`);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
       }
     });
 
