@@ -126,12 +126,28 @@ describe('accounts', () => {
         await expectError(res, 403, 'origin_not_allowed');
       }
       // An Origin sent but unreadable is told apart from none, without being quoted.
-      const badPort = await stack.call('GET', '/v1/geo', {
-        headers: stack.browser('http://localhost:99999'),
+      // So is one no browser sends: credentials would make it another host's (evil.example), and a
+      // path an allowed host's with more after it.
+      for (const origin of [
+        'http://localhost:99999',
+        'http://localhost:4321@evil.example',
+        'http://localhost:4321/x',
+      ]) {
+        const res = await stack.call('GET', '/v1/geo', { headers: stack.browser(origin) });
+        expect([origin, await res.json()]).toEqual([
+          origin,
+          { error: 'origin_not_allowed', message: AUTH_MESSAGES.unreadableOrigin('Origin') },
+        ]);
+      }
+      const withCredentials = await stack.call('GET', '/v1/geo', {
+        headers: {
+          'X-Api-Key': stack.dev.publishableKey,
+          Referer: 'http://localhost:4321@evil.example/page',
+        },
       });
-      expect(await badPort.json()).toEqual({
+      expect(await withCredentials.json()).toEqual({
         error: 'origin_not_allowed',
-        message: AUTH_MESSAGES.unreadableOrigin('Origin'),
+        message: AUTH_MESSAGES.unreadableOrigin('Referer'),
       });
     });
 

@@ -7,7 +7,7 @@ import { testPartitionOf } from '../test-mode/mode.js';
 import type { AccountStore, KeyRecord } from './account.js';
 import { hashApiKey, isWellFormedKey } from './api-key.js';
 import type { KeyType } from './key-type.js';
-import { isOriginAllowed, originOf } from './origins.js';
+import { headerOriginOf, isOriginAllowed, originOf } from './origins.js';
 
 export type AuthDecision =
   | {
@@ -171,7 +171,7 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
     // Origin when the browser sent one (an opaque "null" origin is never allowed), else Referer.
     const rawOrigin = lastOf(input.headers.origin);
     const rawReferer = lastOf(input.headers.referer);
-    const origin = rawOrigin !== undefined ? originOf(rawOrigin) : originOf(rawReferer);
+    const origin = rawOrigin !== undefined ? headerOriginOf(rawOrigin) : originOf(rawReferer);
     if (!origin) {
       // Missing, or sent but unreadable (`null`, another scheme, a bad port): said apart, never quoted.
       const sent = rawOrigin !== undefined ? 'Origin' : rawReferer !== undefined ? 'Referer' : null;

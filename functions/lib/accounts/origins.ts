@@ -4,16 +4,29 @@
 
 const LOCAL_WILDCARD = /^(https?):\/\/(localhost|127\.0\.0\.1|\[::1\]):\*$/;
 
-/** Canonical origin of a URL-ish string, or undefined (`null`, opaque and malformed origins). */
+/**
+ * Canonical origin of a URL (a Referer), or undefined (`null`, opaque and malformed origins, and a
+ * URL with credentials, which no browser sends: `http://localhost:3000@evil.example` is evil.example).
+ */
 export function originOf(value: string | undefined): string | undefined {
   if (!value || value === 'null') return undefined;
   try {
     const url = new URL(value);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+    if (url.username !== '' || url.password !== '') return undefined;
     return url.origin;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The origin an Origin header names, or undefined unless it is one as browsers send it:
+ * `scheme://host[:port]` and nothing else (any case), never a path, a query or credentials.
+ */
+export function headerOriginOf(value: string | undefined): string | undefined {
+  const origin = originOf(value);
+  return origin !== undefined && origin === value?.toLowerCase() ? origin : undefined;
 }
 
 /** Normalises an allowed-origins entry; undefined when it is neither an origin nor a local wildcard. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import {
+  headerOriginOf,
   isOriginAllowed,
   normaliseAllowedOrigin,
   originOf,
@@ -31,6 +32,19 @@ describe('allowed origins of publishable keys (docs/api.md: Authentication)', ()
     expect(originOf('not a url')).toBeUndefined();
     expect(originOf(undefined)).toBeUndefined();
     expect(originOf('https://Shop.Customer.Example/path?q=1')).toBe('https://shop.customer.example');
+  });
+
+  test('credentials make a URL no origin; an Origin header is scheme://host[:port] and nothing else', () => {
+    expect(originOf('http://localhost:3000@evil.example/')).toBeUndefined();
+    expect(originOf('https://user:pw@shop.example/page')).toBeUndefined();
+    expect(headerOriginOf('http://localhost:3000@evil.example')).toBeUndefined();
+    expect(headerOriginOf('http://localhost:3000/path')).toBeUndefined();
+    expect(headerOriginOf('http://localhost:3000/')).toBeUndefined();
+    expect(headerOriginOf('https://shop.example?x=1')).toBeUndefined();
+    expect(headerOriginOf('HTTP://Shop.Example:8443')).toBe('http://shop.example:8443');
+    expect(headerOriginOf('http://[::1]:3000')).toBe('http://[::1]:3000');
+    expect(headerOriginOf('null')).toBeUndefined();
+    expect(headerOriginOf(undefined)).toBeUndefined();
   });
 
   test('allowed-origin entries are normalised; paths are refused', () => {
