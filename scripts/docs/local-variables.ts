@@ -45,7 +45,8 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
   {
     name: 'TRUST_FORWARDED_FOR',
     default: '`false`',
-    meaning: 'Take the client IP from `X-Forwarded-For` (to try `GET /v1/geo` with another address).',
+    meaning:
+      'Take the client IP from the first `X-Forwarded-For` entry when it is an IP address (to try `GET /v1/geo` with another address); anything else there is ignored.',
     readBy: '`npm start`',
   },
   {
