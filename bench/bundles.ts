@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,6 +10,7 @@ import { esbuildOptions } from '../infra/bundling.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { median, minMax, round } from './stats.js';
 import { bundleGraph, bytesOf, inputsOf } from './support/bundle-graph.js';
+import { type CpuProfile, importCostOf, meanCost, sourceMapReader } from './support/cpu-profile.js';
 import type { BenchResult } from './types.js';
 
 // Lambda bundles: every function the stack deploys, built with the stack's own esbuild options
@@ -47,10 +49,21 @@ export const about = [
   'are shown without one.',
   '',
   '"What the hot bundles are made of" lists, for `lookup-ip`, `geo` and the `authorizer`, the largest parts (npm',
-  'packages, our folders) loaded at cold start beyond those of the floor, in minified KB: where the import time above the floor comes from.',
+  'packages, our folders) loaded at cold start beyond those of the floor, in minified KB. "Where the time above the',
+  'floor goes" says what that code costs: a CPU profile (`node --cpu-prof`, a sample every 50 µs) of 10 fresh',
+  'processes importing each of them, and the floor, untraced; the self time of every sample is put to one kind of',
+  "work (`bench/support/cpu-profile.ts`): Node's loader, parsing and compiling, source maps, garbage collection,",
+  "Node's own modules, or the top-level code of one part of the bundle, found through its source maps. Each row is",
+  "the function's mean milliseconds of that work minus the floor's (the process start is in both, alike); rows",
+  'under 0.5 ms are left out. Profiling slows everything down a little, so these add up to somewhat more than the',
+  'difference of the import times above.',
 ].join('\n');
 
 const GROUP = 'Lambda bundles';
+const COST_GROUP = 'Where the time above the floor goes (CPU profiles, tracing off)';
+/** Profiles per bundle for COST_GROUP, and the smallest difference listed there. */
+const PROFILE_RUNS = 10;
+const COST_SHOWN_MS = 0.5;
 const RATIO_GROUP = 'Import time relative to the floor';
 const PARTS_GROUP = 'What the hot bundles are made of';
 /** Parts of a hot bundle listed (the largest), the rest summed. */
@@ -149,26 +162,53 @@ function partsOf(metafile: Metafile, files: readonly string[]): Map<string, numb
   return byPart;
 }
 
+/** The environment of a function as Lambda runs it; untraced as with `-c tracing=false`. */
+function lambdaEnv(tracing: boolean): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    // As in Lambda (infra/constructs/netintel-function.ts): source maps are registered at load.
+    NODE_OPTIONS: '--enable-source-maps',
+    // As in Lambda, where it is set: the X-Ray tracer is loaded (functions/lib/aws/tracing.ts).
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+    ...(tracing ? {} : { POWERTOOLS_TRACE_ENABLED: 'false' }),
+    AWS_REGION: 'us-east-1',
+    POWERTOOLS_SERVICE_NAME: 'netintel',
+    POWERTOOLS_METRICS_NAMESPACE: 'netintel',
+  };
+}
+
 /** `tracing: false` as a stack deployed with `-c tracing=false` runs it (POWERTOOLS_TRACE_ENABLED=false). */
 async function importMs(file: string, tracing = true): Promise<number> {
   const code = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(performance.now() - t);`;
   const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', code], {
     cwd: PROJECT_ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      // As in Lambda (infra/constructs/netintel-function.ts): source maps are registered at load.
-      NODE_OPTIONS: '--enable-source-maps',
-      // As in Lambda, where it is set: the X-Ray tracer is loaded (functions/lib/aws/tracing.ts).
-      AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-      ...(tracing ? {} : { POWERTOOLS_TRACE_ENABLED: 'false' }),
-      AWS_REGION: 'us-east-1',
-      POWERTOOLS_SERVICE_NAME: 'netintel',
-      POWERTOOLS_METRICS_NAMESPACE: 'netintel',
-    },
+    env: lambdaEnv(tracing),
   });
   const ms = Number.parseFloat(stdout.trim().split('\n').at(-1) ?? '');
   if (!Number.isFinite(ms)) throw new Error(`no timing from ${file}: ${stdout}`);
   return ms;
+}
+
+/**
+ * Where the time of a process importing `file` (untraced) goes, by kind of work (support/cpu-profile.ts):
+ * the mean of `runs` CPU profiles sampled every 50 µs. The process's own start is in it, the same for
+ * every bundle, so only differences between bundles say something.
+ */
+async function importCost(file: string, profiles: string, runs: number): Promise<Map<string, number>> {
+  const dir = await mkdtemp(join(profiles, 'profile-'));
+  const code = `await import(${JSON.stringify(pathToFileURL(file).href)});`;
+  for (let i = 0; i < runs; i++) {
+    await execFileAsync(
+      process.execPath,
+      ['--cpu-prof', '--cpu-prof-interval', '50', '--cpu-prof-dir', dir, '--input-type=module', '-e', code],
+      { cwd: PROJECT_ROOT, env: lambdaEnv(false) },
+    );
+  }
+  const mapOf = sourceMapReader();
+  const costs = (await readdir(dir)).map((name) =>
+    importCostOf(JSON.parse(readFileSync(join(dir, name), 'utf8')) as CpuProfile, mapOf),
+  );
+  return meanCost(costs);
 }
 
 export async function run(): Promise<BenchResult[]> {
@@ -280,6 +320,36 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'KB',
         samples: 1,
       });
+    }
+
+    // What the import time above the floor is spent on, for the hot functions (untraced: no X-Ray SDK).
+    const profiles = await mkdtemp(join(dir, 'profiles-'));
+    const floorCost = await importCost(outfiles.get(FLOOR)!, profiles, PROFILE_RUNS);
+    for (const name of HOT_FUNCTIONS) {
+      const cost = await importCost(outfiles.get(name)!, profiles, PROFILE_RUNS);
+      const kinds = new Set([...cost.keys(), ...floorCost.keys()]);
+      const above = [...kinds]
+        .map((kind) => [kind, (cost.get(kind) ?? 0) - (floorCost.get(kind) ?? 0)] as const)
+        .sort((a, b) => b[1] - a[1]);
+      const total = above.reduce((sum, [, ms]) => sum + ms, 0);
+      results.push({
+        group: COST_GROUP,
+        figure: `${name}: all the CPU time above the floor's`,
+        median: round(total, 1),
+        spread: '–',
+        unit: 'ms',
+        samples: PROFILE_RUNS,
+      });
+      for (const [kind, ms] of above.filter(([, ms]) => Math.abs(ms) >= COST_SHOWN_MS)) {
+        results.push({
+          group: COST_GROUP,
+          figure: `${name}: ${kind} (floor ${round(floorCost.get(kind) ?? 0, 1)} ms)`,
+          median: round(ms, 1),
+          spread: '–',
+          unit: 'ms',
+          samples: PROFILE_RUNS,
+        });
+      }
     }
 
     // Each function against the floor it cannot go below: traced, the traced floor (the X-Ray cost
