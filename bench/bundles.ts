@@ -29,7 +29,8 @@ import type { BenchResult } from './types.js';
 
 export const about = [
   "Every deployed function built with the stack's esbuild options (`infra/bundling.ts`): minified, split at its dynamic",
-  '`import()`s. "Loaded at cold start" is the entry and the chunks it imports statically; "behind dynamic imports" is',
+  '`import()`s, with what the cold start loads kept in one chunk (`infra/one-static-chunk.ts`). "Loaded at cold',
+  'start" is the entry and the chunks it imports statically; "behind dynamic imports" is',
   "what loads on such an import's first call only (the S3 client that follows new data, SES; the X-Ray SDK, which",
   'loads at the cold start where tracing is on). Import time is `await import()` of the entry in a fresh `node` with `--enable-source-maps`, as Lambda',
   'runs it: the module-loading part of a cold start (parse, compile and top-level evaluation; data files are opened on',
@@ -57,6 +58,10 @@ export const about = [
   "the function's mean milliseconds of that work minus the floor's (the process start is in both, alike); rows",
   'under 0.5 ms are left out. Profiling slows everything down a little, so these add up to somewhat more than the',
   'difference of the import times above.',
+  '',
+  '"One chunk for the cold start" builds the floor and the hot functions a second time, split as esbuild alone',
+  'splits them (every module in a chunk named by the set of `import()` targets that reach it), and imports them in',
+  "the same rounds: the files each cold start reads, and each bundle's import time over its reference's.",
 ].join('\n');
 
 const GROUP = 'Lambda bundles';
@@ -66,6 +71,12 @@ const PROFILE_RUNS = 10;
 const COST_SHOWN_MS = 0.5;
 const RATIO_GROUP = 'Import time relative to the floor';
 const PARTS_GROUP = 'What the hot bundles are made of';
+const CHUNK_GROUP = 'One chunk for the cold start (infra/one-static-chunk.ts)';
+
+/** The reference bundle of `name`: built without one-static-chunk.ts. */
+function splitAlone(name: string): string {
+  return `${name} (split by esbuild alone)`;
+}
 /** Parts of a hot bundle listed (the largest), the rest summed. */
 const PARTS_SHOWN = 8;
 const RUNS = 10;
@@ -223,13 +234,24 @@ export async function run(): Promise<BenchResult[]> {
     /** Minified bytes loaded at cold start and behind dynamic imports, by bundle. */
     const sizes = new Map<string, { atStart: number; lazy: number }>();
     const parts = new Map<string, Map<string, number>>();
-    const buildOne = async (name: string, entry: string, functionName?: string): Promise<void> => {
-      const outdir = join(dir, name);
-      const built = await build({ ...esbuildOptions(entry, outdir, functionName), metafile: true });
+    /** Files read at cold start (the entry and its static chunks), by bundle. */
+    const startFiles = new Map<string, number>();
+    const buildOne = async (
+      name: string,
+      entry: string,
+      functionName?: string,
+      splitAlone = false,
+    ): Promise<void> => {
+      const outdir = join(dir, name.replaceAll(/[^\w-]+/g, '-'));
+      const options = esbuildOptions(entry, outdir, functionName);
+      // The reference: split as esbuild alone splits it, without one-static-chunk.ts.
+      if (splitAlone) options.plugins = [];
+      const built = await build({ ...options, metafile: true });
       const index = Object.keys(built.metafile.outputs).find((f) => f.endsWith('/index.mjs'));
       if (!index) throw new Error(`no index.mjs for ${name}`);
       const graph = bundleGraph(built.metafile, index);
       outfiles.set(name, join(outdir, 'index.mjs'));
+      startFiles.set(name, graph.atStart.length);
       sizes.set(name, {
         atStart: bytesOf(built.metafile, graph.atStart),
         lazy: bytesOf(built.metafile, graph.lazy),
@@ -245,8 +267,11 @@ export async function run(): Promise<BenchResult[]> {
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, entry);
       await buildOne(name, file, name.replace(' ', '-'));
+      if (name === FLOOR) await buildOne(splitAlone(name), file, name, true);
     }
     for (const name of BUNDLED_FUNCTIONS) await buildOne(name, join(PROJECT_ROOT, handlerEntry(name)));
+    for (const name of HOT_FUNCTIONS)
+      await buildOne(splitAlone(name), join(PROJECT_ROOT, handlerEntry(name)), name, true);
 
     // Then RUNS rounds, each importing every bundle once as a traced deployment runs it and once as
     // one deployed with `-c tracing=false` runs it: the floors and the functions share the machine's
@@ -382,6 +407,33 @@ export async function run(): Promise<BenchResult[]> {
     for (const name of BUNDLED_FUNCTIONS) {
       ratios(name, 'on');
       ratios(name, 'off');
+    }
+
+    // What one-static-chunk.ts changes: the files a cold start reads, and the import time against the
+    // same bundle split as esbuild alone splits it (untraced, round by round).
+    for (const name of [FLOOR, ...HOT_FUNCTIONS]) {
+      const label = name === FLOOR ? FLOOR_LABEL : name;
+      results.push({
+        group: CHUNK_GROUP,
+        figure: `${label}: files read at cold start (split by esbuild alone: ${startFiles.get(splitAlone(name))})`,
+        median: startFiles.get(name)!,
+        spread: '–',
+        unit: 'files',
+        samples: 1,
+      });
+      const xs = untraced.get(name)!;
+      const reference = untraced.get(splitAlone(name))!;
+      results.push({
+        group: CHUNK_GROUP,
+        figure: `${label}: import / the same split by esbuild alone (${round(median(reference), 1)} ms), tracing off`,
+        median: round(median(xs) / median(reference), 2),
+        spread: minMax(
+          xs.map((x, i) => x / reference[i]!),
+          2,
+        ),
+        unit: 'ratio',
+        samples: RUNS,
+      });
     }
     results.push({
       group: RATIO_GROUP,
