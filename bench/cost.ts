@@ -10,7 +10,7 @@ import { CfnSamplingRule } from 'aws-cdk-lib/aws-xray';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { dynamo, dynamoSingleAttempt } from '../functions/lib/aws/dynamo-client.js';
 import { accountStore } from '../functions/lib/aws/services.js';
-import { toAuthorizerContext } from '../functions/lib/http/authorizer-context.js';
+import { toAuthorizerContext } from '../functions/lib/http/principal.js';
 import { handlerEntry, type KeyType, type RouteName, routeByName } from '../functions/routes.js';
 import { NetintelStack } from '../infra/netintel-stack.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { toAuthorizerContext } from '../../functions/lib/http/authorizer-context.js';
+import { toAuthorizerContext } from '../../functions/lib/http/principal.js';
 import { GeoResultSchema } from '../../functions/lib/ip/schema.js';
 import { startTestStack, type TestStack } from '../support/local-stack.js';
 

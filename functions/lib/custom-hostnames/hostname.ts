@@ -59,38 +59,31 @@ export const HOSTNAME_TIMEOUTS = {
   dnsTries: 2,
 } as const;
 
-// The record schemas are built on their first use (z.lazy): the authorizer loads this module at every
-// cold start, and reads a hostname record only for a call on a custom hostname.
-
-export const DnsRecordSchema = z.lazy(() =>
-  z.object({
-    type: z.enum(['CNAME', 'TXT']),
-    name: z.string(),
-    value: z.string(),
-  }),
-);
+export const DnsRecordSchema = z.object({
+  type: z.enum(['CNAME', 'TXT']),
+  name: z.string(),
+  value: z.string(),
+});
 /** A DNS record the customer must publish. */
 export type DnsRecord = z.infer<typeof DnsRecordSchema>;
 
-export const HostnameRecordSchema = z.lazy(() =>
-  z.object({
-    hostname: z.string(),
-    accountId: z.string(),
-    status: z.enum(HOSTNAME_STATUSES),
-    /** The CNAME target (our edge) at the time of `domain add`. */
-    target: z.string(),
-    /** Random token the TXT record `_netintel-challenge.<hostname>` must carry. */
-    token: z.string(),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-    checkedAt: z.optional(z.string()),
-    dnsVerifiedAt: z.optional(z.string()),
-    certificateRequestedAt: z.optional(z.string()),
-    activatedAt: z.optional(z.string()),
-    reason: z.optional(z.enum(Object.keys(HOSTNAME_REASONS) as [HostnameReason, ...HostnameReason[]])),
-    message: z.optional(z.string()),
-  }),
-);
+export const HostnameRecordSchema = z.object({
+  hostname: z.string(),
+  accountId: z.string(),
+  status: z.enum(HOSTNAME_STATUSES),
+  /** The CNAME target (our edge) at the time of `domain add`. */
+  target: z.string(),
+  /** Random token the TXT record `_netintel-challenge.<hostname>` must carry. */
+  token: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  checkedAt: z.optional(z.string()),
+  dnsVerifiedAt: z.optional(z.string()),
+  certificateRequestedAt: z.optional(z.string()),
+  activatedAt: z.optional(z.string()),
+  reason: z.optional(z.enum(Object.keys(HOSTNAME_REASONS) as [HostnameReason, ...HostnameReason[]])),
+  message: z.optional(z.string()),
+});
 /** A claimed hostname (one item per hostname: two accounts can never hold the same one). */
 export type HostnameRecord = z.infer<typeof HostnameRecordSchema>;
 

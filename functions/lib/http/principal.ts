@@ -1,9 +1,7 @@
 import * as z from '../zod.js';
 
 // What the authorizer learned about the caller. API Gateway hands the authorizer's context to the
-// function as strings, so every field is coerced from its string form here, once. The authorizer
-// writes it with toAuthorizerContext (authorizer-context.ts), which leaves this schema out of its
-// bundle.
+// function as strings, so every field is coerced from its string form here, once.
 export const PrincipalSchema = z.object({
   accountId: z.string().check(z.minLength(1)),
   keyId: z.string().check(z.minLength(1)),
@@ -35,3 +33,25 @@ export const PrincipalSchema = z.object({
 });
 
 export type Principal = z.infer<typeof PrincipalSchema>;
+
+/** Flattens a principal into the string map an API Gateway authorizer context must be. */
+export function toAuthorizerContext(p: Principal): Record<string, string> {
+  return {
+    accountId: p.accountId,
+    keyId: p.keyId,
+    keyType: p.keyType,
+    plan: p.plan,
+    perMinute: String(p.perMinute),
+    monthlyCap: String(p.monthlyCap),
+    includesSecurity: String(p.includesSecurity),
+    // Only when there is one: gateway responses map it to Access-Control-Allow-Origin, and an
+    // absent value leaves that header out (gateway-responses.ts).
+    ...(p.allowedOrigin ? { allowedOrigin: p.allowedOrigin } : {}),
+    ...(p.customHostname ? { customHostname: p.customHostname } : {}),
+    ...(p.hostStatus ? { hostStatus: p.hostStatus } : {}),
+    ...(p.channel ? { channel: p.channel } : {}),
+    ...(p.member ? { member: p.member } : {}),
+    ...(p.rulesVersion ? { rulesVersion: p.rulesVersion } : {}),
+    ...(p.mode ? { mode: p.mode } : {}),
+  };
+}

@@ -26,31 +26,18 @@ export const DEFAULT_DNS_CONCURRENCY = 100;
 /** Default bound of a `?include=hostname` PTR lookup. */
 export const DEFAULT_REVERSE_DNS_TIMEOUT_MS = 1000;
 
-// One schema per kind of value, shared by the variables of that kind: every function builds this
-// schema at its cold start, and each zod schema built costs some microseconds (BENCHMARKS.md).
 const text = z.string();
-const optionalText = z.optional(text);
 
 /** A count (rows, lookups): a whole number of at least `min`. */
-const wholeNumber = byMinimum((min) => {
+function wholeNumber(min: number) {
   const error = `expected a whole number of at least ${min}`;
   return z.coerce.number<string>({ error }).check(z.int({ error }), z.minimum(min, { error }));
-});
+}
 
-/** Seconds or milliseconds: any number of at least `min` (0 unless given; read with Number(), as before). */
-const duration = byMinimum((min) => {
+/** Seconds or milliseconds: any number of at least `min` (read with Number(), as before). */
+function duration(min = 0) {
   const error = `expected a number of at least ${min}`;
   return z.coerce.number<string>({ error }).check(z.minimum(min, { error }));
-});
-
-/** `make`, building one schema per minimum (0 unless given). */
-function byMinimum<S>(make: (min: number) => S): (min?: number) => S {
-  const made = new Map<number, S>();
-  return (min = 0) => {
-    const schema = made.get(min) ?? make(min);
-    made.set(min, schema);
-    return schema;
-  };
 }
 
 /** `true` or `false`, nothing else: a misspelt switch fails instead of reading as off. */
@@ -87,10 +74,9 @@ const RESOURCE_VARIABLES: readonly ResourceVariable[] = [
   JOB_QUEUE.envVar,
   WEBHOOK_QUEUE.envVar,
 ];
-const resourceSchema = Object.fromEntries(RESOURCE_VARIABLES.map((name) => [name, optionalText])) as Record<
-  ResourceVariable,
-  z.ZodMiniOptional<z.ZodMiniString>
->;
+const resourceSchema = Object.fromEntries(
+  RESOURCE_VARIABLES.map((name) => [name, z.optional(text)]),
+) as Record<ResourceVariable, z.ZodMiniOptional<z.ZodMiniString>>;
 
 export const ConfigSchema = z.object({
   ...resourceSchema,
@@ -98,7 +84,7 @@ export const ConfigSchema = z.object({
   // Data layer and refreshed data (data refresh).
   NETINTEL_DATA_PATH: z._default(text, '/opt/data'),
   DATA_REFRESH_S3: z._default(flag, false),
-  DATA_BUCKET: optionalText,
+  DATA_BUCKET: z.optional(text),
   DATA_CHECK_INTERVAL_MS: z._default(duration(), DEFAULT_CHECK_INTERVAL_MS),
   MX_DOMAINS_PER_RUN: z._default(wholeNumber(0), MX_LEARN_DEFAULTS.maxDomains),
 
@@ -106,19 +92,19 @@ export const ConfigSchema = z.object({
   // refresh function. Local database files (MaxMind schema) take the place of the default data;
   // credentials make the refresh download and renew the operator's own database.
   /** A City (or Country) database in the MaxMind schema, or an IPinfo Lite file. */
-  GEO_CITY_MMDB: optionalText,
+  GEO_CITY_MMDB: z.optional(text),
   /** An ASN database in the MaxMind schema, or an IPinfo Lite file. */
-  GEO_ASN_MMDB: optionalText,
+  GEO_ASN_MMDB: z.optional(text),
   /** Location source: `dbip` (default), `maxmind` (default with MaxMind credentials), `ipinfo`. */
   GEO_CITY_SOURCE: z.optional(z.enum(['dbip', 'maxmind', 'ipinfo'])),
   /** Network source: `default` (ip-location-db), `maxmind` (default with credentials), `ipinfo` (default with a token). */
   GEO_ASN_SOURCE: z.optional(z.enum(['default', 'maxmind', 'ipinfo'])),
   // In AWS these come from a Secrets Manager secret, resolved at deploy (infra/constructs/data-refresh.ts).
-  MAXMIND_ACCOUNT_ID: optionalText,
-  MAXMIND_LICENSE_KEY: optionalText,
+  MAXMIND_ACCOUNT_ID: z.optional(text),
+  MAXMIND_LICENSE_KEY: z.optional(text),
   MAXMIND_CITY_EDITION: z._default(text.check(z.regex(/^[A-Za-z0-9-]{1,64}$/)), 'GeoLite2-City'),
   MAXMIND_ASN_EDITION: z._default(text.check(z.regex(/^[A-Za-z0-9-]{1,64}$/)), 'GeoLite2-ASN'),
-  IPINFO_TOKEN: optionalText,
+  IPINFO_TOKEN: z.optional(text),
   /** Operator geofeeds (RFC 8805): files or https URLs, comma-separated; their prefixes override the database. */
   GEOFEEDS: z._default(
     z.pipe(
@@ -136,7 +122,7 @@ export const ConfigSchema = z.object({
    * Fetch every upstream from a mirror instead (`https://host/path` from `<mirror>/host/path`): for
    * deployments without internet access, and the tests' loopback upstreams.
    */
-  DATA_UPSTREAM_MIRROR: optionalText,
+  DATA_UPSTREAM_MIRROR: z.optional(text),
 
   // DNS: resolvers ("host:port,host:port"; none: the system's), budgets, canary (email checks, IP lookup).
   DNS_SERVERS: z._default(
@@ -160,7 +146,7 @@ export const ConfigSchema = z.object({
 
   // Signup check: RDAP bootstrap (URL or file; unset: the data layer's) and query timeout
   // (unset: signup/domain-age.ts's default).
-  RDAP_BOOTSTRAP_URL: optionalText,
+  RDAP_BOOTSTRAP_URL: z.optional(text),
   RDAP_TIMEOUT_MS: z.optional(duration(1)),
 
   // Keys, accounts and limits.
@@ -168,19 +154,19 @@ export const ConfigSchema = z.object({
   /** Each plan's shared usage-plan key, for accounts without their own (authorizer). */
   USAGE_PLAN_KEYS: z._default(stringMap, {}),
   /** The usage-plan key of calls the authorizer refuses with a 401 it explains (authorizer). */
-  REFUSED_USAGE_PLAN_KEY: optionalText,
+  REFUSED_USAGE_PLAN_KEY: z.optional(text),
   /** Required by the risk functions only, so checked where they use it (services.ts userIdSecret). */
-  USER_ID_HMAC_SECRET: optionalText,
+  USER_ID_HMAC_SECRET: z.optional(text),
   /** The CloudFront origin header's value: without it no request counts as coming from our edge. */
-  ORIGIN_SECRET: optionalText,
+  ORIGIN_SECRET: z.optional(text),
 
   // Usage notices: the outbox file (local) or the SES sender (AWS; required when a notice is sent).
-  NOTIFY_OUTBOX: optionalText,
-  NOTIFY_FROM: optionalText,
+  NOTIFY_OUTBOX: z.optional(text),
+  NOTIFY_FROM: z.optional(text),
 
   // Dashboard: the address sign-in links point to (`https://…/dashboard/`), from configuration and
   // never from the request's Host, which a caller could set to a site of theirs.
-  DASHBOARD_URL: optionalText,
+  DASHBOARD_URL: z.optional(text),
 
   // List jobs.
   JOB_CHUNK_ROWS: z._default(wholeNumber(1), DEFAULT_CHUNK_ROWS),
@@ -197,9 +183,9 @@ export const ConfigSchema = z.object({
 
   // Custom hostnames (docs/custom-hostnames.md).
   BASE_DOMAIN: z._default(text, 'localhost'),
-  CUSTOM_HOSTNAME_TARGET: optionalText,
-  CUSTOM_HOSTNAME_DISTRIBUTION_ID: optionalText,
-  CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: optionalText,
+  CUSTOM_HOSTNAME_TARGET: z.optional(text),
+  CUSTOM_HOSTNAME_DISTRIBUTION_ID: z.optional(text),
+  CUSTOM_HOSTNAME_CONNECTION_GROUP_ID: z.optional(text),
   /**
    * `scheduled`: this function has no CloudFront access (the dashboard's); certificates are
    * requested and released by the scheduled verifier, which has it.
@@ -207,8 +193,8 @@ export const ConfigSchema = z.object({
   CUSTOM_HOSTNAME_CERTIFICATES: z._default(z.enum(['now', 'scheduled']), 'now'),
 
   // Emulator endpoints (local stack): S3 then needs path-style addressing (aws/s3-client.ts).
-  AWS_ENDPOINT_URL: optionalText,
-  AWS_ENDPOINT_URL_S3: optionalText,
+  AWS_ENDPOINT_URL: z.optional(text),
+  AWS_ENDPOINT_URL_S3: z.optional(text),
 
   // Bounds of every AWS call (aws/call-bounds.ts). Unset: each kind of call keeps its own. Set, one
   // value for every kind: the tests shorten them (a hung emulator answers 503 in a second, not in
@@ -220,7 +206,7 @@ export const ConfigSchema = z.object({
 
   // X-Ray tracing (aws/tracing.ts): Lambda sets AWS_EXECUTION_ENV; POWERTOOLS_TRACE_ENABLED=false
   // turns tracing off there too. Read by tracingEnabled(), on its own.
-  AWS_EXECUTION_ENV: optionalText,
+  AWS_EXECUTION_ENV: z.optional(text),
   POWERTOOLS_TRACE_ENABLED: z.optional(flag),
 });
 

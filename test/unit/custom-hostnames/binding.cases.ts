@@ -5,8 +5,7 @@ import { authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import { bindHost, hostCandidate, requestHost } from '../../../functions/lib/custom-hostnames/binding.js';
 import { cachingHostnameLookup } from '../../../functions/lib/custom-hostnames/cached-lookup.js';
 import { fromOurEdge } from '../../../functions/lib/gateway/edge-origin.js';
-import { toAuthorizerContext } from '../../../functions/lib/http/authorizer-context.js';
-import { PrincipalSchema } from '../../../functions/lib/http/principal.js';
+import { PrincipalSchema, toAuthorizerContext } from '../../../functions/lib/http/principal.js';
 import { routeByName } from '../../../functions/routes.js';
 import { account, MemoryHostnameStore, pendingRecord } from './support/fixtures.js';
 

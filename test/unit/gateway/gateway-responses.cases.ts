@@ -13,8 +13,8 @@ import {
   renderGatewayBody,
   renderGatewayHeaders,
 } from '../../../functions/lib/gateway/gateway-responses.js';
-import { toAuthorizerContext } from '../../../functions/lib/http/authorizer-context.js';
 import { EXPOSED_HEADERS } from '../../../functions/lib/http/cors.js';
+import { toAuthorizerContext } from '../../../functions/lib/http/principal.js';
 import { routeByName } from '../../../functions/routes.js';
 
 // API Gateway's own answers as a browser gets them: the authorizer's context (what authenticate()

@@ -1,10 +1,9 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { describe, expect, test } from '@jest/globals';
-import { toAuthorizerContext } from '../../../functions/lib/http/authorizer-context.js';
 import { defineHandlerWith } from '../../../functions/lib/http/define-handler.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
 import type { PipelineDeps } from '../../../functions/lib/http/middleware/pipeline-deps.js';
-import type { Principal } from '../../../functions/lib/http/principal.js';
+import { type Principal, toAuthorizerContext } from '../../../functions/lib/http/principal.js';
 import { SentNotices } from '../../../functions/lib/limits/notice-delivery.js';
 import type { UsageNotice } from '../../../functions/lib/limits/notifier.js';
 import { minuteWindow } from '../../../functions/lib/limits/windows.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
-import { toAuthorizerContext } from '../../../../functions/lib/http/authorizer-context.js';
 import { HttpError } from '../../../../functions/lib/http/errors.js';
 import { principal } from '../../../../functions/lib/http/middleware/principal.js';
+import { toAuthorizerContext } from '../../../../functions/lib/http/principal.js';
 import { FakeLogger, PRINCIPAL, phase, requestOf, thrownBy, withAuthorizer } from './support/pipeline.js';
 
 describe('the caller is the one the authorizer established', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { toAuthorizerContext } from '../../../../functions/lib/http/authorizer-context.js';
 import { principal } from '../../../../functions/lib/http/middleware/principal.js';
+import { toAuthorizerContext } from '../../../../functions/lib/http/principal.js';
 import {
   FakeLogger,
   isTyped,
