@@ -65,6 +65,15 @@ function literalAddress(hostname: string): string | null {
 }
 
 /**
+ * `localhost` and the names under it, with or without the root's dot: RFC 6761 has them resolve to
+ * loopback, and a resolver may answer them without asking DNS.
+ */
+function isLocalhostName(hostname: string): boolean {
+  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
  * Whether a webhook may be created with `raw`: an https URL (http only to loopback, where allowed)
  * without user or password, whose host is a name or a public address. A name is checked again at
  * every delivery (guardedLookup).
@@ -86,10 +95,14 @@ export function parseDestination(raw: string, policy: DestinationPolicy): Destin
   if (url.username || url.password) {
     return { ok: false, reason: 'credentials', message: 'The URL may not carry a user or password.' };
   }
+  // WHATWG URL keeps port 0, which no connection can reach.
+  if (url.port === '0') {
+    return { ok: false, reason: 'invalid_url', message: 'The port of the URL must be from 1 to 65535.' };
+  }
   const literal = literalAddress(url.hostname);
+  const localhost = isLocalhostName(url.hostname);
   const loopback =
-    policy.allowLoopback &&
-    (literal !== null ? addressRefusal(literal, policy) === null : url.hostname === 'localhost');
+    policy.allowLoopback && (literal !== null ? addressRefusal(literal, policy) === null : localhost);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     return { ok: false, reason: 'scheme', message: 'Webhooks are delivered over https only.' };
   }
@@ -97,7 +110,7 @@ export function parseDestination(raw: string, policy: DestinationPolicy): Destin
     const refusal = addressRefusal(literal, policy);
     if (refusal)
       return { ok: false, reason: 'address', message: `Webhooks go to public addresses only: ${refusal}.` };
-  } else if (url.hostname === 'localhost' && !policy.allowLoopback) {
+  } else if (localhost && !policy.allowLoopback) {
     return { ok: false, reason: 'address', message: 'Webhooks are not delivered to localhost.' };
   }
   return { ok: true, url };

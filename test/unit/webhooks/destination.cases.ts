@@ -76,10 +76,33 @@ describe('webhook destinations', () => {
       reason: 'credentials',
     });
     expect(parseDestination('hooks.shop.example', LIVE)).toMatchObject({ ok: false, reason: 'invalid_url' });
+    expect(parseDestination('https://hooks.shop.example:0/', LIVE)).toMatchObject({
+      ok: false,
+      reason: 'invalid_url',
+      message: 'The port of the URL must be from 1 to 65535.',
+    });
+    expect(parseDestination('https://hooks.shop.example:8443/', LIVE)).toMatchObject({ ok: true });
     expect(parseDestination(`https://x.example/${'a'.repeat(2048)}`, LIVE)).toMatchObject({
       ok: false,
       reason: 'invalid_url',
     });
+  });
+
+  test('localhost and the names under it are refused by name, trailing dot or not', () => {
+    for (const url of [
+      'https://localhost/',
+      'https://localhost./',
+      'https://LOCALHOST/',
+      'https://hooks.localhost/',
+      'https://hooks.localhost./',
+    ]) {
+      expect(parseDestination(url, LIVE)).toMatchObject({
+        ok: false,
+        reason: 'address',
+        message: 'Webhooks are not delivered to localhost.',
+      });
+    }
+    expect(parseDestination('https://localhost.shop.example/', LIVE)).toMatchObject({ ok: true });
   });
 
   test('the local stack may deliver to loopback, over http too, and to nothing else private', () => {
