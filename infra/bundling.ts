@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { basename, dirname, join } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { PROJECT_ROOT } from './project-root.js';
@@ -31,7 +33,7 @@ export function lambdaCode(entry: string, functionName = basename(dirname(entry)
       image: DockerImage.fromRegistry('netintel-bundles-locally'),
       local: {
         tryBundle(outputDir: string): boolean {
-          bundleFunctionSync(entry, outputDir, functionName);
+          stackBundles.bundle({ entry, outdir: outputDir, functionName });
           return true;
         },
       },
@@ -39,26 +41,82 @@ export function lambdaCode(entry: string, functionName = basename(dirname(entry)
   });
 }
 
-/** The script bundleFunctionSync runs: esbuild's asynchronous API, which plugins need. */
-const BUNDLE_SCRIPT = join(PROJECT_ROOT, 'infra', 'bundle-function.ts');
+/** One function's build: its entry, where its bundle goes, its name (esbuild-options.ts). */
+export interface BundleJob {
+  entry: string;
+  outdir: string;
+  functionName: string;
+}
+
+/** The script bundleFunctionsSync runs: esbuild's asynchronous API, which plugins need. */
+const BUNDLE_SCRIPT = join(PROJECT_ROOT, 'infra', 'bundle-functions.ts');
 
 /**
- * Bundles the function at `entry` into `outdir`, synchronously as CDK's local bundling must. esbuild
- * runs plugins (esbuild-options.ts) in its asynchronous API only, so the build runs in a child Node
- * process (infra/bundle-function.ts, through tsx, as `cdk` runs the app); a failed build throws
- * with esbuild's messages.
+ * Bundles each job's function into its `outdir`, synchronously as CDK's local bundling must. esbuild
+ * runs plugins (esbuild-options.ts) in its asynchronous API only, so the builds run in one child
+ * Node process (infra/bundle-functions.ts, through tsx, as `cdk` runs the app); a failed build
+ * throws with esbuild's messages.
  */
-export function bundleFunctionSync(
-  entry: string,
-  outdir: string,
-  functionName = basename(dirname(entry)),
-): void {
-  const child = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', BUNDLE_SCRIPT, JSON.stringify({ entry, outdir, functionName })],
-    { cwd: PROJECT_ROOT, stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8' },
-  );
+export function bundleFunctionsSync(jobs: readonly BundleJob[]): void {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', BUNDLE_SCRIPT, JSON.stringify(jobs)], {
+    cwd: PROJECT_ROOT,
+    stdio: ['ignore', 'inherit', 'pipe'],
+    encoding: 'utf8',
+  });
   if (child.error) throw child.error;
-  if (child.status !== 0)
-    throw new Error(`bundling ${functionName} failed (exit ${child.status}):\n${child.stderr.trim()}`);
+  if (child.status !== 0) {
+    const names = jobs.map((job) => job.functionName).join(', ');
+    throw new Error(`bundling ${names} failed (exit ${child.status}):\n${child.stderr.trim()}`);
+  }
 }
+
+/**
+ * The stack's bundles. CDK asks for one function's bundle at a time, as it creates each function;
+ * a child process for each would start Node and tsx sixty times. So the first request builds every
+ * function of `functions/` (each folder with a handler.ts) in one child, into a directory of its own
+ * removed when this process exits, and every request copies its bundle from there. A function
+ * outside that batch is built on its own.
+ */
+export class FunctionBundles {
+  private built: Map<string, string> | undefined;
+
+  constructor(
+    private readonly batch: () => BundleJob[],
+    private readonly run: (jobs: readonly BundleJob[]) => void = bundleFunctionsSync,
+  ) {}
+
+  bundle(job: BundleJob): void {
+    this.built ??= this.buildBatch();
+    const ready = this.built.get(keyOf(job));
+    if (ready) cpSync(ready, job.outdir, { recursive: true });
+    else this.run([job]);
+  }
+
+  private buildBatch(): Map<string, string> {
+    const jobs = this.batch();
+    this.run(jobs);
+    return new Map(jobs.map((job) => [keyOf(job), job.outdir]));
+  }
+}
+
+function keyOf(job: Pick<BundleJob, 'entry' | 'functionName'>): string {
+  return `${resolve(job.entry)}\n${job.functionName}`;
+}
+
+/** Every function of functions/ (a folder with a handler.ts), to be built into `dir`. */
+export function allFunctionJobs(dir: string): BundleJob[] {
+  const root = join(PROJECT_ROOT, 'functions');
+  return readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(root, e.name, 'handler.ts')))
+    .map((e) => ({
+      entry: join(root, e.name, 'handler.ts'),
+      outdir: join(dir, e.name),
+      functionName: e.name,
+    }));
+}
+
+const stackBundles = new FunctionBundles(() => {
+  const dir = mkdtempSync(join(tmpdir(), 'netintel-bundles-'));
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return allFunctionJobs(dir);
+});

@@ -6,7 +6,12 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { build, type Metafile } from 'esbuild';
 import { bundleGraph } from '../../bench/support/bundle-graph.js';
 import { handlerEntry } from '../../functions/routes.js';
-import { bundleFunctionSync, esbuildOptions } from '../../infra/bundling.js';
+import {
+  type BundleJob,
+  bundleFunctionsSync,
+  esbuildOptions,
+  FunctionBundles,
+} from '../../infra/bundling.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // infra/one-static-chunk.ts: a cold start reads the entry and one chunk (two where tracing's
@@ -127,27 +132,57 @@ describe('one static chunk', () => {
     60_000,
   );
 
-  test('the stack’s synchronous build (a child process) gives a bundle that loads with tracing on and off', () => {
-    const outdir = join(dir, 'stack-lookup-ip');
-    bundleFunctionSync(join(PROJECT_ROOT, handlerEntry('lookup-ip')), outdir, 'lookup-ip');
-    expect(existsSync(join(outdir, 'index.mjs'))).toBe(true);
+  test('the stack’s synchronous build (a child process) gives bundles that load with tracing on and off', () => {
+    // FunctionBundles as the stack uses it, over two functions: the first request builds both in one
+    // child, the second copies its bundle from that build.
+    const batch = join(dir, 'batch');
+    const jobOf = (name: string, outdir: string): BundleJob => ({
+      entry: join(PROJECT_ROOT, handlerEntry(name)),
+      outdir,
+      functionName: name,
+    });
+    const runs: string[][] = [];
+    const bundles = new FunctionBundles(
+      () => [jobOf('lookup-ip', join(batch, 'lookup-ip')), jobOf('usage', join(batch, 'usage'))],
+      (jobs) => {
+        runs.push(jobs.map((job) => job.functionName));
+        bundleFunctionsSync(jobs);
+      },
+    );
+    for (const name of ['lookup-ip', 'usage']) {
+      mkdirSync(join(dir, `asset-${name}`));
+      bundles.bundle(jobOf(name, join(dir, `asset-${name}`)));
+    }
+    expect(runs).toEqual([['lookup-ip', 'usage']]);
     const check = 'console.log(typeof m.handler);';
-    // Traced, the Tracer's import() is awaited while the modules load: wrapped, it would never settle
-    // and node would exit 13 ("unsettled top-level await").
-    expect(
-      inFreshNode(join(outdir, 'index.mjs'), check, { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' }),
-    ).toBe('function');
-    expect(
-      inFreshNode(join(outdir, 'index.mjs'), check, {
-        AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-        POWERTOOLS_TRACE_ENABLED: 'false',
-      }),
-    ).toBe('function');
-  }, 60_000);
+    for (const name of ['lookup-ip', 'usage']) {
+      const index = join(dir, `asset-${name}`, 'index.mjs');
+      // Traced, the Tracer's import() is awaited while the modules load: wrapped, it would never settle
+      // and node would exit 13 ("unsettled top-level await").
+      expect(inFreshNode(index, check, { AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' })).toBe('function');
+      expect(
+        inFreshNode(index, check, {
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+          POWERTOOLS_TRACE_ENABLED: 'false',
+        }),
+      ).toBe('function');
+    }
+    // A function outside the batch is built on its own.
+    mkdirSync(join(dir, 'asset-jobs-get'));
+    bundles.bundle(jobOf('jobs-get', join(dir, 'asset-jobs-get')));
+    expect(runs).toEqual([['lookup-ip', 'usage'], ['jobs-get']]);
+    expect(existsSync(join(dir, 'asset-jobs-get', 'index.mjs'))).toBe(true);
+  }, 90_000);
 
   test('a failed build throws', () => {
     expect(() =>
-      bundleFunctionSync(join(dir, 'missing', 'handler.ts'), join(dir, 'missing-out'), 'missing'),
+      bundleFunctionsSync([
+        {
+          entry: join(dir, 'missing', 'handler.ts'),
+          outdir: join(dir, 'missing-out'),
+          functionName: 'missing',
+        },
+      ]),
     ).toThrow(/bundling missing failed \(exit 1\):\n.*Could not resolve/s);
   }, 60_000);
 });
