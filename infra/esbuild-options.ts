@@ -4,7 +4,7 @@ import { LAYER_MODULES, NODE_TARGET } from './layer-modules.js';
 import { oneStaticChunk } from './one-static-chunk.js';
 
 // How every Lambda is built, free of aws-cdk-lib: the stack (infra/bundling.ts, through
-// infra/bundle-function.ts), the bundle benchmark (bench/bundles.ts) and the bundle tests all take
+// infra/bundle-functions.ts), the bundle benchmark (bench/bundles.ts) and the bundle tests all take
 // their options from esbuildOptions, so the sizes and import times we measure are those of the code
 // we deploy.
 
