@@ -8,7 +8,7 @@ import type { Plugin } from 'esbuild';
 // have dozens of import()s (test mode, the S3 client, the SDK's credential providers), and the
 // modules a cold start loads were spread over up to 28 chunks, each shared with one or another of
 // them: files Node resolves, reads, compiles and links one by one, at about half a millisecond each
-// (BENCHMARKS.md, "Lambda bundles").
+// (BENCHMARKS.md, "One chunk for the cold start").
 //
 // This plugin reaches every import() target through a small module that also imports the entry. Every
 // module the entry reaches is then reached from every entry point, and esbuild puts them in one
