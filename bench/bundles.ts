@@ -10,7 +10,13 @@ import { esbuildOptions } from '../infra/bundling.js';
 import { PROJECT_ROOT } from '../infra/project-root.js';
 import { median, minMax, round } from './stats.js';
 import { bundleGraph, bytesOf, inputsOf } from './support/bundle-graph.js';
-import { type CpuProfile, importCostOf, meanCost, sourceMapReader } from './support/cpu-profile.js';
+import {
+  type CpuProfile,
+  importCostOf,
+  meanCost,
+  partOfSource,
+  sourceMapReader,
+} from './support/cpu-profile.js';
 import type { BenchResult } from './types.js';
 
 // Lambda bundles: every function the stack deploys, built with the stack's own esbuild options
@@ -163,13 +169,7 @@ export const BUNDLED_FUNCTIONS = [
 function partsOf(metafile: Metafile, files: readonly string[]): Map<string, number> {
   const byPart = new Map<string, number>();
   for (const [file, bytesInOutput] of inputsOf(metafile, files)) {
-    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(file)?.[1];
-    const part =
-      pkg ??
-      file
-        .split('/')
-        .slice(0, file.startsWith('functions/lib/') ? 3 : 2)
-        .join('/');
+    const part = partOfSource(file);
     byPart.set(part, (byPart.get(part) ?? 0) + bytesInOutput);
   }
   return byPart;
@@ -242,12 +242,12 @@ export async function run(): Promise<BenchResult[]> {
       name: string,
       entry: string,
       functionName?: string,
-      splitAlone = false,
+      reference = false,
     ): Promise<void> => {
       const outdir = join(dir, name.replaceAll(/[^\w-]+/g, '-'));
       const options = esbuildOptions(entry, outdir, functionName);
       // The reference: split as esbuild alone splits it, without one-static-chunk.ts.
-      if (splitAlone) options.plugins = [];
+      if (reference) options.plugins = [];
       const built = await build({ ...options, metafile: true });
       const index = Object.keys(built.metafile.outputs).find((f) => f.endsWith('/index.mjs'));
       if (!index) throw new Error(`no index.mjs for ${name}`);

@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import pLimit from 'p-limit';
 import * as z from 'zod';
 import { esbuildOptions } from './esbuild-options.js';
 
@@ -14,18 +15,11 @@ const jobs = Jobs.parse(JSON.parse(process.argv[2] ?? 'null'));
 /** Builds at once: enough to keep esbuild busy while plugin callbacks run on this thread. */
 const AT_ONCE = 4;
 
-let next = 0;
-let failed = false;
-async function worker(): Promise<void> {
-  while (next < jobs.length) {
-    const { entry, outdir, functionName } = jobs[next++]!;
-    try {
-      await build({ ...esbuildOptions(entry, outdir, functionName), logLevel: 'error' });
-    } catch {
-      // esbuild has printed its messages.
-      failed = true;
-    }
-  }
-}
-await Promise.all(Array.from({ length: AT_ONCE }, worker));
-if (failed) process.exitCode = 1;
+const outcomes = await pLimit(AT_ONCE).map(jobs, ({ entry, outdir, functionName }) =>
+  build({ ...esbuildOptions(entry, outdir, functionName), logLevel: 'error' }).then(
+    () => true,
+    // esbuild has printed its messages.
+    () => false,
+  ),
+);
+if (outcomes.includes(false)) process.exitCode = 1;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { handlerEntry } from '../functions/routes.js';
 import { PROJECT_ROOT } from './project-root.js';
 
 // The Lambda runtime, and each function's code asset built with infra/esbuild-options.ts, the one
@@ -107,12 +108,9 @@ function keyOf(job: Pick<BundleJob, 'entry' | 'functionName'>): string {
 export function allFunctionJobs(dir: string): BundleJob[] {
   const root = join(PROJECT_ROOT, 'functions');
   return readdirSync(root, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(root, e.name, 'handler.ts')))
-    .map((e) => ({
-      entry: join(root, e.name, 'handler.ts'),
-      outdir: join(dir, e.name),
-      functionName: e.name,
-    }));
+    .map((e) => ({ name: e.name, entry: join(PROJECT_ROOT, handlerEntry(e.name)), folder: e.isDirectory() }))
+    .filter(({ entry, folder }) => folder && existsSync(entry))
+    .map(({ name, entry }) => ({ entry, outdir: join(dir, name), functionName: name }));
 }
 
 const stackBundles = new FunctionBundles(() => {

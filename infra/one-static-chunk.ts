@@ -59,7 +59,7 @@ export function oneStaticChunk(entry: string, awaitedAtLoad: readonly string[]):
 }
 
 /** The module an import() of `target` loads instead. */
-export function wrapperOf(target: string): string {
+function wrapperOf(target: string): string {
   const path = JSON.stringify(target);
   return [
     `export * as ${JSON.stringify(ENTRY)} from ${JSON.stringify(ENTRY)};`,
