@@ -75,8 +75,8 @@ export function bundleFunctionsSync(jobs: readonly BundleJob[]): void {
  * The stack's bundles. CDK asks for one function's bundle at a time, as it creates each function;
  * a child process for each would start Node and tsx sixty times. So the first request builds every
  * function of `functions/` (each folder with a handler.ts) in one child, into a directory of its own
- * removed when this process exits, and every request copies its bundle from there. A function
- * outside that batch is built on its own.
+ * (batchDirectory), and every request copies its bundle from there. A function outside that batch is
+ * built on its own.
  */
 export class FunctionBundles {
   private built: Map<string, string> | undefined;
@@ -113,8 +113,37 @@ export function allFunctionJobs(dir: string): BundleJob[] {
     .map(({ name, entry }) => ({ entry, outdir: join(dir, name), functionName: name }));
 }
 
-const stackBundles = new FunctionBundles(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'netintel-bundles-'));
+const BATCH_PREFIX = 'netintel-bundles-';
+
+/**
+ * A new directory under `root` for this process's batch (tens of MB), removed when the process
+ * exits. A synth stopped by a signal (Ctrl-C, a CI timeout, SIGKILL) never runs the exit handler,
+ * so the directory is named by its process id, and the directories of processes no longer running
+ * are removed first: a stopped synth leaves its batch behind until the next synth on the machine.
+ */
+export function batchDirectory(
+  root = tmpdir(),
+  isRunning: (pid: number) => boolean = processIsRunning,
+): string {
+  for (const name of readdirSync(root)) {
+    const pid = new RegExp(`^${BATCH_PREFIX}(\\d+)-`).exec(name)?.[1];
+    if (pid && Number(pid) !== process.pid && !isRunning(Number(pid))) {
+      rmSync(join(root, name), { recursive: true, force: true });
+    }
+  }
+  const dir = mkdtempSync(join(root, `${BATCH_PREFIX}${process.pid}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
-  return allFunctionJobs(dir);
-});
+  return dir;
+}
+
+/** Whether a process with this id runs (one of another user's counts: EPERM). */
+function processIsRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+const stackBundles = new FunctionBundles(() => allFunctionJobs(batchDirectory()));

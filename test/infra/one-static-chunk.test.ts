@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, test } from '@jest/globals';
@@ -8,6 +8,7 @@ import { bundleGraph } from '../../bench/support/bundle-graph.js';
 import { handlerEntry } from '../../functions/routes.js';
 import {
   type BundleJob,
+  batchDirectory,
   bundleFunctionsSync,
   esbuildOptions,
   FunctionBundles,
@@ -186,4 +187,25 @@ describe('one static chunk', () => {
       ]),
     ).toThrow(/bundling missing failed \(exit 1\):\n.*Could not resolve/s);
   }, 60_000);
+
+  test('a batch directory is named by its process; a stopped synth’s is removed by the next one', () => {
+    const root = mkdtempSync(join(dir, 'tmp-'));
+    for (const name of [
+      'netintel-bundles-4001-aaa',
+      'netintel-bundles-4002-bbb',
+      'netintel-bundles-ccc',
+      'other',
+    ]) {
+      mkdirSync(join(root, name));
+    }
+    // 4001 was killed; 4002 still synthesizes; the pid-less name and other folders are not ours.
+    const made = batchDirectory(root, (pid) => pid === 4002);
+    expect(made.startsWith(join(root, `netintel-bundles-${process.pid}-`))).toBe(true);
+    expect(readdirSync(root).sort()).toEqual(
+      ['netintel-bundles-4002-bbb', 'netintel-bundles-ccc', made.slice(root.length + 1), 'other'].sort(),
+    );
+    // This process's own batch is never taken for a stopped one.
+    expect(batchDirectory(root, () => false)).not.toBe(made);
+    expect(existsSync(made)).toBe(true);
+  });
 });
