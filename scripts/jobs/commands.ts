@@ -1,5 +1,5 @@
 import { createWriteStream, statSync } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -131,10 +131,34 @@ async function download(
         hint: `without --keep-columns, npm run jobs -- results ${job.id} writes the results alone`,
       });
     }
-    throw err;
+    // A download cut off or a disk that filled up: the job and its results are still there.
+    throw new CliError(`the results were not written to ${out}: ${(err as Error).message}`, {
+      exitCode: 1,
+      hint: `the results stay for 7 days: npm run jobs -- results ${job.id} --out FILE`,
+    });
   }
   ctx.io.err(`results written to ${out}`);
   print(ctx, ctx.values.json ? job : job.summary);
+}
+
+/**
+ * Where the results will go, checked before anything is created or downloaded (a job is charged
+ * when it is created): a file that may be written, not a directory, in a folder that exists.
+ */
+async function checkOut(out: string): Promise<void> {
+  const hint = 'name a file in a folder that exists and that you may write to: --out FILE';
+  if (statSync(out, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CliError(`--out is a directory: ${out}`, { hint });
+  }
+  // The download writes `${out}.partial` first, then renames it.
+  const partial = `${out}.partial`;
+  try {
+    await writeFile(partial, '', { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw new CliError(`cannot write the results to ${out}: ${(err as Error).message}`, { hint });
+  }
+  await rm(partial, { force: true });
 }
 
 /** A list to read: a file that is there (a directory or a device is the user's to correct, exit 2). */
@@ -158,17 +182,19 @@ async function submit(ctx: JobsContext, file: string): Promise<void> {
   checkFile(input, helpHint('submit'));
   // Checked here as the API will read it: a refused list is never uploaded.
   const facts = await readList(input);
+  const waits = Boolean(values.wait || values.out || values['keep-columns']);
+  const out = values.out ? path(ctx, values.out) : `${input.replace(/\.csv(\.gz)?$/i, '')}.results.csv`;
+  if (waits) await checkOut(out);
   const api = await ctx.api();
   let job = await api.create(await readFile(input), basename(input));
   io.err(`job ${job.id}: ${job.total} rows, ${job.credits} credits charged`);
-  if (!values.wait && !values.out && !values['keep-columns']) {
+  if (!waits) {
     print(ctx, job);
     io.err(`follow it with: npm run jobs -- wait ${job.id}`);
     return;
   }
   io.err(`Ctrl-C stops waiting, not the job: npm run jobs -- wait ${job.id} picks it up again`);
   job = await follow(ctx, api, job);
-  const out = values.out ? path(ctx, values.out) : `${input.replace(/\.csv(\.gz)?$/i, '')}.results.csv`;
   await download(
     ctx,
     api,
@@ -185,9 +211,10 @@ async function status(ctx: JobsContext, id: string): Promise<void> {
 /** `results` writes a completed job's results (default ID.results.csv); `wait` follows it to its end first. */
 async function saveResults(ctx: JobsContext, id: string, until: 'now' | 'ended'): Promise<void> {
   const input = await keptInput(ctx);
+  const out = path(ctx, ctx.values.out || `${id}.results.csv`);
+  await checkOut(out);
   const api = await ctx.api();
   const job = until === 'ended' ? await follow(ctx, api, await api.job(id)) : await api.job(id);
-  const out = path(ctx, ctx.values.out || `${id}.results.csv`);
   await download(ctx, api, job, out, input);
 }
 

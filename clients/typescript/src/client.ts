@@ -2,7 +2,7 @@ import { BATCH_SIZE, inBatches } from './batches.js';
 import { NetintelError } from './errors.js';
 import { Jobs } from './jobs.js';
 import { Rules } from './rules.js';
-import { type CallOptions, Transport } from './transport.js';
+import { type CallOptions, checkedTimeout, Transport } from './transport.js';
 import type {
   BatchLookupResult,
   DataReport,
@@ -52,6 +52,11 @@ export type Fields = string | readonly string[];
 /** An answer with `fields`: the fields asked for may be there, and the ones every answer has are. */
 export type Selected<T, Always extends keyof T> = Partial<T> & Pick<T, Always>;
 
+function wholeNumber(value: number, what: string, min: number): number {
+  if (Number.isInteger(value) && value >= min) return value;
+  throw new RangeError(`${what} must be a whole number from ${min} (got ${String(value)})`);
+}
+
 function fieldsParam(fields: Fields | undefined): string | undefined {
   return fields === undefined ? undefined : typeof fields === 'string' ? fields : fields.join(',');
 }
@@ -71,16 +76,26 @@ export class Netintel {
     if (typeof key !== 'string' || key === '' || (options.secretKey && options.publishableKey)) {
       throw new TypeError('new Netintel() takes one of secretKey or publishableKey');
     }
+    const kind = options.secretKey ? 'secret' : 'publishable';
+    // A secret key must never reach a browser: refused by its prefix before it is sent anywhere.
+    if (kind === 'publishable' && /^ni_(test_)?sec_/.test(key)) {
+      throw new TypeError(
+        'publishableKey is a secret key (ni_sec_…): pass it as secretKey, and never in a browser',
+      );
+    }
+    if (kind === 'secret' && /^ni_(test_)?pub_/.test(key)) {
+      throw new TypeError('secretKey is a publishable key (ni_pub_…): pass it as publishableKey');
+    }
     new URL(options.baseUrl); // a TypeError now rather than at the first call
     this.transport = new Transport({
       baseUrl: options.baseUrl,
-      auth: { kind: options.secretKey ? 'secret' : 'publishable', key },
-      timeoutMs: options.timeoutMs ?? 30_000,
-      maxRetries: options.maxRetries ?? 2,
+      auth: { kind, key },
+      timeoutMs: checkedTimeout(options.timeoutMs ?? 30_000),
+      maxRetries: wholeNumber(options.maxRetries ?? 2, 'maxRetries', 0),
       maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     });
-    this.concurrency = options.concurrency ?? 4;
+    this.concurrency = wholeNumber(options.concurrency ?? 4, 'concurrency', 1);
     this.jobs = new Jobs(() => this.secret('jobs.*'));
     this.rules = new Rules(() => this.secret('rules.*'));
     this.webhooks = new Webhooks(() => this.secret('webhooks.*'));
@@ -139,15 +154,16 @@ export class Netintel {
     return inBatches(
       ips,
       async (slice, signal) =>
-        (
-          await transport.json<{ results: BatchLookupResult[] }>({
+        transport.results<BatchLookupResult>(
+          {
             ...call,
             signal,
             method: 'POST',
             path: '/v1/lookup',
             json: fields === undefined ? { ips: slice } : { ips: slice, fields },
-          })
-        ).results,
+          },
+          slice.length,
+        ),
       { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },
     );
   }
@@ -161,13 +177,11 @@ export class Netintel {
     if (this.transport.options.auth.kind === 'publishable') {
       return this.transport.json({ ...options, method: 'POST', path: '/v1/email/validate', json: { email } });
     }
-    const { results } = await this.transport.json<{ results: EmailCheckResult[] }>({
-      ...options,
-      method: 'POST',
-      path: '/v1/email/batch',
-      json: { emails: [email] },
-    });
-    return results[0] as EmailCheckResult;
+    const [result] = await this.transport.results<EmailCheckResult>(
+      { ...options, method: 'POST', path: '/v1/email/batch', json: { emails: [email] } },
+      1,
+    );
+    return result as EmailCheckResult;
   }
 
   /** Any number of addresses, in batches of 100 (POST /v1/email/batch); results in input order. */
@@ -176,15 +190,10 @@ export class Netintel {
     return inBatches(
       emails,
       async (slice, signal) =>
-        (
-          await transport.json<{ results: EmailCheckResult[] }>({
-            ...options,
-            signal,
-            method: 'POST',
-            path: '/v1/email/batch',
-            json: { emails: slice },
-          })
-        ).results,
+        transport.results<EmailCheckResult>(
+          { ...options, signal, method: 'POST', path: '/v1/email/batch', json: { emails: slice } },
+          slice.length,
+        ),
       { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },
     );
   }

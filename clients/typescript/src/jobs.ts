@@ -1,6 +1,13 @@
 import { csvObjects } from './csv-rows.js';
 import { NetintelError } from './errors.js';
-import { type CallOptions, sleep, type Transport } from './transport.js';
+import {
+  attemptSignal,
+  type CallOptions,
+  checkedTimeout,
+  sleep,
+  type Transport,
+  timeoutError,
+} from './transport.js';
 import type { CreatedJob, Job, JobPage, UploadTicket } from './types.js';
 
 // List jobs: create (a body up to DIRECT_LIMIT_BYTES, or a presigned upload first), wait, results
@@ -64,6 +71,41 @@ async function bytesOf(input: Exclude<JobInput, string[]>): Promise<Uint8Array> 
   );
 }
 
+/**
+ * `body` with a read that fails (the connection cut mid-file) turned into a `network_error`
+ * NetintelError, as every other failure of a call; a cancel through `signal` keeps its reason.
+ */
+function cutOffAsNetworkError(
+  body: ReadableStream<Uint8Array>,
+  origin: string,
+  signal: AbortSignal | undefined,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let received = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        received += value.byteLength;
+        controller.enqueue(value);
+      } catch (cause) {
+        controller.error(
+          signal?.aborted
+            ? signal.reason
+            : new NetintelError(
+                0,
+                'network_error',
+                `The results download from ${origin} was cut off after ${received} bytes`,
+                { cause },
+              ),
+        );
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+}
+
 export class Jobs {
   /** `transport` refuses a publishable key (the client's key check, at each call). */
   constructor(private readonly transport: () => Transport) {}
@@ -112,30 +154,36 @@ export class Jobs {
     const form = new FormData();
     for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
     form.append('file', new Blob([body as BlobPart]), filename ?? 'list.csv');
-    let posted: Response;
+    // One attempt under the call's timeout, as every API call: a URL that never answers fails.
+    const transport = this.transport();
+    const limit = checkedTimeout(timeoutMs ?? transport.options.timeoutMs);
+    const attempt = attemptSignal(limit, signal);
     try {
-      posted = await this.transport().options.fetch(ticket.uploadUrl, {
+      const posted = await transport.options.fetch(ticket.uploadUrl, {
         method: 'POST',
         body: form,
-        signal: signal ?? null,
+        signal: attempt.signal,
       });
+      if (!posted.ok) {
+        // The storage's own status (S3 answers XML): the code says whose refusal it was.
+        throw new NetintelError(
+          posted.status,
+          'upload_refused',
+          `The upload was refused: ${posted.status} ${(await posted.text()).slice(0, 500)}`,
+        );
+      }
     } catch (cause) {
+      if (cause instanceof NetintelError) throw cause;
       if (signal?.aborted) throw signal.reason;
+      if (attempt.timedOut()) throw timeoutError(ticket.uploadUrl, limit, cause);
       throw new NetintelError(
         0,
         'network_error',
         `Cannot reach the upload URL at ${new URL(ticket.uploadUrl).origin}`,
-        {
-          cause,
-        },
+        { cause },
       );
-    }
-    if (!posted.ok) {
-      throw new NetintelError(
-        posted.status,
-        'upload_refused',
-        `The upload was refused: ${posted.status} ${await posted.text()}`,
-      );
+    } finally {
+      attempt.done();
     }
     onProgress({ phase: 'creating', bytes: body.length });
     return this.transport().json<CreatedJob>({
@@ -179,7 +227,13 @@ export class Jobs {
       path: `/v1/email/jobs/${encodeURIComponent(id)}/results`,
       stream: true,
     });
-    return res.body ?? new Blob([]).stream();
+    return res.body
+      ? cutOffAsNetworkError(
+          res.body,
+          new URL(res.url || this.transport().options.baseUrl).origin,
+          options.signal,
+        )
+      : new Blob([]).stream();
   }
 
   /** The results file's rows as objects keyed by its header, read as they arrive. */

@@ -62,6 +62,47 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** setTimeout's longest delay (about 24.8 days); Infinity means no timeout. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** `value` as a timeout in ms: a number from 1 to MAX_TIMEOUT_MS, or Infinity (none); a RangeError otherwise. */
+export function checkedTimeout(value: number, what = 'timeoutMs'): number {
+  if (
+    value === Number.POSITIVE_INFINITY ||
+    (typeof value === 'number' && value >= 1 && value <= MAX_TIMEOUT_MS)
+  ) {
+    return value;
+  }
+  throw new RangeError(
+    `${what} must be from 1 to ${MAX_TIMEOUT_MS} ms, or Infinity for none (got ${String(value)})`,
+  );
+}
+
+/**
+ * A signal for one attempt: it aborts when the caller's `signal` does (with its reason) or after
+ * `timeoutMs` (`timedOut()` then says so). `done()` releases the timer and the listener.
+ */
+export function attemptSignal(
+  timeoutMs: number,
+  signal?: AbortSignal,
+): { signal: AbortSignal; timedOut: () => boolean; done: () => void } {
+  const controller = new AbortController();
+  const timer =
+    timeoutMs === Number.POSITIVE_INFINITY
+      ? undefined
+      : setTimeout(() => controller.abort(new NetintelTimeout(timeoutMs)), timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => controller.signal.reason instanceof NetintelTimeout,
+    done: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 /** Backoff before retry `attempt` (0-based) of a call without an answer: 0.25 s, 0.5 s, 1 s... with jitter. */
 function backoffMs(attempt: number): number {
   return Math.min(8_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
@@ -123,50 +164,74 @@ export class Transport {
     { retryNoAnswer, tries }: { retryNoAnswer: boolean; tries: number },
   ): Promise<Response | 'retry'> {
     if (request.signal?.aborted) throw request.signal.reason;
-    const timeoutMs = request.timeoutMs ?? this.options.timeoutMs;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new NetintelTimeout(timeoutMs)), timeoutMs);
-    const onAbort = () => controller.abort(request.signal?.reason);
-    request.signal?.addEventListener('abort', onAbort, { once: true });
+    const timeoutMs = checkedTimeout(request.timeoutMs ?? this.options.timeoutMs);
+    const attempt = attemptSignal(timeoutMs, request.signal);
     try {
-      const res = await this.options.fetch(url, { ...init, signal: controller.signal });
+      const res = await this.options.fetch(url, { ...init, signal: attempt.signal });
       if (request.stream && res.ok) return res;
       const bytes = NULL_BODY_STATUSES.has(res.status) ? null : await res.arrayBuffer();
       return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
     } catch (cause) {
       if (request.signal?.aborted) throw request.signal.reason;
       if (retryNoAnswer) return 'retry';
-      if (controller.signal.reason instanceof NetintelTimeout) {
-        throw new NetintelError(
-          0,
-          'timeout',
-          `No answer from ${new URL(url).origin} within ${timeoutMs} ms${tries > 1 ? ` (${tries} tries)` : ''}`,
-          {
-            cause,
-          },
-        );
+      if (attempt.timedOut()) {
+        throw timeoutError(url, timeoutMs, cause, tries);
       }
       throw new NetintelError(0, 'network_error', `Cannot reach the API at ${new URL(url).origin}`, {
         cause,
       });
     } finally {
-      clearTimeout(timer);
-      request.signal?.removeEventListener('abort', onAbort);
+      attempt.done();
     }
   }
 
+  /** The answer's JSON object; `invalid_response` (status 0: the HTTP status was a success) otherwise. */
   async json<T>(request: Request): Promise<T> {
     const res = await this.send(request);
+    const requestId = res.headers.get('x-request-id') ?? undefined;
+    let body: unknown;
     try {
-      return (await res.json()) as T;
+      body = await res.json();
     } catch (cause) {
-      // The client's own finding (status 0, as documented): the HTTP status was a success.
       throw new NetintelError(0, 'invalid_response', `The answer (HTTP ${res.status}) is not JSON`, {
         cause,
-        requestId: res.headers.get('x-request-id') ?? undefined,
+        requestId,
       });
     }
+    // Every answer of the API is an object.
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new NetintelError(0, 'invalid_response', `The answer (HTTP ${res.status}) is not a JSON object`, {
+        requestId,
+      });
+    }
+    return body as T;
   }
+
+  /**
+   * The `results` of a batch answer: one per item sent, in order; `invalid_response` otherwise
+   * (a proxy's or another service's JSON, which would lose or shift rows).
+   */
+  async results<R>(request: Request, sent: number): Promise<R[]> {
+    const { results } = await this.json<{ results?: unknown }>(request);
+    if (!Array.isArray(results) || results.length !== sent) {
+      throw new NetintelError(
+        0,
+        'invalid_response',
+        `The answer has ${Array.isArray(results) ? results.length : 'no'} results for the ${sent} items sent`,
+      );
+    }
+    return results as R[];
+  }
+}
+
+/** The client's `timeout` error for a call to `url` (the API, or an upload URL). */
+export function timeoutError(url: string, timeoutMs: number, cause: unknown, tries = 1): NetintelError {
+  return new NetintelError(
+    0,
+    'timeout',
+    `No answer from ${new URL(url).origin} within ${timeoutMs} ms${tries > 1 ? ` (${tries} tries)` : ''}`,
+    { cause },
+  );
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

@@ -61,4 +61,73 @@ describe('client inputs and answers', () => {
       requestId: 'req-1',
     });
   });
+
+  test('an answer of the wrong shape is invalid_response, never rows lost or shifted', async () => {
+    const answering = (body: unknown) =>
+      new Netintel({
+        baseUrl: BASE_URL,
+        secretKey: 'sk_x',
+        fetch: recording(() => Response.json(body)).fetch,
+      });
+    const invalid = { status: 0, code: 'invalid_response' };
+    await expect(answering({ results: [] }).lookupMany(['192.0.2.1', '192.0.2.2'])).rejects.toMatchObject({
+      ...invalid,
+      message: 'The answer has 0 results for the 2 items sent',
+    });
+    await expect(answering({ foo: 1 }).checkEmails(['a@example.com'])).rejects.toMatchObject({
+      ...invalid,
+      message: 'The answer has no results for the 1 items sent',
+    });
+    await expect(answering({ foo: 1 }).validateEmail('a@example.com')).rejects.toMatchObject(invalid);
+    await expect(answering(null).validateEmail('a@example.com')).rejects.toMatchObject(invalid);
+    await expect(answering([]).lookup('192.0.2.1')).rejects.toMatchObject({
+      ...invalid,
+      message: 'The answer (HTTP 200) is not a JSON object',
+    });
+  });
+
+  test('a key given as the other kind, or a concurrency below 1, is refused by the constructor', () => {
+    const { fetch } = recording(queued);
+    expect(() => new Netintel({ baseUrl: BASE_URL, publishableKey: 'ni_sec_abc', fetch })).toThrow(
+      /publishableKey is a secret key/,
+    );
+    expect(() => new Netintel({ baseUrl: BASE_URL, publishableKey: 'ni_test_sec_abc', fetch })).toThrow(
+      /publishableKey is a secret key/,
+    );
+    expect(() => new Netintel({ baseUrl: BASE_URL, secretKey: 'ni_pub_abc', fetch })).toThrow(
+      /secretKey is a publishable key/,
+    );
+    expect(() => new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch, concurrency: 0 })).toThrow(
+      'concurrency must be a whole number from 1 (got 0)',
+    );
+  });
+
+  test('a results file cut off mid-way is a network_error, as every failure of a call', async () => {
+    const encoder = new TextEncoder();
+    const cut = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encoder.encode('email,verdict\na@example.com,accept\n'));
+          },
+          pull(controller) {
+            controller.error(new TypeError('terminated'));
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'text/csv' } },
+      );
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: recording(cut).fetch });
+    const rows: Record<string, string>[] = [];
+    await expect(
+      (async () => {
+        for await (const row of client.jobs.results('job_1')) rows.push(row);
+      })(),
+    ).rejects.toMatchObject({
+      name: 'NetintelError',
+      status: 0,
+      code: 'network_error',
+      message: `The results download from ${BASE_URL} was cut off after 35 bytes`,
+    });
+    expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
+  });
 });

@@ -71,4 +71,68 @@ describe('a server that never answers', () => {
     controller.abort(new Error('the user left'));
     await expect(call).rejects.toThrow('the user left');
   });
+
+  test('timeoutMs: Infinity is no timeout; a value setTimeout cannot hold is refused before any request', async () => {
+    let attempts = 0;
+    const counted: typeof fetch = (url, init) => {
+      attempts++;
+      return silent(url, init);
+    };
+    const controller = new AbortController();
+    const client = new Netintel({
+      baseUrl: BASE_URL,
+      secretKey: 'sk_x',
+      fetch: counted,
+      maxRetries: 0,
+      timeoutMs: Number.POSITIVE_INFINITY,
+    });
+    const call = client.usage({ signal: controller.signal });
+    const settled = jest.fn();
+    call.then(settled, settled);
+    await jest.advanceTimersByTimeAsync(40 * 24 * 3600 * 1000);
+    expect(settled).not.toHaveBeenCalled();
+    controller.abort(new Error('enough'));
+    await expect(call).rejects.toThrow('enough');
+
+    for (const timeoutMs of [2 ** 31, 0, -1, Number.NaN]) {
+      expect(() => new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: counted, timeoutMs })).toThrow(
+        RangeError,
+      );
+      await expect(client.usage({ timeoutMs })).rejects.toThrow(/timeoutMs must be from 1 to 2147483647 ms/);
+    }
+    expect(attempts).toBe(1);
+  });
+
+  test('an upload URL that never answers is a timeout after timeoutMs', async () => {
+    const uploadUrl = 'https://uploads.netintel.invalid/bucket';
+    const requests: string[] = [];
+    let uploading: () => void = () => undefined;
+    const uploadStarted = new Promise<void>((resolve) => {
+      uploading = resolve;
+    });
+    const fetch: typeof globalThis.fetch = async (url, init) => {
+      requests.push(String(url));
+      if (String(url) === uploadUrl) {
+        uploading();
+        return silent(url, init);
+      }
+      return Response.json({ uploadId: 'up_1', uploadUrl, fields: { key: 'k' }, expiresAt: '' });
+    };
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch, timeoutMs: 1_000 });
+    // Random bytes do not compress: over the 4 MB a request may carry, so they go to the upload URL.
+    const bytes = new Uint8Array(4 * 1024 * 1024 + 1024);
+    for (let i = 0; i < bytes.length; i += 65_536) crypto.getRandomValues(bytes.subarray(i, i + 65_536));
+    const created = expect(client.jobs.create(bytes)).rejects.toMatchObject({
+      status: 0,
+      code: 'timeout',
+      message: 'No answer from https://uploads.netintel.invalid within 1000 ms',
+    });
+    // Compressing runs on zlib's threads, outside the fake clock: the clock moves once the upload is sent.
+    await uploadStarted;
+    await jest.advanceTimersByTimeAsync(999);
+    expect(requests).toHaveLength(2);
+    await jest.advanceTimersByTimeAsync(1);
+    await created;
+    expect(requests).toEqual([`${BASE_URL}/v1/email/jobs/uploads`, uploadUrl]);
+  });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { runJobs } from '../../../scripts/jobs/cli.js';
 
@@ -103,5 +106,27 @@ describe('args', () => {
         'hint: npm run jobs -- submit --help',
       ]);
     });
+  });
+
+  test('a --out that cannot be written is refused before the job is created (and charged) or downloaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'jobs-out-'));
+    writeFileSync(join(dir, 'list.csv'), 'email\na@example.com\n');
+    const hint = 'hint: name a file in a folder that exists and that you may write to: --out FILE';
+    // No key and no server: an API call would fail on the key first.
+    for (const args of [
+      ['submit', join(dir, 'list.csv'), '--wait', '--out', join(dir, 'missing', 'x.csv')],
+      ['results', 'job_1', '--out', join(dir, 'missing', 'x.csv')],
+    ]) {
+      const { code, stderr } = await jobs(...args);
+      expect(code).toBe(2);
+      expect(stderr.split('\n')).toEqual([
+        expect.stringMatching(/^error: cannot write the results to .*missing\/x\.csv: ENOENT/),
+        hint,
+      ]);
+    }
+    const { code, stderr } = await jobs('submit', join(dir, 'list.csv'), '--out', dir);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')).toEqual([`error: --out is a directory: ${dir}`, hint]);
+    expect(readdirSync(dir)).toEqual(['list.csv']);
   });
 });
