@@ -1,4 +1,5 @@
 import { BATCH_SIZE, inBatches } from './batches.js';
+import { nonEmpty, wholeNumber } from './checks.js';
 import { NetintelError } from './errors.js';
 import { Jobs } from './jobs.js';
 import { Rules } from './rules.js';
@@ -51,11 +52,6 @@ export type Fields = string | readonly string[];
 
 /** An answer with `fields`: the fields asked for may be there, and the ones every answer has are. */
 export type Selected<T, Always extends keyof T> = Partial<T> & Pick<T, Always>;
-
-function wholeNumber(value: number, what: string, min: number): number {
-  if (Number.isInteger(value) && value >= min) return value;
-  throw new RangeError(`${what} must be a whole number from ${min} (got ${String(value)})`);
-}
 
 function fieldsParam(fields: Fields | undefined): string | undefined {
   return fields === undefined ? undefined : typeof fields === 'string' ? fields : fields.join(',');
@@ -128,10 +124,11 @@ export class Netintel {
     options: CallOptions & { include?: 'hostname'; userAgent?: string; fields?: Fields } = {},
   ): Promise<Partial<LookupResult>> {
     const { include, userAgent, fields, ...call } = options;
-    return this.secret('lookup()').json({
+    const transport = this.secret('lookup()');
+    return transport.json({
       ...call,
       method: 'GET',
-      path: `/v1/lookup/${encodeURIComponent(ip)}`,
+      path: `/v1/lookup/${encodeURIComponent(nonEmpty(ip, 'lookup()'))}`,
       query: { include, userAgent, fields: fieldsParam(fields) },
     });
   }
@@ -174,6 +171,7 @@ export class Netintel {
    * refuses, calls POST /v1/email/batch with the one address: the same result, billed the same.
    */
   async validateEmail(email: string, options: CallOptions = {}): Promise<EmailCheckResult> {
+    nonEmpty(email, 'validateEmail()');
     if (this.transport.options.auth.kind === 'publishable') {
       return this.transport.json({ ...options, method: 'POST', path: '/v1/email/validate', json: { email } });
     }

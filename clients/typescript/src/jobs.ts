@@ -1,3 +1,4 @@
+import { nonEmpty } from './checks.js';
 import { csvObjects } from './csv-rows.js';
 import { NetintelError } from './errors.js';
 import {
@@ -201,7 +202,7 @@ export class Jobs {
     return this.transport().json<Job>({
       ...options,
       method: 'GET',
-      path: `/v1/email/jobs/${encodeURIComponent(id)}`,
+      path: `/v1/email/jobs/${encodeURIComponent(nonEmpty(id, 'a job id'))}`,
     });
   }
 
@@ -224,7 +225,7 @@ export class Jobs {
     const res = await this.transport().send({
       ...options,
       method: 'GET',
-      path: `/v1/email/jobs/${encodeURIComponent(id)}/results`,
+      path: `/v1/email/jobs/${encodeURIComponent(nonEmpty(id, 'a job id'))}/results`,
       stream: true,
     });
     return res.body

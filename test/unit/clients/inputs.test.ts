@@ -130,4 +130,16 @@ describe('client inputs and answers', () => {
     });
     expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
   });
+
+  test('an empty or missing address or job id is a TypeError before any request, not a 404 for another route', async () => {
+    const { requests, fetch } = recording(queued);
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch });
+    const untyped = client as unknown as Record<string, (value: unknown) => Promise<unknown>>;
+    await expect(client.lookup('')).rejects.toThrow('lookup() takes a non-empty string, not an empty one');
+    await expect(untyped.lookup!.call(client, undefined)).rejects.toThrow(/not undefined$/);
+    await expect(untyped.validateEmail!.call(client, null)).rejects.toThrow(/validateEmail\(\) .* not null$/);
+    await expect(client.jobs.get('')).rejects.toThrow(TypeError);
+    await expect(client.jobs.resultsFile('')).rejects.toThrow(TypeError);
+    expect(requests).toHaveLength(0);
+  });
 });

@@ -1,0 +1,14 @@
+// Arguments checked where they are given: a TypeError or RangeError before any request.
+
+/** A path parameter or single value: a non-empty string, else a TypeError before any request. */
+export function nonEmpty(value: unknown, what: string): string {
+  if (typeof value === 'string' && value !== '') return value;
+  throw new TypeError(
+    `${what} takes a non-empty string, not ${value === '' ? 'an empty one' : value === null ? 'null' : typeof value}`,
+  );
+}
+
+export function wholeNumber(value: number, what: string, min: number): number {
+  if (Number.isInteger(value) && value >= min) return value;
+  throw new RangeError(`${what} must be a whole number from ${min} (got ${String(value)})`);
+}
