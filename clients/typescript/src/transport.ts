@@ -169,10 +169,11 @@ export class Transport {
     try {
       const res = await this.options.fetch(url, { ...init, signal: attempt.signal });
       if (request.stream && res.ok) return res;
-      const bytes = NULL_BODY_STATUSES.has(res.status) ? null : await res.arrayBuffer();
+      const bytes = NULL_BODY_STATUSES.has(res.status) ? null : await bodyWithin(res, MAX_ANSWER_BYTES);
       return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
     } catch (cause) {
       if (request.signal?.aborted) throw request.signal.reason;
+      if (cause instanceof NetintelError) throw cause; // an answer too large: no retry
       if (retryNoAnswer) return 'retry';
       if (attempt.timedOut()) {
         throw timeoutError(url, timeoutMs, cause, tries);
@@ -232,6 +233,45 @@ export function timeoutError(url: string, timeoutMs: number, cause: unknown, tri
     `No answer from ${new URL(url).origin} within ${timeoutMs} ms${tries > 1 ? ` (${tries} tries)` : ''}`,
     { cause },
   );
+}
+
+/**
+ * The most an answer read whole may hold (the API's largest, a batch of 100 lookups with every
+ * field, is far below): a server that sends more is not the API, and is not read into memory.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** The body's bytes, read as they arrive; `invalid_response` as soon as there are more than `limit`. */
+async function bodyWithin(res: Response, limit: number): Promise<ArrayBuffer> {
+  const tooLarge = () =>
+    new NetintelError(0, 'invalid_response', `The answer (HTTP ${res.status}) is over ${limit} bytes`, {
+      requestId: res.headers.get('x-request-id') ?? undefined,
+    });
+  if (Number(res.headers.get('content-length')) > limit) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return new ArrayBuffer(0);
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes.buffer;
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

@@ -142,4 +142,33 @@ describe('client inputs and answers', () => {
     await expect(client.jobs.resultsFile('')).rejects.toThrow(TypeError);
     expect(requests).toHaveLength(0);
   });
+
+  test('an answer over 16 MB is invalid_response, read no further (announced or not)', async () => {
+    let pulled = 0;
+    const endless = () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled++;
+            controller.enqueue(new Uint8Array(1024 * 1024).fill(0x20));
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'application/json' } },
+      );
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: recording(endless).fetch });
+    const invalid = {
+      status: 0,
+      code: 'invalid_response',
+      message: 'The answer (HTTP 200) is over 16777216 bytes',
+    };
+    await expect(client.usage()).rejects.toMatchObject(invalid);
+    expect(pulled).toBeLessThanOrEqual(18);
+    const announced = () =>
+      new Response('{}', { status: 200, headers: { 'Content-Length': String(17 * 1024 * 1024) } });
+    const { requests, fetch } = recording(announced);
+    await expect(new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch }).usage()).rejects.toMatchObject(
+      invalid,
+    );
+    expect(requests).toHaveLength(1);
+  });
 });
