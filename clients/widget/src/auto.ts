@@ -1,6 +1,6 @@
 import { enhance, prefillCountry } from './widget.js';
 
-// The script-tag build: <script src="netintel-widget.js" data-key="pk_..." data-api="https://api…"
+// The script-tag build: <script src="netintel-widget.js" data-key="ni_pub_..." data-api="https://api…"
 // defer></script> enhances every <input type="email" data-netintel> and fills every
 // <select data-netintel-country> of the page. The ESM build (index.ts) exports the functions instead.
 

@@ -6,6 +6,8 @@ import { isPlainlyInvalid } from '../../../functions/lib/email/address-shape.js'
 // address is disposable, or that its domain takes no mail. It never blocks the form: the page
 // decides, from the `netintel:result` event each check dispatches on the input. One request per
 // distinct value; none for an address that cannot be valid (address-shape.ts, the API's own rule).
+// A hint is about one value: it goes as soon as the field holds another, and an answer for a value
+// the field no longer holds, or older than the latest check, is dropped (no hint, no event).
 
 export interface WidgetOptions {
   /** The API's address, e.g. https://api.example.com. */
@@ -14,6 +16,8 @@ export interface WidgetOptions {
   publishableKey: string;
   /** Wait after the field is left before checking (ms, default 300): tabbing through costs nothing. */
   debounceMs?: number;
+  /** Longest wait for the API's answer (ms, default 8000); past it the event says 'timeout'. */
+  timeoutMs?: number;
   /** The texts shown; {email} is replaced by the suggestion. */
   messages?: Partial<Messages>;
 }
@@ -45,30 +49,67 @@ export interface EmailCheck {
 export interface ResultDetail {
   email: string;
   result: EmailCheck | null;
-  /** Set when result is null: 'invalid_syntax' (not sent), or the API's error code, or 'network_error'. */
+  /**
+   * Set when result is null: 'invalid_syntax' (not sent), the API's error code, 'network_error', or
+   * 'timeout' (no answer within timeoutMs). A failed check is not kept: the next one asks again.
+   */
   error?: string;
 }
 
 const NO_MAIL = new Set(['none', 'null_mx', 'no_domain']);
 let hints = 0;
+let saidSecret = false;
 
-function endpoint(apiUrl: string, path: string): string {
-  return apiUrl.replace(/\/+$/, '') + path;
+/** A secret key in a page is anyone's who views its source: refused, said once, and nothing is sent. */
+function secretKey({ publishableKey }: Pick<WidgetOptions, 'publishableKey'>): boolean {
+  const secret = /^ni_(test_)?sec_/.test(publishableKey);
+  if (secret && !saidSecret) {
+    saidSecret = true;
+    console.error(
+      'netintel widget: the key is a secret key (ni_sec_…), which must never be in a web page: nothing is sent. Use a publishable key (ni_pub_…) and replace the exposed secret key.',
+    );
+  }
+  return secret;
 }
 
-async function post(options: WidgetOptions, email: string): Promise<EmailCheck> {
-  const res = await fetch(endpoint(options.apiUrl, '/v1/email/validate'), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Api-Key': options.publishableKey },
-    body: JSON.stringify({ email }),
-  });
-  const body = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) throw new Error(body.error ?? `http_${res.status}`);
-  return body as EmailCheck;
+/** One API call under options.timeoutMs: its JSON answer, or an Error whose message is the error code. */
+async function call<T>(
+  options: Pick<WidgetOptions, 'apiUrl' | 'publishableKey' | 'timeoutMs'>,
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const abort = new AbortController();
+  // Infinity (or anything past setTimeout's range, which would fire at once) is no limit in practice.
+  const timer = setTimeout(() => abort.abort(), Math.min(options.timeoutMs ?? 8_000, 2 ** 31 - 1));
+  try {
+    const res = await fetch(options.apiUrl.replace(/\/+$/, '') + path, {
+      method: body ? 'POST' : 'GET',
+      headers: {
+        'X-Api-Key': options.publishableKey,
+        ...(body ? { 'Content-Type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: abort.signal,
+    });
+    const answer = (await res.json().catch(() => ({}))) as { error?: string };
+    if (!res.ok || abort.signal.aborted) throw new Error(answer.error ?? `http_${res.status}`);
+    return answer as T;
+  } catch (error) {
+    throw new Error(
+      abort.signal.aborted
+        ? 'timeout'
+        : error instanceof TypeError
+          ? 'network_error'
+          : (error as Error).message,
+    );
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** Enhances one input; returns a function that removes the widget again. */
+/** Enhances one input; returns a function that removes the widget again. A secret key enhances nothing. */
 export function enhance(input: HTMLInputElement, options: WidgetOptions): () => void {
+  if (secretKey(options)) return () => undefined;
   const messages = { ...MESSAGES, ...options.messages };
   const checks = new Map<string, Promise<EmailCheck>>();
   const hint = document.createElement('div');
@@ -80,9 +121,18 @@ export function enhance(input: HTMLInputElement, options: WidgetOptions): () => 
   input.setAttribute('aria-describedby', describedBy ? `${describedBy} ${hint.id}` : hint.id);
 
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let current = '';
+  /** The latest check's number: an answer to an earlier one is dropped. */
+  let latest = 0;
+  /** The value the hint is about, and what it shows ('' when nothing). */
+  let about = '';
+  let shown = '';
 
-  const say = (kind: string, text: string, suggestion?: string) => {
+  const say = (email: string, kind = '', text = '', suggestion = '') => {
+    about = email;
+    const next = kind && `${kind}\n${text}\n${suggestion}`;
+    // The same hint again stays as it is: not announced twice, and a focused suggestion keeps focus.
+    if (next === shown) return;
+    shown = next;
     hint.replaceChildren();
     hint.dataset.kind = kind;
     if (!text) return;
@@ -113,35 +163,33 @@ export function enhance(input: HTMLInputElement, options: WidgetOptions): () => 
 
   const check = async () => {
     const email = input.value.trim();
-    current = email;
-    if (email === '') return say('', '');
-    if (isPlainlyInvalid(email)) {
-      say('', '');
-      return dispatch({ email, result: null, error: 'invalid_syntax' });
-    }
+    const id = ++latest;
+    if (email !== about) say('');
+    if (email === '') return;
+    if (isPlainlyInvalid(email)) return dispatch({ email, result: null, error: 'invalid_syntax' });
     let pending = checks.get(email);
     if (!pending) {
-      pending = post(options, email);
+      pending = call<EmailCheck>(options, '/v1/email/validate', { email });
       checks.set(email, pending);
-      // A failed call may be tried again with the same value later.
+      // A failed call (a timeout included) is not kept: the same value is asked again next time.
       pending.catch(() => checks.delete(email));
     }
+    // Only the latest check's answer counts, and only while the field still holds its value.
+    const current = () => id === latest && input.value.trim() === email;
     try {
       const result = await pending;
-      if (current !== email) return;
-      if (result.didYouMean) say('suggestion', messages.suggestion, result.didYouMean);
-      else if (result.isDisposable) say('disposable', messages.disposable);
-      else if (result.mx && NO_MAIL.has(result.mx.status)) say('no-mail-server', messages.noMailServer);
-      else say('', '');
+      if (!current()) return;
+      if (result.didYouMean) say(email, 'suggestion', messages.suggestion, result.didYouMean);
+      else if (result.isDisposable) say(email, 'disposable', messages.disposable);
+      else if (result.mx && NO_MAIL.has(result.mx.status))
+        say(email, 'no-mail-server', messages.noMailServer);
+      else say(email);
       dispatch({ email, result });
     } catch (error) {
-      // Never in the person's way: the API being unreachable or refusing the origin shows nothing.
-      if (current === email) say('', '');
-      dispatch({
-        email,
-        result: null,
-        error: error instanceof TypeError ? 'network_error' : (error as Error).message,
-      });
+      if (!current()) return;
+      // Never in the person's way: the API being unreachable, slow or refusing the origin shows nothing.
+      say(email);
+      dispatch({ email, result: null, error: (error as Error).message });
     }
   };
 
@@ -150,12 +198,19 @@ export function enhance(input: HTMLInputElement, options: WidgetOptions): () => 
     timer = setTimeout(() => void check(), options.debounceMs ?? 300);
   };
   const onFocus = () => clearTimeout(timer);
+  // A hint about another value than the field's goes at once: never a stale suggestion to click.
+  const onInput = () => {
+    if (input.value.trim() !== about) say('');
+  };
   input.addEventListener('blur', onBlur);
   input.addEventListener('focus', onFocus);
+  input.addEventListener('input', onInput);
   return () => {
     clearTimeout(timer);
+    latest++;
     input.removeEventListener('blur', onBlur);
     input.removeEventListener('focus', onFocus);
+    input.removeEventListener('input', onInput);
     hint.remove();
     input.setAttribute('aria-describedby', describedBy ?? '');
     if (!describedBy) input.removeAttribute('aria-describedby');
@@ -168,15 +223,12 @@ export function enhance(input: HTMLInputElement, options: WidgetOptions): () => 
  */
 export async function prefillCountry(
   select: HTMLSelectElement,
-  options: Pick<WidgetOptions, 'apiUrl' | 'publishableKey'>,
+  options: Pick<WidgetOptions, 'apiUrl' | 'publishableKey' | 'timeoutMs'>,
 ): Promise<string | null> {
+  if (secretKey(options)) return null;
   const before = select.value;
   try {
-    const res = await fetch(endpoint(options.apiUrl, '/v1/geo'), {
-      headers: { 'X-Api-Key': options.publishableKey },
-    });
-    if (!res.ok) return null;
-    const { country } = (await res.json()) as { country?: string | null };
+    const { country } = await call<{ country?: string | null }>(options, '/v1/geo');
     if (!country || select.value !== before) return null; // chosen meanwhile: the person's choice stays
     const option = [...select.options].find((o) => o.value.toUpperCase() === country);
     if (!option) return null;
