@@ -17,6 +17,20 @@ function line(cells: readonly string[]): string {
   return `${cells.map(csvField).join(',')}\r\n`;
 }
 
+/**
+ * The result columns' names beside the input's: one the input already has (case aside, as a person
+ * reading the file would take them) gets a `result_` prefix, so no name appears twice.
+ */
+export function resultNames(inputNames: readonly string[], resultColumns: readonly string[]): string[] {
+  const taken = new Set(inputNames.map((name) => name.trim().toLowerCase()));
+  return resultColumns.map((name) => {
+    let named = name;
+    while (taken.has(named.toLowerCase())) named = `result_${named}`;
+    taken.add(named.toLowerCase());
+    return named;
+  });
+}
+
 function padded(record: readonly string[], width: number): string[] {
   return [...record, ...Array<string>(Math.max(0, width - record.length)).fill('')];
 }
@@ -24,7 +38,8 @@ function padded(record: readonly string[], width: number): string[] {
 /**
  * The merged file, line by line (CRLF, RFC 4180 quoting). `input` are the records of the submitted
  * list as the API read it; `results` the rows of its results CSV, header first; `width` the most
- * fields of any input record. A list without a header gets `column_1`, `column_2`, ... names.
+ * fields of any input record. A list without a header gets `column_1`, `column_2`, ... names; a
+ * result column named like an input column gets a `result_` prefix (resultNames).
  */
 export async function* keepColumns(
   input: AsyncIterable<ListRecord>,
@@ -42,7 +57,7 @@ export async function* keepColumns(
     if (first) {
       first = false;
       const names = kind === 'header' ? record : Array.from({ length: width }, (_, i) => `column_${i + 1}`);
-      yield line([...padded(names, width), ...resultColumns]);
+      yield line([...padded(names, width), ...resultNames(names, resultColumns)]);
       if (kind === 'header') continue;
     }
     if (kind !== 'address') {

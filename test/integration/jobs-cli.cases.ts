@@ -88,7 +88,7 @@ describe('jobs-cli', () => {
       expect(stderr).toContain(`results written to ${join(dir, 'contacts.results.csv')}`);
 
       const out = rows(await readFile(join(dir, 'contacts.results.csv'), 'utf8'));
-      expect(out[0]).toEqual(['id', 'Email', 'name', ...RESULT_COLUMNS]);
+      expect(out[0]).toEqual(['id', 'Email', 'name', 'result_email', ...RESULT_COLUMNS.slice(1)]);
       expect(out.map((r) => [r[0], r[2], r[3 + RESULT_COLUMNS.indexOf('verdict')]])).toEqual([
         ['id', 'name', 'verdict'],
         ['1', 'Ann, A.', 'accept'],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { parse } from 'csv-parse/sync';
 import { RESULT_COLUMNS } from '../../../functions/lib/jobs/results-csv.js';
-import { KeepColumnsError, keepColumns } from '../../../scripts/jobs/keep-columns.js';
+import { KeepColumnsError, keepColumns, resultNames } from '../../../scripts/jobs/keep-columns.js';
 import { listRecords, readList } from '../../../scripts/jobs/list-file.js';
 
 let dir: string;
@@ -52,9 +52,19 @@ describe('keep-columns', () => {
         result('ann@x.example'),
         result('Bob@x.example', 'review'),
       ]);
-      expect(out[0]).toEqual(['id', 'Email', 'name', ...RESULT_COLUMNS]);
+      // The input's own Email column keeps its name; the result's is result_email: no name twice.
+      expect(out[0]).toEqual(['id', 'Email', 'name', 'result_email', ...RESULT_COLUMNS.slice(1)]);
       expect(out[1]).toEqual(['1', 'ann@x.example', 'Ann, A.', ...result('ann@x.example')]);
       expect(out[2]).toEqual(['2', 'Bob@x.example', 'Bob', ...result('Bob@x.example', 'review')]);
+    });
+
+    test('a result column named like an input column is prefixed, never a second column of the same name', () => {
+      expect(resultNames(['email', 'Verdict', 'result_email'], ['email', 'verdict', 'reasons'])).toEqual([
+        'result_result_email',
+        'result_verdict',
+        'reasons',
+      ]);
+      expect(resultNames(['id'], ['email', 'verdict'])).toEqual(['email', 'verdict']);
     });
 
     test('duplicates each get their own result row, in order', async () => {
@@ -64,7 +74,7 @@ describe('keep-columns', () => {
         result('a@x.example'),
       ]);
       expect(out.map((r) => [r[1], r[2]])).toEqual([
-        ['n', 'email'],
+        ['n', 'result_email'],
         ['1', 'a@x.example'],
         ['2', 'b@x.example'],
         ['3', 'a@x.example'],
@@ -73,7 +83,7 @@ describe('keep-columns', () => {
 
     test('rows the job skipped (no address) are kept with empty result cells; ragged rows are padded', async () => {
       const out = await merged('name,email,extra\nAnn\nBob,b@x.example,x,more\n', [result('b@x.example')]);
-      expect(out[0]).toEqual(['name', 'email', 'extra', '', ...RESULT_COLUMNS]);
+      expect(out[0]).toEqual(['name', 'email', 'extra', '', 'result_email', ...RESULT_COLUMNS.slice(1)]);
       expect(out[1]).toEqual(['Ann', '', '', '', ...Array(RESULT_COLUMNS.length).fill('')]);
       expect(out[2]).toEqual(['Bob', 'b@x.example', 'x', 'more', ...result('b@x.example')]);
     });
