@@ -1,5 +1,6 @@
 import { signInDeps } from '../lib/aws/services.js';
 import { isPlainLocalhost, sessionCookie } from '../lib/dashboard/session-cookie.js';
+import { sessionCookieExpiry } from '../lib/dashboard/session-policy.js';
 import { openSession } from '../lib/dashboard/sign-in.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
@@ -17,7 +18,11 @@ export const handler = defineHandler({
     return {
       status: 201,
       headers: {
-        'Set-Cookie': sessionCookie(opened.secret, opened.expiresAt, !isPlainLocalhost(req.headers)),
+        'Set-Cookie': sessionCookie(
+          opened.secret,
+          sessionCookieExpiry(opened.session),
+          !isPlainLocalhost(req.headers),
+        ),
       },
       json: { email, accountId, csrfToken, expiresAt: opened.expiresAt.toISOString() },
     };

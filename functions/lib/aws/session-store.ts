@@ -52,7 +52,9 @@ export class DynamoSessionStore implements SessionStore {
       );
       old = res.Attributes;
     });
-    return deleted && old ? SignInLinkSchema.parse(old) : undefined;
+    // A link stored in another shape (one from before memberSince) opens nothing.
+    const parsed = SignInLinkSchema.safeParse(old);
+    return deleted && parsed.success ? parsed.data : undefined;
   }
 
   async putSession(sessionHash: string, session: Session, expiresAt: Date): Promise<void> {

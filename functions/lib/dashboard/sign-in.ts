@@ -5,6 +5,7 @@ import {
   linkIsLive,
   type Session,
   SIGN_IN_LINK_TTL_MS,
+  sameMembership,
   sessionExpiry,
   sessionIsLive,
   sessionNeedsTouch,
@@ -68,7 +69,7 @@ export async function requestSignInLink(
   const now = deps.now();
   await deps.sessions.putLink(
     hashSecret(token),
-    { email, accountId: member.accountId, createdAt: now.toISOString() },
+    { email, accountId: member.accountId, memberSince: member.createdAt, createdAt: now.toISOString() },
     new Date(now.getTime() + SIGN_IN_LINK_TTL_MS),
   );
   const url = signInUrl(request.dashboardUrl, token);
@@ -89,7 +90,10 @@ export interface OpenedSession {
   expiresAt: Date;
 }
 
-/** Exchanges a link's token for a new session: once, within its 15 minutes, for a member still. */
+/**
+ * Exchanges a link's token for a new session: once, within its 15 minutes, for the same membership
+ * still (a member removed since, even if added again, is refused).
+ */
 export async function openSession(token: string, deps: SignInDeps): Promise<OpenedSession> {
   const refused = () =>
     new SignInLinkError('This sign-in link is invalid, used or expired; ask for a new one.');
@@ -98,11 +102,12 @@ export async function openSession(token: string, deps: SignInDeps): Promise<Open
   const now = deps.now();
   if (!link || !linkIsLive(link, now)) throw refused();
   const member = await deps.members.getMember(link.email);
-  if (member?.accountId !== link.accountId) throw refused();
+  if (!sameMembership(member, link)) throw refused();
   const secret = newSecret();
   const session: Session = {
     email: link.email,
     accountId: link.accountId,
+    memberSince: link.memberSince,
     csrfToken: newSecret(),
     createdAt: now.toISOString(),
     lastSeenAt: now.toISOString(),
@@ -127,7 +132,8 @@ export async function resolveSession(
   const now = deps.now();
   if (!session || !sessionIsLive(session, now)) return undefined;
   const member = await deps.members.getMember(session.email);
-  if (member?.accountId !== session.accountId) return undefined;
+  // Removal ends access at once, and adding the person back does not revive what they had.
+  if (!sameMembership(member, session)) return undefined;
   if (sessionNeedsTouch(session, now)) {
     const touched = { ...session, lastSeenAt: now.toISOString() };
     await deps.sessions.touchSession(hash, now, sessionExpiry(touched));

@@ -9,6 +9,7 @@ import {
   SESSION_TOUCH_MS,
   type Session,
   SIGN_IN_LINK_TTL_MS,
+  sameMembership,
   sessionExpiry,
   sessionIsLive,
   sessionNeedsTouch,
@@ -28,6 +29,7 @@ const at = (ms: number) => new Date(Date.UTC(2026, 10, 1) + ms);
 const session = (createdMs: number, lastSeenMs: number): Session => ({
   email: 'a@shop.example',
   accountId: 'acct_1',
+  memberSince: at(-1000).toISOString(),
   csrfToken: newSecret(),
   createdAt: at(createdMs).toISOString(),
   lastSeenAt: at(lastSeenMs).toISOString(),
@@ -56,9 +58,22 @@ describe('session expiry', () => {
   });
 
   test('a sign-in link works for 15 minutes', () => {
-    const link = { email: 'a@shop.example', accountId: 'acct_1', createdAt: at(0).toISOString() };
+    const link = {
+      email: 'a@shop.example',
+      accountId: 'acct_1',
+      memberSince: at(-1000).toISOString(),
+      createdAt: at(0).toISOString(),
+    };
     expect(linkIsLive(link, at(SIGN_IN_LINK_TTL_MS - 1))).toBe(true);
     expect(linkIsLive(link, at(SIGN_IN_LINK_TTL_MS))).toBe(false);
+  });
+
+  test('a link or session opens only the membership it was made for: not after removal, nor once added again', () => {
+    const made = { accountId: 'acct_1', memberSince: at(0).toISOString() };
+    expect(sameMembership({ accountId: 'acct_1', createdAt: at(0).toISOString() }, made)).toBe(true);
+    expect(sameMembership(undefined, made)).toBe(false);
+    expect(sameMembership({ accountId: 'acct_1', createdAt: at(5000).toISOString() }, made)).toBe(false);
+    expect(sameMembership({ accountId: 'acct_2', createdAt: at(0).toISOString() }, made)).toBe(false);
   });
 
   test('the sign-in limit window and its Retry-After', () => {
