@@ -75,6 +75,11 @@ describe('dashboard-sessions', () => {
       expect(cookie).toContain('SameSite=Strict');
       expect(cookie).toContain('Path=/v1');
       expect(cookie).not.toContain('Secure');
+      // The browser keeps it to the session's absolute end: the server ends it after 12 idle hours.
+      const expires = Date.parse(/Expires=([^;]+)/.exec(cookie)?.[1] ?? '');
+      const signedInAt =
+        Date.parse(((await first.clone().json()) as { expiresAt: string }).expiresAt) - SESSION_IDLE_MS;
+      expect(expires).toBe(Math.floor((signedInAt + SESSION_MAX_MS) / 1000) * 1000);
       expect(first.headers.get('cache-control')).toBe('no-store');
       const again = await openSession(stack, token);
       expect(again.status).toBe(401);
@@ -253,12 +258,22 @@ describe('dashboard-sessions', () => {
       expect(await signedInWith(alice.cookie)).toBe(false);
     });
 
-    test('removing a member ends their sessions at once', async () => {
+    test('removing a member ends their sessions and links at once; adding them back revives neither', async () => {
       freshSignInWindow();
-      await memberStore(stack.services).addMember(stack.dev.accountId, 'bob@shop.example', new Date());
+      const members = memberStore(stack.services);
+      await members.addMember(stack.dev.accountId, 'bob@shop.example', clock.now());
       const bob = await signIn(stack, 'bob@shop.example');
-      await memberStore(stack.services).removeMember(stack.dev.accountId, 'bob@shop.example');
+      // A link asked for before the removal, not yet opened.
+      expect((await requestLink(stack, 'bob@shop.example')).status).toBe(202);
+      const token = tokenOf((await linksFor(stack, 'bob@shop.example')).at(-1) ?? '');
+      await members.removeMember(stack.dev.accountId, 'bob@shop.example');
       expect(await signedInWith(bob.cookie)).toBe(false);
+      clock.advance(1000);
+      await members.addMember(stack.dev.accountId, 'bob@shop.example', clock.now());
+      expect(await signedInWith(bob.cookie)).toBe(false);
+      expect((await openSession(stack, token)).status).toBe(401);
+      // A new link signs the member in again.
+      expect(await signedInWith((await signIn(stack, 'bob@shop.example')).cookie)).toBe(true);
     });
   });
 
@@ -325,6 +340,15 @@ describe('dashboard-sessions', () => {
         body: { emails: ['a@gmail.com'] },
       });
       expect(made.status).toBe(202);
+      // Made here, it says so: in its answer, when read back and in the list.
+      const { id, source } = (await made.json()) as { id: string; source: string };
+      expect(source).toBe('dashboard');
+      const read = await stack.call('GET', `/v1/email/jobs/${id}`, { headers: { Cookie: alice.cookie } });
+      expect(((await read.json()) as { source: string }).source).toBe('dashboard');
+      const page = (await (
+        await stack.call('GET', '/v1/email/jobs', { headers: { Cookie: alice.cookie } })
+      ).json()) as { jobs: { id: string; source: string }[] };
+      expect(page.jobs.find((job) => job.id === id)?.source).toBe('dashboard');
     });
   });
 });

@@ -27,6 +27,7 @@ export function fromItem(item: Record<string, unknown>): JobRecord {
     id: item.id as string,
     accountId: item.accountId as string,
     status: item.status as RecordStatus,
+    ...(item.source === 'dashboard' || item.source === 'api' ? { source: item.source } : {}),
     filename: (item.filename as string | null) ?? null,
     total: Number(item.total),
     credits: Number(item.credits),
