@@ -147,7 +147,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'The hostname api.shop.example belongs to another account.',
   },
   not_found: {
-    when: 'no such route',
+    when: 'no such route; on the dashboard key and hostname routes, no key or hostname of that name on the account (the message names it)',
     message: 'No such route.',
   },
   job_not_found: {

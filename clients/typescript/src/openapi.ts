@@ -1765,7 +1765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `not_found`: no such route */
+            /** @description - `not_found`: no such route; on the dashboard key and hostname routes, no key or hostname of that name on the account (the message names it) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7171,7 +7171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `not_found`: no such route */
+            /** @description - `not_found`: no such route; on the dashboard key and hostname routes, no key or hostname of that name on the account (the message names it) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7232,7 +7232,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `not_found`: no such route */
+            /** @description - `not_found`: no such route; on the dashboard key and hostname routes, no key or hostname of that name on the account (the message names it) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7435,7 +7435,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `not_found`: no such route */
+            /** @description - `not_found`: no such route; on the dashboard key and hostname routes, no key or hostname of that name on the account (the message names it) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7496,7 +7496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `not_found`: no such route */
+            /** @description - `not_found`: no such route; on the dashboard key and hostname routes, no key or hostname of that name on the account (the message names it) */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
