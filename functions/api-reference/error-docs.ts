@@ -121,6 +121,10 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'a dashboard key create when the account already has 50 live keys',
     message: 'An account has at most 50 live keys: revoke one first.',
   },
+  too_many_hostnames: {
+    when: 'a dashboard hostname claim when the account already holds 20 custom hostnames',
+    message: 'An account holds at most 20 custom hostnames: remove one first.',
+  },
   geofeed_not_found: {
     when: 'GET /v1/account/geofeed of an account that has no geofeed',
     message: 'This account has no geofeed: PUT one to /v1/account/geofeed.',

@@ -7,6 +7,7 @@ export type DomainRefusal =
   | 'unknown_account'
   | 'plan_not_eligible'
   | 'hostname_claimed'
+  | 'too_many_hostnames'
   | 'unknown_hostname';
 
 /** A request the caller can fix (the CLI exits 2 with the message). */

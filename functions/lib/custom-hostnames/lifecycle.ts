@@ -45,9 +45,19 @@ export function viewOf(record: HostnameRecord): HostnameView {
 }
 
 /**
+ * The most hostnames an account holds, whatever their state. A claim proves nothing until its DNS
+ * does, so without a bound one account could hold any number of other people's names.
+ */
+export const MAX_HOSTNAMES_PER_ACCOUNT = 20;
+
+/**
  * Claims a hostname for an account (rule 7: plans with the custom-hostname flag only). The claim is
  * a conditional put, so of two accounts racing for one hostname exactly one gets it. Adding a
- * hostname the account already holds returns it as it stands.
+ * hostname the account already holds returns it as it stands. Another account's claim that failed
+ * (never proven within its 72 hours, or its certificate refused) is released for the new claimant:
+ * `failed` is final, so the name would otherwise stay blocked until its holder removed it. The
+ * count against MAX_HOSTNAMES_PER_ACCOUNT is read before the claim, so claims racing at the limit
+ * may pass it by their number.
  */
 export async function addHostname(accountId: string, raw: string, deps: DomainDeps): Promise<HostnameRecord> {
   const account = await deps.accounts.getAccount(accountId);
@@ -63,7 +73,14 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
   const hostname = check.hostname;
 
   const existing = await deps.store.getHostname(hostname);
-  if (existing) return ownedOrRefuse(existing, accountId);
+  if (existing?.accountId === accountId) return existing;
+  if (existing) await releaseFailedClaim(existing, deps);
+  if ((await deps.store.listByAccount(accountId)).length >= MAX_HOSTNAMES_PER_ACCOUNT) {
+    throw new DomainRefusedError(
+      'too_many_hostnames',
+      `An account holds at most ${MAX_HOSTNAMES_PER_ACCOUNT} custom hostnames: remove one first.`,
+    );
+  }
   const at = deps.now().toISOString();
   const record: HostnameRecord = {
     hostname,
@@ -80,12 +97,24 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
   return ownedOrRefuse(winner, accountId);
 }
 
+/** Another account's claim: released when it failed, else the name is taken. */
+async function releaseFailedClaim(record: HostnameRecord, deps: DomainDeps): Promise<void> {
+  if (record.status !== 'failed') throw claimed(record.hostname);
+  if ((await removeHostname(record.hostname, deps)) === 'removing') {
+    throw new DomainRefusedError(
+      'hostname_claimed',
+      `${record.hostname} is being released from an earlier claim that failed; try again in a few minutes`,
+    );
+  }
+}
+
+function claimed(hostname: string): DomainRefusedError {
+  return new DomainRefusedError('hostname_claimed', `${hostname} is already claimed by another account`);
+}
+
 function ownedOrRefuse(record: HostnameRecord, accountId: string): HostnameRecord {
   if (record.accountId === accountId) return record;
-  throw new DomainRefusedError(
-    'hostname_claimed',
-    `${record.hostname} is already claimed by another account`,
-  );
+  throw claimed(record.hostname);
 }
 
 async function existing(hostname: string, deps: DomainDeps): Promise<HostnameRecord> {

@@ -59,6 +59,8 @@ export const ERROR_CODES = {
   webhook_disabled: 409,
   /** Dashboard: the account already has its most live keys (50); revoke one first. */
   too_many_keys: 409,
+  /** Dashboard: the account already holds its most custom hostnames (20); remove one first. */
+  too_many_hostnames: 409,
   /** The Idempotency-Key was used in the last 24 h with another body. */
   idempotency_key_reused: 409,
   /** The Idempotency-Key's first request is still being created (or its crash not yet swept). */

@@ -3,6 +3,7 @@ import {
   addHostname,
   type DomainDeps,
   listHostnames,
+  MAX_HOSTNAMES_PER_ACCOUNT,
   removeHostname,
   verifyHostname,
   verifyUnsettled,
@@ -12,6 +13,7 @@ import {
   configuredZone,
   hoursLater,
   MemoryHostnameStore,
+  pendingRecord,
   ScriptedCertificates,
   T0,
   ZoneTable,
@@ -67,6 +69,58 @@ describe('lifecycle', () => {
         code: 'hostname_claimed',
       });
       expect(await addHostname('acct_1', 'geo.shop.com', d)).toEqual(first);
+    });
+
+    test(`an account holds at most ${MAX_HOSTNAMES_PER_ACCOUNT} hostnames, whatever their state; removing one makes room`, async () => {
+      const d = deps();
+      for (let i = 0; i < MAX_HOSTNAMES_PER_ACCOUNT; i++) await addHostname('acct_1', `h${i}.shop.com`, d);
+      await expect(addHostname('acct_1', 'one-more.shop.com', d)).rejects.toMatchObject({
+        code: 'too_many_hostnames',
+      });
+      // One it holds already is still answered as it stands; another account is not affected.
+      expect(await addHostname('acct_1', 'h0.shop.com', d)).toMatchObject({ hostname: 'h0.shop.com' });
+      expect(await addHostname('acct_2', 'one-more.shop.com', d)).toMatchObject({ accountId: 'acct_2' });
+      await removeHostname('h3.shop.com', d);
+      expect(await addHostname('acct_1', 'h20.shop.com', d)).toMatchObject({ status: 'pending_dns' });
+    });
+
+    test("another account's failed claim is released for a new claimant; a pending or active one is not", async () => {
+      const certificates = new ScriptedCertificates();
+      const d = deps({ certificates });
+      d.store.items.set(
+        'squat.shop.com',
+        pendingRecord({
+          hostname: 'squat.shop.com',
+          status: 'failed',
+          certificateRequestedAt: T0.toISOString(),
+        }),
+      );
+      d.store.items.set('held.shop.com', pendingRecord({ hostname: 'held.shop.com' }));
+      d.store.items.set('live.shop.com', pendingRecord({ hostname: 'live.shop.com', status: 'active' }));
+      expect(await addHostname('acct_2', 'squat.shop.com', d)).toMatchObject({
+        accountId: 'acct_2',
+        status: 'pending_dns',
+      });
+      expect(certificates.released).toEqual(['squat.shop.com']);
+      for (const name of ['held.shop.com', 'live.shop.com']) {
+        await expect(addHostname('acct_2', name, d)).rejects.toMatchObject({ code: 'hostname_claimed' });
+        expect(d.store.items.get(name)?.accountId).toBe('acct_1');
+      }
+      // The edge still releasing the failed claim's certificate: the new claimant is asked to wait.
+      certificates.releaseAnswer = 'pending';
+      d.store.items.set(
+        'slow.shop.com',
+        pendingRecord({
+          hostname: 'slow.shop.com',
+          status: 'failed',
+          certificateRequestedAt: T0.toISOString(),
+        }),
+      );
+      await expect(addHostname('acct_2', 'slow.shop.com', d)).rejects.toMatchObject({
+        code: 'hostname_claimed',
+        message: expect.stringContaining('being released'),
+      });
+      expect(d.store.items.get('slow.shop.com')).toMatchObject({ accountId: 'acct_1', status: 'removing' });
     });
 
     test('two accounts racing: the conditional put lets exactly one win', async () => {

@@ -111,6 +111,7 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
     if (err.code === 'unknown_hostname' || err.code === 'unknown_account')
       return new HttpError('not_found', err.message);
     if (err.code === 'plan_not_eligible') return new HttpError('not_in_plan', err.message);
+    if (err.code === 'too_many_hostnames') return new HttpError('too_many_hostnames', err.message);
     return new ValidationError('invalid_field', err.message);
   }),
 ];

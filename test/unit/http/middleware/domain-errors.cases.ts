@@ -173,6 +173,10 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
       status: 400,
       error: 'invalid_field',
     });
+    expect(answer(new DomainRefusedError('too_many_hostnames', 'x'))).toMatchObject({
+      status: 409,
+      error: 'too_many_hostnames',
+    });
   });
 
   test('each error class is registered once, and none under another registered one (the first match would hide it)', () => {
