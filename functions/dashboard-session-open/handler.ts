@@ -1,7 +1,7 @@
 import { signInDeps } from '../lib/aws/services.js';
-import { isPlainLocalhost, sessionCookie } from '../lib/dashboard/session-cookie.js';
+import { isPlainLocalhost, sessionCookie, sessionSecretOf } from '../lib/dashboard/session-cookie.js';
 import { sessionCookieExpiry } from '../lib/dashboard/session-policy.js';
-import { openSession } from '../lib/dashboard/sign-in.js';
+import { closeSession, openSession } from '../lib/dashboard/sign-in.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { validate } from '../lib/http/validate.js';
@@ -13,7 +13,11 @@ export const handler = defineHandler({
   route: routeByName('dashboard-session-open'),
   input: (req) => validate(SessionOpenBody, readJsonBody(req)),
   run: async ({ token }, { req, services }) => {
-    const opened = await openSession(token, signInDeps(services));
+    const deps = signInDeps(services);
+    const opened = await openSession(token, deps);
+    // The session this browser had (another person's link opened while signed in) ends on the server
+    // too: its cookie is replaced below, and nothing should stay live that no browser holds.
+    await closeSession(sessionSecretOf(req.headers.cookie), deps);
     const { email, accountId, csrfToken } = opened.session;
     return {
       status: 201,

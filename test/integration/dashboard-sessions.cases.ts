@@ -258,6 +258,20 @@ describe('dashboard-sessions', () => {
       expect(await signedInWith(alice.cookie)).toBe(false);
     });
 
+    test('a link opened in a browser already signed in ends the session it replaces', async () => {
+      freshSignInWindow();
+      const alice = await signIn(stack, ALICE);
+      await requestLink(stack, 'mallory@other.example');
+      const token = tokenOf((await linksFor(stack, 'mallory@other.example')).at(-1)!);
+      const opened = await stack.call('POST', '/v1/dashboard/sessions', {
+        body: { token },
+        headers: { Cookie: alice.cookie },
+      });
+      expect(opened.status).toBe(201);
+      expect(await signedInWith(alice.cookie)).toBe(false);
+      expect(await signedInWith((opened.headers.get('set-cookie') ?? '').split(';')[0]!)).toBe(true);
+    });
+
     test('removing a member ends their sessions and links at once; adding them back revives neither', async () => {
       freshSignInWindow();
       const members = memberStore(stack.services);
