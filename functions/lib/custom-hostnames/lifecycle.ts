@@ -97,10 +97,13 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
   return ownedOrRefuse(winner, accountId);
 }
 
-/** Another account's claim: released when it failed, else the name is taken. */
+/**
+ * Another account's claim: released when it failed, else the name is taken. A claimant racing for
+ * the same failed name may remove it first ('changed'): the conditional put then decides.
+ */
 async function releaseFailedClaim(record: HostnameRecord, deps: DomainDeps): Promise<void> {
   if (record.status !== 'failed') throw claimed(record.hostname);
-  if ((await removeHostname(record.hostname, deps)) === 'removing') {
+  if ((await removeRecord(record, deps)) === 'removing') {
     throw new DomainRefusedError(
       'hostname_claimed',
       `${record.hostname} is being released from an earlier claim that failed; try again in a few minutes`,
@@ -157,6 +160,18 @@ export async function verifyHostname(hostname: string, deps: DomainDeps): Promis
  */
 export async function removeHostname(hostname: string, deps: DomainDeps): Promise<'removed' | 'removing'> {
   const record = await existing(hostname, deps);
+  const outcome = await removeRecord(record, deps);
+  if (outcome === 'changed') {
+    throw new Error(`hostname ${record.hostname} changed while being removed; try again`);
+  }
+  return outcome;
+}
+
+/** removeHostname of a record already read; 'changed' when it changed (or went) since. */
+async function removeRecord(
+  record: HostnameRecord,
+  deps: DomainDeps,
+): Promise<'removed' | 'removing' | 'changed'> {
   const released =
     record.certificateRequestedAt === undefined
       ? 'released'
@@ -171,10 +186,7 @@ export async function removeHostname(hostname: string, deps: DomainDeps): Promis
     }
     return 'removing';
   }
-  if (!(await deps.store.remove(record.hostname, record.status))) {
-    throw new Error(`hostname ${record.hostname} changed while being removed; try again`);
-  }
-  return 'removed';
+  return (await deps.store.remove(record.hostname, record.status)) ? 'removed' : 'changed';
 }
 
 export async function listHostnames(accountId: string, deps: DomainDeps): Promise<HostnameView[]> {

@@ -123,6 +123,22 @@ describe('lifecycle', () => {
       expect(d.store.items.get('slow.shop.com')).toMatchObject({ accountId: 'acct_1', status: 'removing' });
     });
 
+    test("two accounts racing for another's failed claim: one gets it, the other is refused with a 4xx code", async () => {
+      const d = deps();
+      d.store.items.set(
+        'squat.shop.com',
+        pendingRecord({ hostname: 'squat.shop.com', status: 'failed', accountId: 'acct_free' }),
+      );
+      const results = await Promise.allSettled([
+        addHostname('acct_1', 'squat.shop.com', d),
+        addHostname('acct_2', 'squat.shop.com', d),
+      ]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.find((r) => r.status === 'rejected')).toMatchObject({
+        reason: { code: 'hostname_claimed' },
+      });
+    });
+
     test('two accounts racing: the conditional put lets exactly one win', async () => {
       const d = deps();
       const results = await Promise.allSettled([
