@@ -114,6 +114,8 @@ export function allFunctionJobs(dir: string): BundleJob[] {
 }
 
 const BATCH_PREFIX = 'netintel-bundles-';
+/** A batch directory's name, with the id of the process that made it. */
+const BATCH_NAME = new RegExp(`^${BATCH_PREFIX}(\\d+)-`);
 
 /**
  * A new directory under `root` for this process's batch (tens of MB), removed when the process
@@ -126,7 +128,7 @@ export function batchDirectory(
   isRunning: (pid: number) => boolean = processIsRunning,
 ): string {
   for (const name of readdirSync(root)) {
-    const pid = new RegExp(`^${BATCH_PREFIX}(\\d+)-`).exec(name)?.[1];
+    const pid = BATCH_NAME.exec(name)?.[1];
     if (pid && Number(pid) !== process.pid && !isRunning(Number(pid))) {
       rmSync(join(root, name), { recursive: true, force: true });
     }

@@ -265,13 +265,7 @@ async function bodyWithin(res: Response, limit: number): Promise<ArrayBuffer> {
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes.buffer;
+  return new Blob(chunks as BlobPart[]).arrayBuffer();
 }
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

@@ -1,4 +1,5 @@
 import type { LookupAddress } from 'node:dns';
+import { normaliseHostname } from '../dns/host-name.js';
 import { type ParsedIp, parseIp } from '../ip/parse-ip.js';
 import { type SpecialRange, specialRange } from '../ip/special-ranges.js';
 
@@ -69,7 +70,7 @@ function literalAddress(hostname: string): string | null {
  * loopback, and a resolver may answer them without asking DNS.
  */
 function isLocalhostName(hostname: string): boolean {
-  const name = hostname.endsWith('.') ? hostname.slice(0, -1) : hostname;
+  const name = normaliseHostname(hostname);
   return name === 'localhost' || name.endsWith('.localhost');
 }
 
