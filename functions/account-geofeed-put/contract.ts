@@ -14,6 +14,7 @@ export const contract: RouteContract = {
     ),
   bodyMediaTypes: ['text/csv'],
   // The body is CSV, read by the handler (not a JSON body validated by a schema).
+  textBody: true,
   errors: ['invalid_geofeed', 'invalid_body', 'unsupported_media_type', 'body_too_large'],
   response: GeofeedViewSchema,
   examples,

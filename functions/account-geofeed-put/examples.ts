@@ -4,6 +4,7 @@ import type { RouteExample } from '../lib/http/contract.js';
 export const examples: Record<string, RouteExample> = {
   'office-networks': {
     summary: "Place the company's own egress networks",
+    file: 'geofeed.csv',
     contentType: 'text/csv',
     body: '# our offices\n8.8.4.0/24,DE,DE-BE,Berlin,\n2001:4860:4860::/48,FR,FR-IDF,Paris,75002\n',
     response: {

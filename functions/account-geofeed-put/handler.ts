@@ -2,8 +2,10 @@ import { ruleChange } from '../lib/accounts/account-rules.js';
 import { setGeofeed } from '../lib/accounts/rule-changes.js';
 import { geofeedView } from '../lib/accounts/rules-views.js';
 import { rulesStore } from '../lib/aws/services.js';
+import { decodedBody, mediaType } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
+import { ACCOUNT_GEOFEED_MAX_BYTES } from '../lib/ip/account-geofeed.js';
 import { logger } from '../lib/observability.js';
 import { routeByName } from '../routes.js';
 
@@ -14,13 +16,15 @@ import { routeByName } from '../routes.js';
 export const handler = defineHandler({
   route: routeByName('account-geofeed-put'),
   input: (req) => {
-    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    const type = mediaType(req);
     if (type !== 'text/csv' && type !== 'text/plain') {
       throw new HttpError('unsupported_media_type', 'Send the geofeed as text/csv (RFC 8805 rows).');
     }
-    if (!req.body || req.body.length === 0)
+    // Plain or gzip (Content-Encoding: gzip), 1 MiB at most once decompressed.
+    const csv = decodedBody(req, ACCOUNT_GEOFEED_MAX_BYTES, 'invalid_body');
+    if (!csv || csv.length === 0)
       throw new ValidationError('invalid_body', 'The body is empty: send the CSV.');
-    return { csv: req.body };
+    return { csv };
   },
   run: async ({ csv }, { principal, now, services }) => {
     const change = ruleChange(principal, now);

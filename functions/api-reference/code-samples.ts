@@ -49,8 +49,15 @@ export function jsLiteral(value: unknown, indent = ''): string {
 
 const MULTIPART = 'multipart/form-data';
 
-/** The file a CSV or form example is read from: its ?filename=, else list.csv (a form names the file it sends). */
-export const exampleFile = (example: RouteExample) => example.query?.filename ?? 'list.csv';
+/**
+ * The file a CSV or form example is read from: its `file`, its ?filename=, else list.csv (a form
+ * names the file it sends).
+ */
+export const exampleFile = (example: RouteExample) => example.file ?? example.query?.filename ?? 'list.csv';
+
+/** The file a sample saves a non-JSON answer to: the example's `file`, else results.csv (or response). */
+const answerFile = (contract: RouteContract, example: RouteExample) =>
+  example.file ?? (contract.responseMediaType === 'text/csv' ? 'results.csv' : 'response');
 
 function curl(route: KeyRoute, contract: RouteContract, example: RouteExample): string {
   // Inside double quotes only $NETINTEL_URL expands: examplePath percent-encodes $, ` and ".
@@ -58,8 +65,8 @@ function curl(route: KeyRoute, contract: RouteContract, example: RouteExample): 
   const hasBody = example.body !== undefined;
   // curl sends GET, or POST when given a body: any other method is named (PUT has a body too).
   if (route.method !== (hasBody ? 'POST' : 'GET')) lines[0] += ` -X ${route.method}`;
-  if (contract.responseMediaType)
-    lines[0] += ` -L -o ${contract.responseMediaType === 'text/csv' ? 'results.csv' : 'response'}`;
+  // -L: a large results file answers with a redirect to its download.
+  if (contract.responseMediaType) lines[0] += ` -L -o ${answerFile(contract, example)}`;
   if (route.auth === 'secret') lines.push('-H "Authorization: Bearer $NETINTEL_SECRET_KEY"');
   else
     lines.push('-H "X-Api-Key: $NETINTEL_PUBLISHABLE_KEY"', `-H ${shellQuote(`Origin: ${SAMPLE_ORIGIN}`)}`);

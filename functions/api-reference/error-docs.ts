@@ -86,14 +86,15 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'Idempotency-Key must be 1 to 255 characters without control characters.',
   },
   invalid_fields: {
-    when: 'fields (query or batch body) names an unknown field, none, or more than 100',
+    when: 'fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)',
     message:
       'fields: unknown field "cuntry". Known: ip, country, region, … (a group\'s own fields as group.field).',
   },
   invalid_geofeed: {
     when: 'PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)',
     message:
-      'The geofeed was not applied: 1 row(s) refused, the first on line 3: 10.0.0.0/8 overlaps a special-purpose range.',
+      'The geofeed was not applied: 1 problem(s), the first on line 3: prefix 10.0.0.0/8 overlaps a special-purpose range (private).',
+    details: { lines: [{ line: 3, reason: 'prefix 10.0.0.0/8 overlaps a special-purpose range (private)' }] },
   },
   invalid_webhook_url: {
     when: "POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address",

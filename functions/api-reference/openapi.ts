@@ -188,12 +188,17 @@ function requestBody(contract: RouteContract) {
     examplesOf(contract.examples, (e) =>
       e.contentType !== type ? undefined : type === 'multipart/form-data' ? { file: e.body } : e.body,
     );
-  const content: Record<string, unknown> = {
-    'application/json': { schema: json(contract.body, 'input'), examples: media(undefined) },
-  };
+  // A text body's schema is its description; a JSON body's is the schema itself.
+  const content: Record<string, unknown> = contract.textBody
+    ? {}
+    : { 'application/json': { schema: json(contract.body, 'input'), examples: media(undefined) } };
+  const text = contract.textBody ? json(contract.body, 'input') : {};
   for (const type of contract.bodyMediaTypes ?? []) {
     const examples = media(type);
-    content[type] = { schema: rawBodySchema(type), ...(Object.keys(examples).length ? { examples } : {}) };
+    content[type] = {
+      schema: { ...rawBodySchema(type), ...(text.description ? { description: text.description } : {}) },
+      ...(Object.keys(examples).length ? { examples } : {}),
+    };
   }
   return { required: true, content };
 }

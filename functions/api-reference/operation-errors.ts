@@ -26,6 +26,8 @@ function keyedCodes(route: KeyRoute): ErrorCode[] {
 
 /** A JSON body (http/body.ts readJsonBody): unparsable, over the limit, another media type. */
 const BODY_CODES: readonly ErrorCode[] = ['invalid_json', 'body_too_large', 'unsupported_media_type'];
+/** A text body (http/body.ts decodedBody): over the limit, another media type or coding. */
+const TEXT_BODY_CODES: readonly ErrorCode[] = ['body_too_large', 'unsupported_media_type'];
 
 /**
  * Failures no request causes: API Gateway's DEFAULT_5XX and INTEGRATION_TIMEOUT responses, and a
@@ -43,7 +45,7 @@ const ORDER = Object.keys(ERROR_CODES) as ErrorCode[];
 export function operationErrors(route: KeyRoute, contract: RouteContract): Map<number, ErrorCode[]> {
   const codes = new Set<ErrorCode>([
     ...keyedCodes(route),
-    ...(contract.body ? BODY_CODES : []),
+    ...(contract.body ? (contract.textBody ? TEXT_BODY_CODES : BODY_CODES) : []),
     ...(contract.requestErrors ?? []),
     ...(contract.errors ?? []),
   ]);

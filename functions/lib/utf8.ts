@@ -19,6 +19,27 @@ export function firstNonUtf8Line(bytes: Uint8Array): number | null {
 }
 
 /**
+ * Every 1-based line holding a byte sequence that is not UTF-8, in order (none when all of it is).
+ * Lines end at LF, CR LF or a lone CR, as the CSV readers count them. Line breaks are bytes no
+ * multi-byte sequence contains, so each line is checked alone.
+ */
+export function nonUtf8Lines(bytes: Uint8Array): number[] {
+  if (isUtf8(bytes)) return [];
+  const lines: number[] = [];
+  let line = 1;
+  let start = 0;
+  for (let at = 0; at <= bytes.length; at++) {
+    const byte = bytes[at];
+    if (at < bytes.length && byte !== 0x0a && byte !== 0x0d) continue;
+    if (!isUtf8(bytes.subarray(start, at))) lines.push(line);
+    if (byte === 0x0d && bytes[at + 1] === 0x0a) at++;
+    start = at + 1;
+    line++;
+  }
+  return lines;
+}
+
+/**
  * The bytes without a leading UTF-8 byte order mark. JSON texts must not start with one, but a
  * parser may ignore it (RFC 8259, section 8.1), and Windows tools write it: the API ignores it, as
  * the CSV reader does.

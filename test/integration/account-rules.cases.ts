@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { ACCOUNT_GEOFEED_MAX_BYTES } from '../../functions/lib/ip/account-geofeed.js';
@@ -210,6 +211,31 @@ describe('account rules', () => {
       expect(await json(noRows)).toMatchObject({ error: 'invalid_geofeed' });
     });
 
+    test('Content-Encoding: gzip is read, limited once decompressed; other codings are 415', async () => {
+      const put = (body: Buffer, encoding: string) =>
+        stack.call('PUT', '/v1/account/geofeed', {
+          headers: { ...a, 'Content-Type': 'text/csv', 'Content-Encoding': encoding },
+          body,
+        });
+      const before = await (await stack.call('GET', '/v1/account/geofeed', { headers: a })).text();
+      const br = await put(Buffer.from('8.8.8.0/24,CH,,,\n'), 'br');
+      expect([br.status, (await json(br)).error]).toEqual([415, 'unsupported_media_type']);
+      const notGzip = await put(Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01]), 'gzip');
+      expect([notGzip.status, (await json(notGzip)).error]).toEqual([400, 'invalid_body']);
+      const bomb = await put(gzipSync(Buffer.alloc(ACCOUNT_GEOFEED_MAX_BYTES + 1, 0x23)), 'gzip');
+      expect([bomb.status, (await json(bomb)).error]).toEqual([413, 'body_too_large']);
+      expect(await (await stack.call('GET', '/v1/account/geofeed', { headers: a })).text()).toBe(before);
+      const feed = '8.8.8.0/24,CH,,Zürich,\n';
+      const gz = await put(gzipSync(Buffer.from(feed)), 'gzip');
+      expect([gz.status, (await json(gz)).prefixes]).toEqual([200, 1]);
+      // Stored as the CSV it was, not the gzip bytes.
+      expect(await (await stack.call('GET', '/v1/account/geofeed', { headers: a })).text()).toBe(feed);
+      afterKeyCache();
+      expect(await lookup('8.8.8.8', a)).toMatchObject({ city: 'Zürich', locationSource: 'account_geofeed' });
+      expect((await putFeed(before)).status).toBe(200);
+      afterKeyCache();
+    });
+
     test('a feed that is not UTF-8 is refused naming its line, and nothing is stored', async () => {
       const before = await stack.call('GET', '/v1/account/geofeed', { headers: a });
       const latin1 = Buffer.concat([
@@ -230,6 +256,21 @@ describe('account rules', () => {
         Buffer.from('\n'),
       ]);
       expect(await json(await putFeed(cut))).toMatchObject({ lines: [{ line: 3, reason: 'is not UTF-8' }] });
+      // A Latin-1 export: every bad line is named at once, the bytes that are not UTF-8 with the rest,
+      // in line order (a lone CR ends a line here as in the parse).
+      const export1 = Buffer.from(
+        '8.8.8.0/24,US,,,\n10.0.0.0/8,US,,,\r8.8.4.0/24,CH,,Z\xfcrich,\r\n8.8.5.0/24,DE,,M\xfcnchen,\n8.8.6.0/24,US,,"San Jose"x,\n',
+        'latin1',
+      );
+      expect(await json(await putFeed(export1))).toMatchObject({
+        error: 'invalid_geofeed',
+        lines: [
+          { line: 2, reason: 'prefix 10.0.0.0/8 overlaps a special-purpose range (private)' },
+          { line: 3, reason: 'is not UTF-8' },
+          { line: 4, reason: 'is not UTF-8' },
+          { line: 5, reason: 'text after a closing quote' },
+        ],
+      });
       const after = await stack.call('GET', '/v1/account/geofeed', { headers: a });
       expect([after.status, await after.text()]).toEqual([before.status, await before.text()]);
     });

@@ -827,7 +827,7 @@ export interface paths {
          *     **curl**
          *
          *     ```bash
-         *     curl "$NETINTEL_URL/v1/account/geofeed" -L -o results.csv \
+         *     curl "$NETINTEL_URL/v1/account/geofeed" -L -o geofeed.csv \
          *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY"
          *     ```
          *
@@ -853,7 +853,7 @@ export interface paths {
          *     curl "$NETINTEL_URL/v1/account/geofeed" -X PUT \
          *       -H "Authorization: Bearer $NETINTEL_SECRET_KEY" \
          *       -H 'Content-Type: text/csv' \
-         *       --data-binary @list.csv
+         *       --data-binary @geofeed.csv
          *     ```
          *
          *     **JavaScript**
@@ -868,7 +868,7 @@ export interface paths {
          *         Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}`,
          *         'Content-Type': 'text/csv',
          *       },
-         *       body: await readFile('list.csv'),
+         *       body: await readFile('geofeed.csv'),
          *     });
          *     const body = await res.json();
          *     if (!res.ok) throw new Error(`${body.error}: ${body.message}`);
@@ -1727,7 +1727,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_query`: a query parameter has a value the route does not take
-             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
+             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
                 headers: {
@@ -2020,7 +2020,7 @@ export interface operations {
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `invalid_query`: a query parameter has a value the route does not take
-             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
+             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
                 headers: {
@@ -2298,7 +2298,7 @@ export interface operations {
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
              *     - `invalid_field`: a field has the wrong type or form
-             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100
+             *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
                 headers: {
@@ -5115,7 +5115,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": string;
                 "text/csv": string;
             };
         };
@@ -5143,7 +5142,6 @@ export interface operations {
             };
             /**
              * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed
-             *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_geofeed`: PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)
              */
             400: {

@@ -1,7 +1,7 @@
 import { type EmailRules, emailRuleEntries } from '../email/rules.js';
 import { ACCOUNT_GEOFEED_MAX_BYTES, parseAccountGeofeed } from '../ip/account-geofeed.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
-import { firstNonUtf8Line } from '../utf8.js';
+import { nonUtf8Lines } from '../utf8.js';
 import type { AccountRulesStore, DocumentMeta, RuleChange, TravelMeta } from './account-rules.js';
 import { GeofeedRefusedError, GeofeedTooLargeError } from './errors.js';
 
@@ -39,10 +39,19 @@ export async function setGeofeed(
   change: RuleChange,
 ): Promise<DocumentMeta> {
   if (csv.length > ACCOUNT_GEOFEED_MAX_BYTES) throw new GeofeedTooLargeError(ACCOUNT_GEOFEED_MAX_BYTES);
-  // UTF-8 only: decoded as it is, a stray byte would be stored and answered as U+FFFD.
-  const badLine = firstNonUtf8Line(csv);
-  if (badLine !== null) throw new GeofeedRefusedError([{ line: badLine, reason: 'is not UTF-8' }], 0);
-  const parsed = parseAccountGeofeed(csv.toString('utf8'));
+  // UTF-8 only: decoded as it is, a stray byte would be stored and answered as U+FFFD. Such lines
+  // are refused and left out of the parse, which names every other bad line with them.
+  const badLines = nonUtf8Lines(csv);
+  let text = csv.toString('utf8');
+  if (badLines.length > 0) {
+    const lines = text.split(/\r\n|\r|\n/);
+    for (const line of badLines) lines[line - 1] = '';
+    text = lines.join('\n');
+  }
+  const parsed = parseAccountGeofeed(
+    text,
+    badLines.map((line) => ({ line, reason: 'is not UTF-8' })),
+  );
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
   return store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
 }

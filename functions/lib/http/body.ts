@@ -1,7 +1,7 @@
 import { gunzipWithin, looksGzipped } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
 import { firstNonUtf8Line, withoutBom } from '../utf8.js';
-import { HttpError } from './errors.js';
+import { type ErrorCode, HttpError } from './errors.js';
 import type { HttpRequest } from './request.js';
 
 /** JSON bodies of the synchronous routes are small; 1 MiB leaves room for 100 long addresses. */
@@ -35,22 +35,33 @@ export function declaresGzip(req: HttpRequest): boolean {
 /**
  * Reads a JSON request body: 415 for a declared non-JSON type (a missing Content-Type is read as
  * JSON, as curl users expect) or a coding other than gzip, 413 over the limit (decompressed), 400
- * `invalid_json` when it does not parse (naming the line and column where it stops being JSON). A
- * body labelled gzip is decompressed when its bytes are gzip and read as sent when API Gateway
- * already decompressed it (it does so above the REST API's minimumCompressionSize only).
+ * `invalid_json` when it does not parse (naming the line and column where it stops being JSON), its
+ * bytes read by decodedBody.
  */
 export function readJsonBody(req: HttpRequest, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   const type = mediaType(req);
   if (type !== '' && !isJsonMediaType(type)) {
     throw new HttpError('unsupported_media_type', `Content-Type must be application/json, not ${type}.`);
   }
+  return parseJsonBytes(decodedBody(req, limitBytes, 'invalid_json'), limitBytes);
+}
+
+/**
+ * The bytes of a body as its sender wrote them: 415 for a coding other than gzip, 413 over the limit
+ * (decompressed), `invalid` (400) for a gzip body that does not decompress. A body labelled gzip is
+ * decompressed when its bytes are gzip and read as sent when API Gateway already decompressed it
+ * (it does so above the REST API's minimumCompressionSize only).
+ */
+export function decodedBody(req: HttpRequest, limitBytes: number, invalid: ErrorCode): Buffer | null {
   const body = req.body;
-  if (!declaresGzip(req) || !body || !looksGzipped(body)) return parseJsonBytes(body, limitBytes);
+  if (!declaresGzip(req) || !body || !looksGzipped(body)) {
+    if (body && body.length > limitBytes) throw tooLarge(limitBytes);
+    return body;
+  }
   const decompressed = gunzipWithin(body, limitBytes);
   if (decompressed === 'too_large') throw tooLarge(limitBytes);
-  if (decompressed === 'not_gzip')
-    throw new HttpError('invalid_json', 'The gzip body could not be decompressed.');
-  return parseJsonBytes(decompressed, limitBytes);
+  if (decompressed === 'not_gzip') throw new HttpError(invalid, 'The gzip body could not be decompressed.');
+  return decompressed;
 }
 
 const tooLarge = (limitBytes: number) =>

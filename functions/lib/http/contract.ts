@@ -17,6 +17,11 @@ export interface RouteExample {
   body?: unknown;
   /** Media type of `body` when it is not application/json (e.g. text/csv). */
   contentType?: string;
+  /**
+   * The file the code samples read a non-JSON body from, or save a non-JSON answer to (default:
+   * the `filename` query parameter or list.csv; results.csv).
+   */
+  file?: string;
   /** The response body: JSON, or the text of `responseMediaType`; absent for a 204. */
   response?: unknown;
 }
@@ -34,6 +39,11 @@ export interface RouteContract {
   body?: z.ZodMiniType;
   /** Request media types other than application/json (e.g. text/csv for list jobs). */
   bodyMediaTypes?: string[];
+  /**
+   * The body is text of `bodyMediaTypes` only, never JSON (the private geofeed's CSV): `body`
+   * describes that text, and the route answers no `invalid_json`.
+   */
+  textBody?: true;
   /** The 400 codes validating `params`, `query` and `body` with these schemas can answer. */
   requestErrors?: readonly ErrorCode[];
   /**

@@ -94,8 +94,13 @@ const fault = (reason: string): AccountGeofeedParseResult => ({
 /**
  * Reads an account's feed (RFC 8805 CSV: ip_prefix,alpha2code,region,city,postal_code). Never
  * throws for feed content: a feed that cannot be used whole is an error result naming its lines.
+ * `refused` are lines the caller already refused (bytes that are not UTF-8), left blank in `text`:
+ * they are listed with the others, in line order, so one upload names every bad line.
  */
-export function parseAccountGeofeed(text: string): AccountGeofeedParseResult {
+export function parseAccountGeofeed(
+  text: string,
+  refused: readonly AccountGeofeedError[] = [],
+): AccountGeofeedParseResult {
   const parsed = parseGeofeedIndex(text, ACCOUNT_GEOFEED_ORIGIN, {
     maxBytes: ACCOUNT_GEOFEED_MAX_BYTES,
     maxEntries: ACCOUNT_GEOFEED_MAX_PREFIXES,
@@ -107,13 +112,15 @@ export function parseAccountGeofeed(text: string): AccountGeofeedParseResult {
         : `the feed has more than ${ACCOUNT_GEOFEED_MAX_PREFIXES} prefixes`,
     );
   }
-  if (parsed.invalid.length > 0) {
+  if (parsed.invalid.length > 0 || refused.length > 0) {
+    const errors = [
+      ...refused,
+      ...parsed.invalid.map(({ line, reason }) => ({ line, reason: reason.replace(KEPT, '') })),
+    ].sort((a, b) => a.line - b.line);
     return {
       ok: false,
-      errors: parsed.invalid
-        .slice(0, ACCOUNT_GEOFEED_MAX_ERRORS)
-        .map(({ line, reason }) => ({ line, reason: reason.replace(KEPT, '') })),
-      moreErrors: Math.max(0, parsed.invalid.length - ACCOUNT_GEOFEED_MAX_ERRORS),
+      errors: errors.slice(0, ACCOUNT_GEOFEED_MAX_ERRORS),
+      moreErrors: Math.max(0, errors.length - ACCOUNT_GEOFEED_MAX_ERRORS),
     };
   }
   if (parsed.entries.length === 0) {

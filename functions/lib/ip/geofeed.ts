@@ -48,7 +48,7 @@
 // one binary search (range-search.ts) over typed arrays, and every range points at the one entry
 // object of its prefix.
 
-import { splitCsvLine } from './compile/csv-line.js';
+import { CsvLineError, splitCsvLine } from './compile/csv-line.js';
 import { isCountryCode } from './country-codes.js';
 import { type ParsedIp, parseIp } from './parse-ip.js';
 import { addressWord, addressWords, rangeHoldingV4, rangeHoldingV6 } from './range-search.js';
@@ -541,9 +541,9 @@ function parseFeed(
     }
     let fields: string[];
     try {
-      fields = splitCsvLine(content);
-    } catch {
-      invalid.push({ line: lineNumber, reason: 'unbalanced quotes' });
+      fields = splitCsvLine(content, { strict: true });
+    } catch (error) {
+      invalid.push({ line: lineNumber, reason: error instanceof CsvLineError ? error.reason : 'not CSV' });
       continue;
     }
     const field = (n: number) => (fields[n] ?? '').replace(TRIM, '');

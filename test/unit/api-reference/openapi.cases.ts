@@ -26,6 +26,7 @@ interface Operation {
   description: string;
   security: unknown[];
   responses: Record<string, Response>;
+  requestBody?: { content: Record<string, { schema: { type?: string; description?: string } }> };
 }
 interface Response {
   description: string;
@@ -98,12 +99,41 @@ describe('openapi', () => {
     });
 
     test('operations with a JSON body list invalid_json, body_too_large and unsupported_media_type', () => {
-      for (const route of routes.filter((r) => CONTRACTS[r.name].body)) {
+      for (const route of routes.filter((r) => CONTRACTS[r.name].body && !CONTRACTS[r.name].textBody)) {
         expect(codesAt(route, 400)).toContain('invalid_json');
         expect(codesAt(route, 413)).toEqual(['body_too_large']);
         expect(codesAt(route, 415)).toEqual(['unsupported_media_type']);
+        expect(Object.keys(opOf(route).requestBody!.content)).toContain('application/json');
       }
       expect(codesAt(routes.find((r) => r.name === 'jobs-get')!, 415)).toEqual([]);
+    });
+
+    test('a text body (the private geofeed) is offered as its media type only, and answers no invalid_json', () => {
+      const texts = routes.filter((r) => CONTRACTS[r.name].textBody);
+      expect(texts.map((r) => r.name)).toEqual(['account-geofeed-put']);
+      const put = texts[0]!;
+      const content = opOf(put).requestBody!.content;
+      expect(Object.keys(content)).toEqual(['text/csv']);
+      expect(content['text/csv']!.schema).toMatchObject({
+        type: 'string',
+        description: expect.stringContaining('RFC 8805'),
+      });
+      expect(codesAt(put, 400)).not.toContain('invalid_json');
+      expect(codesAt(put, 400)).toEqual(expect.arrayContaining(['invalid_geofeed', 'invalid_body']));
+      expect(codesAt(put, 413)).toEqual(['body_too_large']);
+      expect(codesAt(put, 415)).toEqual(['unsupported_media_type']);
+      // The refusal's example shows the refused lines, as the service answers them.
+      const refusal =
+        opOf(put).responses['400']!.content!['application/json']!.examples!.invalid_geofeed!.value;
+      expect(refusal).toMatchObject({ lines: [{ line: 3, reason: expect.any(String) }] });
+      // Its samples read and save a geofeed file, not a list job's.
+      const curlOf = (name: KeyRouteName) => {
+        const route = routes.find((r) => r.name === name)!;
+        const example = Object.values(examples(name))[0]!;
+        return codeSamples(route, CONTRACTS[name], example).find((c) => c.lang === 'curl')!.source;
+      };
+      expect(curlOf('account-geofeed-put')).toContain('--data-binary @geofeed.csv');
+      expect(curlOf('account-geofeed-get')).toContain('-o geofeed.csv');
     });
 
     test('the codes only some routes answer are listed on exactly those', () => {

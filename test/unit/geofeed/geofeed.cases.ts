@@ -258,6 +258,12 @@ describe('geofeed', () => {
       expect(reasons('5.101.96.0/21,NL,nl-ıt,,')[0]).toMatch(/not an ISO 3166-2/);
       expect(reasons('5.101.96.0/21,,,Amsterdam,')[0]).toMatch(/without a country/);
       expect(reasons('5.101.96.0/21,"NL,,,')).toEqual(['unbalanced quotes']);
+      // RFC 4180: a quote opens a field only at its start; text after the closing quote is refused,
+      // a quote inside an unquoted field is a character of it (never dropped).
+      expect(reasons('5.101.96.0/21,NL,,"Amster"dam,')).toEqual(['text after a closing quote']);
+      expect(parsed('5.101.96.0/21,NL,,O"Brien,').entries[0]?.city).toBe('O"Brien');
+      expect(parsed('5.101.96.0/21,NL,,=HYPERLINK("x"),').entries[0]?.city).toBe('=HYPERLINK("x")');
+      expect(parsed('5.101.96.0/21,NL,,"Den ""Haag""",').entries[0]?.city).toBe('Den "Haag"');
       // A UTF-8 city (§2.1.1.4 "Sao Paulo" example with a tilde).
       expect(parsed('5.101.96.0/21,BR,BR-SP,São Paulo,').entries[0]?.city).toBe('São Paulo');
     });
