@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { BATCH_FIELDS, GEO_FIELDS, LOOKUP_FIELDS } from '../../../functions/lib/ip/field-catalogs.js';
 import {
+  FIELDS_MAX_LENGTH,
   FIELDS_MAX_NAMES,
   type FieldSelection,
   fieldCatalog,
@@ -51,7 +52,7 @@ describe('fields', () => {
       'security.',
       '',
       ' , ',
-      'a'.repeat(2001),
+      'a'.repeat(FIELDS_MAX_LENGTH + 1),
     ]) {
       const parsed = parseFields(bad, LOOKUP_FIELDS);
       expect(parsed.ok).toBe(false);
@@ -61,6 +62,14 @@ describe('fields', () => {
       ok: false,
       message: expect.stringContaining('at most'),
     });
+    // The limit counts names: empty pieces and spaces around names are not names, and the limit of
+    // the longest names, spaced, passes.
+    expect(parseFields(`country${','.repeat(FIELDS_MAX_NAMES)}`, LOOKUP_FIELDS).ok).toBe(true);
+    expect(parseFields(['country', ...Array(FIELDS_MAX_NAMES).fill('')], LOOKUP_FIELDS).ok).toBe(true);
+    const longest = Array(FIELDS_MAX_NAMES).fill('  locale.measurementSystem  ');
+    expect(parseFields(longest.join(','), LOOKUP_FIELDS).ok).toBe(true);
+    expect(parseFields(longest, LOOKUP_FIELDS).ok).toBe(true);
+    expect(parseFields(`country${' '.repeat(2000)}`, LOOKUP_FIELDS).ok).toBe(true);
     const unknown = parseFields('country,cuntry,holidays', LOOKUP_FIELDS);
     expect(unknown).toMatchObject({ ok: false, message: expect.stringContaining('"cuntry", "holidays"') });
     // holidays is a field of GET /v1/geo, not of the lookups.
