@@ -83,6 +83,8 @@ function listOf(entry: z.ZodMiniString, what: string) {
   return z
     ._default(
       z.array(entry).check(
+        // Duplicates (once normalised) are dropped first: the limit counts the entries kept.
+        z.overwrite(unique),
         // A custom issue, not z.maxLength(): an over-long list of a document is 400 invalid_field (the
         // API answers an array's too_big as batch_too_large, which is about batches of lookups).
         (ctx) => {
@@ -95,7 +97,6 @@ function listOf(entry: z.ZodMiniString, what: string) {
             });
           }
         },
-        z.overwrite(unique),
       ),
       () => [],
     )

@@ -128,10 +128,15 @@ describe('rules', () => {
           }),
         ),
       ).toBe(5_000);
-      // One list of more than the limit as sent is refused before it is read.
+      // One list of more than the limit once its duplicates are dropped is refused; the limit
+      // counts what is kept, so the limit and a repeat (also spelt otherwise) pass.
       expect(refusals({ allow: { domains: names(5_001, 'x') } })).toEqual([
         ['allow.domains', `at most ${EMAIL_RULES_MAX_ENTRIES} entries`],
       ]);
+      const repeated = EmailRulesSchema.parse({
+        allow: { domains: [...names(5_000, 'x'), 'x0.example', 'X1.Example.'] },
+      });
+      expect(repeated.allow.domains).toHaveLength(5_000);
     });
   });
 
