@@ -66,6 +66,24 @@ describe('test keys', () => {
   const liveUsage = async () =>
     (await usageCounter(stack.services).read(accountId, monthKey(clock.now()))).monthCount;
 
+  // First: no call before it has opened the stack's live IP data (as in a Lambda container that
+  // serves test calls only).
+  test('test answers name the live data in X-Data-Version, though no live call opened it first', async () => {
+    const pub = { 'X-Api-Key': testPub, Origin: 'https://shop.customer.example' };
+    const answers = [
+      await stack.call('GET', '/v1/geo', { headers: pub }),
+      await stack.call('POST', '/v1/lookup', { headers: test_, body: { ips: ['192.0.2.1', '8.8.8.8'] } }),
+      await stack.call('GET', '/v1/lookup/2001:db8::1', { headers: test_ }),
+    ];
+    const report = await json(await stack.call('GET', '/v1/data', { headers: test_ }));
+    const ip = (report.versions as { ip: string | null }).ip;
+    expect(ip).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]+$/);
+    for (const res of answers) {
+      await json(res);
+      expect(res.headers.get('x-data-version')).toMatch(new RegExp(`^ip=${ip}, lists=`));
+    }
+  });
+
   test('the documentation ranges give the documented places, networks and flags on the lookups and /v1/geo', async () => {
     for (const net of TEST_NETWORKS) {
       for (const ip of net.examples) {

@@ -10,7 +10,8 @@ import type { Caller } from './test-locator.js';
 // key's caller (its account's test partition, test-mode/mode.ts) gets the fixed test networks of
 // test-mode/ip-answers.ts, loaded on the first test call only (a split chunk of the
 // bundle: live cold starts never pay for it). Test answers never read the live databases' places
-// nor query DNS; the data version header and GET /v1/data stay the live ones.
+// nor query DNS; the data version header and GET /v1/data stay the live ones (a test answer opens the
+// live data as a live answer does, so that its header names the live version: ip-answers.ts).
 
 export type { Caller } from './test-locator.js';
 

@@ -1,7 +1,8 @@
 // The IP answers of test mode (docs/test-mode.md): the documentation ranges of tables.ts, each a
 // fixed place, network and set of security flags, answered by the live lookup's own answer builders
 // (ip/lookup.ts lookupAnswer, geoAnswer) with every derived group computed for the place by its own
-// code (locatedAt). Nothing here reads the live databases or queries DNS. An address outside the
+// code (locatedAt). No answer comes from the live databases (they are opened, for the data version
+// the answer names, never looked up) and none from DNS. An address outside the
 // ranges is not in the test data: the lookups answer it as live answers an unknown address (found
 // false), and /v1/geo, whose address is the caller's own connection, answers with the first
 // range's place so that a page under development gets a location.
@@ -34,15 +35,24 @@ function locatedOf(net: TestNetwork): Located {
   return at;
 }
 
+/**
+ * The test answers, over the instance's live lookup (`live`) for what stays live: the data report,
+ * the data version and its status. Each answer first opens the live data as a live answer does (and
+ * reads it as one does, so a newer version is still looked for): the `X-Data-Version` of a test
+ * answer names the live version even where no live call came first (a Lambda container serving test
+ * calls only), and with no live data to open it says what a live answer would say.
+ */
 export function createTestIpLookup(deps: { live: IpLookup; clock?: Clock }): IpLookup {
   const clock = deps.clock ?? systemClock;
   return {
     async lookup(ip, options = {}) {
+      await deps.live.ready();
       const net = testNetworkOf(ip);
       const network = net && wantsNetwork(options.fields) ? net.network : NO_NETWORK;
       return lookupAnswer(ip, net ? locatedOf(net) : null, network, options, clock.now(), testClassifier);
     },
     async geo(ip, options = {}) {
+      await deps.live.ready();
       // The caller's own address: in a range, its place; anywhere else, the first range's.
       const net = testNetworkOf(ip) ?? TEST_NETWORKS[0]!;
       const network = wantsNetwork(options.fields) ? net.network : NO_NETWORK;

@@ -1,14 +1,19 @@
-import { describe, expect, test } from '@jest/globals';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey, isWellFormedKey } from '../../../functions/lib/accounts/api-key.js';
 import { AUTH_MESSAGES, authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import { EmailCheckResultSchema } from '../../../functions/lib/email/schema.js';
 import { LOOKUP_FIELDS } from '../../../functions/lib/ip/field-catalogs.js';
 import { parseFields } from '../../../functions/lib/ip/fields.js';
-import type { IpLookup } from '../../../functions/lib/ip/lookup.js';
+import { IpData } from '../../../functions/lib/ip/ip-data.js';
+import { createIpLookup, type IpLookup } from '../../../functions/lib/ip/lookup.js';
+import { IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { GeoResultSchema, IpLookupResultSchema } from '../../../functions/lib/ip/schema.js';
 import { maskKey } from '../../../functions/lib/log/key-mask.js';
+import { noMatchClassifier } from '../../../functions/lib/security/classifier.js';
 import {
   createTestDomainAgeLookup,
   createTestEmailChecker,
@@ -23,6 +28,7 @@ import {
 import { isTestPartition, liveAccountOf, testPartitionOf } from '../../../functions/lib/test-mode/mode.js';
 import { TEST_EMAILS, TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
 import { routeByName } from '../../../functions/routes.js';
+import { makeFixtureDataDir } from '../ip/support/fixture-data.js';
 
 // Test mode's pure parts (docs/test-mode.md): the key format, the test partition, the authorizer's
 // principal for a test key, and the fixed IP and e-mail answers, checked against the documented
@@ -217,6 +223,58 @@ describe('test-mode IP answers', () => {
     expect(testHostname(ip('192.0.2.1'))).toBe('test-192-0-2-1.example.net');
     expect(testHostname(ip('2001:db8::1'))).toBe('test-2001-db8--1.example.net');
     expect(testHostname(ip('8.8.8.8'))).toBeNull();
+  });
+});
+
+describe('test-mode IP answers and the live data version', () => {
+  // X-Data-Version is the instance's live IP data version (runtime/ip.ts dataVersionHeader), null
+  // until that data is opened. A test answer opens it as a live answer does, so that a container
+  // serving test calls only names the live version too (docs/test-mode.md: "still describe the live
+  // data"), and says what a live call says when there is none.
+  const VERSION = '20261127T101500Z-3f9c2a7b5d1e';
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ dir, cleanup } = await makeFixtureDataDir());
+    const manifest = join(dir, IP_DATA_FILES.manifest);
+    const datasets = JSON.parse(await readFile(manifest, 'utf8')) as unknown[];
+    await writeFile(manifest, JSON.stringify({ version: VERSION, datasets }));
+  });
+  afterAll(async () => cleanup());
+
+  const clock = { now: () => NOW };
+  const liveOver = (at: string) =>
+    createIpLookup({ data: new IpData(at, { clock }), security: noMatchClassifier, clock });
+
+  test('the first test call of an instance names the live version, on the lookups and /v1/geo', async () => {
+    // What a live call reports, on an instance of its own.
+    const liveOnly = liveOver(dir);
+    await liveOnly.lookup(ip('192.0.2.1'));
+    expect(liveOnly.dataVersion()).toBe(VERSION);
+
+    for (const call of [
+      (l: IpLookup) => l.lookup(ip('192.0.2.1')),
+      (l: IpLookup) => l.lookup(ip('8.8.8.8')),
+      (l: IpLookup) => l.geo(ip('2001:db8::1'), {}),
+      (l: IpLookup) => l.geo(ip('8.8.8.8'), {}),
+    ]) {
+      const liveHere = liveOver(dir);
+      const testHere = createTestIpLookup({ live: liveHere, clock });
+      expect(testHere.dataVersion()).toBeNull();
+      await call(testHere);
+      expect([testHere.dataVersion(), liveHere.dataVersion()]).toEqual([VERSION, VERSION]);
+    }
+  });
+
+  test('without live data the test answer is still given, and the version is what a live call reports', async () => {
+    const missing = '/nonexistent/netintel-ip-data';
+    const liveOnly = liveOver(missing);
+    expect((await liveOnly.lookup(ip('192.0.2.1'))).found).toBe(false);
+    const testHere = createTestIpLookup({ live: liveOver(missing), clock });
+    expect((await testHere.lookup(ip('192.0.2.1'))).found).toBe(true);
+    expect((await testHere.geo(ip('8.8.8.8'), {})).country).toBe('US');
+    expect(testHere.dataVersion()).toBe(liveOnly.dataVersion());
+    expect(testHere.dataVersion()).toBeNull();
   });
 });
 
