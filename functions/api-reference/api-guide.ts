@@ -188,7 +188,9 @@ as a live one, from fixed test data: no DNS or registry query, no live database,
 - Your account's rules apply to test answers as to live ones; a test key may read them but not change them
   (\`403 live_key_required\`).
 - Addresses outside the ranges below are not in the test data (\`found: false\`); \`GET /v1/geo\` then answers the
-  first range's place for the caller. \`?include=hostname\` gives \`test-<address>.example.net\`.
+  first range's place for the caller. \`?include=hostname\` gives \`test-<address>.example.net\`, the address with
+  \`-\` between its parts and an IPv6 one written out in full (\`test-192-0-2-1.example.net\`,
+  \`test-2001-db8-0-0-0-0-0-1.example.net\`; an IPv4-mapped address is named by its IPv4 address).
 
 ${testNetworksTable()}
 

@@ -356,7 +356,11 @@ ${testNetworksTable()}
   for an unknown address.
 - \`GET /v1/geo\` locates the caller's own connection: an address in a range answers that range's place, any other the
   first range's place (with the caller's \`ip\`), so that a page under development gets a location.
-- \`?include=hostname\` gives \`test-<address with - for . and :>.example.net\` in the ranges, \`null\` outside.
+- \`?include=hostname\` gives a fixed name in the ranges, \`null\` outside: \`test-<address>.example.net\`, the address
+  looked up (an IPv4-mapped IPv6 address is its IPv4 address) with \`-\` between its parts: an IPv4 address's four
+  numbers (\`test-192-0-2-1.example.net\`), an IPv6 address's eight groups in hex, without leading zeros or \`::\`
+  (\`2001:db8::1\` is \`test-2001-db8-0-0-0-0-0-1.example.net\`). One name per address however it is written, always a
+  valid host name.
 - The signup and risk checks place addresses the same way: \`POST /v1/risk/check\` from \`192.0.2.1\` then
   \`2001:db8::1\` a minute later is impossible travel.
 

@@ -122,10 +122,17 @@ describe('test keys', () => {
       found: false,
       country: null,
     });
-    // ?include=hostname: a fixed name, no DNS query.
-    expect(
-      await json(await stack.call('GET', '/v1/lookup/192.0.2.1?include=hostname', { headers: test_ })),
-    ).toMatchObject({ hostname: 'test-192-0-2-1.example.net' });
+    // ?include=hostname: a fixed name, no DNS query; an IPv4-mapped address named by its IPv4 address,
+    // an IPv6 one written out in full (valid host names, one per address).
+    for (const [address, hostname] of [
+      ['192.0.2.1', 'test-192-0-2-1.example.net'],
+      ['::ffff:192.0.2.1', 'test-192-0-2-1.example.net'],
+      ['2001:db8::', 'test-2001-db8-0-0-0-0-0-0.example.net'],
+    ]) {
+      expect(
+        await json(await stack.call('GET', `/v1/lookup/${address}?include=hostname`, { headers: test_ })),
+      ).toMatchObject({ hostname });
+    }
 
     // The visitor (127.0.0.1 here) is outside the ranges: the first range's place, with its own address.
     const geo = await json(

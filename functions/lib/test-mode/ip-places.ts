@@ -35,9 +35,26 @@ export const testClassifier: SecurityClassifier = {
   classify: (ip) => ({ ...(testNetworkOf(ip)?.security ?? NO_MATCH) }),
 };
 
-/** The PTR name test mode gives: fixed for the test ranges (`test-192-0-2-1.example.net`), else null. */
+/**
+ * The address as a DNS label: the address it is looked up as (an IPv4-mapped address is its IPv4
+ * address), an IPv4 address's four numbers or an IPv6 address's eight groups (hex, no leading zeros,
+ * no `::`) joined by `-`. The same for every spelling of an address; never starts or ends with `-`,
+ * at most 39 characters.
+ */
+function addressLabel(ip: ParsedIp): string {
+  if (ip.lookupFamily === 4) return ip.bytes.join('-');
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2)
+    groups.push((((ip.bytes[i] ?? 0) << 8) | (ip.bytes[i + 1] ?? 0)).toString(16));
+  return groups.join('-');
+}
+
+/**
+ * The PTR name test mode gives: fixed for the test ranges, else null. `test-192-0-2-1.example.net`,
+ * `test-2001-db8-0-0-0-0-0-1.example.net` (addressLabel): a valid host name, one per address.
+ */
 export function testHostname(ip: ParsedIp): string | null {
-  return testNetworkOf(ip) ? `test-${ip.canonical.replaceAll(/[.:]/g, '-')}.example.net` : null;
+  return testNetworkOf(ip) ? `test-${addressLabel(ip)}.example.net` : null;
 }
 
 const PLACES = new Map<TestNetwork, LocatedPlace>(

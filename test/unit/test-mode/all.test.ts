@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey, isWellFormedKey } from '../../../functions/lib/accounts/api-key.js';
 import { AUTH_MESSAGES, authenticate } from '../../../functions/lib/accounts/authenticate.js';
@@ -221,8 +222,51 @@ describe('test-mode IP answers', () => {
     }
     expect((await locator.locate(ip('8.8.8.8'))).found).toBe(false);
     expect(testHostname(ip('192.0.2.1'))).toBe('test-192-0-2-1.example.net');
-    expect(testHostname(ip('2001:db8::1'))).toBe('test-2001-db8--1.example.net');
+    expect(testHostname(ip('2001:db8::1'))).toBe('test-2001-db8-0-0-0-0-0-1.example.net');
     expect(testHostname(ip('8.8.8.8'))).toBeNull();
+    expect(testHostname(ip('::ffff:8.8.8.8'))).toBeNull();
+  });
+
+  test('a test hostname is one name per address, however it is written, and a valid host name', () => {
+    const LABEL = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+    const valid = (name: string | null) =>
+      name !== null && name.length <= 253 && name.split('.').every((label) => LABEL.test(label));
+    // The ends of the ranges, where a shortened IPv6 form ends in "::".
+    expect(testHostname(ip('2001:db8::'))).toBe('test-2001-db8-0-0-0-0-0-0.example.net');
+    expect(testHostname(ip('2001:db8:ffff:ffff:ffff:ffff:ffff:ffff'))).toBe(
+      'test-2001-db8-ffff-ffff-ffff-ffff-ffff-ffff.example.net',
+    );
+    // Every spelling of an address, and an IPv4-mapped address by the IPv4 address it is looked up as.
+    for (const spellings of [
+      ['2001:db8::1', '2001:DB8:0:0:0:0:0:1', '2001:0db8:0000:0000:0000:0000:0000:0001', '2001:db8:0::0:1'],
+      ['192.0.2.1', '::ffff:192.0.2.1', '::FFFF:c000:201', '0:0:0:0:0:ffff:192.0.2.1'],
+      ['203.0.113.77', '::ffff:203.0.113.77'],
+    ]) {
+      const names = new Set(spellings.map((s) => testHostname(ip(s))));
+      expect([...names]).toHaveLength(1);
+    }
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...TEST_NETWORKS),
+        fc.array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 }),
+        fc.boolean(),
+        (net, random, mapped) => {
+          const [base] = net.examples;
+          const parsed = ip(base);
+          let address: string;
+          if (parsed.lookupFamily === 4) {
+            const quad = [...parsed.bytes.slice(0, 3), random[0]! & 0xff].join('.');
+            address = mapped ? `::ffff:${quad}` : quad;
+          } else {
+            address = ['2001', 'db8', ...random.slice(2).map((g) => g.toString(16))].join(':');
+          }
+          const name = testHostname(ip(address));
+          expect(valid(name)).toBe(true);
+          expect(name).toMatch(/^test-[0-9a-f-]+\.example\.net$/);
+          expect(testHostname(ip(ip(address).canonical))).toBe(name);
+        },
+      ),
+    );
   });
 });
 
