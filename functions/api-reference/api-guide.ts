@@ -1,6 +1,7 @@
 import { PLANS } from '../lib/accounts/plans.js';
+import { NEW_DOMAIN_DAYS } from '../lib/signup/score.js';
 import { API_TAGS, type ApiTag, type KeyType, type Route } from '../routes.js';
-import { testEmailsTable, testNetworksTable } from './test-mode-doc.js';
+import { testDomainAgesTable, testEmailsTable, testNetworksTable } from './test-mode-doc.js';
 
 // The prose of the API reference (OpenAPI `info.description` and the tag descriptions, Markdown that
 // /docs renders above the operations): getting started, authentication, limits and the headers
@@ -196,10 +197,15 @@ ${testNetworksTable()}
 
 Any other address is checked by the live rules against small fixed lists (disposable: mailinator.com,
 guerrillamail.com, 10minutemail.com), and every domain has a mail server \`mx.<domain>\` except the reserved
-names (\`.test\`, \`.example\`, \`.invalid\`, \`.localhost\`), which do not exist. In the signup check, example.com
-was registered on 1995-08-14 and gmial.com 30 days ago; other domains' ages are unknown.
+names (\`.test\`, \`.example\`, \`.invalid\`, \`.localhost\`), which do not exist.
 
 ${testEmailsTable()}
+
+In the signup check, \`emailDomainAgeDays\` is the age of the address's registered domain (\`jane@mail.example.com\`
+has example.com's), fixed for the domains below and unknown (\`null\`) for any other; \`new_domain\` is given under
+${NEW_DOMAIN_DAYS} days.
+
+${testDomainAgesTable()}
 
 ## Data and attribution
 

@@ -1,4 +1,5 @@
-import { TEST_EMAILS, TEST_NETWORKS } from '../lib/test-mode/tables.js';
+import { NEW_DOMAIN_DAYS } from '../lib/signup/score.js';
+import { TEST_DOMAIN_AGES, TEST_EMAILS, TEST_NETWORKS } from '../lib/test-mode/tables.js';
 
 // The documented answers of test keys (docs/test-mode.md and the API reference's "Test mode"
 // section), as Markdown tables rendered from the tables test mode answers from: they cannot drift.
@@ -42,6 +43,22 @@ export function testEmailsTable(): string {
   return [
     '| Address | What it shows | `mx.status` | Disposable | `didYouMean` | Verdict | Reasons |',
     '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r} |`),
+  ].join('\n');
+}
+
+/** The documented domain ages of the signup check and the reason each gives. */
+export function testDomainAgesTable(): string {
+  const rows = TEST_DOMAIN_AGES.map((d) => {
+    const r = d.registered;
+    const age = 'on' in r ? `the days since ${r.on.slice(0, 10)}` : String(r.daysAgo);
+    // A dated registration is decades old: never new.
+    const isNew = 'daysAgo' in r && r.daysAgo < NEW_DOMAIN_DAYS;
+    return [`\`${d.domain}\``, d.shows, age, isNew ? '`new_domain`' : '—'].join(' | ');
+  });
+  return [
+    '| Domain (and its subdomains) | What it shows | `emailDomainAgeDays` | Signup reason |',
+    '|---|---|---|---|',
     ...rows.map((r) => `| ${r} |`),
   ].join('\n');
 }

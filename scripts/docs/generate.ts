@@ -5,13 +5,18 @@ import { ERROR_DOCS } from '../../functions/api-reference/error-docs.js';
 import { buildOpenApi } from '../../functions/api-reference/openapi.js';
 import { UNEXPECTED_CODES } from '../../functions/api-reference/operation-errors.js';
 import type { RouteContracts } from '../../functions/api-reference/route-contracts.js';
-import { testEmailsTable, testNetworksTable } from '../../functions/api-reference/test-mode-doc.js';
+import {
+  testDomainAgesTable,
+  testEmailsTable,
+  testNetworksTable,
+} from '../../functions/api-reference/test-mode-doc.js';
 import { CALL_BOUNDS, type CallBound, type CallKind } from '../../functions/lib/aws/call-bounds.js';
 import { BUCKET, JOB_QUEUE, TABLES, WEBHOOK_QUEUE } from '../../functions/lib/aws/resources.js';
 import { DEFAULT_DNS_BUDGET_MS } from '../../functions/lib/email/mx-status.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
 import { type Config, ConfigSchema } from '../../functions/lib/runtime/config.js';
 import { DEFAULT_RDAP_TIMEOUT_MS } from '../../functions/lib/signup/domain-age.js';
+import { NEW_DOMAIN_DAYS } from '../../functions/lib/signup/score.js';
 import { ROUTES } from '../../functions/routes.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { CONFIG_DESCRIPTIONS } from './config-descriptions.js';
@@ -374,9 +379,13 @@ ${testEmailsTable()}
   are gmail.com, googlemail.com, yahoo.com, outlook.com, hotmail.com, icloud.com and aol.com; the role accounts are
   admin, info, support, sales, contact, noreply, no-reply, postmaster, abuse and billing; every domain has a mail server
   \`mx.<domain>\`, except the reserved names (\`.test\`, \`.example\`, \`.invalid\`, \`.localhost\`), which do not exist.
-- Signup check: example.com was registered on 1995-08-14 and gmial.com 30 days ago; every other domain's age is
-  unknown.
 - List jobs check their rows the same way.
+
+The signup check's \`emailDomainAgeDays\` is the age of the address's registered domain, as live
+(\`jane@mail.example.com\` has example.com's), and fixed for the domains below; every other domain's age is unknown
+(\`null\`). \`new_domain\` is given under ${NEW_DOMAIN_DAYS} days.
+
+${testDomainAgesTable()}
 `;
 }
 

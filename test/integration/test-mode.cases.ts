@@ -190,6 +190,17 @@ describe('test keys', () => {
       }),
     );
     expect(again).toEqual(signup);
+    // Domain ages: the registered domain's, as live.
+    const aged = async (email: string) =>
+      json(
+        await stack.call('POST', '/v1/signup/check', {
+          headers: test_,
+          body: { email, ip: TEST_NETWORKS[0]!.examples[0] },
+        }),
+      );
+    const sub = await aged('jane@mail.example.com');
+    expect(sub.emailDomainAgeDays).toBe((await aged('jane@example.com')).emailDomainAgeDays);
+    expect(sub.emailDomainAgeDays).toBeGreaterThan(10_000);
     expect(await liveUsage()).toBe(0);
   });
 

@@ -4,14 +4,16 @@
 // `mx.<domain>`, except the reserved names (RFC 2606, RFC 6761: .test, .example, .invalid,
 // .localhost), which do not exist; the documented addresses of tables.ts get the mail-server answer
 // (or the list entry) they are named for. The domain-age lookup of the signup check is fixed too:
-// example.com has a documented age, gmial.com is a month old, every other domain is unknown.
+// the documented domains of tables.ts (their subdomains too, by the live rule's registered domain),
+// every other domain unknown.
 import type { MxRecord, MxResolver } from '../dns/mx-resolver.js';
 import { createEmailChecker, type EmailChecker } from '../email/check.js';
 import { createEmailLists, type EmailLists } from '../email/lists.js';
+import { registrableDomain } from '../email/public-suffix.js';
 import type { CompiledEmailRules } from '../email/rules.js';
 import type { EmailCheckResult } from '../email/schema.js';
 import type { DomainAgeLookup } from '../signup/domain-age.js';
-import { TEST_EMAIL_ANSWERS, TEST_EMAIL_LISTS, type TestMailServer } from './tables.js';
+import { TEST_DOMAIN_AGES, TEST_EMAIL_ANSWERS, TEST_EMAIL_LISTS, type TestMailServer } from './tables.js';
 
 type Answer = Exclude<TestMailServer, 'disposable'>;
 
@@ -98,17 +100,20 @@ export function createTestEmailChecker(lists: EmailLists = testEmailLists()): Em
 }
 
 const DAY_MS = 86_400_000;
-/** The documented registration of example.com. */
-export const EXAMPLE_COM_REGISTERED = '1995-08-14T04:00:00Z';
+const AGES = new Map(TEST_DOMAIN_AGES.map((d) => [d.domain, d.registered]));
 
-/** Domain ages in test mode: fixed, never an RDAP query. */
+/**
+ * Domain ages in test mode: fixed (tables.ts), never an RDAP query. Asked, as live
+ * (signup/domain-age.ts), about the registered domain: `mail.example.com` has example.com's age.
+ */
 export function createTestDomainAgeLookup(now: () => Date): DomainAgeLookup {
   return {
     async ageDays(domain: string) {
-      const at = now().getTime();
-      if (domain === 'example.com') return Math.floor((at - Date.parse(EXAMPLE_COM_REGISTERED)) / DAY_MS);
-      if (domain === 'gmial.com') return 30;
-      return null;
+      const registered = AGES.get(registrableDomain(domain) ?? '');
+      if (registered === undefined) return null;
+      if ('daysAgo' in registered) return registered.daysAgo;
+      // Whole days, as live (signup/domain-age.ts ageInDays).
+      return Math.max(0, Math.floor((now().getTime() - Date.parse(registered.on)) / DAY_MS));
     },
   };
 }

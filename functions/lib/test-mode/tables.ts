@@ -1,7 +1,7 @@
 // The documented test data (docs/test-mode.md, and the API reference's "Test mode" section, which
 // are generated from these tables): what test keys get for the documentation address ranges
-// (RFC 5737, RFC 3849) and the example e-mail addresses. Data only, so the API reference can show
-// it without loading the lookup's code.
+// (RFC 5737, RFC 3849), the example e-mail addresses and the domain ages of the signup check. Data
+// only, so the API reference can show it without loading the lookup's code.
 
 import { NO_MATCH, type SecurityFlags } from '../security/classifier.js';
 
@@ -226,3 +226,21 @@ export const TEST_EMAILS: readonly TestEmail[] = [
 export const TEST_EMAIL_ANSWERS: ReadonlyMap<string, TestMailServer> = new Map(
   TEST_EMAILS.map((e) => [e.email, e.given]),
 );
+
+export interface TestDomainAge {
+  /** A registered domain: an address at it or at any of its subdomains has its age, as live. */
+  domain: string;
+  /** Its registration: a date (ISO 8601), or a number of whole days before the call. */
+  registered: { on: string } | { daysAgo: number };
+  /** What it shows in a signup check, as the docs say it. */
+  shows: string;
+}
+
+/**
+ * The domain ages of the signup check in test mode (`emailDomainAgeDays`); every other domain's age
+ * is unknown.
+ */
+export const TEST_DOMAIN_AGES: readonly TestDomainAge[] = [
+  { domain: 'example.com', registered: { on: '1995-08-14T04:00:00Z' }, shows: 'an established domain' },
+  { domain: 'gmial.com', registered: { daysAgo: 30 }, shows: 'a domain a month old' },
+];

@@ -18,7 +18,6 @@ import { noMatchClassifier } from '../../../functions/lib/security/classifier.js
 import {
   createTestDomainAgeLookup,
   createTestEmailChecker,
-  EXAMPLE_COM_REGISTERED,
 } from '../../../functions/lib/test-mode/email-answers.js';
 import {
   createTestIpLocator,
@@ -27,7 +26,7 @@ import {
   testHostname,
 } from '../../../functions/lib/test-mode/ip-answers.js';
 import { isTestPartition, liveAccountOf, testPartitionOf } from '../../../functions/lib/test-mode/mode.js';
-import { TEST_EMAILS, TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
+import { TEST_DOMAIN_AGES, TEST_EMAILS, TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
 import { routeByName } from '../../../functions/routes.js';
 import { makeFixtureDataDir } from '../ip/support/fixture-data.js';
 
@@ -363,9 +362,22 @@ describe('test-mode e-mail answers', () => {
   test('domain ages are fixed, never asked of RDAP', async () => {
     const ages = createTestDomainAgeLookup(() => NOW);
     expect(await ages.ageDays('example.com')).toBe(
-      Math.floor((NOW.getTime() - Date.parse(EXAMPLE_COM_REGISTERED)) / 86_400_000),
+      Math.floor((NOW.getTime() - Date.parse('1995-08-14T04:00:00Z')) / 86_400_000),
     );
     expect(await ages.ageDays('gmial.com')).toBe(30);
     expect(await ages.ageDays('anything.example.org')).toBeNull();
+    expect(await ages.ageDays('com')).toBeNull();
+  });
+
+  test('a domain has its registered domain’s age, as live: a subdomain of a documented domain too', async () => {
+    const ages = createTestDomainAgeLookup(() => NOW);
+    for (const { domain } of TEST_DOMAIN_AGES) {
+      const own = await ages.ageDays(domain);
+      expect(own).not.toBeNull();
+      for (const sub of [`mail.${domain}`, `a.b.${domain}`])
+        expect([sub, await ages.ageDays(sub)]).toEqual([sub, own]);
+    }
+    // Not a subdomain: a name that only ends like one.
+    expect(await ages.ageDays('notexample.com')).toBeNull();
   });
 });
