@@ -201,6 +201,12 @@ describe('test keys', () => {
     const sub = await aged('jane@mail.example.com');
     expect(sub.emailDomainAgeDays).toBe((await aged('jane@example.com')).emailDomainAgeDays);
     expect(sub.emailDomainAgeDays).toBeGreaterThan(10_000);
+    // The documented new domain: new_domain.
+    expect(await aged('new@example.net')).toMatchObject({
+      emailDomainAgeDays: 7,
+      verdict: 'review',
+      reasons: ['new_domain'],
+    });
     expect(await liveUsage()).toBe(0);
   });
 

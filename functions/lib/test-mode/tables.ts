@@ -238,9 +238,11 @@ export interface TestDomainAge {
 
 /**
  * The domain ages of the signup check in test mode (`emailDomainAgeDays`); every other domain's age
- * is unknown.
+ * is unknown. One domain is under the `new_domain` threshold (signup/score.ts NEW_DOMAIN_DAYS), so
+ * that test mode can give every signup reason a domain's age can.
  */
 export const TEST_DOMAIN_AGES: readonly TestDomainAge[] = [
   { domain: 'example.com', registered: { on: '1995-08-14T04:00:00Z' }, shows: 'an established domain' },
   { domain: 'gmial.com', registered: { daysAgo: 30 }, shows: 'a domain a month old' },
+  { domain: 'example.net', registered: { daysAgo: 7 }, shows: 'a domain registered a week ago' },
 ];

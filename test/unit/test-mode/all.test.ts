@@ -15,6 +15,8 @@ import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { GeoResultSchema, IpLookupResultSchema } from '../../../functions/lib/ip/schema.js';
 import { maskKey } from '../../../functions/lib/log/key-mask.js';
 import { noMatchClassifier } from '../../../functions/lib/security/classifier.js';
+import { checkSignup } from '../../../functions/lib/signup/check.js';
+import { NEW_DOMAIN_DAYS } from '../../../functions/lib/signup/score.js';
 import {
   createTestDomainAgeLookup,
   createTestEmailChecker,
@@ -379,5 +381,32 @@ describe('test-mode e-mail answers', () => {
     }
     // Not a subdomain: a name that only ends like one.
     expect(await ages.ageDays('notexample.com')).toBeNull();
+  });
+
+  test('a signup check in test mode can give new_domain: an address at the documented new domain', async () => {
+    const deps = {
+      email: createTestEmailChecker(),
+      ip: createTestIpLocator(),
+      domainAge: createTestDomainAgeLookup(() => NOW),
+    };
+    const signup = (email: string) =>
+      checkSignup(deps, { email, ip: ip(TEST_NETWORKS[0]!.examples[0]), includeSecurity: true });
+    const fresh = TEST_DOMAIN_AGES.filter(
+      (d) => 'daysAgo' in d.registered && d.registered.daysAgo < NEW_DOMAIN_DAYS,
+    );
+    expect(fresh.map((d) => d.domain)).toEqual(['example.net']);
+    for (const email of ['new@example.net', 'new@mail.example.net']) {
+      const r = await signup(email);
+      expect([email, r.emailDomainAgeDays, r.verdict, r.reasons]).toEqual([
+        email,
+        7,
+        'review',
+        ['new_domain'],
+      ]);
+    }
+    // The documented fixtures keep their answers: gmial.com is 30 days old, not new.
+    const typo = await signup('typo@gmial.com');
+    expect([typo.emailDomainAgeDays, typo.reasons]).toEqual([30, ['typo_suspected']]);
+    expect((await signup('accept@example.com')).reasons).toEqual([]);
   });
 });
