@@ -14,6 +14,7 @@ import { createWithinLimit, revokeFreeingSlot } from '../functions/lib/accounts/
 import { PLANS } from '../functions/lib/accounts/plans.js';
 import {
   deleteGeofeed,
+  type RuleAuditLog,
   setEmailRules,
   setGeofeed,
   setTravel,
@@ -51,6 +52,7 @@ import { allowedOrigins } from '../functions/lib/dashboard/key-rules.js';
 import { memberEmail } from '../functions/lib/dashboard/member-email.js';
 import { EmailRulesSchema } from '../functions/lib/email/rules.js';
 import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-report.js';
+import { NetintelLogger } from '../functions/lib/observability.js';
 import { TravelSettingsSchema, travelSettingsOf } from '../functions/lib/risk/travel-settings.js';
 import { environmentConfig } from '../functions/lib/runtime/config.js';
 import { createServices, type Services } from '../functions/lib/runtime/services.js';
@@ -369,8 +371,25 @@ async function member(services: Services, values: Values, verb: string | undefin
   throw new CliError(`unknown command "member ${verb ?? ''}"`);
 }
 
-/** `rules show|travel|email|geofeed`: an account's own rules, changed as its API would change them. */
-async function rules(services: Services, values: Values, verb: string | undefined): Promise<unknown> {
+/**
+ * Where the CLI logs a change of an account's rules: the `account rules changed` line the API's
+ * routes log (accounts/rule-changes.ts), the same Powertools JSON, on stderr so that stdout stays the
+ * answer. At INFO whatever POWERTOOLS_LOG_LEVEL says: it is the change's audit line, not chatter.
+ */
+function auditLog(io: AdminIo): RuleAuditLog {
+  return new NetintelLogger({ serviceName: 'netintel', logLevel: 'INFO', output: (line) => io.err(line) });
+}
+
+/**
+ * `rules show|travel|email|geofeed`: an account's own rules, changed as its API would change them,
+ * each change logged to `log` as the API logs it.
+ */
+async function rules(
+  services: Services,
+  values: Values,
+  verb: string | undefined,
+  log: RuleAuditLog,
+): Promise<unknown> {
   const accountId = required('account', values.account);
   if (!(await accountStore(services).getAccount(accountId)))
     throw new UnknownAccountError(`unknown account "${accountId}"`);
@@ -397,7 +416,7 @@ async function rules(services: Services, values: Values, verb: string | undefine
     };
     const parsed = TravelSettingsSchema.safeParse(input);
     if (!parsed.success) throw new CliError(zodProblems(parsed.error));
-    await setTravel(store, accountId, travelSettingsOf(parsed.data), change);
+    await setTravel(store, accountId, travelSettingsOf(parsed.data), change, log);
   } else if (verb === 'email') {
     const file = required('file', values.file);
     let document: unknown;
@@ -408,13 +427,13 @@ async function rules(services: Services, values: Values, verb: string | undefine
     }
     const parsed = EmailRulesSchema.safeParse(document);
     if (!parsed.success) throw new CliError(`${file}: ${zodProblems(parsed.error)}`);
-    await setEmailRules(store, accountId, parsed.data, change);
+    await setEmailRules(store, accountId, parsed.data, change, log);
   } else if (verb === 'geofeed') {
-    if (values.delete) await deleteGeofeed(store, accountId, change);
+    if (values.delete) await deleteGeofeed(store, accountId, change, log);
     else {
       const file = required('file', values.file);
       try {
-        await setGeofeed(store, accountId, await readFile(file), change);
+        await setGeofeed(store, accountId, await readFile(file), change, log);
       } catch (err) {
         if (err instanceof GeofeedRefusedError) {
           throw new CliError(
@@ -585,6 +604,7 @@ async function command(
   values: Values,
   positionals: string[],
   aws: boolean,
+  io: AdminIo,
 ): Promise<unknown> {
   const [area, verb] = positionals;
   if (area === 'domain') return domain(services, values, positionals, aws);
@@ -653,7 +673,7 @@ async function command(
     return { key, keyId, mode };
   }
   if (area === 'member') return member(services, values, verb);
-  if (area === 'rules') return rules(services, values, verb);
+  if (area === 'rules') return rules(services, values, verb, auditLog(io));
   if (area === 'webhooks') return webhooks(services, values, positionals);
   if (area === 'account' && verb === 'list') {
     const accounts: ReturnType<typeof accountView>[] = [];
@@ -750,7 +770,7 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
     connection = await connect(values);
     // Built once the endpoints are known (connect), from the environment they are in.
     const services = createServices(environmentConfig(), io.clock ? { clock: io.clock } : {});
-    const result = await command(services, values, positionals, connection.aws);
+    const result = await command(services, values, positionals, connection.aws, io);
     io.out(json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
     if (!json && positionals[0] === 'key' && positionals[1] === 'create') io.err(KEY_SHOWN_ONCE);
     if (!json && positionals[0] === 'webhooks' && positionals[1] === 'create')

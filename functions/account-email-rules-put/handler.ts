@@ -16,10 +16,7 @@ export const handler = defineHandler({
   input: (req) => validate(EmailRulesPutBody, readJsonBody(req)),
   run: async (rules, { principal, now, services }) => {
     const change = ruleChange(principal, now);
-    const meta = await setEmailRules(rulesStore(services), principal.accountId, rules, change);
-    logger.info('account rules changed', {
-      audit: { rule: 'emailRules', ...change, entries: meta.count, relayAliases: rules.relayAliases },
-    });
+    const meta = await setEmailRules(rulesStore(services), principal.accountId, rules, change, logger);
     return { json: emailRulesView(rules, meta) };
   },
 });

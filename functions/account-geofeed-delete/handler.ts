@@ -11,9 +11,7 @@ export const handler = defineHandler({
   input: () => ({}),
   run: async (_input, { principal, now, services }) => {
     const change = ruleChange(principal, now);
-    if (await deleteGeofeed(rulesStore(services), principal.accountId, change)) {
-      logger.info('account rules changed', { audit: { rule: 'geofeed', action: 'deleted', ...change } });
-    }
+    await deleteGeofeed(rulesStore(services), principal.accountId, change, logger);
     return { status: 204 };
   },
 });

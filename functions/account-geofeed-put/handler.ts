@@ -28,8 +28,7 @@ export const handler = defineHandler({
   },
   run: async ({ csv }, { principal, now, services }) => {
     const change = ruleChange(principal, now);
-    const meta = await setGeofeed(rulesStore(services), principal.accountId, csv, change);
-    logger.info('account rules changed', { audit: { rule: 'geofeed', ...change, prefixes: meta.count } });
+    const meta = await setGeofeed(rulesStore(services), principal.accountId, csv, change, logger);
     return { json: geofeedView(meta) };
   },
 });

@@ -17,8 +17,7 @@ export const handler = defineHandler({
   input: (req) => travelSettingsOf(validate(TravelPutBody, readJsonBody(req))),
   run: async (settings, { principal, now, services }) => {
     const change = ruleChange(principal, now);
-    const travel = await setTravel(rulesStore(services), principal.accountId, settings, change);
-    logger.info('account rules changed', { audit: { rule: 'travel', ...change, settings } });
+    const travel = await setTravel(rulesStore(services), principal.accountId, settings, change, logger);
     return { json: travelView({ travel }) };
   },
 });

@@ -187,6 +187,14 @@ describe('admin-cli', () => {
   });
 
   describe("npm run admin: the account's own rules", () => {
+    /** The `account rules changed` lines of a command's stderr (docs/rules.md: Who changed what). */
+    const auditLines = (stderr: string) =>
+      stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.message === 'account rules changed');
+
     test('rules travel, email and geofeed change them as the API would; a bad geofeed names its row', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'admin-rules-'));
       try {
@@ -231,6 +239,81 @@ describe('admin-cli', () => {
           (await admin('rules', 'geofeed', '--account', id, '--delete', '--json')).stdout,
         );
         expect(removed.geofeed).toBeNull();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('every change is logged on stderr as the API logs it (account rules changed), stdout stays the answer', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-audit-'));
+      try {
+        const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+        // Powertools' own keys besides (timestamp, sampling_rate); the audit facts exactly.
+        const line = (audit: Record<string, unknown>) =>
+          expect.objectContaining({
+            level: 'INFO',
+            message: 'account rules changed',
+            service: 'netintel',
+            accountId: id,
+            audit,
+          });
+
+        for (const json of [['--json'], []]) {
+          const travel = await admin('rules', 'travel', '--account', id, '--min-seconds', '60', ...json);
+          expect(travel.code).toBe(0);
+          const answer = JSON.parse(travel.stdout).travel;
+          expect(auditLines(travel.stderr)).toEqual([
+            line({
+              rule: 'travel',
+              at: answer.updatedAt,
+              by: 'admin',
+              settings: { maxSpeedKmh: 1000, minDistanceKm: 200, minSeconds: 60 },
+            }),
+          ]);
+        }
+
+        const rulesFile = join(dir, 'rules.json');
+        await writeFile(
+          rulesFile,
+          JSON.stringify({ block: { tlds: ['zip', 'mov'] }, relayAliases: 'reject' }),
+        );
+        const email = await admin('rules', 'email', '--account', id, '--file', rulesFile, '--json');
+        expect(auditLines(email.stderr)).toEqual([
+          line({
+            rule: 'emailRules',
+            at: JSON.parse(email.stdout).emailRules.updatedAt,
+            by: 'admin',
+            entries: 2,
+            relayAliases: 'reject',
+          }),
+        ]);
+
+        const feed = join(dir, 'feed.csv');
+        await writeFile(feed, '8.8.8.0/24,DE,,Berlin,\n9.9.9.0/24,FR,,,\n');
+        const applied = await admin('rules', 'geofeed', '--account', id, '--file', feed, '--json');
+        expect(auditLines(applied.stderr)).toEqual([
+          line({
+            rule: 'geofeed',
+            at: JSON.parse(applied.stdout).geofeed.updatedAt,
+            by: 'admin',
+            prefixes: 2,
+          }),
+        ]);
+        const removed = await admin('rules', 'geofeed', '--account', id, '--delete', '--json');
+        expect(auditLines(removed.stderr)).toEqual([
+          line({ rule: 'geofeed', action: 'deleted', at: expect.any(String), by: 'admin' }),
+        ]);
+
+        // Nothing changed, nothing logged: a refused change, a delete of no feed, a look.
+        await writeFile(feed, '10.0.0.0/8,DE,,,\n');
+        for (const args of [
+          ['rules', 'geofeed', '--account', id, '--file', feed],
+          ['rules', 'travel', '--account', id, '--max-speed-kmh', '5'],
+          ['rules', 'geofeed', '--account', id, '--delete'],
+          ['rules', 'show', '--account', id],
+        ]) {
+          expect(auditLines((await admin(...args)).stderr)).toEqual([]);
+        }
       } finally {
         await rm(dir, { recursive: true, force: true });
       }

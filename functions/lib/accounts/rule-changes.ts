@@ -1,4 +1,4 @@
-import { type EmailRules, emailRuleEntries } from '../email/rules.js';
+import { type EmailRules, emailRuleEntries, type RelayAliasPolicy } from '../email/rules.js';
 import { ACCOUNT_GEOFEED_MAX_BYTES, parseAccountGeofeed } from '../ip/account-geofeed.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
 import { nonUtf8Lines } from '../utf8.js';
@@ -6,29 +6,60 @@ import type { AccountRulesStore, DocumentMeta, RuleChange, TravelMeta } from './
 import { GeofeedRefusedError, GeofeedTooLargeError } from './errors.js';
 
 // Changing an account's own rules (docs/rules.md), the same for its API routes, its dashboard and
-// the admin CLI: each checks what it is given the same way and writes it through the rules store.
+// the admin CLI: each checks what it is given the same way, writes it through the rules store and
+// logs the change as the same audit line (docs/rules.md: Who changed what) to the log it is given.
 // Documents arrive already validated by their schemas (email/rules.ts, risk/travel-settings.ts);
 // a geofeed arrives as text and is parsed here, all or nothing.
 
-export function setTravel(
+/** The message of the audit line every change of an account's rules is logged as. */
+export const RULES_CHANGED = 'account rules changed';
+
+/** What the audit line says: which rule, who changed it and when, and what it holds now. */
+export type RuleAudit = RuleChange &
+  (
+    | { rule: 'travel'; settings: TravelSettings }
+    | { rule: 'emailRules'; entries: number; relayAliases: RelayAliasPolicy }
+    | { rule: 'geofeed'; prefixes: number }
+    | { rule: 'geofeed'; action: 'deleted' }
+  );
+
+/**
+ * Where the audit line goes: the functions' logger (observability.ts, CloudWatch Logs in AWS), or
+ * the admin CLI's, on its stderr. The account is on the line itself, not only on the keys a
+ * request's pipeline appends.
+ */
+export interface RuleAuditLog {
+  info(message: typeof RULES_CHANGED, attributes: { accountId: string; audit: RuleAudit }): void;
+}
+
+export async function setTravel(
   store: AccountRulesStore,
   accountId: string,
   settings: TravelSettings,
   change: RuleChange,
+  log: RuleAuditLog,
 ): Promise<TravelMeta> {
-  return store.writeTravel(accountId, settings, change);
+  const travel = await store.writeTravel(accountId, settings, change);
+  log.info(RULES_CHANGED, { accountId, audit: { rule: 'travel', ...change, settings } });
+  return travel;
 }
 
-export function setEmailRules(
+export async function setEmailRules(
   store: AccountRulesStore,
   accountId: string,
   rules: EmailRules,
   change: RuleChange,
+  log: RuleAuditLog,
 ): Promise<DocumentMeta> {
-  return store.writeDocument(accountId, 'emailRules', Buffer.from(JSON.stringify(rules)), {
+  const meta = await store.writeDocument(accountId, 'emailRules', Buffer.from(JSON.stringify(rules)), {
     count: emailRuleEntries(rules),
     change,
   });
+  log.info(RULES_CHANGED, {
+    accountId,
+    audit: { rule: 'emailRules', ...change, entries: meta.count, relayAliases: rules.relayAliases },
+  });
+  return meta;
 }
 
 /** Replaces the account's geofeed with `csv` (bytes as sent), or refuses it whole. */
@@ -37,6 +68,7 @@ export async function setGeofeed(
   accountId: string,
   csv: Buffer,
   change: RuleChange,
+  log: RuleAuditLog,
 ): Promise<DocumentMeta> {
   if (csv.length > ACCOUNT_GEOFEED_MAX_BYTES) throw new GeofeedTooLargeError(ACCOUNT_GEOFEED_MAX_BYTES);
   // UTF-8 only: decoded as it is, a stray byte would be stored and answered as U+FFFD. Such lines
@@ -53,14 +85,20 @@ export async function setGeofeed(
     badLines.map((line) => ({ line, reason: 'is not UTF-8' })),
   );
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
-  return store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
+  const meta = await store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
+  log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', ...change, prefixes: meta.count } });
+  return meta;
 }
 
-/** Removes the account's geofeed; false when it had none. */
-export function deleteGeofeed(
+/** Removes the account's geofeed; false when it had none (nothing changed, nothing logged). */
+export async function deleteGeofeed(
   store: AccountRulesStore,
   accountId: string,
   change: RuleChange,
+  log: RuleAuditLog,
 ): Promise<boolean> {
-  return store.deleteDocument(accountId, 'geofeed', change);
+  const deleted = await store.deleteDocument(accountId, 'geofeed', change);
+  if (deleted)
+    log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', action: 'deleted', ...change } });
+  return deleted;
 }
