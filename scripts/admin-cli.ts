@@ -53,7 +53,11 @@ import { memberEmail } from '../functions/lib/dashboard/member-email.js';
 import { EmailRulesSchema } from '../functions/lib/email/rules.js';
 import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-report.js';
 import { NetintelLogger } from '../functions/lib/observability.js';
-import { TravelSettingsSchema, travelSettingsOf } from '../functions/lib/risk/travel-settings.js';
+import {
+  TRAVEL_SETTINGS_BOUNDS,
+  TravelSettingsSchema,
+  travelSettingsOf,
+} from '../functions/lib/risk/travel-settings.js';
 import { environmentConfig } from '../functions/lib/runtime/config.js';
 import { createServices, type Services } from '../functions/lib/runtime/services.js';
 import { announce, redeliver } from '../functions/lib/webhooks/announce.js';
@@ -86,6 +90,10 @@ import { type Emulators, startEmulators, useEndpoints } from './local/emulators.
 //          with the usual AWS credentials. Custom hostnames also read the CustomHostname* outputs
 //          (or CUSTOM_HOSTNAME_* variables) and BASE_DOMAIN / --base-domain; accounts' own
 //          usage-plan keys the UsagePlanId* outputs (or USAGE_PLAN_ID_* variables).
+
+/** A travel setting's bounds for the usage, `100-20000`. */
+const boundsOf = (setting: keyof typeof TRAVEL_SETTINGS_BOUNDS) =>
+  `${TRAVEL_SETTINGS_BOUNDS[setting].min}-${TRAVEL_SETTINGS_BOUNDS[setting].max}`;
 
 /** Every command with its usage lines; `--help` prints one command's, one area's or all. */
 const COMMANDS: Record<string, string[]> = {
@@ -125,6 +133,7 @@ const COMMANDS: Record<string, string[]> = {
   'rules travel': [
     'rules travel --account ID [--max-speed-kmh N] [--min-distance-km N] [--min-seconds N]',
     '                             replaces the travel settings (an option left out: its default)',
+    `                             whole numbers: ${boundsOf('maxSpeedKmh')} km/h, ${boundsOf('minDistanceKm')} km, ${boundsOf('minSeconds')} s`,
   ],
   'rules email': ['rules email --account ID --file RULES.json   replaces the email rules (docs/rules.md)'],
   'rules geofeed': [
@@ -407,14 +416,13 @@ async function rules(
   };
   if (verb === 'show') return show();
   if (verb === 'travel') {
-    const input = {
-      ...(values['max-speed-kmh'] === undefined ? {} : { maxSpeedKmh: Number(values['max-speed-kmh']) }),
-      ...(values['min-distance-km'] === undefined
-        ? {}
-        : { minDistanceKm: Number(values['min-distance-km']) }),
-      ...(values['min-seconds'] === undefined ? {} : { minSeconds: Number(values['min-seconds']) }),
-    };
-    const parsed = TravelSettingsSchema.safeParse(input);
+    // Whole numbers within the API's bounds, written as digits (Number() read '' as 0 and 0x10 as 16).
+    const { maxSpeedKmh, minDistanceKm, minSeconds } = TRAVEL_SETTINGS_BOUNDS;
+    const parsed = TravelSettingsSchema.safeParse({
+      maxSpeedKmh: wholeNumber('max-speed-kmh', values['max-speed-kmh'], maxSpeedKmh),
+      minDistanceKm: wholeNumber('min-distance-km', values['min-distance-km'], minDistanceKm),
+      minSeconds: wholeNumber('min-seconds', values['min-seconds'], minSeconds),
+    });
     if (!parsed.success) throw new CliError(zodProblems(parsed.error));
     await setTravel(store, accountId, travelSettingsOf(parsed.data), change, log);
   } else if (verb === 'email') {

@@ -212,7 +212,7 @@ describe('admin-cli', () => {
         });
         const badTravel = await admin('rules', 'travel', '--account', id, '--max-speed-kmh', '5');
         expect(badTravel.code).toBe(2);
-        expect(badTravel.stderr).toContain('maxSpeedKmh');
+        expect(badTravel.stderr).toContain('--max-speed-kmh must be a whole number from 100 to 20000');
 
         const rulesFile = join(dir, 'rules.json');
         await writeFile(rulesFile, JSON.stringify({ block: { tlds: ['zip'] }, relayAliases: 'review' }));
@@ -242,6 +242,58 @@ describe('admin-cli', () => {
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+    });
+
+    test('rules travel takes whole numbers written as digits, within the API bounds; anything else is a usage error naming the option', async () => {
+      const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+      const set = await admin('rules', 'travel', '--account', id, '--min-distance-km', '300', '--json');
+      expect(JSON.parse(set.stdout).travel).toMatchObject({ minDistanceKm: 300 });
+      // Number() read '' (an empty shell variable) as 0, which removed the distance floor, and 0x10
+      // as 16; ' ', Infinity, NaN and 1e400 are no numbers. The API takes whole numbers only, so the
+      // CLI reads digits, as its other numeric options (1e2 and 300.0 are refused too).
+      for (const raw of [
+        '',
+        ' ',
+        '0x10',
+        '1e400',
+        'Infinity',
+        '-Infinity',
+        'NaN',
+        '1e2',
+        '300.0',
+        '12.5',
+        '-1',
+        '5001',
+        '50km',
+      ]) {
+        // A value starting with a dash only in the --option=value form (Node's parser).
+        const option = raw.startsWith('-') ? [`--min-distance-km=${raw}`] : ['--min-distance-km', raw];
+        const refused = await admin('rules', 'travel', '--account', id, ...option);
+        expect({ raw, code: refused.code, lines: refused.stderr.split('\n') }).toEqual({
+          raw,
+          code: 2,
+          lines: [
+            'error: --min-distance-km must be a whole number from 0 to 5000',
+            'hint: npm run admin -- rules travel --help',
+          ],
+        });
+      }
+      for (const [option, raw, error] of [
+        ['--max-speed-kmh', '', '--max-speed-kmh must be a whole number from 100 to 20000'],
+        ['--min-seconds', '0x10', '--min-seconds must be a whole number from 0 to 86400'],
+        ['--min-seconds', '86401', '--min-seconds must be a whole number from 0 to 86400'],
+      ] as const) {
+        const refused = await admin('rules', 'travel', '--account', id, option, raw, '--json');
+        expect({ code: refused.code, stderr: refused.stderr }).toEqual({
+          code: 2,
+          stderr: JSON.stringify({ error }),
+        });
+      }
+      // Nothing of the refused commands was applied.
+      const shown = JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout);
+      expect(shown.travel).toMatchObject({ maxSpeedKmh: 1000, minDistanceKm: 300, minSeconds: 0 });
+      const zero = await admin('rules', 'travel', '--account', id, '--min-distance-km', '0', '--json');
+      expect(JSON.parse(zero.stdout).travel).toMatchObject({ minDistanceKm: 0 });
     });
 
     test('every change is logged on stderr as the API logs it (account rules changed), stdout stays the answer', async () => {
