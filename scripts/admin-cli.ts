@@ -51,6 +51,8 @@ import { DashboardInputError } from '../functions/lib/dashboard/dashboard-errors
 import { allowedOrigins } from '../functions/lib/dashboard/key-rules.js';
 import { memberEmail } from '../functions/lib/dashboard/member-email.js';
 import { EmailRulesSchema } from '../functions/lib/email/rules.js';
+import { parseJsonBytes } from '../functions/lib/http/body.js';
+import { HttpError } from '../functions/lib/http/errors.js';
 import { USAGE_DAYS_MAX, usageReport } from '../functions/lib/limits/usage-report.js';
 import { NetintelLogger } from '../functions/lib/observability.js';
 import {
@@ -380,6 +382,16 @@ async function member(services: Services, values: Values, verb: string | undefin
   throw new CliError(`unknown command "member ${verb ?? ''}"`);
 }
 
+/** The bytes of a `--file`; one that cannot be read is input to correct, named with the reason. */
+async function inputFile(file: string): Promise<Buffer> {
+  try {
+    return await readFile(file);
+  } catch (err) {
+    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new CliError(`${file}: cannot read it (${reason})`);
+  }
+}
+
 /**
  * Where the CLI logs a change of an account's rules: the `account rules changed` line the API's
  * routes log (accounts/rule-changes.ts), the same Powertools JSON, on stderr so that stdout stays the
@@ -427,11 +439,15 @@ async function rules(
     await setTravel(store, accountId, travelSettingsOf(parsed.data), change, log);
   } else if (verb === 'email') {
     const file = required('file', values.file);
+    const bytes = await inputFile(file);
     let document: unknown;
     try {
-      document = JSON.parse(await readFile(file, 'utf8'));
+      // Read as PUT /v1/account/email-rules reads its body (http/body.ts): UTF-8 only, a leading
+      // byte order mark ignored, at most JSON_BODY_LIMIT_BYTES.
+      document = parseJsonBytes(bytes);
     } catch (err) {
-      throw new CliError(`${file}: not a JSON document (${(err as Error).message})`);
+      if (err instanceof HttpError) throw new CliError(`${file}: ${err.message}`);
+      throw err;
     }
     const parsed = EmailRulesSchema.safeParse(document);
     if (!parsed.success) throw new CliError(`${file}: ${zodProblems(parsed.error)}`);
@@ -441,7 +457,8 @@ async function rules(
     else {
       const file = required('file', values.file);
       try {
-        await setGeofeed(store, accountId, await readFile(file), change, log);
+        // The bytes, as PUT /v1/account/geofeed gets them: setGeofeed refuses what is not UTF-8.
+        await setGeofeed(store, accountId, await inputFile(file), change, log);
       } catch (err) {
         if (err instanceof GeofeedRefusedError) {
           throw new CliError(

@@ -296,6 +296,86 @@ describe('admin-cli', () => {
       expect(JSON.parse(zero.stdout).travel).toMatchObject({ minDistanceKm: 0 });
     });
 
+    test('--file is read as the API reads its body: a leading BOM ignored, bytes that are not UTF-8 refused', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-files-'));
+      try {
+        const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+        const rulesFile = join(dir, 'rules.json');
+        const refusal = async (...args: string[]) => {
+          const { code, stdout, stderr } = await admin('rules', ...args, '--account', id);
+          return { code, stdout, lines: stderr.split('\n') };
+        };
+        const refused = (error: string, command: string) => ({
+          code: 2,
+          stdout: '',
+          lines: [`error: ${error}`, `hint: npm run admin -- rules ${command} --help`],
+        });
+
+        // What PowerShell's Out-File and Notepad write: the API takes it, so does the CLI.
+        const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+        const document = JSON.stringify({
+          block: { domains: ['competitor.example'] },
+          relayAliases: 'review',
+        });
+        await writeFile(rulesFile, Buffer.concat([bom, Buffer.from(document)]));
+        const taken = await admin('rules', 'email', '--account', id, '--file', rulesFile, '--json');
+        expect(taken.code).toBe(0);
+        expect(JSON.parse(taken.stdout).emailRules).toMatchObject({
+          block: { domains: ['competitor.example'] },
+          relayAliases: 'review',
+          entries: 1,
+        });
+
+        // Latin-1 on line 2: refused as the API refuses it (invalid_json), with its message.
+        await writeFile(
+          rulesFile,
+          Buffer.concat([
+            Buffer.from('{"block":\n{"domains":["caf'),
+            Buffer.from([0xe9]),
+            Buffer.from('.example"]}}'),
+          ]),
+        );
+        expect(await refusal('email', '--file', rulesFile)).toEqual(
+          refused(`${rulesFile}: The body is not UTF-8 (line 2).`, 'email'),
+        );
+        // Where it stops being JSON, never a quote of the file (JSON.parse's message quoted it).
+        await writeFile(rulesFile, Buffer.concat([bom, Buffer.from('{"block": {"tlds": ["zip",]}}')]));
+        expect(await refusal('email', '--file', rulesFile)).toEqual(
+          refused(
+            `${rulesFile}: The body is not valid JSON: expected a value at line 1, column 27.`,
+            'email',
+          ),
+        );
+        await writeFile(rulesFile, bom);
+        expect(await refusal('email', '--file', rulesFile)).toEqual(
+          refused(`${rulesFile}: A JSON body is required.`, 'email'),
+        );
+        const missing = join(dir, 'missing.json');
+        expect(await refusal('email', '--file', missing)).toEqual(
+          refused(`${missing}: cannot read it (ENOENT)`, 'email'),
+        );
+
+        // The geofeed is read as bytes: a stray Latin-1 byte is refused by its line, not stored as U+FFFD.
+        const feed = join(dir, 'feed.csv');
+        await writeFile(
+          feed,
+          Buffer.concat([
+            Buffer.from('8.8.8.0/24,DE,,Berlin,\n9.9.9.0/24,DE,,M'),
+            Buffer.from([0xfc]),
+            Buffer.from('nchen,\n'),
+          ]),
+        );
+        const notUtf8 = await admin('rules', 'geofeed', '--account', id, '--file', feed);
+        expect(notUtf8.code).toBe(2);
+        expect(notUtf8.stderr).toMatch(/line 2: is not UTF-8/);
+        const shown = JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout);
+        expect(shown.emailRules).toMatchObject({ block: { domains: ['competitor.example'] } });
+        expect(shown.geofeed).toBeNull();
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     test('every change is logged on stderr as the API logs it (account rules changed), stdout stays the answer', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'admin-audit-'));
       try {
