@@ -1,8 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { dynamo } from '../../functions/lib/aws/dynamo-client.js';
+import { tableName } from '../../functions/lib/aws/resources.js';
+import { DynamoRulesStore } from '../../functions/lib/aws/rules-store.js';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { ACCOUNT_GEOFEED_MAX_BYTES } from '../../functions/lib/ip/account-geofeed.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
+import { DEFAULT_TRAVEL_SETTINGS } from '../../functions/lib/risk/travel-settings.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
 import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -399,6 +403,40 @@ describe('account rules', () => {
     expect(speeds).toContain(travel.maxSpeedKmh);
     const rules = await json(await stack.call('GET', '/v1/account/email-rules', { headers }));
     expect(['a.example', 'b.example', 'c.example', 'd.example']).toContain(rules.block.domains[0]);
+  });
+
+  test('a change is dated when it took effect: the one in force is the latest, whatever the arrival order', async () => {
+    const { id: accountId } = await newAccount();
+    // A clock that moves on at every reading, so each try of each save has its own time.
+    let tick = Date.parse('2026-11-29T10:00:00Z');
+    const ticking = () => {
+      tick += 1000;
+      return new Date(tick);
+    };
+    const store = new DynamoRulesStore(
+      dynamo(stack.services),
+      tableName('Accounts', stack.services.config),
+      ticking,
+    );
+    const arrived = { at: '2026-11-29T09:00:00.000Z', by: 'admin' };
+    const made = await Promise.all(
+      [1000, 2000, 3000, 4000, 5000, 6000].map((maxSpeedKmh) =>
+        store.writeTravel(accountId, { ...DEFAULT_TRAVEL_SETTINGS, maxSpeedKmh }, arrived),
+      ),
+    );
+    // Each is dated by the try that landed, not by when the request arrived.
+    for (const meta of made) expect(Date.parse(meta.at)).toBeGreaterThan(Date.parse(arrived.at));
+    const inForce = (await store.meta(accountId)).travel!;
+    const latest = made.reduce((a, b) => (Date.parse(a.at) > Date.parse(b.at) ? a : b));
+    expect(inForce).toEqual(latest);
+    // A delete says when it took effect too; deleting nothing changes nothing.
+    await store.writeDocument(accountId, 'geofeed', Buffer.from('8.8.8.0/24,DE,,,\n'), {
+      count: 1,
+      change: arrived,
+    });
+    const deleted = await store.deleteDocument(accountId, 'geofeed', arrived);
+    expect(deleted).toMatchObject({ by: 'admin', at: expect.not.stringMatching(/^2026-11-29T09/) });
+    expect(await store.deleteDocument(accountId, 'geofeed', arrived)).toBeNull();
   });
 
   test('managing rules is not billed', async () => {

@@ -64,8 +64,8 @@ export interface AccountRulesStore {
     body: Buffer,
     facts: { count: number; change: RuleChange },
   ): Promise<DocumentMeta>;
-  /** False when there was none. */
-  deleteDocument(accountId: string, kind: RuleDocument, change: RuleChange): Promise<boolean>;
+  /** The change as made (its `at` when it took effect), or null when there was none. */
+  deleteDocument(accountId: string, kind: RuleDocument, change: RuleChange): Promise<RuleChange | null>;
   writeTravel(accountId: string, settings: TravelSettings, change: RuleChange): Promise<TravelMeta>;
 }
 

@@ -32,6 +32,12 @@ export interface RuleAuditLog {
   info(message: typeof RULES_CHANGED, attributes: { accountId: string; audit: RuleAudit }): void;
 }
 
+/**
+ * Who made a change and when it took effect: the store stamps `at` on the try that lands, which
+ * may be later than the request (tries that lose to other changes wait and start again).
+ */
+const madeBy = ({ at, by }: RuleChange): RuleChange => ({ at, by });
+
 export async function setTravel(
   store: AccountRulesStore,
   accountId: string,
@@ -40,7 +46,7 @@ export async function setTravel(
   log: RuleAuditLog,
 ): Promise<TravelMeta> {
   const travel = await store.writeTravel(accountId, settings, change);
-  log.info(RULES_CHANGED, { accountId, audit: { rule: 'travel', ...change, settings } });
+  log.info(RULES_CHANGED, { accountId, audit: { rule: 'travel', ...madeBy(travel), settings } });
   return travel;
 }
 
@@ -57,7 +63,7 @@ export async function setEmailRules(
   });
   log.info(RULES_CHANGED, {
     accountId,
-    audit: { rule: 'emailRules', ...change, entries: meta.count, relayAliases: rules.relayAliases },
+    audit: { rule: 'emailRules', ...madeBy(meta), entries: meta.count, relayAliases: rules.relayAliases },
   });
   return meta;
 }
@@ -86,7 +92,7 @@ export async function setGeofeed(
   );
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
   const meta = await store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
-  log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', ...change, prefixes: meta.count } });
+  log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', ...madeBy(meta), prefixes: meta.count } });
   return meta;
 }
 
@@ -97,8 +103,8 @@ export async function deleteGeofeed(
   change: RuleChange,
   log: RuleAuditLog,
 ): Promise<boolean> {
-  const deleted = await store.deleteDocument(accountId, 'geofeed', change);
-  if (deleted)
-    log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', action: 'deleted', ...change } });
-  return deleted;
+  const made = await store.deleteDocument(accountId, 'geofeed', change);
+  if (made)
+    log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', action: 'deleted', ...madeBy(made) } });
+  return made !== null;
 }

@@ -97,6 +97,15 @@ export class DynamoRulesStore implements AccountRulesStore {
     throw new RulesConflictError(`the ${kind} of ${accountId} changed during every read`);
   }
 
+  /**
+   * The change as of this try: its time is when this try's switch is written, so the change in force
+   * is also the latest one (`at`), however long the tries before it waited.
+   */
+  private stamped(change: RuleChange): RuleChange {
+    const now = this.now();
+    return { ...change, at: now.toISOString() };
+  }
+
   async writeDocument(
     accountId: string,
     kind: RuleDocument,
@@ -125,15 +134,16 @@ export class DynamoRulesStore implements AccountRulesStore {
           ),
         ),
       );
+      const change = this.stamped(facts.change);
       const meta: DocumentMeta = {
         version,
         chunks: parts.length,
         count: facts.count,
         bytes: body.length,
-        ...facts.change,
+        ...change,
       };
       const switched = await this.switchProfile(accountId, before.rulesVersion, META_ATTRIBUTE[kind], meta, {
-        ...facts.change,
+        ...change,
         what: `${kind} written`,
       });
       if (switched) {
@@ -145,11 +155,12 @@ export class DynamoRulesStore implements AccountRulesStore {
     throw new RulesConflictError(`the rules of ${accountId} changed during every write`);
   }
 
-  async deleteDocument(accountId: string, kind: RuleDocument, change: RuleChange): Promise<boolean> {
+  async deleteDocument(accountId: string, kind: RuleDocument, given: RuleChange): Promise<RuleChange | null> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       await backoff(attempt);
       const before = await this.meta(accountId);
-      if (!before[kind]) return false;
+      if (!before[kind]) return null;
+      const change = this.stamped(given);
       const switched = await this.switchProfile(
         accountId,
         before.rulesVersion,
@@ -162,17 +173,18 @@ export class DynamoRulesStore implements AccountRulesStore {
       );
       if (switched) {
         await this.cleanUp(accountId, kind, newVersion(this.now()));
-        return true;
+        return change;
       }
     }
     throw new RulesConflictError(`the rules of ${accountId} changed during every write`);
   }
 
-  async writeTravel(accountId: string, settings: TravelSettings, change: RuleChange): Promise<TravelMeta> {
-    const meta: TravelMeta = { settings, ...change };
+  async writeTravel(accountId: string, settings: TravelSettings, given: RuleChange): Promise<TravelMeta> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       await backoff(attempt);
       const before = await this.meta(accountId);
+      const change = this.stamped(given);
+      const meta: TravelMeta = { settings, ...change };
       const switched = await this.switchProfile(accountId, before.rulesVersion, TRAVEL_ATTRIBUTE, meta, {
         ...change,
         what: 'travel written',
