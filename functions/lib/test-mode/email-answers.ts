@@ -30,6 +30,15 @@ function fixedResolver(answer: Answer): MxResolver {
       if (answer === 'none') return none;
       return { kind: 'records', records: records(domain) } as const;
     };
+  // Implicit MX (RFC 5321 section 5.1): no MX records, and the domain's own address (a documentation
+  // address, RFC 5737) takes the mail.
+  if (answer === 'implicit') {
+    return {
+      resolveMx: async () => none,
+      resolveA: lookup(() => ['192.0.2.25']),
+      resolveAaaa: async () => none,
+    };
+  }
   return {
     resolveMx: lookup(mx),
     resolveA: async () => none,

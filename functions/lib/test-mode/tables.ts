@@ -98,7 +98,14 @@ export const TEST_NETWORKS: readonly TestNetwork[] = [
 ];
 
 /** What a documented address is given: a mail-server answer, or its domain on the disposable list. */
-export type TestMailServer = 'found' | 'none' | 'null_mx' | 'no_domain' | 'unknown' | 'disposable';
+export type TestMailServer =
+  | 'found'
+  | 'implicit'
+  | 'none'
+  | 'null_mx'
+  | 'no_domain'
+  | 'unknown'
+  | 'disposable';
 
 export interface TestEmail {
   email: string;
@@ -219,6 +226,16 @@ export const TEST_EMAILS: readonly TestEmail[] = [
     didYouMean: null,
     verdict: 'review',
     reasons: ['dns_unavailable'],
+  },
+  {
+    email: 'implicitmx@example.com',
+    given: 'implicit',
+    shows: 'a domain without MX records whose own address takes the mail (implicit MX)',
+    mxStatus: 'implicit',
+    isDisposable: false,
+    didYouMean: null,
+    verdict: 'review',
+    reasons: ['implicit_mx'],
   },
 ];
 
