@@ -4,6 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import type { Browser, Page, Route } from 'playwright-core';
 import { BUCKET } from '../../functions/lib/aws/resources.js';
+import { accountStore, memberStore } from '../../functions/lib/aws/services.js';
 import type { DataReport } from '../../functions/lib/data-report.js';
 import { DEFAULT_TRAVEL_SETTINGS, TRAVEL_SETTINGS_BOUNDS } from '../../functions/lib/risk/travel-settings.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
@@ -183,6 +184,45 @@ maybe('the dashboard in Chromium', () => {
     await opened.page.getByLabel('E-mail address').fill('ops@example.com');
     await opened.page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await opened.page.getByRole('status').filter({ hasText: 'sign-in link is on its way' }).waitFor();
+    await opened.close();
+  }, 90_000);
+
+  test('a sign-in link opened while signed in asks first: staying keeps the session and leaves the link unused; opening it switches', async () => {
+    // Mallory, a member of another account, sends her own sign-in link to a signed-in person.
+    const other = await accountStore(stack.services).createAccount('pro', {});
+    const mallory = `mallory-${other.accountId.slice(-6)}@other.example`;
+    await memberStore(stack.services).addMember(other.accountId, mallory, new Date());
+    const opened = await open(DESKTOP);
+    const { page } = opened;
+    await page.getByLabel('E-mail address').waitFor();
+    expect((await requestLink(stack, DEV_MEMBER)).status).toBe(202);
+    await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    const sessionsOpened: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/dashboard/sessions')
+        sessionsOpened.push(r.url());
+    });
+    expect((await requestLink(stack, mallory)).status).toBe(202);
+    const malloryLink = (await linksFor(stack, mallory)).at(-1)!;
+
+    await page.goto(malloryLink);
+    await page.getByRole('heading', { level: 1, name: 'Open this sign-in link?' }).waitFor();
+    expect(await page.getByText(`This browser is signed in as ${DEV_MEMBER}`).count()).toBe(1);
+    await expectClean(opened, 'switch-account');
+    await page.getByRole('button', { name: `Stay signed in as ${DEV_MEMBER}` }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    // The token left the address bar, no session was opened, and the person is who they were.
+    expect(new URL(page.url()).hash).toBe('#/overview');
+    expect(sessionsOpened).toEqual([]);
+    expect(await page.locator('.who .email').textContent()).toBe(DEV_MEMBER);
+
+    // Chosen knowingly, the link (still unused) switches the browser to Mallory's account.
+    await page.goto(malloryLink);
+    await page.getByRole('button', { name: 'Open the link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    expect(sessionsOpened).toHaveLength(1);
+    expect(await page.locator('.who .email').textContent()).toBe(mallory);
     await opened.close();
   }, 90_000);
 

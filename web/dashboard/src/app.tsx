@@ -10,6 +10,7 @@ import { NoticesPage } from './pages/notices.js';
 import { OverviewPage } from './pages/overview.js';
 import { RulesPage } from './pages/rules.js';
 import { SignInPage } from './pages/sign-in.js';
+import { SwitchAccountPage } from './pages/switch-account.js';
 import { WebhooksPage } from './pages/webhooks.js';
 import { href, type Page, parseRoute, type Route } from './router.js';
 import { asApiError } from './use-load.js';
@@ -28,7 +29,9 @@ const NAV: readonly [Page, string][] = [
 type SessionState =
   | { state: 'checking' }
   | { state: 'signed-out'; notice: string | null }
-  | { state: 'signed-in'; session: Session };
+  | { state: 'signed-in'; session: Session }
+  /** A sign-in link opened while signed in: nothing changes until the person chooses. */
+  | { state: 'confirm-link'; current: Session; token: string; busy: boolean };
 
 function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(location.hash));
@@ -69,9 +72,7 @@ export function App() {
 
   // The e-mailed link, on a fresh load or pasted into an open tab: exchange its token for a
   // session, then leave the token out of the URL.
-  const token = route.page === 'sign-in' ? route.token : null;
-  useEffect(() => {
-    if (!token) return;
+  function openLink(token: string) {
     api
       .openLink(token)
       .then((s) => {
@@ -87,12 +88,45 @@ export function App() {
             : e.message,
         );
       });
+  }
+  const token = route.page === 'sign-in' ? route.token : null;
+  useEffect(() => {
+    if (!token) return;
+    // Already signed in here: the person confirms before a link replaces the session. The link is
+    // not used until then (it stays valid for its 15 minutes).
+    api
+      .session()
+      .then((current) => {
+        if (!current.signedIn) return openLink(token);
+        const { signedIn: _, ...session } = current;
+        setSession({ state: 'confirm-link', current: session, token, busy: false });
+      })
+      .catch(() => openLink(token));
   }, [token]);
 
   if (session.state === 'checking') {
     return (
       <main id="main" class="page">
         <Loading what="the dashboard" />
+      </main>
+    );
+  }
+  if (session.state === 'confirm-link') {
+    const { current } = session;
+    return (
+      <main id="main" class="page">
+        <SwitchAccountPage
+          current={current}
+          busy={session.busy}
+          onOpen={() => {
+            setSession({ ...session, busy: true });
+            openLink(session.token);
+          }}
+          onStay={() => {
+            signedIn(current);
+            location.replace('#/overview');
+          }}
+        />
       </main>
     );
   }
