@@ -32,7 +32,8 @@ export const TYPE_NAMES: Record<number, string> = {
 
 export async function startDnsServer(options: {
   answer: (name: string) => Answer;
-  delayMs?: number;
+  /** How long to wait before answering: for every query, or per name. */
+  delayMs?: number | ((name: string) => number);
   /** Answer the canary names' MX (default true). */
   canary?: boolean;
 }): Promise<DnsServer> {
@@ -64,7 +65,8 @@ export async function startDnsServer(options: {
           } as dns2.Packet.Resource);
         }
       }
-      if (options.delayMs) setTimeout(() => void send(response), options.delayMs);
+      const delay = typeof options.delayMs === 'function' ? options.delayMs(name) : options.delayMs;
+      if (delay) setTimeout(() => void send(response), delay);
       else void send(response);
     },
   });

@@ -1,5 +1,4 @@
-import { promises as dns } from 'node:dns';
-import { dnsLookup } from '../dns/resolver.js';
+import { channelPerQuery, dnsLookup } from '../dns/resolver.js';
 import { HOSTNAME_TIMEOUTS } from './hostname.js';
 import type { DomainResolver } from './ports.js';
 
@@ -16,17 +15,16 @@ export function createDomainResolver(
   timeoutMs: number = HOSTNAME_TIMEOUTS.dnsQueryTimeoutMs,
   tries: number = HOSTNAME_TIMEOUTS.dnsTries,
 ): NodeDomainResolver {
-  const resolver = new dns.Resolver({ timeout: timeoutMs, tries });
-  if (servers.length > 0) resolver.setServers([...servers]);
+  const channels = channelPerQuery({ timeout: timeoutMs, tries }, servers);
   return {
-    resolveCname: (name) => dnsLookup(resolver.resolveCname(name)),
+    resolveCname: (name) => dnsLookup(channels.query((c) => c.resolveCname(name))),
     // A TXT record is a list of character-strings (RFC 1035 section 3.3.14), long values split in 255-octet parts.
     resolveTxt: async (name) => {
-      const found = await dnsLookup(resolver.resolveTxt(name));
+      const found = await dnsLookup(channels.query((c) => c.resolveTxt(name)));
       return found.kind === 'records'
         ? { kind: 'records', records: found.records.map((parts) => parts.join('')) }
         : found;
     },
-    close: () => resolver.cancel(),
+    close: () => channels.cancel(),
   };
 }

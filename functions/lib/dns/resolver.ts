@@ -51,25 +51,64 @@ export interface NodeMxResolver extends MxResolver {
   close(): void;
 }
 
-/** Uncached adapter over node:dns. */
+type Channel = InstanceType<typeof dns.Resolver>;
+
+/** Queries over node:dns, each on a channel of its own (see channelPerQuery). */
+export interface DnsChannels {
+  query<T>(ask: (channel: Channel) => Promise<T>): Promise<T>;
+  /** Cancels the queries in flight (they fail with ECANCELLED). */
+  cancel(): void;
+}
+
+/**
+ * node:dns queries that each get a c-ares channel of their own, so every try waits what `options`
+ * say. A channel that has seen three quick answers from a server waits five times their average for
+ * the next one, at least 250 ms (c-ares' latency-based timeouts, since 1.32), and drops a reply that
+ * comes after a try has timed out: one shared channel, warmed by answers from cache in a few
+ * milliseconds, gave a 600 ms answer up after two short tries, well inside the check's budget. A
+ * channel opens its socket for its query and closes it once nothing is pending.
+ */
+export function channelPerQuery(
+  options: { timeout: number; tries: number },
+  servers: readonly string[] = [],
+): DnsChannels {
+  const live = new Set<Channel>();
+  return {
+    query: (ask) => {
+      const channel = new dns.Resolver(options);
+      if (servers.length > 0) channel.setServers([...servers]);
+      live.add(channel);
+      return ask(channel).finally(() => live.delete(channel));
+    },
+    cancel: () => {
+      for (const channel of live) channel.cancel();
+    },
+  };
+}
+
+/** Uncached adapter over node:dns, a channel per query (channelPerQuery). */
 export function createNodeMxResolver(config: DnsResolverConfig = {}): NodeMxResolver {
-  const resolver = new dns.Resolver({
-    timeout: config.timeoutMs ?? DNS_RESOLVER_DEFAULTS.timeoutMs,
-    tries: config.tries ?? DNS_RESOLVER_DEFAULTS.tries,
-  });
-  if (config.servers !== undefined && config.servers.length > 0) resolver.setServers([...config.servers]);
+  const channels = channelPerQuery(
+    {
+      timeout: config.timeoutMs ?? DNS_RESOLVER_DEFAULTS.timeoutMs,
+      tries: config.tries ?? DNS_RESOLVER_DEFAULTS.tries,
+    },
+    config.servers,
+  );
   return {
     // Only the two fields: Node 24 adds `type: 'MX'` to each record, which would otherwise reach
     // answers and caches and make them differ by Node version.
     resolveMx: (domain) =>
       dnsLookup<MxRecord>(
-        resolver
-          .resolveMx(domain)
-          .then((records) => records.map(({ exchange, priority }) => ({ exchange, priority }))),
+        channels.query((c) =>
+          c
+            .resolveMx(domain)
+            .then((records) => records.map(({ exchange, priority }) => ({ exchange, priority }))),
+        ),
       ),
-    resolveA: (domain) => dnsLookup<string>(resolver.resolve4(domain)),
-    resolveAaaa: (domain) => dnsLookup<string>(resolver.resolve6(domain)),
-    close: () => resolver.cancel(),
+    resolveA: (domain) => dnsLookup<string>(channels.query((c) => c.resolve4(domain))),
+    resolveAaaa: (domain) => dnsLookup<string>(channels.query((c) => c.resolve6(domain))),
+    close: () => channels.cancel(),
   };
 }
 

@@ -1,4 +1,5 @@
 import { promises as dns, type LookupAddress } from 'node:dns';
+import { channelPerQuery } from '../dns/resolver.js';
 import type { Resolve } from './destination.js';
 
 // How a delivery finds a receiver's addresses: the configured name servers (DNS_SERVERS) when there
@@ -7,10 +8,12 @@ import type { Resolve } from './destination.js';
 
 export function webhookResolver(servers: readonly string[]): Resolve {
   if (servers.length === 0) return (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
-  const resolver = new dns.Resolver({ timeout: 1000, tries: 2 });
-  resolver.setServers([...servers]);
+  const channels = channelPerQuery({ timeout: 1000, tries: 2 }, servers);
   return async (hostname) => {
-    const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+    const [v4, v6] = await Promise.allSettled([
+      channels.query((c) => c.resolve4(hostname)),
+      channels.query((c) => c.resolve6(hostname)),
+    ]);
     const addresses: LookupAddress[] = [
       ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
       ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),

@@ -5,3 +5,4 @@ import './mx-invalid-host.cases.js';
 import './mx-status.cases.js';
 import './reverse-dns.cases.js';
 import './real-lists.cases.js';
+import './warm-resolver.cases.js';
