@@ -27,7 +27,7 @@ import { type Caller, testIpLocator } from './test-locator.js';
 // and the domain-age lookup with its RDAP bootstrap (read once) and its DynamoDB cache.
 //   RDAP_BOOTSTRAP_URL  an http(s) URL or a file path of an IANA dns.json; default: the data layer's
 //                       `${dataRoot()}/rdap/dns.json` (layers/build/rdap-bootstrap.ts)
-//   RDAP_TIMEOUT_MS     time allowed for one RDAP query (default 1500)
+//   RDAP_TIMEOUT_MS     the most one lookup waits for RDAP, bootstrap load included (default 1500)
 
 const BOOTSTRAP_FETCH_TIMEOUT_MS = 5000;
 

@@ -191,7 +191,10 @@ export interface DomainAgeOptions {
   fetch: RdapFetch;
   cache: DomainAgeCache;
   clock: Clock;
-  /** Per RDAP query. Default DEFAULT_RDAP_TIMEOUT_MS. */
+  /**
+   * The most one lookup waits for RDAP, the bootstrap's first load included (a bootstrap URL that
+   * never answers must not hold the signup check). Default DEFAULT_RDAP_TIMEOUT_MS.
+   */
   timeoutMs?: number;
   /** Told about failures that the result hides (logging). */
   onError?: (message: string, detail: Record<string, unknown>) => void;
@@ -215,14 +218,24 @@ export function ageInDays(registeredAt: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - registeredAt.getTime()) / DAY_MS));
 }
 
+/** `promise`, or the signal's reason once it aborts (the promise itself is left to settle). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort));
+  });
+}
+
 export function createDomainAgeLookup(options: DomainAgeOptions): DomainAgeLookup {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RDAP_TIMEOUT_MS;
   const report = options.onError ?? (() => undefined);
 
-  async function query(baseUrl: string, domain: string): Promise<RdapOutcome> {
+  async function query(baseUrl: string, domain: string, signal: AbortSignal): Promise<RdapOutcome> {
     try {
       const response = await options.fetch(`${baseUrl}domain/${encodeURIComponent(domain)}`, {
-        signal: AbortSignal.timeout(timeoutMs),
+        signal,
         headers: RDAP_HEADERS,
       });
       if (response.status !== 200) {
@@ -270,16 +283,19 @@ export function createDomainAgeLookup(options: DomainAgeOptions): DomainAgeLooku
           ? null
           : ageInDays(new Date(cached.registeredAt), options.clock.now());
       }
+      // One deadline for the bootstrap (loading, the first time) and the query together. A load still
+      // running when it passes goes on (it is shared), for the lookups after this one.
+      const signal = AbortSignal.timeout(timeoutMs);
       let bootstrap: RdapBootstrap;
       try {
-        bootstrap = await options.bootstrap();
+        bootstrap = await untilAborted(options.bootstrap(), signal);
       } catch (error) {
         report('RDAP bootstrap unavailable', { error });
         return null;
       }
       const baseUrl = bootstrap.baseUrlFor(registered);
       if (baseUrl === null) return null; // no RDAP service listed for this registry
-      const outcome = await query(baseUrl, registered);
+      const outcome = await query(baseUrl, registered, signal);
       if (outcome.kind === 'transient')
         report('RDAP query failed', { domain: registered, reason: outcome.reason });
       await remember(registered, outcome);

@@ -239,6 +239,28 @@ describe('domain-age', () => {
       });
       expect(await noBootstrap.ageDays('old-shop.example')).toBeNull();
     });
+
+    test('a bootstrap still loading is waited for within the timeout only, and serves the lookups after it', async () => {
+      now = T0;
+      let loaded: (bootstrap: ReturnType<typeof parseRdapBootstrap>) => void = () => undefined;
+      const loading = new Promise<ReturnType<typeof parseRdapBootstrap>>((resolve) => {
+        loaded = resolve;
+      });
+      const errors: string[] = [];
+      const lookup = createDomainAgeLookup({
+        bootstrap: () => loading,
+        fetch: (url, init) => fetch(url, init),
+        cache: new InMemoryDomainAgeCache(clock),
+        clock,
+        timeoutMs: TIMEOUT_MS,
+        onError: (message) => errors.push(message),
+      });
+      // The load never ends during the first lookup: unknown once the timeout passes, not a hang.
+      expect(await lookup.ageDays('old-shop.example')).toBeNull();
+      expect(errors).toEqual(['RDAP bootstrap unavailable']);
+      loaded(parseRdapBootstrap(rdap.bootstrap()));
+      expect(await lookup.ageDays('old-shop.example')).toBeGreaterThan(3000);
+    });
   });
 
   describe('the RDAP bootstrap is loaded once per container', () => {
