@@ -485,6 +485,7 @@ function addMethodNotAllowed(resource: IResource, allow: string): void {
           responseParameters: {
             'method.response.header.Allow': `'${allow}'`,
             'method.response.header.X-Request-Id': 'context.requestId',
+            'method.response.header.Cache-Control': "'no-store'",
           },
         },
       ],
@@ -497,6 +498,7 @@ function addMethodNotAllowed(resource: IResource, allow: string): void {
           responseParameters: {
             'method.response.header.Allow': true,
             'method.response.header.X-Request-Id': true,
+            'method.response.header.Cache-Control': true,
           },
         },
       ],

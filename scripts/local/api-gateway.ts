@@ -577,7 +577,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   function sendJson405(res: ServerResponse, allow: string): Answered {
-    return sendError(res, 'method_not_allowed', `This path takes ${allow} only.`, { Allow: allow });
+    // no-store as on every answer (the API Gateway method's mock response says the same).
+    return sendError(res, 'method_not_allowed', `This path takes ${allow} only.`, {
+      Allow: allow,
+      'Cache-Control': 'no-store',
+    });
   }
 
   /**

@@ -372,6 +372,8 @@ describe('REST API', () => {
       const allowed = ROUTES.filter((r) => r.path === path).map((r) => r.method);
       for (const m of allowed)
         expect(response.ResponseParameters['method.response.header.Allow']).toContain(m);
+      // no-store, as every answer.
+      expect(response.ResponseParameters['method.response.header.Cache-Control']).toBe("'no-store'");
     }
   });
 

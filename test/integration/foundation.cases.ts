@@ -59,6 +59,7 @@ describe('foundation', () => {
     test('a method the path does not have is 405 method_not_allowed', async () => {
       const res = await stack.call('PATCH', '/v1/lookup', { headers: stack.secret() });
       expect(res.status).toBe(405);
+      expect(res.headers.get('cache-control')).toBe('no-store');
       expect(await res.json()).toEqual({ error: 'method_not_allowed', message: expect.any(String) });
     });
   });
