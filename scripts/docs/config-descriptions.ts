@@ -39,14 +39,16 @@ export const CONFIG_DESCRIPTIONS: Record<Described, string> = {
     "Resolvers for email checks and reverse DNS, `host:port,host:port`; unset: the system's (in AWS: `-c dnsServers=`).",
   DNS_BUDGET_MS:
     'DNS time budget of one email check, in ms; when it runs out the status is `unknown` (`dns_unavailable`).',
-  DNS_CONCURRENCY: 'Distinct domains one email checker resolves at once (a whole batch of 100).',
+  DNS_CONCURRENCY:
+    'Distinct domains one email checker resolves at once (a whole batch of 100), per process: lookups beyond it wait for a slot before their budget starts.',
   DNS_CANARY:
     'Names whose MX must resolve for negative DNS answers to be believed, comma-separated; `off` disables the canary.',
   REVERSE_DNS_TIMEOUT_MS:
     'Time allowed for the reverse-DNS name of `?include=hostname`, in ms (`null` when it runs out).',
   RDAP_BOOTSTRAP_URL:
     "Signup check: the RDAP bootstrap, a URL or a file; unset: the data layer's snapshot of IANA's `dns.json`.",
-  RDAP_TIMEOUT_MS: 'Signup check: time allowed for one RDAP domain-age query, in ms.',
+  RDAP_TIMEOUT_MS:
+    'Signup check: the most one domain-age lookup waits for RDAP (the bootstrap file loading, then the query), in ms.',
   KEY_CACHE_SECONDS:
     'How long a container serves key and account records from memory: the delay before a revocation takes effect.',
   USAGE_PLAN_KEYS:
