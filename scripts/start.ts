@@ -1,5 +1,6 @@
 import { parseDnsCanary } from '../functions/lib/dns/canary.js';
 import { logger } from '../functions/lib/observability.js';
+import { ConfigError, environmentConfig } from '../functions/lib/runtime/config.js';
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
 import { dataBanner } from './local/data-banner.js';
@@ -37,6 +38,16 @@ process.env.LOG_FORMAT = logFormat;
 const workers = Number(process.env.WORKERS ?? 1);
 if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
   console.error(`WORKERS must be a whole number from 1 to 64, not ${process.env.WORKERS}`);
+  process.exit(2);
+}
+
+// The functions' configuration (docs/configuration.md), checked before anything starts: a bad value
+// is one line naming its variable, not a stack trace after the emulators have started.
+try {
+  environmentConfig();
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  console.error(`${err.message} (docs/configuration.md)`);
   process.exit(2);
 }
 

@@ -36,7 +36,7 @@ export const CONFIG_DESCRIPTIONS: Record<Described, string> = {
   DATA_UPSTREAM_MIRROR:
     'Fetch every upstream from a mirror instead (`https://host/path` from `<mirror>/host/path`): for deployments without internet access.',
   DNS_SERVERS:
-    "Resolvers for email checks and reverse DNS, `host:port,host:port`; unset: the system's (in AWS: `-c dnsServers=`).",
+    "Resolvers for email checks and reverse DNS, `host:port,host:port` (each host an IP address; IPv6 with a port as `[ipv6]:port`); unset: the system's (in AWS: `-c dnsServers=`).",
   DNS_BUDGET_MS:
     'DNS time budget of one email check, in ms; when it runs out the status is `unknown` (`dns_unavailable`).',
   DNS_CONCURRENCY:

@@ -197,6 +197,12 @@ describe('npm start with WORKERS=2', () => {
 test.each([
   [{ WORKERS: 'two' }, 2, 'WORKERS must be a whole number from 1 to 64, not two'],
   [{ PORT: 'http' }, 2, 'PORT must be a whole number from 0 to 65535, not http'],
+  // The functions' configuration too, before anything starts (it crashed with a stack trace).
+  [
+    { DNS_SERVERS: 'not-an-ip' },
+    2,
+    'invalid environment: DNS_SERVERS: entry 1 of 1 is not an IP address (host, host:port or [ipv6]:port)',
+  ],
   // An address of a documentation range, which no interface here has: binding to it fails at once
   // (nothing is sent anywhere).
   [

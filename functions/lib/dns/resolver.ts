@@ -1,4 +1,5 @@
 import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
 import { type CachingResolver, createCachingResolver, type DnsCacheOptions } from './caching-resolver.js';
 import type { DnsLookup, MxRecord, MxResolver } from './mx-resolver.js';
 
@@ -26,6 +27,28 @@ export function parseDnsServers(value: string | undefined): string[] {
     .split(/[\s,]+/)
     .map((server) => server.trim())
     .filter((server) => server !== '');
+}
+
+/**
+ * Why a DNS_SERVERS entry is not a name server c-ares can use (`host`, `host:port` or
+ * `[ipv6]:port`, the host an IP address, the port 1-65535), or null when it is one. The reason does
+ * not quote the entry (configuration errors echo no value).
+ */
+export function dnsServerProblem(entry: string): string | null {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const colons = entry.split(':').length - 1;
+  const [host, port] = bracketed
+    ? [bracketed[1]!, bracketed[2]]
+    : colons === 1
+      ? (entry.split(':') as [string, string])
+      : [entry, undefined];
+  const ipv6Only = bracketed !== null || colons > 1;
+  const family = isIP(host);
+  if (family === 0 || (ipv6Only && family !== 6) || (bracketed && family !== 6))
+    return 'is not an IP address (host, host:port or [ipv6]:port)';
+  if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535))
+    return 'has no valid port (1-65535)';
+  return null;
 }
 
 /** Node's error codes for "the name does not exist" and "no record of this type". */

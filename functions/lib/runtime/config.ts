@@ -1,6 +1,6 @@
 import { BUCKET, JOB_QUEUE, JOB_SWEEP, TABLES, type TableEnvVar, WEBHOOK_QUEUE } from '../aws/resources.js';
 import { DEFAULT_DNS_CANARY, parseDnsCanary } from '../dns/canary.js';
-import { parseDnsServers } from '../dns/resolver.js';
+import { dnsServerProblem, parseDnsServers } from '../dns/resolver.js';
 import { DEFAULT_CHUNK_ROWS } from '../jobs/chunking.js';
 import { LEASE_POLICY } from '../limits/leases.js';
 import { DEFAULT_CHECK_INTERVAL_MS } from '../refresh/hot-swap.js';
@@ -128,7 +128,16 @@ export const ConfigSchema = z.object({
   DNS_SERVERS: z._default(
     z.pipe(
       text,
-      z.transform((v: string) => parseDnsServers(v)),
+      z.transform((v: string, ctx) => {
+        const servers = parseDnsServers(v);
+        const bad = servers.flatMap((server, i) => {
+          const problem = dnsServerProblem(server);
+          return problem ? [`entry ${i + 1} of ${servers.length} ${problem}`] : [];
+        });
+        if (bad.length === 0) return servers;
+        ctx.issues.push({ code: 'custom', message: bad.join('; '), input: v });
+        return z.NEVER;
+      }),
     ),
     [],
   ),

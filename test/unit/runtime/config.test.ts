@@ -135,6 +135,21 @@ describe('invalid values', () => {
     expect(error.message).not.toContain('secret-key-value');
     expect(error.message).not.toContain('lots');
   });
+
+  test('a DNS_SERVERS entry that is not an IP address with an optional port is refused by its position', () => {
+    for (const bad of ['not-an-ip', '1.1.1.1,localhost:53', '1.1.1.1:0', '8.8.8.8:70000', '[1.1.1.1]:53']) {
+      const error = refusal({ DNS_SERVERS: bad });
+      expect([...error.variables]).toEqual(['DNS_SERVERS']);
+    }
+    expect(refusal({ DNS_SERVERS: '1.1.1.1, localhost:53' }).message).toMatch(
+      /entry 2 of 2 is not an IP address/,
+    );
+    expect(refusal({ DNS_SERVERS: '1.1.1.1:0' }).message).toMatch(/entry 1 of 1 has no valid port/);
+    // Each form node:dns takes.
+    expect(
+      parseConfig({ DNS_SERVERS: '1.1.1.1,1.1.1.1:53,::1,[2001:db8::1]:53,[::1]' }).DNS_SERVERS,
+    ).toHaveLength(5);
+  });
 });
 
 describe('read from the environment', () => {
