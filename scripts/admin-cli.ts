@@ -103,6 +103,10 @@ const COMMANDS: Record<string, string[]> = {
     'account create --plan free|starter|pro|business [--email E] [--per-minute N] [--monthly-cap N]',
     '               [--security true|false] [--custom-hostname true|false]',
   ],
+  'account update': [
+    'account update --account ID [--per-minute N] [--monthly-cap N] [--security true|false]',
+    '               [--custom-hostname true|false]   changes what is given; in force within KEY_CACHE_SECONDS',
+  ],
   'account list': ['account list                 every account, oldest first'],
   'account show': ['account show --account ID    the account, its limits and its keys'],
   'account sync-keys': [
@@ -704,6 +708,20 @@ async function command(
     const accounts: ReturnType<typeof accountView>[] = [];
     for await (const account of store.accounts()) accounts.push(accountView(account));
     return { accounts: accounts.sort((x, y) => x.createdAt.localeCompare(y.createdAt)) };
+  }
+  if (area === 'account' && verb === 'update') {
+    const accountId = required('account', values.account);
+    const changes = {
+      perMinute: wholeNumber('per-minute', values['per-minute'], { min: 1 }),
+      monthlyCap: wholeNumber('monthly-cap', values['monthly-cap'], { min: 1 }),
+      includesSecurity: bool('security', values.security),
+      customHostname: bool('custom-hostname', values['custom-hostname']),
+    };
+    if (Object.values(changes).every((v) => v === undefined))
+      throw new CliError('name what to change: --per-minute, --monthly-cap, --security or --custom-hostname');
+    const account = await store.updateAccount(accountId, changes);
+    if (!account) throw new UnknownAccountError(`unknown account "${accountId}"`);
+    return accountView(account);
   }
   if (area === 'account' && verb === 'show') {
     const accountId = required('account', values.account);

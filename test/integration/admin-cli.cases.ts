@@ -7,7 +7,7 @@ import { accountStore } from '../../functions/lib/aws/services.js';
 import { webhookStore } from '../../functions/lib/aws/webhook-store-services.js';
 import { changeEndpoint } from '../../functions/lib/webhooks/manage.js';
 import { KEY_SHOWN_ONCE, runAdmin, WEBHOOK_SECRET_SHOWN_ONCE } from '../../scripts/admin-cli.js';
-import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
+import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
 // `npm run admin` run in this process against the running local stack: listing accounts and keys,
@@ -69,6 +69,58 @@ describe('admin-cli', () => {
           last4: secret.key.slice(-4),
         },
       ]);
+    });
+
+    test("account update raises a capped account's monthly cap and limit; the API admits it again", async () => {
+      const created = JSON.parse(
+        (await admin('account', 'create', '--plan', 'starter', '--monthly-cap', '2', '--json')).stdout,
+      ) as { accountId: string };
+      const { key } = JSON.parse(
+        (await admin('key', 'create', '--account', created.accountId, '--type', 'secret', '--json')).stdout,
+      ) as { key: string };
+      const lookup = () =>
+        stack.call('GET', '/v1/lookup/8.8.8.8', { headers: { Authorization: `Bearer ${key}` } });
+      expect((await lookup()).status).toBe(200);
+      expect((await lookup()).status).toBe(200);
+      expect((await lookup()).status).toBe(429);
+
+      const updated = await admin(
+        'account',
+        'update',
+        '--account',
+        created.accountId,
+        '--monthly-cap',
+        '10',
+        '--per-minute',
+        '50',
+        '--json',
+      );
+      expect(updated.code).toBe(0);
+      expect(JSON.parse(updated.stdout)).toMatchObject({
+        accountId: created.accountId,
+        plan: 'starter',
+        monthlyCap: 10,
+        perMinute: 50,
+      });
+      // What was not named stays.
+      expect(
+        JSON.parse((await admin('account', 'show', '--account', created.accountId, '--json')).stdout),
+      ).toMatchObject({
+        monthlyCap: 10,
+        perMinute: 50,
+        includesSecurity: false,
+      });
+      afterKeyCache();
+      expect((await lookup()).status).toBe(200);
+
+      // Nothing to change, a bad number, an unknown account: usage errors, nothing written.
+      expect((await admin('account', 'update', '--account', created.accountId)).code).toBe(2);
+      expect(
+        (await admin('account', 'update', '--account', created.accountId, '--monthly-cap', '0')).code,
+      ).toBe(2);
+      const unknown = await admin('account', 'update', '--account', 'acct_nope', '--monthly-cap', '5');
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('unknown account "acct_nope"');
     });
 
     test('key list shows ids, types, origins and revocation, never the keys or their hashes', async () => {

@@ -43,6 +43,12 @@ export interface AccountOverrides {
   customHostname?: boolean;
 }
 
+/** What `account update` may change: the limits and features, not the plan. */
+export type AccountChanges = Pick<
+  AccountOverrides,
+  'perMinute' | 'monthlyCap' | 'includesSecurity' | 'customHostname'
+>;
+
 export class UnknownPlanError extends Error {}
 export class UnknownAccountError extends Error {}
 
@@ -97,6 +103,33 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, Ke
       }),
     );
     return account;
+  }
+
+  /**
+   * Changes an account's limits and features (the admin CLI's `account update`), only the ones
+   * given; undefined when there is no such account. The plan stays: its usage-plan key is the
+   * plan's throttle in API Gateway. In force on every route within KEY_CACHE_SECONDS.
+   */
+  async updateAccount(accountId: string, changes: AccountChanges): Promise<Account | undefined> {
+    const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+    if (entries.length === 0) return this.getAccount(accountId);
+    try {
+      const res = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: `ACCOUNT#${accountId}`, sk: 'PROFILE' },
+          UpdateExpression: `SET ${entries.map(([name]) => `#${name} = :${name}`).join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: Object.fromEntries(entries.map(([name]) => [`#${name}`, name])),
+          ExpressionAttributeValues: Object.fromEntries(entries.map(([name, value]) => [`:${name}`, value])),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return AccountSchema.parse(res.Attributes);
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return undefined;
+      throw err;
+    }
   }
 
   /** Records the account's own usage-plan key, once: false when it has one already or is gone. */
