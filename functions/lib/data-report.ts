@@ -89,7 +89,9 @@ function creditOf(entry: {
   source: string;
 }): string | null {
   if (entry.attribution) return entry.attribution;
-  if (CC_BY.test(entry.licence)) return `${entry.name}: ${entry.source} (${entry.licence})`;
+  // An SPDX expression may come in parentheses already: `(ISC AND CC-BY-3.0)`.
+  const licence = entry.licence.replace(/^\((.*)\)$/, '$1');
+  if (CC_BY.test(licence)) return `${entry.name}: ${entry.source} (${licence})`;
   return null;
 }
 
@@ -185,7 +187,13 @@ export function dataReport(data: DataInService): DataReport {
     }
   }
 
-  const attribution = [...new Set(datasets.map((d) => d.attribution).filter((a): a is string => a !== null))];
+  // The credit lines of the data in service: none for a dataset that holds nothing (no postal codes
+  // yet, say). A dataset's attribution may hold several lines, one per source it draws on.
+  const attribution = [
+    ...new Set(
+      datasets.flatMap((d) => (d.attribution !== null && d.count > 0 ? d.attribution.split('\n') : [])),
+    ),
+  ];
   return {
     versions: { ip: data.ip?.version ?? null, lists: security?.version ?? data.email?.version ?? null },
     datasets,

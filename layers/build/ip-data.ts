@@ -51,6 +51,7 @@ import { detectNetworkSchema, openNetworkReader } from '../../functions/lib/ip/n
 import { PostalIndex } from '../../functions/lib/ip/postal-index.js';
 import {
   ASN_DEFAULT_TERMS,
+  DATE_HOLIDAYS_TERMS,
   DBIP_TERMS,
   GEONAMES_TERMS,
   termsOf,
@@ -280,7 +281,11 @@ export async function buildSubdivisions(
     note: `${result.mapped} of ${result.pairs} DB-IP (country, subdivision) pairs mapped to ISO 3166-2; ${Object.keys(result.table.names).length} named codes`,
     role: 'subdivisions',
     files: [IP_DATA_FILES.subdivisions],
-    ...(sources.geonames ? { attribution: GEONAMES_TERMS.attribution } : {}),
+    // One credit line per source that asks for one (the report lists each line once).
+    attribution: [
+      ...(sources.geonames ? [GEONAMES_TERMS.attribution] : []),
+      DATE_HOLIDAYS_TERMS.attribution,
+    ].join('\n'),
   };
 }
 

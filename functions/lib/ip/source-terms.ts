@@ -51,6 +51,14 @@ export const GEONAMES_TERMS: SourceTerms = {
   homepage: 'https://www.geonames.org',
 };
 
+/** The holiday regions' names date-holidays ships, which the subdivision names fall back on. */
+export const DATE_HOLIDAYS_TERMS: SourceTerms = {
+  licence: 'ISC AND CC-BY-3.0',
+  attribution:
+    'Subdivision names from date-holidays (https://github.com/commenthol/date-holidays), data licensed under CC BY 3.0',
+  homepage: 'https://github.com/commenthol/date-holidays',
+};
+
 /** Terms of a location or network database by its schema and metadata database type. */
 export function termsOf(schema: LocationSchema | NetworkSchema, databaseType: string): SourceTerms {
   if (schema === 'ipinfo-lite') return IPINFO_LITE_TERMS;

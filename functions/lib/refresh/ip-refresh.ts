@@ -5,7 +5,7 @@ import type { ReadDataFile } from '../ip/ip-data.js';
 import { detectLocationSchema } from '../ip/location-readers.js';
 import { datasetOf, IP_DATA_FILES, type IpManifest, type ManifestEntry } from '../ip/manifest.js';
 import { detectNetworkSchema } from '../ip/network-readers.js';
-import { GEONAMES_TERMS, termsOf } from '../ip/source-terms.js';
+import { DATE_HOLIDAYS_TERMS, GEONAMES_TERMS, termsOf } from '../ip/source-terms.js';
 import { sha256Hex } from '../security/artifact.js';
 import type { Rejection } from '../security/validate.js';
 import type { FetchTarget, SourceFetcher } from './fetch.js';
@@ -307,7 +307,7 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
           name: 'subdivisions',
           version: table.source,
           licence: `${GEONAMES_TERMS.licence}; ISC AND CC-BY-3.0 (date-holidays)`,
-          attribution: GEONAMES_TERMS.attribution,
+          attribution: `${GEONAMES_TERMS.attribution}\n${DATE_HOLIDAYS_TERMS.attribution}`,
           source: `https://download.geonames.org/export/dump/admin1CodesASCII.txt + curated aliases + npm date-holidays`,
           // Named codes: with a MaxMind location no name needs mapping (its records carry ISO codes).
           count: Object.keys(table.names).length,

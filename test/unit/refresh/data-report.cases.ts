@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import type { ManifestEntry } from '../../../functions/lib/data-manifest.js';
 import { type DataInService, dataReport } from '../../../functions/lib/data-report.js';
-import { GEONAMES_TERMS } from '../../../functions/lib/ip/source-terms.js';
+import { DATE_HOLIDAYS_TERMS, GEONAMES_TERMS } from '../../../functions/lib/ip/source-terms.js';
 import type { SecurityManifest } from '../../../functions/lib/security/manifest.js';
 
 // The report GET /v1/data, the dashboard, the start banner and the refresh's datasetsMissing metric
@@ -101,6 +101,49 @@ describe('data report', () => {
       expect.stringContaining('security lists'),
     ]);
     expect(r.fix).toBe('run the refresh');
+  });
+
+  test('credit lines: only of data in service, one per source, SPDX parentheses not doubled', () => {
+    const r = report({
+      ip: {
+        version: 'v',
+        datasets: [
+          location,
+          // What a fresh clone builds: date-holidays' names only, and no postal codes yet.
+          { ...subdivisions(false), attribution: DATE_HOLIDAYS_TERMS.attribution },
+          postal(0),
+          // A postal table that was built empty names GeoNames but holds nothing from it.
+          { ...postal(0), attribution: GEONAMES_TERMS.attribution, missing: false },
+          {
+            name: 'layer module date-holidays',
+            version: '3.37.0',
+            licence: '(ISC AND CC-BY-3.0)',
+            source: 'npm date-holidays',
+            count: 1,
+          },
+        ],
+      },
+    });
+    expect(r.attribution).toEqual([
+      location.attribution,
+      DATE_HOLIDAYS_TERMS.attribution,
+      'layer module date-holidays: npm date-holidays (ISC AND CC-BY-3.0)',
+    ]);
+    // With GeoNames' names as well, each source's line once, the postal codes' GeoNames line shared.
+    const both = report({
+      ip: {
+        version: 'v',
+        datasets: [
+          {
+            ...subdivisions(true),
+            attribution: `${GEONAMES_TERMS.attribution}\n${DATE_HOLIDAYS_TERMS.attribution}`,
+          },
+          postal(10),
+        ],
+      },
+    });
+    expect(both.attribution).toEqual([GEONAMES_TERMS.attribution, DATE_HOLIDAYS_TERMS.attribution]);
+    expect(both.missing).not.toContainEqual(expect.stringContaining('subdivision names'));
   });
 
   test('a security source of optional files only is shown missing but is not missing data', () => {
