@@ -41,6 +41,18 @@ if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
   process.exit(2);
 }
 
+// The local stack's own switches: a misspelt one fails instead of reading as off.
+const trust = process.env.TRUST_FORWARDED_FOR;
+if (trust !== undefined && trust !== '' && trust !== 'true' && trust !== 'false') {
+  console.error(`TRUST_FORWARDED_FOR must be true or false, not ${trust}`);
+  process.exit(2);
+}
+const retryDelay = process.env.JOBS_RETRY_DELAY_SECONDS;
+if (retryDelay !== undefined && retryDelay !== '' && !/^\d{1,6}$/.test(retryDelay)) {
+  console.error(`JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not ${retryDelay}`);
+  process.exit(2);
+}
+
 // The functions' configuration (docs/configuration.md), checked before anything starts: a bad value
 // is one line naming its variable, not a stack trace after the emulators have started.
 try {

@@ -220,7 +220,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     concurrency: options.pollerConcurrency ?? 4,
     retryDelaySeconds:
       options.retryDelaySeconds ??
-      Number(process.env.JOBS_RETRY_DELAY_SECONDS ?? JOB_QUEUE.visibilityTimeoutSeconds),
+      Number(process.env.JOBS_RETRY_DELAY_SECONDS || JOB_QUEUE.visibilityTimeoutSeconds),
     ...(options.functionTimeoutMs ? { functionTimeoutMs: options.functionTimeoutMs } : {}),
     log,
   });

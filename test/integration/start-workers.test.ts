@@ -197,6 +197,13 @@ describe('npm start with WORKERS=2', () => {
 test.each([
   [{ WORKERS: 'two' }, 2, 'WORKERS must be a whole number from 1 to 64, not two'],
   [{ PORT: 'http' }, 2, 'PORT must be a whole number from 0 to 65535, not http'],
+  // Misspelt local switches and numbers were read as off and as NaN.
+  [{ TRUST_FORWARDED_FOR: 'yes' }, 2, 'TRUST_FORWARDED_FOR must be true or false, not yes'],
+  [
+    { JOBS_RETRY_DELAY_SECONDS: 'abc' },
+    2,
+    'JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not abc',
+  ],
   // The functions' configuration too, before anything starts (it crashed with a stack trace).
   [
     { DNS_SERVERS: 'not-an-ip' },
