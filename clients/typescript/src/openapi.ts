@@ -3778,7 +3778,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Your identifier for the end user (1-256 characters); stored only as a keyed hash. */
+                    /** @description Your identifier for the end user (1-256 characters), compared exactly as sent (no Unicode normalisation: send one form, NFC); stored only as a keyed hash. */
                     userId: string;
                     /** @description IPv4 or IPv6 address of the user now (400 invalid_ip when malformed; 422 location_unavailable when it has no location, e.g. a private address). */
                     ip: string;
@@ -3993,7 +3993,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Your identifier for the end user (1-256 characters); stored only as a keyed hash. */
+                    /** @description Your identifier for the end user (1-256 characters), compared exactly as sent (no Unicode normalisation: send one form, NFC); stored only as a keyed hash. */
                     userId: string;
                 };
             };

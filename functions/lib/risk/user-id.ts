@@ -32,7 +32,7 @@ export const UserIdSchema = z.string().check(
   z.meta({
     minLength: 1,
     maxLength: USER_ID_MAX_LENGTH,
-    description: `Your identifier for the end user (1-${USER_ID_MAX_LENGTH} characters); stored only as a keyed hash.`,
+    description: `Your identifier for the end user (1-${USER_ID_MAX_LENGTH} characters), compared exactly as sent (no Unicode normalisation: send one form, NFC); stored only as a keyed hash.`,
   }),
 );
 
