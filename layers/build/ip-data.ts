@@ -153,7 +153,7 @@ export async function buildOwnDatabase(
   const type = mmdbDatabaseType(bytes);
   if (schema === null || type === null) {
     throw new Error(
-      `${variable}=${path}: ${type === null ? 'not an MMDB file' : `database type "${type}"`} is not ${role === 'location' ? 'a City, Country or IPinfo Lite' : 'an ASN or IPinfo Lite'} database`,
+      `${variable}=${path}: ${type === null ? 'this is not an MMDB file; it must be' : `its database type "${type}" is not`} ${role === 'location' ? 'a City, Country or IPinfo Lite' : 'an ASN or IPinfo Lite'} database`,
     );
   }
   const target = role === 'location' ? IP_DATA_FILES.location : IP_DATA_FILES.network;
