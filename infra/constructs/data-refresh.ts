@@ -1,8 +1,9 @@
-import { Duration } from 'aws-cdk-lib';
+import { CfnResource, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import type { Function as LambdaFn } from 'aws-cdk-lib/aws-lambda';
+import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
 import { InvocationType, Trigger } from 'aws-cdk-lib/triggers';
 import { Construct } from 'constructs';
@@ -13,6 +14,7 @@ import { type IpDataSources, ipDataEnvironment } from '../ip-data-sources.js';
 import type { DataLayer } from './data-layer.js';
 import { acknowledgeBucketGrant, grantGetObjects } from './job-pipeline.js';
 import { NetintelFunction } from './netintel-function.js';
+import { FUNCTION_LOG_RETENTION } from './observability.js';
 
 export interface DataRefreshProps {
   /** Bucket the versions are published to under `data/` and `ip-data/` (the jobs bucket). */
@@ -33,6 +35,9 @@ export interface DataRefreshProps {
 }
 
 /** Period of the alarms: one refresh per period, so a rejected run keeps the alarm up until the next. */
+/** aws-cdk-lib's id of the one provider of every Trigger in a stack (CustomResourceProvider.getOrCreateProvider). */
+const TRIGGER_PROVIDER_ID = 'AWSCDK.TriggerCustomResourceProviderCustomResourceProvider';
+
 const ALARM_PERIOD = Duration.hours(6);
 
 /** Period of the missing-data alarm, which treats a period without a report as missing data. */
@@ -161,12 +166,26 @@ export class DataRefresh extends Construct {
     // lambda:InvokeFunction on this function's versions. cdk-nag does not check it: its role and
     // function are untyped CfnResources, which the IAM and Lambda rules (instanceof CfnRole, ...)
     // skip; nothing to acknowledge (test/infra/stack.cases.ts checks its one permission instead).
-    return new Trigger(this, 'RefreshAtDeploy', {
+    const trigger = new Trigger(this, 'RefreshAtDeploy', {
       handler: this.fn.fn,
       invocationType: InvocationType.EVENT,
       executeOnHandlerChange: true,
       executeAfter: [this.fn, props.bucket, props.dataLayer],
     });
+    // The provider's function logs to /aws/lambda/<its name>, which Lambda would make on its first
+    // run with no retention (kept for ever). Made here first, kept as every group is, and made
+    // before the trigger runs it.
+    const provider = Stack.of(this).node.tryFindChild(TRIGGER_PROVIDER_ID);
+    const handler = provider?.node.tryFindChild('Handler');
+    if (handler instanceof CfnResource) {
+      const logs = new LogGroup(this, 'TriggerProviderLogs', {
+        logGroupName: Fn.join('', ['/aws/lambda/', handler.ref]),
+        retention: FUNCTION_LOG_RETENTION,
+        removalPolicy: RemovalPolicy.DESTROY,
+      });
+      trigger.node.addDependency(logs);
+    }
+    return trigger;
   }
 
   /** Variables that make a function follow the published versions (runtime/security.ts). */

@@ -260,8 +260,23 @@ describe('functions', () => {
       groups.add(refId(logging.LogGroup)!);
     }
     expect(groups.size).toBe(4);
-    // Those, the API's access and execution logs and the docs deployment's: not one group per function.
-    expect(ofType(s.resources, 'AWS::Logs::LogGroup').length).toBeLessThanOrEqual(groups.size + 3);
+    // Those, the API's access and execution logs, the docs deployment's and the deploy trigger's: not
+    // one group per function.
+    expect(ofType(s.resources, 'AWS::Logs::LogGroup').length).toBeLessThanOrEqual(groups.size + 4);
+  });
+
+  it("keeps the deploy trigger's provider logs one month too, made before the trigger runs it", () => {
+    const [handlerId] = Object.entries(s.resources).find(
+      ([id, r]) => r.Type === 'AWS::Lambda::Function' && id.startsWith('AWSCDKTriggerCustomResourceProvider'),
+    )!;
+    const [groupId, group] = ofType(s.resources, 'AWS::Logs::LogGroup').find(([, r]) =>
+      JSON.stringify(props(r).LogGroupName ?? '').includes(handlerId),
+    )!;
+    expect(props(group).LogGroupName).toEqual({ 'Fn::Join': ['', ['/aws/lambda/', { Ref: handlerId }]] });
+    expect(props(group).RetentionInDays).toBe(30);
+    expect(group.DeletionPolicy).toBe('Delete');
+    const [, trigger] = ofType(s.resources, 'Custom::Trigger')[0]!;
+    expect(trigger.DependsOn).toContain(groupId);
   });
 
   it('uses no AWS managed policy on function roles: a role may write its own log group, no other', () => {

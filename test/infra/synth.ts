@@ -45,6 +45,7 @@ export interface CfnResource {
   Properties?: Record<string, unknown>;
   DeletionPolicy?: string;
   UpdateReplacePolicy?: string;
+  DependsOn?: string | string[];
 }
 
 export interface SynthesizedStack {
