@@ -34,41 +34,47 @@ function isReservable(name: string): name is ReservableFunction {
   return (NAMES as string[]).includes(name);
 }
 
+/** What the setting accepts, for every message that refuses a value. */
+const ACCEPTS = `it takes true, false or name=n,... with names ${NAMES.join(', ')}, e.g. authorizer=150,geo=40`;
+
+function refuse(detail: string): never {
+  throw new Error(`reservedConcurrency: ${detail} (${ACCEPTS})`);
+}
+
 function executions(name: string, value: unknown): number {
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-    throw new Error(`reservedConcurrency: ${name} needs a positive whole number, got ${String(value)}`);
+    refuse(`${name} needs a positive whole number, got ${JSON.stringify(value)}`);
   }
   return n;
 }
 
 /**
  * The `reservedConcurrency` context (or stack prop) as reservations: absent, `false` -> none;
- * `true` -> the defaults; `name=n,...` or `{name: n}` -> those. An unknown function name or a
- * number that is not a positive integer is an error, so a typo cannot silently reserve nothing.
+ * `true` -> the defaults (true and false in any case, as every flag: infra/context.ts);
+ * `name=n,...` or `{name: n}` -> those. Anything else, an unknown function name or a number that is
+ * not a positive integer is an error naming what it accepts, so a typo cannot silently reserve nothing.
  */
 export function parseReservedConcurrency(value: unknown): ReservedConcurrency {
-  if (value === undefined || value === null || value === false || value === 'false' || value === '') {
-    return {};
+  const flag = typeof value === 'string' ? value.trim().toLowerCase() : value;
+  if (flag === undefined || flag === null || flag === false || flag === 'false' || flag === '') return {};
+  if (flag === true || flag === 'true') return { ...RESERVED_CONCURRENCY_DEFAULTS };
+  let entries: [string, unknown][];
+  if (typeof value === 'string') {
+    entries = value.split(',').map((pair) => {
+      if (!pair.includes('=')) refuse(`"${pair.trim()}" is neither true, false nor name=n`);
+      const [name = '', n] = pair.split('=').map((p) => p.trim());
+      return [name, n];
+    });
+  } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    entries = Object.entries(value);
+  } else {
+    entries = [];
   }
-  if (value === true || value === 'true') return { ...RESERVED_CONCURRENCY_DEFAULTS };
-  const entries: [string, unknown][] =
-    typeof value === 'string'
-      ? value.split(',').map((pair) => {
-          const [name = '', n] = pair.split('=').map((p) => p.trim());
-          return [name, n];
-        })
-      : typeof value === 'object'
-        ? Object.entries(value)
-        : [];
-  if (entries.length === 0) {
-    throw new Error(`reservedConcurrency: expected true or name=n,..., got ${String(value)}`);
-  }
+  if (entries.length === 0) refuse(`got ${JSON.stringify(value)}`);
   const out: ReservedConcurrency = {};
   for (const [name, n] of entries) {
-    if (!isReservable(name)) {
-      throw new Error(`reservedConcurrency: ${name} is not one of ${NAMES.join(', ')}`);
-    }
+    if (!isReservable(name)) refuse(`"${name}" is not one of ${NAMES.join(', ')}`);
     out[name] = executions(name, n);
   }
   return out;

@@ -175,6 +175,16 @@ describe('isolation and sizing', () => {
     }
   });
 
+  it('a refused reservedConcurrency says what it takes: true or false in any case, or name=n,...', () => {
+    expect(parseReservedConcurrency('TRUE')).toEqual(parseReservedConcurrency('true'));
+    expect(parseReservedConcurrency('False')).toEqual({});
+    const takes = 'it takes true, false or name=n,... with names authorizer, geo, email-validate';
+    for (const bad of ['yes', 'geoo=10', 'geo=0', 'authorizer=150,', 7, ['geo']]) {
+      expect(() => parseReservedConcurrency(bad)).toThrow(takes);
+    }
+    expect(() => parseReservedConcurrency('yes')).toThrow('"yes" is neither true, false nor name=n');
+  });
+
   it('every function that looks up IP addresses has 1,024 MB (with full record caches the lookup code peaked at 88-95% of 512 MB)', () => {
     for (const name of ['geo', 'lookup-ip', 'lookup-batch', 'signup-check', 'risk-check'] as const) {
       expect(routeByName(name).memoryMb).toBe(1024);
