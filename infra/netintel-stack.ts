@@ -10,11 +10,24 @@ import { DataLayer } from './constructs/data-layer.js';
 import { DataRefresh } from './constructs/data-refresh.js';
 import { Edge } from './constructs/edge.js';
 import { JobPipeline } from './constructs/job-pipeline.js';
-import type { NetintelFunction } from './constructs/netintel-function.js';
+import { type NetintelFunction, tracingOn } from './constructs/netintel-function.js';
 import { AlarmActions, Observability } from './constructs/observability.js';
 import { Secrets } from './constructs/secrets.js';
 import { Tables } from './constructs/tables.js';
 import { WebhookPipeline } from './constructs/webhook-pipeline.js';
+import {
+  type ContextFlag,
+  type ContextKey,
+  type CustomDomain,
+  checkContextKeys,
+  checkDnsServers,
+  checkEmailAddress,
+  customDomainOf,
+  EMAIL_ADDRESS,
+  parseFlag,
+  parseText,
+  StackConfigurationError,
+} from './context.js';
 import { type IpDataSources, ipDataEnvironment, ipDataSourcesOf } from './ip-data-sources.js';
 import { OUTPUTS } from './outputs.js';
 import {
@@ -33,21 +46,73 @@ export const NOTIFY_FROM_REQUIRED =
   'netintel needs the address usage notices are sent from: deploy with -c notifyFrom=usage@your-domain.example ' +
   'or --parameters NotifyFrom=usage@your-domain.example (an SES-verified identity; docs/deploy.md)';
 
-const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+export { StackConfigurationError };
 
-/** Configuration the deployer must fix (the CLI entry prints its message alone). */
-export class StackConfigurationError extends Error {}
-
-/** A context value as a string, or undefined when unset or empty. */
-function contextString(scope: Construct, key: string): string | undefined {
-  const value: unknown = scope.node.tryGetContext(key);
-  return typeof value === 'string' && value !== '' ? value : undefined;
+/** A text context value, undefined when unset or empty (infra/context.ts parseText). */
+function contextString(scope: Construct, key: ContextKey): string | undefined {
+  return parseText(key, scope.node.tryGetContext(key));
 }
 
-/** A context flag: true or "true" (the CLI's `-c flag=true` is a string). */
-function contextFlag(scope: Construct, key: string): boolean {
-  const value: unknown = scope.node.tryGetContext(key);
-  return value === true || value === 'true';
+/** An on/off context value, false when unset; anything but true or false is refused (parseFlag). */
+function contextFlag(scope: Construct, key: ContextFlag): boolean {
+  return parseFlag(key, scope.node.tryGetContext(key)) ?? false;
+}
+
+/** What the stack is asked for, props before context, every value checked (StackConfigurationError). */
+interface Settings {
+  /** The sender given (prop or context); without one the template asks for it as a parameter. */
+  notifyFrom?: string;
+  alarmEmail?: string;
+  dnsServers?: string;
+  customDomain?: CustomDomain;
+  apiGatewayCloudWatchRole: boolean;
+  cloudFrontLogs: boolean;
+  customHostnames: boolean;
+  reserved: ReservedConcurrency;
+  ipDataSources: IpDataSources;
+}
+
+/**
+ * Every setting of the stack, read and checked before anything is built: a typo in a key or a value
+ * fails the synth at once, not after the ~40 s of bundling the functions take.
+ */
+function settingsOf(scope: Construct, props: NetintelStackProps): Settings {
+  checkContextKeys(scope.node.getAllContext());
+  tracingOn(scope); // read again by every function; checked here first
+  const text = (key: ContextKey & keyof NetintelStackProps) =>
+    (props[key] as string | undefined) || contextString(scope, key);
+  const notifyFrom = text('notifyFrom');
+  const alarmEmail = text('alarmEmail');
+  const dnsServers = text('dnsServers');
+  const settings: Settings = {
+    notifyFrom: notifyFrom && checkEmailAddress('notifyFrom', notifyFrom, NOTIFY_FROM_REQUIRED),
+    alarmEmail:
+      alarmEmail &&
+      checkEmailAddress(
+        'alarmEmail',
+        alarmEmail,
+        'The alarm topic mails it: deploy with -c alarmEmail=ops@your-domain.example, or without it for no subscriber (docs/deploy.md)',
+      ),
+    dnsServers: dnsServers && checkDnsServers(dnsServers),
+    customDomain: customDomainOf(text('domainName'), text('certificateArn')),
+    apiGatewayCloudWatchRole:
+      props.apiGatewayCloudWatchRole ?? contextFlag(scope, 'apiGatewayCloudWatchRole'),
+    cloudFrontLogs: props.cloudFrontLogs ?? contextFlag(scope, 'cloudFrontLogs'),
+    customHostnames: props.customHostnames ?? contextFlag(scope, 'customHostnames'),
+    reserved: {},
+    ipDataSources: ipDataSourcesOf(props, (key) => contextString(scope, key)),
+  };
+  // Plain errors from the parsers of their own modules: a wrong source or a missing secret, a
+  // reservation that names no function.
+  try {
+    settings.reserved = parseReservedConcurrency(
+      props.reservedConcurrency ?? scope.node.tryGetContext('reservedConcurrency'),
+    );
+    ipDataEnvironment(settings.ipDataSources);
+  } catch (error) {
+    throw new StackConfigurationError((error as Error).message);
+  }
+  return settings;
 }
 
 /**
@@ -66,9 +131,15 @@ export interface NetintelStackProps extends StackProps, IpDataSources {
    * account in the region). Default: the `apiGatewayCloudWatchRole` context, else off.
    */
   apiGatewayCloudWatchRole?: boolean;
-  /** Comma-separated resolver IPs for email checks (DNS_SERVERS); default: the VPC-less Lambda resolver. */
+  /**
+   * Comma-separated resolver IPs (optionally with ports) for email checks (DNS_SERVERS); default: the
+   * `dnsServers` context, else the VPC-less Lambda resolver.
+   */
   dnsServers?: string;
-  /** Custom domain for the distribution, with an ACM certificate in us-east-1. */
+  /**
+   * Custom domain for the distribution, with an ACM certificate in us-east-1: both or neither
+   * (default: the `domainName` and `certificateArn` context).
+   */
   domainName?: string;
   certificateArn?: string;
   /**
@@ -116,21 +187,9 @@ export class NetintelStack extends Stack {
 
   constructor(scope: Construct, id: string, props: NetintelStackProps) {
     super(scope, id, props);
-    const given = props.notifyFrom ?? contextString(this, 'notifyFrom');
-    const notifyFrom = given ?? this.notifyFromParameter();
-    if (given !== undefined && !EMAIL_ADDRESS.test(given)) {
-      throw new StackConfigurationError(
-        `notifyFrom "${notifyFrom}" is not an e-mail address. ${NOTIFY_FROM_REQUIRED}`,
-      );
-    }
-
-    // Checked before anything is built: a wrong source or a missing secret fails the synth at once.
-    const ipDataSources = ipDataSourcesOf(props, (key) => contextString(this, key));
-    try {
-      ipDataEnvironment(ipDataSources);
-    } catch (error) {
-      throw new StackConfigurationError((error as Error).message);
-    }
+    const settings = settingsOf(this, props);
+    const notifyFrom = settings.notifyFrom ?? this.notifyFromParameter();
+    const ipDataSources = settings.ipDataSources;
 
     const accessLogs = new AccessLogs(this, 'AccessLogs');
     this.tables = new Tables(this, 'Tables');
@@ -140,7 +199,7 @@ export class NetintelStack extends Stack {
     const baseEnvironment: Record<string, string> = {
       ...this.tables.environment(),
       NOTIFY_FROM: notifyFrom,
-      ...(props.dnsServers ? { DNS_SERVERS: props.dnsServers } : {}),
+      ...(settings.dnsServers ? { DNS_SERVERS: settings.dnsServers } : {}),
     };
     // Webhooks first: every function gets the deliveries queue's URL (a name, not a permission; only
     // the functions that announce events or manage endpoints may send to it, allowAnnounce below and
@@ -170,22 +229,14 @@ export class NetintelStack extends Stack {
       secrets,
       environment: { ...environment, ...this.pipeline.environment() },
       notifyFrom,
-      cloudWatchRole: props.apiGatewayCloudWatchRole ?? contextFlag(this, 'apiGatewayCloudWatchRole'),
+      cloudWatchRole: settings.apiGatewayCloudWatchRole,
     });
-    let reserved: ReservedConcurrency;
-    try {
-      reserved = parseReservedConcurrency(
-        props.reservedConcurrency ?? this.node.tryGetContext('reservedConcurrency'),
-      );
-    } catch (error) {
-      throw new StackConfigurationError((error as Error).message);
-    }
     const reservable: Record<ReservableFunction, NetintelFunction> = {
       authorizer: this.api.authorizer,
       geo: this.api.routeFunctions.geo!,
       'email-validate': this.api.routeFunctions['email-validate']!,
     };
-    for (const [name, executions] of Object.entries(reserved) as [ReservableFunction, number][]) {
+    for (const [name, executions] of Object.entries(settings.reserved) as [ReservableFunction, number][]) {
       reservable[name].reserveConcurrency(executions);
     }
     // At deploy and every 6 hours: security lists, disposable-email lists and MX hosts under data/,
@@ -212,17 +263,15 @@ export class NetintelStack extends Stack {
       originVerifyValue: secrets.originVerifyValue(),
       accessLogs: accessLogs.bucket,
       jobsBucket: this.pipeline.bucket,
-      domainName: props.domainName,
-      certificateArn: props.certificateArn,
-      logs: props.cloudFrontLogs ?? contextFlag(this, 'cloudFrontLogs'),
+      customDomain: settings.customDomain,
+      logs: settings.cloudFrontLogs,
     });
     // The dashboard posts list files to the jobs bucket from the browser.
     this.pipeline.allowBrowserUploads(this.edge.dashboardOrigins);
 
-    const context: unknown = this.node.tryGetContext('customHostnames');
-    if (props.customHostnames ?? (context === true || context === 'true')) {
-      // Our own domain: the custom domain when there is one, else the distribution's.
-      const baseDomain = props.domainName ?? this.edge.distribution.distributionDomainName;
+    if (settings.customHostnames) {
+      // Our own domain: the custom domain the distribution serves when there is one, else the distribution's.
+      const baseDomain = this.edge.customDomainName ?? this.edge.distribution.distributionDomainName;
       this.customHostnames = new CustomHostnames(this, 'CustomHostnames', {
         apiOrigin: this.edge.apiOrigin,
         geoOriginRequestPolicy: this.edge.geoOriginRequestPolicy,
@@ -235,7 +284,9 @@ export class NetintelStack extends Stack {
       // origin secret, and skips the lookup for our own domain (the distribution's *.cloudfront.net
       // is skipped by name, so no reference to the distribution, which depends on the API).
       this.api.authorizer.fn.addEnvironment('ORIGIN_SECRET', secrets.originVerifyValue());
-      if (props.domainName) this.api.authorizer.fn.addEnvironment('BASE_DOMAIN', props.domainName);
+      if (this.edge.customDomainName) {
+        this.api.authorizer.fn.addEnvironment('BASE_DOMAIN', this.edge.customDomainName);
+      }
       for (const name of [
         'dashboard-hostnames-add',
         'dashboard-hostnames-check',
@@ -297,7 +348,7 @@ export class NetintelStack extends Stack {
       ],
       accessLogs: this.api.accessLogs,
       tables: this.tables.byId,
-      alarmEmail: props.alarmEmail ?? contextString(this, 'alarmEmail'),
+      alarmEmail: settings.alarmEmail,
     });
     // Every alarm of the stack notifies the alarm topic when it fires and when it recovers.
     Aspects.of(this).add(new AlarmActions(this.observability.alarmTopic));

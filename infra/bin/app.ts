@@ -6,16 +6,21 @@ import { ensureDataLayer } from '../../layers/build/data-layer.js';
 import { NetintelStack, StackConfigurationError } from '../netintel-stack.js';
 import { PROJECT_ROOT } from '../project-root.js';
 
-// `cdk synth|deploy` entry (cdk.json). Context:
+// `cdk synth|deploy` entry (cdk.json). Context, read by the stack (infra/netintel-stack.ts), which
+// refuses a key it does not read and a value it cannot take (infra/context.ts):
 //   -c notifyFrom=usage@example.com    required: verified SES identity usage notices are sent from
 //   -c alarmEmail=ops@example.com      where the alarm topic sends e-mail (recommended)
 //   -c apiGatewayCloudWatchRole=true   set the account's regional API Gateway logging role (only
 //                                      where the account has none yet; it is shared by every API)
-//   -c dnsServers=1.1.1.1,8.8.8.8      resolvers for email checks (DNS_SERVERS)
+//   -c dnsServers=1.1.1.1,8.8.8.8      resolvers for email checks (DNS_SERVERS): IPs, optional :port
 //   -c domainName=api.example.com -c certificateArn=arn:aws:acm:us-east-1:...   custom domain, TLS 1.2+
+//                                      (both or neither)
+//   -c customHostnames=true            custom hostnames (docs/custom-hostnames.md)
 //   -c cloudFrontLogs=true             CloudFront standard logs (not every opt-in region delivers them)
 //   -c reservedConcurrency=true        reserve concurrency for the authorizer, geo and email-validate
 //                                      (or authorizer=150,geo=40,...; infra/reserved-concurrency.ts)
+//   -c tracing=false                   no X-Ray (infra/constructs/netintel-function.ts)
+// Flags take true or false, in any case.
 // IP data sources of the data refresh (infra/ip-data-sources.ts; read by the stack itself):
 //   -c geoCitySource=dbip|maxmind|ipinfo      location database (default dbip; maxmind with maxmindSecret)
 //   -c geoAsnSource=default|maxmind|ipinfo    network database (default: maxmind with maxmindSecret,
@@ -47,23 +52,16 @@ try {
 }
 
 const app = new App();
-const context = (key: string): string | undefined => {
-  const value: unknown = app.node.tryGetContext(key);
-  return typeof value === 'string' && value !== '' ? value : undefined;
-};
 
 try {
   new NetintelStack(app, 'Netintel', {
     description: 'netintel: network-intelligence API (IP geolocation, email checks, signup and travel risk)',
     env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
     dataLayerDir: layerDir,
-    notifyFrom: context('notifyFrom'),
-    dnsServers: context('dnsServers'),
-    domainName: context('domainName'),
-    certificateArn: context('certificateArn'),
   });
 } catch (error) {
-  // Configuration the deployer must give (NOTIFY_FROM_REQUIRED, ...): one line, no stack trace.
+  // Configuration the deployer must give or fix (NOTIFY_FROM_REQUIRED, a mistyped context key or
+  // value, ...): one line, no stack trace.
   if (!(error instanceof StackConfigurationError)) throw error;
   console.error(`Cannot synthesize: ${error.message}`);
   process.exit(1);

@@ -61,6 +61,7 @@ import {
 import { ORIGIN_VERIFY_HEADER } from '../../functions/lib/gateway/edge-origin.js';
 import { STAGE_NAME } from '../../functions/lib/gateway/gateway-settings.js';
 import { routeByName } from '../../functions/routes.js';
+import type { CustomDomain } from '../context.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { ForwardedHostFunction } from './custom-hostnames.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
@@ -128,9 +129,8 @@ export interface EdgeProps {
   accessLogs: IBucket;
   /** The jobs bucket: the dashboard uploads list files to it from the browser (its CSP's connect-src). */
   jobsBucket: IBucket;
-  /** Optional custom domain: with an ACM certificate (us-east-1) viewers get TLS 1.2 at least. */
-  domainName?: string;
-  certificateArn?: string;
+  /** Optional custom domain: with its ACM certificate (us-east-1) viewers get TLS 1.2 at least. */
+  customDomain?: CustomDomain;
   /**
    * CloudFront standard (legacy) access logs into the access-log bucket. Off by default: that
    * delivery writes to S3 with ACLs and does not deliver to buckets in every opt-in region (the
@@ -172,6 +172,8 @@ export class Edge extends Construct {
   readonly docsBucket: Bucket;
   /** https:// base URL viewers use: the custom domain when configured, else the distribution's. */
   readonly url: string;
+  /** The custom domain the distribution serves (its alias), if any. */
+  readonly customDomainName?: string;
   /** Where the dashboard's pages may come from, for the jobs bucket's CORS rule (JobPipeline). */
   readonly dashboardOrigins: string[];
 
@@ -277,15 +279,14 @@ export class Edge extends Construct {
     });
     const dashboardBehaviour = { ...docsBehaviour, responseHeadersPolicy: dashboardHeaders };
 
-    const hasCustomDomain = Boolean(props.domainName && props.certificateArn);
-    const customDomain =
-      props.domainName && props.certificateArn
-        ? {
-            domainNames: [props.domainName],
-            certificate: Certificate.fromCertificateArn(this, 'Certificate', props.certificateArn),
-            minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
-          }
-        : {};
+    this.customDomainName = props.customDomain?.domainName;
+    const customDomain = props.customDomain
+      ? {
+          domainNames: [props.customDomain.domainName],
+          certificate: Certificate.fromCertificateArn(this, 'Certificate', props.customDomain.certificateArn),
+          minimumProtocolVersion: SecurityPolicyProtocol.TLS_V1_2_2021,
+        }
+      : {};
 
     const apiBehaviour = {
       origin: apiOrigin,
@@ -336,9 +337,12 @@ export class Edge extends Construct {
           'Standard (legacy) logging is opt-in (-c cloudFrontLogs=true): its S3 delivery does not reach buckets in every opt-in region and would fail the deploy there. Every API request is logged by the API Gateway stage access log (with account, status and latency); /docs is static.',
       });
     }
-    this.url = `https://${hasCustomDomain ? props.domainName : this.distribution.distributionDomainName}`;
-    this.dashboardOrigins = [CLOUDFRONT_ORIGINS, ...(hasCustomDomain ? [`https://${props.domainName}`] : [])];
-    if (!hasCustomDomain) {
+    this.url = `https://${this.customDomainName ?? this.distribution.distributionDomainName}`;
+    this.dashboardOrigins = [
+      CLOUDFRONT_ORIGINS,
+      ...(this.customDomainName ? [`https://${this.customDomainName}`] : []),
+    ];
+    if (!this.customDomainName) {
       Validations.of(this.distribution).acknowledge({
         id: 'AwsSolutions-CFR4',
         reason:

@@ -19,17 +19,18 @@ import { type ILogGroup, LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { handlerEntry } from '../../functions/routes.js';
 import { LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME, lambdaCode } from '../bundling.js';
+import { parseFlag } from '../context.js';
 import { PROJECT_ROOT } from '../project-root.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
 
 /**
  * Whether the stack traces with X-Ray: on unless the deployer turns it off (`-c tracing=false`).
  * Off, no function loads the X-Ray SDK at its cold start (functions/lib/aws/tracing.ts), the API
- * stage records no traces, and nothing is spent on X-Ray.
+ * stage records no traces, and nothing is spent on X-Ray. Anything but true or false is refused
+ * (infra/context.ts parseFlag): `-c tracing=off` used to leave tracing on.
  */
 export function tracingOn(scope: Construct): boolean {
-  const value: unknown = scope.node.tryGetContext('tracing');
-  return !(value === false || value === 'false');
+  return parseFlag('tracing', scope.node.tryGetContext('tracing')) ?? true;
 }
 
 export interface NetintelFunctionProps {

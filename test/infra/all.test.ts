@@ -9,3 +9,4 @@ import './dashboard.cases.js';
 import './outputs.cases.js';
 import './nag.cases.js';
 import './webhooks.cases.js';
+import './context.cases.js';
