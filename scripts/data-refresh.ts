@@ -47,7 +47,9 @@ import { readCommandLine, wholeNumber } from './cli/command-line.js';
 // `--upstream` fetches every upstream URL (from DATA_UPSTREAM_MIRROR when set); with neither, the
 // development machine's snapshot folder (SHARED_DATA_DIR) when it exists, else upstream. The output
 // is validated against what <out> holds (a list shrinking by more than half, or an unparseable source, refuses the refresh: nothing is written, exit code 2);
-// `--force` skips the comparison. MX learning resolves `--mx-domains` of the listed, allow-listed and
+// before the first refresh, against the layer's npm-built lists. `--force` skips the comparison with
+// what <out> holds for this run (the lists, the databases, GeoNames, the geofeeds): a deliberate
+// switch to a smaller source; every other check still applies. MX learning resolves `--mx-domains` of the listed, allow-listed and
 // free-provider domains (default 1000 upstream, 0 from snapshots) through `--dns` or DNS_SERVERS,
 // keeps them in email/mx-observations.txt and promotes a mail host only on the rule of
 // functions/lib/refresh/mx-learn.ts (3 listed domains, no allow-listed or free-provider one).
@@ -110,7 +112,7 @@ async function refresh(argv: string[]): Promise<number> {
   console.log(`data refresh: sources from ${fromDir ?? 'upstream URLs'}, output to ${out}`);
 
   const listsCode = values.only === 'ip' ? 0 : await refreshLists(out, fromDir, fetcher, mxDomains, values);
-  const ipCode = values.only === 'lists' ? 0 : await refreshIp(out, fromDir, fetcher, settings);
+  const ipCode = values.only === 'lists' ? 0 : await refreshIp(out, fromDir, fetcher, settings, values.force);
   const missing = dataReport(await dataInDirectory(out)).missing;
   if (missing.length > 0) console.log(`still missing: ${missing.join('; ')}`);
   return Math.max(listsCode, ipCode);
@@ -126,15 +128,12 @@ async function refreshLists(
   // The free, role and typo lists come from the layer build; a fresh output directory gets them
   // first so that it is a complete email directory (loadEmailLists needs free.txt and role.txt).
   const emailDir = join(out, 'email');
-  if (
-    !existsSync(join(emailDir, EMAIL_LIST_FILES.free)) ||
-    !existsSync(join(emailDir, EMAIL_LIST_FILES.role))
-  ) {
-    await buildEmailLists(emailDir);
-  }
-  const current = values.force
-    ? { ...(await readCurrentFromDir(out)), security: null, email: null }
-    : await readCurrentFromDir(out);
+  const fresh =
+    !existsSync(join(emailDir, EMAIL_LIST_FILES.free)) || !existsSync(join(emailDir, EMAIL_LIST_FILES.role));
+  if (fresh) await buildEmailLists(emailDir);
+  const inService = await readCurrentFromDir(out);
+  // Lists built just now for a new directory were in service nowhere: nothing to hold the refresh to.
+  const current = fresh ? { ...inService, listsInService: [] } : inService;
   const started = performance.now();
   const networks = await resolveNetworkData({ fromDir, dataRoot: out });
   const resolver =
@@ -150,6 +149,7 @@ async function refreshLists(
     current,
     mx: mxLearning(resolver, mxDomains),
     now: () => new Date(),
+    force: values.force,
   }).finally(() => resolver?.close());
 
   if (!outcome.accepted) {
@@ -185,6 +185,7 @@ async function refreshIp(
   fromDir: string | undefined,
   fetcher: SourceFetcher,
   settings: ReturnType<typeof parseConfig>,
+  force: boolean,
 ): Promise<number> {
   let databases: IpDatabaseSources;
   try {
@@ -220,6 +221,7 @@ async function refreshIp(
     geonames: fromDir === undefined || existsSync(join(fromDir, GEONAMES_POSTAL_TARGET.snapshot as string)),
     subdivisionSources: { holidays: await dateHolidayStates(), aliases },
     now: () => new Date(),
+    force,
   });
   const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
   if (outcome.status === 'rejected') {

@@ -104,9 +104,19 @@ async function ipInService(
   return { manifest: text === null ? null : parseIpManifest(new TextDecoder().decode(text)), read };
 }
 
+/**
+ * Whether an invocation asks to skip the shrink rule for this one run: an operator's
+ * `aws lambda invoke --payload '{"force": true}'` after a deliberate switch to a smaller source
+ * (docs/operations.md, Data refresh). The schedule's and the deploy trigger's events never carry it.
+ */
+export function forcedRun(event: unknown): boolean {
+  return typeof event === 'object' && event !== null && (event as { force?: unknown }).force === true;
+}
+
 async function refreshIp(
   deps: RefreshHandlerDeps,
   root: string,
+  force: boolean,
 ): Promise<{ summary: IpRefreshSummary; manifest: IpManifest | null }> {
   const store = (deps.ipStore as () => S3DataStore)();
   const settings = deps.ipSettings as NonNullable<RefreshHandlerDeps['ipSettings']>;
@@ -127,6 +137,7 @@ async function refreshIp(
       ...(aliasesText ? { aliases: parseSubdivisionAliases(aliasesText) } : {}),
     },
     now: deps.now,
+    force,
   });
   const checks = new TextEncoder().encode(`${JSON.stringify({ checks: outcome.checks }, null, 2)}\n`);
   await store.writeBeside(IP_CHECKS_FILE, checks, 'application/json');
@@ -176,9 +187,11 @@ async function currentData(store: S3DataStore, root: string): Promise<CurrentDat
   return { ...fromS3, version: pointer.version };
 }
 
-export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<RefreshSummary> {
-  return async () => {
+export function createRefreshHandler(deps: RefreshHandlerDeps): (event?: unknown) => Promise<RefreshSummary> {
+  return async (event?: unknown) => {
     const emf = deps.metrics;
+    const force = forcedRun(event);
+    if (force) logger.warn('forced run: the shrink rule is skipped this once (invoked with {"force": true})');
     try {
       const store = deps.store();
       const root = deps.dataRoot();
@@ -193,6 +206,7 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
         current,
         mx: mxLearning(resolver, deps.mxDomainsPerRun),
         now: deps.now,
+        force,
       }).finally(() => resolver?.close?.());
 
       // The IP data: its own versions under ip-data/, published when something changed. A failure
@@ -200,7 +214,7 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): () => Promise<Re
       let ip: { summary: IpRefreshSummary; manifest: IpManifest | null } | undefined;
       if (deps.ipStore && deps.ipSettings) {
         try {
-          ip = await refreshIp(deps, root);
+          ip = await refreshIp(deps, root, force);
         } catch (error) {
           logger.error('IP data refresh failed; current IP data kept', { error: error as Error });
           ip = {

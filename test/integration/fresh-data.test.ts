@@ -1,7 +1,8 @@
-import { rm } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { DataReportSchema } from '../../functions/lib/data-report.js';
+import { EMAIL_LIST_FILES } from '../../functions/lib/email/lists.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { main as dataRefresh } from '../../scripts/data-refresh.js';
 import { dataBanner } from '../../scripts/local/data-banner.js';
@@ -59,6 +60,10 @@ const refresh = () => dataRefresh(['--upstream', '--out', root, '--mx-domains', 
 describe('a fresh clone’s data, completed by the refresh', () => {
   beforeAll(async () => {
     root = await makeDataRoot({ noGeonames: true, noSecurity: true });
+    // The layer's npm-built email lists (tens of thousands of domains) would rightly refuse the
+    // fixture upstreams' handful (the shrink rule: refresh/cli.cases.ts): lists of that size stand in.
+    await writeFile(join(root, 'email', EMAIL_LIST_FILES.disposable), 'mailinator.com\nthrowaway.test\n');
+    await writeFile(join(root, 'email', EMAIL_LIST_FILES.allowlist), '126.com\n');
     process.env.NETINTEL_DATA_PATH = root;
     process.env.DATA_CHECK_INTERVAL_MS = '0';
     process.env.GEOFEEDS = GEOFEED;

@@ -58,8 +58,8 @@ async function lookup(ip: string): Promise<{ body: Lookup; version: string | nul
 }
 
 /** Refreshes the IP data of the test's data root as `npm run data:refresh -- --only ip` does. */
-async function refreshIp(): Promise<number> {
-  return dataRefresh(['--upstream', '--out', root, '--only', 'ip', '--mx-domains', '0']);
+async function refreshIp(...more: string[]): Promise<number> {
+  return dataRefresh(['--upstream', '--out', root, '--only', 'ip', '--mx-domains', '0', ...more]);
 }
 
 /** The version the data directory holds (what the next check swaps in). */
@@ -266,7 +266,7 @@ describe('IP data from the deployer’s own databases', () => {
     expect(upstream.downloads(EDITION)).toBe(3);
   });
 
-  test('IPinfo Lite as the network source: one download answers asn and asOrganization', async () => {
+  test('IPinfo Lite as the network source (a deliberate switch: --force): one download answers asn and asOrganization', async () => {
     Object.assign(process.env, { IPINFO_TOKEN: CREDENTIALS.token, GEO_ASN_SOURCE: 'ipinfo' });
     upstream.fault(EDITION, null);
     upstream.serve(
@@ -280,7 +280,12 @@ describe('IP data from the deployer’s own databases', () => {
       new Date('2026-02-02T00:00:00Z'),
     );
     const before = (await lookup('8.8.8.8')).version;
-    expect(await refreshIp()).toBe(0);
+    // Another source is held to the shrink guard as well: the test IPinfo file has no record for
+    // 1.1.1.1, which the ASN file in service has. The deployer's switch goes through with --force.
+    const published = await onDisk();
+    expect(await refreshIp()).toBe(2);
+    expect(await onDisk()).toBe(published);
+    expect(await refreshIp('--force')).toBe(0);
     await swappedFrom(before);
     expect((await lookup('8.8.8.8')).body).toMatchObject({ asn: 15169, asOrganization: 'Google LLC' });
     const report = DataReportSchema.parse(

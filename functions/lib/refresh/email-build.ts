@@ -169,6 +169,8 @@ export interface EmailCompilation {
 
 /** Report id of the MX-host table in the manifest's derived source (as `derived` below names it). */
 export const MX_HOSTS_REPORT_ID = 'derived:mx-hosts';
+/** Report id of the disposable list served (the union minus the allowlist). */
+export const DISPOSABLE_UNION_REPORT_ID = 'derived:disposable-union';
 
 function listFile(header: string, entries: Iterable<string>): string {
   return `# ${header}\n${[...entries].sort().join('\n')}\n`;

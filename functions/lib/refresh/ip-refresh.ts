@@ -7,7 +7,7 @@ import { datasetOf, IP_DATA_FILES, type IpManifest, type ManifestEntry } from '.
 import { detectNetworkSchema } from '../ip/network-readers.js';
 import { DATE_HOLIDAYS_TERMS, GEONAMES_TERMS, termsOf } from '../ip/source-terms.js';
 import { sha256Hex } from '../security/artifact.js';
-import type { Rejection } from '../security/validate.js';
+import { MAX_SHRINK, type Rejection } from '../security/validate.js';
 import type { FetchTarget, SourceFetcher } from './fetch.js';
 import {
   compileGeonames,
@@ -56,6 +56,12 @@ export interface IpRefreshDeps {
   cityPairs?: Map<string, Set<string>>;
   subdivisionSources: Pick<SubdivisionSources, 'holidays' | 'aliases'> & { iso?: IsoSubdivision[] };
   now: () => Date;
+  /**
+   * Skip the shrink rule against the data in service (databases, GeoNames, geofeeds): a deployer's
+   * deliberate switch to a smaller source, for one run (`npm run data:refresh -- --force`, the refresh
+   * function invoked with `{"force": true}`). Every other check still applies.
+   */
+  force?: boolean;
 }
 
 export interface IpFile {
@@ -170,11 +176,17 @@ async function databaseStep(
       result,
     };
   }
-  // The shrink guard: against the copy in service when it is the same kind of database.
-  const inService = current?.schema === schema ? await carried(deps.current.read, current) : null;
+  // The shrink guard: against the copy in service, whatever its source (a switch of source is held
+  // to it too: a 6-network file does not replace 700,000 networks). A single MMDB file in service is
+  // compared network for network and address for address; the layer's DB-IP pair and compiled ASN
+  // ranges by the count their manifest records. `force` skips the comparison, not the checks.
+  const inService = current && !deps.force ? await carried(deps.current.read, current) : null;
+  const single = inService?.length === 1 ? (inService[0] as IpFile).body : null;
   const guard = checkCandidate({
     candidate: result.mmdb,
-    current: inService?.length === 1 ? (inService[0] as IpFile).body : null,
+    current: single,
+    ...(current && !deps.force && !single && current.count > 0 ? { currentNetworks: current.count } : {}),
+    role,
   });
   if (!guard.ok) return { step: null, rejection: { id, reason: guard.reason }, result };
   const terms = termsOf(schema, result.databaseType);
@@ -231,6 +243,20 @@ function countsOf(manifest: IpManifest | null): GeonamesCounts | null {
     postalCountries: Number(countries[1]),
     admin1: admin1 ? Number(admin1[1]) : 0,
   };
+}
+
+/**
+ * Prefixes per feed of the version in service, from its geofeed entry's note (`<origin>: N prefixes,
+ * M lines refused; ...`, as the layer build and the refresh write it).
+ */
+function geofeedCounts(manifest: IpManifest | null): Map<string, number> {
+  const note = manifest ? (datasetOf(manifest, 'geofeed')?.note ?? '') : '';
+  const counts = new Map<string, number>();
+  for (const part of note.split('; ')) {
+    const match = /^(.*): (\d+) prefixes, \d+ lines refused$/.exec(part);
+    if (match) counts.set(match[1] as string, Number(match[2]));
+  }
+  return counts;
 }
 
 export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcome> {
@@ -299,7 +325,8 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
     }
     rejections.push(...geonames.failures);
     const counts = geonamesCounts(geonames);
-    if (counts) rejections.push(...geonamesShrinkRejections(countsOf(deps.current.manifest), counts));
+    if (counts && !deps.force)
+      rejections.push(...geonamesShrinkRejections(countsOf(deps.current.manifest), counts));
     if (geonames.postal && geonames.subdivisions && counts) {
       const table = geonames.subdivisions.table;
       add({
@@ -342,13 +369,21 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
   }
 
   // The operator's geofeeds: every listed feed must read and parse (a feed that silently dropped
-  // out would hand its prefixes back to the database).
+  // out would hand its prefixes back to the database), and keep at least half the prefixes it has in
+  // service (an empty or all-refused feed is a feed that dropped out).
   const feeds: { origin: string; entries: GeofeedEntry[] }[] = [];
   const feedNotes: string[] = [];
+  const feedsInService = deps.force ? new Map<string, number>() : geofeedCounts(deps.current.manifest);
   for (const feed of deps.geofeeds) {
     try {
       const result = parseGeofeed(await feed.text(), feed.origin);
       if (!result.ok) throw new Error(result.message);
+      const before = feedsInService.get(feed.origin) ?? 0;
+      if (result.entries.length < before * (1 - MAX_SHRINK)) {
+        throw new Error(
+          `${result.entries.length} prefixes (${result.invalid.length} lines refused), under half of the ${before} in service`,
+        );
+      }
       feeds.push({ origin: feed.origin, entries: result.entries });
       feedNotes.push(
         `${feed.origin}: ${result.entries.length} prefixes, ${result.invalid.length} lines refused`,

@@ -648,11 +648,16 @@ function lookup(reader: Reader<Response>, address: string): AnyRecord | null {
  * The shrink guard, run on a downloaded candidate before it replaces the database in service: refuses
  * it when it has fewer than (1 - maxShrink) of the current database's networks, or when an address of
  * `samples` that the current database places in a country (for an ASN database: has any record for)
- * has no such record in the candidate. With no current database only the candidate's count is taken.
+ * has no such record in the candidate. When the data in service is not one MMDB file (the layer's
+ * DB-IP pair, its compiled ASN ranges), `currentNetworks` (its manifest's count) is the yardstick of
+ * the count alone. With neither, only the candidate's count is taken. `role` says which records count
+ * for the sample addresses (default: the current database's type decides).
  */
 export function checkCandidate(options: {
   candidate: Uint8Array;
   current: Uint8Array | null;
+  currentNetworks?: number;
+  role?: 'location' | 'network';
   samples?: readonly string[];
   maxShrink?: number;
 }): CandidateCheck {
@@ -667,24 +672,30 @@ export function checkCandidate(options: {
     return { ok: false, reason: `the candidate does not open: ${(error as Error).message}` };
   }
   if (networks === 0) return { ok: false, reason: 'the candidate has no networks' };
+  const shrunk = (currentNetworks: number): CandidateCheck | null => {
+    const floor = (1 - maxShrink) * currentNetworks;
+    return networks < floor
+      ? {
+          ok: false,
+          reason: `the candidate has ${networks} networks, under ${Math.ceil(floor)} (${Math.round((1 - maxShrink) * 100)}% of the current ${currentNetworks})`,
+        }
+      : null;
+  };
   let currentReader: Reader<Response>;
   let currentNetworks: number;
   try {
-    if (!current) return { ok: true, networks };
+    if (!current) {
+      return (options.currentNetworks ? shrunk(options.currentNetworks) : null) ?? { ok: true, networks };
+    }
     currentReader = new Reader<Response>(toBuffer(current));
     currentNetworks = countMmdbNetworks(current);
   } catch {
     // A database in service that no longer opens is no yardstick: the candidate replaces it.
     return { ok: true, networks };
   }
-  const floor = (1 - maxShrink) * currentNetworks;
-  if (networks < floor) {
-    return {
-      ok: false,
-      reason: `the candidate has ${networks} networks, under ${Math.ceil(floor)} (${Math.round((1 - maxShrink) * 100)}% of the current ${currentNetworks})`,
-    };
-  }
-  const isAsn = /ASN/i.test(currentReader.metadata.databaseType);
+  const refused = shrunk(currentNetworks);
+  if (refused) return refused;
+  const isAsn = options.role ? options.role === 'network' : /ASN/i.test(currentReader.metadata.databaseType);
   const has = (record: AnyRecord | null) => (isAsn ? record !== null : hasCountry(record));
   const lost = samples.filter(
     (address) => has(lookup(currentReader, address)) && !has(lookup(candidateReader, address)),

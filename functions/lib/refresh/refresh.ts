@@ -1,10 +1,12 @@
 import { EMAIL_LIST_FILES, parseListText } from '../email/lists.js';
 import { sha256Hex } from '../security/artifact.js';
-import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
+import { type FileReport, parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
 import { type Rejection, shrinkRejections } from '../security/validate.js';
 import { ARTIFACT_PATHS, MX_OBSERVATIONS_FILE } from './artifact-paths.js';
 import {
   compileEmailSources,
+  DISPOSABLE_UNION_REPORT_ID,
+  EMAIL_SOURCES,
   type EmailListsManifest,
   emailManifest,
   MX_HOSTS_REPORT_ID,
@@ -33,6 +35,11 @@ export interface CurrentData {
   version: string | null;
   security: SecurityManifest | null;
   email: EmailListsManifest | null;
+  /**
+   * The email lists in service when no refresh has written them (`email` null): the data layer's
+   * npm-built lists, counted from their files. The shrink rule holds the first refresh to them.
+   */
+  listsInService?: FileReport[];
   /** The refresh's MX observations so far (the MX-host table is rebuilt from them, mx-learn.ts). */
   mxObservations: MxObservations;
   /** Consumer mailbox providers (a mail server serving one is never promoted). */
@@ -53,11 +60,13 @@ export const NO_CURRENT_DATA: CurrentData = {
  * runs without that baseline rather than not at all.
  */
 export async function readCurrentData(read: (path: string) => Promise<string | null>): Promise<CurrentData> {
-  const [securityText, emailText, mxText, freeText] = await Promise.all([
+  const [securityText, emailText, mxText, freeText, disposableText, allowlistText] = await Promise.all([
     read(ARTIFACT_PATHS.securityManifest),
     read(ARTIFACT_PATHS.emailManifest),
     read(ARTIFACT_PATHS.mxObservations),
     read(`email/${EMAIL_LIST_FILES.free}`),
+    read(ARTIFACT_PATHS.disposable),
+    read(ARTIFACT_PATHS.allowlist),
   ]);
   const tryParse = <T>(text: string | null, parse: (t: string) => T): T | null => {
     if (text === null) return null;
@@ -73,9 +82,35 @@ export async function readCurrentData(read: (path: string) => Promise<string | n
     version: security?.version ?? email?.version ?? null,
     security,
     email,
+    ...(email === null ? { listsInService: layerListReports(disposableText, allowlistText) } : {}),
     mxObservations: mxText === null ? new Map() : parseMxObservations(mxText),
     free: new Set(freeText === null ? [] : parseListText(freeText)),
   };
+}
+
+/**
+ * The lists of a data layer that no refresh has written (no lists manifest), as the reports the
+ * refresh makes of the same lists: the disposable union and the allowlist, by their entry counts.
+ */
+function layerListReports(disposable: string | null, allowlist: string | null): FileReport[] {
+  const report = (id: string, text: string | null): FileReport[] =>
+    text === null
+      ? []
+      : [
+          {
+            id,
+            url: 'the data layer',
+            status: 'ok',
+            optional: false,
+            count: parseListText(text).length,
+            invalid: 0,
+            fetchedAt: null,
+          },
+        ];
+  return [
+    ...report(DISPOSABLE_UNION_REPORT_ID, disposable),
+    ...report(EMAIL_SOURCES.find((s) => s.role === 'allowlist')?.id ?? '', allowlist),
+  ];
 }
 
 export interface ArtifactFile {
@@ -92,6 +127,11 @@ export interface RefreshDeps {
   /** MX resolution for the MX-host table; null: no queries (the table is rebuilt from the observations). */
   mx: MxLearnConfig | null;
   now: () => Date;
+  /**
+   * Skip the shrink rule (`npm run data:refresh -- --force`, the refresh function invoked with
+   * `{"force": true}`): for a deliberate switch to smaller lists. Every other check still applies.
+   */
+  force?: boolean;
 }
 
 interface OutcomeBase {
@@ -141,12 +181,16 @@ export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
   const rejections: Rejection[] = [
     ...security.failures,
     ...emailLists.failures,
-    ...(current.security
+    ...(current.security && !deps.force
       ? shrinkRejections(fileReports(current.security.sources), fileReports(securityManifest.sources))
       : []),
-    ...(current.email
-      ? shrinkRejections(listReports(current.email.sources), listReports(email.sources))
-      : []),
+    // Against the last refresh's lists, else the lists in service (the layer's, before the first).
+    ...(deps.force
+      ? []
+      : shrinkRejections(
+          current.email ? listReports(current.email.sources) : (current.listsInService ?? []),
+          listReports(email.sources),
+        )),
   ];
   if (rejections.length > 0) {
     // One reason per list: an unparseable file is not also reported as missing.

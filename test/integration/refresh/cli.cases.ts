@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { loadEmailLists } from '../../../functions/lib/email/lists.js';
 import { parseEmailListsManifest } from '../../../functions/lib/refresh/email-build.js';
 import { loadLayerSecurity } from '../../../functions/lib/runtime/security.js';
+import { DATA_LAYER_DIR } from '../../../layers/build/data-layer.js';
 import { FIXTURE_SNAPSHOTS, ip, ROOT } from '../../unit/security/support/fixtures.js';
 
 // `npm run data:refresh -- --from <fixture dir> --out <tmp>` end to end: a separate process, the
@@ -97,6 +98,37 @@ describe('cli', () => {
         expect(await readFile(join(out, 'email/disposable.txt'), 'utf8')).toBe(beforeLists);
       } finally {
         await rm(broken, { recursive: true, force: true });
+      }
+    });
+
+    test('the first refresh of a built layer is held to its npm-built lists; --force takes it', async () => {
+      // The layer's lists as `npm run build:data` wrote them: tens of thousands of disposable
+      // domains and no lists-manifest.json. The fixture snapshots have 5.
+      const layer = await mkdtemp(join(tmpdir(), 'netintel-layer-lists-'));
+      try {
+        await cp(join(DATA_LAYER_DIR, 'email'), join(layer, 'email'), { recursive: true });
+        const before = await readFile(join(layer, 'email/disposable.txt'), 'utf8');
+        const inService = (await loadEmailLists(join(layer, 'email'))).disposable.size;
+        expect(inService).toBeGreaterThan(1_000);
+        const refused = await refresh('--from', FIXTURE_SNAPSHOTS, '--out', layer, '--only', 'lists');
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(
+          /derived:disposable-union: shrank from \d{4,} to 5 entries \(more than 50% lost\)/,
+        );
+        expect(await readFile(join(layer, 'email/disposable.txt'), 'utf8')).toBe(before);
+        const forced = await refresh(
+          '--from',
+          FIXTURE_SNAPSHOTS,
+          '--out',
+          layer,
+          '--only',
+          'lists',
+          '--force',
+        );
+        expect(forced.code).toBe(0);
+        expect((await loadEmailLists(join(layer, 'email'))).disposable.size).toBe(5);
+      } finally {
+        await rm(layer, { recursive: true, force: true });
       }
     });
   });

@@ -170,6 +170,31 @@ describe('s3-refresh', () => {
       expect(await store.readPointer()).toEqual(before);
     });
 
+    test('the first refresh (no version in S3) is held to the layer’s npm-built lists; {"force": true} takes it', async () => {
+      // The layer as `npm run build:data` writes it: its disposable list and no lists manifest. In AWS
+      // the refresh at deploy is the first one: it compares against these.
+      const firstLayer = join(dir, 'first-layer');
+      await makeLayer(firstLayer);
+      const many = Array.from({ length: 400 }, (_, i) => `temp${i}.test`).join('\n');
+      await writeFile(join(firstLayer, 'email', EMAIL_LIST_FILES.disposable), `# npm-built\n${many}\n`);
+      const first = new S3DataStore(client, BUCKET, 'first-data/');
+      const run = deps({ store: () => first, dataRoot: () => firstLayer });
+      const refused = await createRefreshHandler(run)({ source: 'aws.events' });
+      expect(refused).toMatchObject({
+        status: 'rejected',
+        current: null,
+        rejections: [
+          { id: 'derived:disposable-union', reason: 'shrank from 400 to 5 entries (more than 50% lost)' },
+        ],
+      });
+      expect(await first.readPointer()).toBeNull();
+      // Only a literal `"force": true` skips the rule.
+      expect((await createRefreshHandler(run)({ force: 'true' })).status).toBe('rejected');
+      const forced = await createRefreshHandler(run)({ force: true });
+      expect(forced.status).toBe('published');
+      expect((await first.readPointer())?.version).toBe(forced.version);
+    });
+
     test('a function container swaps the published version in without restarting', async () => {
       // The container's layer has no security data: it starts serving "no match".
       process.env.NETINTEL_DATA_PATH = join(dir, 'empty-layer');

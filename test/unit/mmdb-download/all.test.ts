@@ -4,3 +4,4 @@
 import './download.cases.js';
 import './candidate.cases.js';
 import './networks.cases.js';
+import './ip-refresh-guard.cases.js';

@@ -1,5 +1,9 @@
 import { describe, expect, test } from '@jest/globals';
-import type { CurrentData, RefreshOutcome } from '../../../functions/lib/refresh/refresh.js';
+import {
+  type CurrentData,
+  type RefreshOutcome,
+  readCurrentData,
+} from '../../../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
 import type { FileReport } from '../../../functions/lib/security/manifest.js';
 import { SHRINK_RULE_MIN_COUNT, shrinkRejections } from '../../../functions/lib/security/validate.js';
@@ -75,6 +79,40 @@ describe('refresh-validation', () => {
           'derived:disposable-union',
         ]);
       }
+    });
+
+    test('the first refresh is held to the lists in service: the layer’s npm-built lists, which have no lists manifest', async () => {
+      // A data layer as `npm run build:data` writes it: email lists, no lists-manifest.json. The
+      // fixture sources hold 5 disposable domains against its 300.
+      const layer: Record<string, string> = {
+        'email/disposable.txt': `# npm-built\n${Array.from({ length: 300 }, (_, i) => `temp${i}.test`).join('\n')}\n`,
+        'email/allowlist.txt': '126.com\n',
+      };
+      const current = await readCurrentData(async (path) => layer[path] ?? null);
+      expect(current.email).toBeNull();
+      const outcome = await refreshFixture({ current });
+      expect(outcome.accepted).toBe(false);
+      expect(outcome).not.toHaveProperty('files');
+      if (!outcome.accepted) {
+        expect(outcome.rejections).toEqual([
+          { id: 'derived:disposable-union', reason: 'shrank from 300 to 5 entries (more than 50% lost)' },
+        ]);
+      }
+      // Forced (`--force`, `{"force": true}`): the deliberate switch is taken.
+      expect((await refreshFixture({ current, force: true })).accepted).toBe(true);
+      // A directory with no lists at all holds the refresh to nothing.
+      expect((await refreshFixture({ current: await readCurrentData(async () => null) })).accepted).toBe(
+        true,
+      );
+    });
+
+    test('force skips the shrink rule, not the other checks', async () => {
+      const current = await acceptedWith({ 'x4bnet-datacenter-ipv4': cidrs(400) });
+      const shrunk = overridingFetcher(base, { 'x4bnet-datacenter-ipv4': cidrs(10) });
+      expect((await refreshFixture({ current, fetcher: shrunk })).accepted).toBe(false);
+      expect((await refreshFixture({ current, fetcher: shrunk, force: true })).accepted).toBe(true);
+      const broken = overridingFetcher(base, { ipsum: '<html><body>502 Bad Gateway</body></html>' });
+      expect((await refreshFixture({ current, fetcher: broken, force: true })).accepted).toBe(false);
     });
 
     test('an unparseable required source is refused, even with no current version', async () => {
