@@ -80,8 +80,16 @@ if (port !== 0) {
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
 // A source the environment names that cannot be used (GEO_CITY_MMDB naming a missing or wrong
 // file, say) stops the start with the build's reason, not a stack trace.
-await ensureDataLayer({ dataDir: process.env.NETINTEL_DATA_PATH }).catch((err: Error) => {
-  console.error(`The data layer could not be built: ${err.message}`);
+// A layer that holds refreshed data is not rebuilt for other sources: the banner says so (data-layer.ts).
+let layerKept = '';
+await ensureDataLayer({
+  dataDir: process.env.NETINTEL_DATA_PATH,
+  keepRefreshed: true,
+  kept: (note) => {
+    layerKept = note;
+  },
+}).catch((err: Error) => {
+  console.error(`The data layer could not be built (the layer in service is left as it was): ${err.message}`);
   process.exit(2);
 });
 
@@ -108,7 +116,7 @@ netintel is running at ${stack.url}
 Try:
   curl -s ${stack.url}/v1/lookup/8.8.8.8 -H "Authorization: Bearer ${stack.dev.secretKey}"
 Ctrl-C stops it; stored data is kept in the data dir.
-${await dataBanner(stack.services)}
+${await dataBanner(stack.services)}${layerKept ? `\n\nDATA LAYER NOT REBUILT: ${layerKept}` : ''}
 `);
 
 // A resolver that answers NXDOMAIN for everything (a sandbox, no network) would make every address

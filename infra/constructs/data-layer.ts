@@ -22,7 +22,10 @@ export class DataLayer extends Construct {
     super(scope, id);
     this.layer = new LayerVersion(this, 'Layer', {
       // The builder (layers/build/) and any TypeScript next to the data stay out of the zip.
-      code: Code.fromAsset(props.assetDir, { exclude: ['build', 'build/**', '*.ts', '**/*.ts'] }),
+      // So does a build still running or killed (layers/build/data-layer.ts, buildBeside).
+      code: Code.fromAsset(props.assetDir, {
+        exclude: ['build', 'build/**', '*.ts', '**/*.ts', '.layer-build-*', '.layer-build-*/**'],
+      }),
       compatibleRuntimes: [LAMBDA_RUNTIME],
       compatibleArchitectures: [LAMBDA_ARCHITECTURE],
       description: 'netintel data: IP databases and email lists (npm run build:data)',

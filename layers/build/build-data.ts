@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import {
+  buildBeside,
   DATA_LAYER_DIR,
   DATA_LAYER_FORMAT,
   DATA_LAYER_MANIFEST,
@@ -36,32 +37,35 @@ export function sharedDataDir(): string | undefined {
 export async function buildData(
   options: { outDir?: string; sources?: IpBuildSources } = {},
 ): Promise<ManifestEntry[]> {
-  const outDir = options.outDir ?? DATA_LAYER_DIR;
+  const outDir = resolve(options.outDir ?? DATA_LAYER_DIR);
   const shared = sharedDataDir();
   const sources = options.sources ?? ipBuildSourcesFromEnv();
   const started = performance.now();
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
-  const entries = [
-    ...(await buildEmailLists(join(outDir, 'email'))),
-    ...(await buildIpData(join(outDir, 'ip'), { sharedDataDir: shared, sources })),
-    // Security lists: compiled from the snapshots when present, with the ASN and city data of the
-    // ip/ files just built; otherwise an empty artifact (all flags false) until
-    // `npm run data:refresh` fetches the upstream lists.
-    ...(await buildSecurityData(join(outDir, 'security'), { fromDir: shared, builtLayer: outDir })),
-    ...(await buildRdapBootstrap(outDir)),
-    // Beside data/: the layer zip holds data/ (-> /opt/data) and nodejs/ (-> /opt/nodejs).
-    ...(await buildLayerNodeModules(join(outDir, '..', 'nodejs'))),
-  ];
-  // Written last: its presence means the layer is complete.
-  const manifest = {
-    format: DATA_LAYER_FORMAT,
-    // The IP sources it was built from: `npm start` and the tests rebuild a layer built from others.
-    sources: await ipSourcesKey(sources),
-    builtWith: shared ? 'npm packages + ../shared/data' : 'npm packages',
-    datasets: entries,
-  };
-  await writeFile(join(outDir, DATA_LAYER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  let entries: ManifestEntry[] = [];
+  // Built beside the layer in service and swapped in only when complete: a source that cannot be
+  // used (GEO_CITY_MMDB naming an empty file, say) or a killed build leaves the old layer serving.
+  await buildBeside(outDir, async (dir) => {
+    entries = [
+      ...(await buildEmailLists(join(dir, 'email'))),
+      ...(await buildIpData(join(dir, 'ip'), { sharedDataDir: shared, sources })),
+      // Security lists: compiled from the snapshots when present, with the ASN and city data of the
+      // ip/ files just built; otherwise an empty artifact (all flags false) until
+      // `npm run data:refresh` fetches the upstream lists.
+      ...(await buildSecurityData(join(dir, 'security'), { fromDir: shared, builtLayer: dir })),
+      ...(await buildRdapBootstrap(dir)),
+      // Beside data/: the layer zip holds data/ (-> /opt/data) and nodejs/ (-> /opt/nodejs).
+      ...(await buildLayerNodeModules(join(dir, '..', 'nodejs'))),
+    ];
+    // Written last: its presence means the layer is complete.
+    const manifest = {
+      format: DATA_LAYER_FORMAT,
+      // The IP sources it was built from: `npm start` and the tests rebuild a layer built from others.
+      sources: await ipSourcesKey(sources),
+      builtWith: shared ? 'npm packages + ../shared/data' : 'npm packages',
+      datasets: entries,
+    };
+    await writeFile(join(dir, DATA_LAYER_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+  });
   console.log(
     `data layer built in ${((performance.now() - started) / 1000).toFixed(1)} s at ${outDir}` +
       (shared
@@ -72,5 +76,10 @@ export async function buildData(
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  await buildData();
+  await buildData().catch((error: Error) => {
+    console.error(
+      `The data layer could not be built (the layer in service is left as it was): ${error.message}`,
+    );
+    process.exit(2);
+  });
 }

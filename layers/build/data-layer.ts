@@ -1,5 +1,6 @@
-import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
@@ -106,6 +107,46 @@ export interface EnsureDataLayerOptions {
    * environment names (a test of one's own database files makes a data directory of its own).
    */
   sources?: IpBuildSources;
+  /**
+   * `npm start`: a layer of the current format that holds data `npm run data:refresh` wrote is kept
+   * when only the IP sources differ (a restart without the GEO_* variables it was built with would
+   * otherwise throw the refreshed data away); `kept` is told why, with the command that rebuilds it.
+   */
+  keepRefreshed?: boolean;
+  kept?: (note: string) => void;
+}
+
+/** The sources a layer was built from, in words (from its ipSourcesKey). */
+export function describeSources(key: string): string {
+  if (key === '') return 'the default sources';
+  const [city, asn, ...feeds] = key
+    .split('|')
+    .map((part) => (part === '-' || /^https?:\/\//i.test(part) ? part : part.replace(/:[^:]*:[^:]*$/, '')));
+  const named = [
+    ...(city && city !== '-' ? [`GEO_CITY_MMDB=${city}`] : []),
+    ...(asn && asn !== '-' ? [`GEO_ASN_MMDB=${asn}`] : []),
+    ...(feeds.length > 0 ? [`GEOFEEDS=${feeds.join(',')}`] : []),
+  ];
+  return named.join(' ');
+}
+
+/**
+ * What `npm run data:refresh` wrote into the layer in `dataDir` since it was built: the manifests the
+ * refresh writes that are newer than the layer's own (written last by the build).
+ */
+export async function refreshedSinceBuilt(dataDir: string): Promise<string[]> {
+  const built = await stat(join(dataDir, DATA_LAYER_MANIFEST)).catch(() => null);
+  if (!built) return [];
+  const out: string[] = [];
+  for (const [what, path] of [
+    ['security lists', 'security/manifest.json'],
+    ['email lists', 'email/lists-manifest.json'],
+    ['IP data', 'ip/manifest.json'],
+  ] as const) {
+    const info = await stat(join(dataDir, path)).catch(() => null);
+    if (info && info.mtimeMs > built.mtimeMs) out.push(what);
+  }
+  return out;
 }
 
 /**
@@ -120,12 +161,24 @@ export async function ensureDataLayer(options: EnsureDataLayerOptions = {}): Pro
   const sources = await ipSourcesKey(chosen);
   if (found === DATA_LAYER_FORMAT && built?.sources === sources) return false;
   const log = options.log ?? ((line: string) => console.log(line));
+  const refreshed = found === null ? [] : await refreshedSinceBuilt(dataDir);
+  const otherSources = `was built from ${describeSources(built?.sources ?? '')}, not ${describeSources(sources)}`;
+  if (options.keepRefreshed && found === DATA_LAYER_FORMAT && refreshed.length > 0) {
+    (options.kept ?? log)(
+      `The data layer in ${dataDir} ${otherSources}, and holds ${refreshed.join(', ')} that npm run data:refresh wrote: ` +
+        'kept as it is, since a rebuild would discard them. To serve the sources named now: npm run build:data, then npm run data:refresh.',
+    );
+    return false;
+  }
   log(
-    found === null
+    (found === null
       ? `No data layer in ${dataDir}: building it (npm run build:data)...`
       : found !== DATA_LAYER_FORMAT
         ? `The data layer in ${dataDir} is format ${found}, this source builds ${DATA_LAYER_FORMAT}: rebuilding it (npm run build:data)...`
-        : `The data layer in ${dataDir} was built from other IP sources (GEO_CITY_MMDB, GEO_ASN_MMDB, GEOFEEDS): rebuilding it (npm run build:data)...`,
+        : `The data layer in ${dataDir} ${otherSources}: rebuilding it (npm run build:data)...`) +
+      (refreshed.length > 0
+        ? ` This discards the ${refreshed.join(', ')} that npm run data:refresh wrote there: run it again afterwards.`
+        : ''),
   );
   await (options.build ?? buildInProcess)(dataDir, chosen);
   const after = await builtDataLayerFormat(dataDir);
@@ -141,4 +194,75 @@ async function buildInProcess(dataDir: string, sources: IpBuildSources): Promise
   // Loaded only when a build is due (see the top of this file).
   const { buildData } = await import('./build-data.js');
   await buildData({ outDir: dataDir, sources });
+}
+
+/**
+ * The temporary directory a build writes in, beside the layer (`layers/.layer-build-<pid>-XXXXXX/`,
+ * holding `data/` and `nodejs/`): left out of the layer's asset, the repository and the lint.
+ */
+export const LAYER_BUILD_PREFIX = '.layer-build-';
+
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what builds that died left beside `outDir`. A build killed between moving the old layer
+ * aside and moving the new one in left no layer: the old one is put back first. Builds still running
+ * (their process is alive) are left alone.
+ */
+export async function removeStaleBuilds(outDir: string): Promise<void> {
+  const parent = dirname(outDir);
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(LAYER_BUILD_PREFIX)) continue;
+    const pid = Number(name.slice(LAYER_BUILD_PREFIX.length).split('-')[0]);
+    if (Number.isInteger(pid) && pid > 0 && alive(pid)) continue;
+    const work = join(parent, name);
+    for (const part of await readdir(work).catch(() => [] as string[])) {
+      if (!part.startsWith('old-')) continue;
+      const target = join(parent, part.slice('old-'.length));
+      if (!existsSync(target)) await rename(join(work, part), target);
+    }
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Builds a layer without touching the one in service until the new one is complete: `build` writes
+ * into a temporary directory beside `outDir` (`<tmp>/<name of outDir>`, and any sibling it makes,
+ * such as `<tmp>/nodejs`); on success each built directory replaces its namesake beside `outDir`
+ * (the old one is moved aside, the new one renamed in, then the old one deleted), `outDir` last. A
+ * build that fails, or a process killed while building, leaves the old layer as it was; the temporary
+ * directory is removed (by the next build, after a kill).
+ */
+export async function buildBeside(outDir: string, build: (dir: string) => Promise<unknown>): Promise<void> {
+  const parent = dirname(outDir);
+  const name = basename(outDir);
+  await mkdir(parent, { recursive: true });
+  await removeStaleBuilds(outDir);
+  const work = await mkdtemp(join(parent, `${LAYER_BUILD_PREFIX}${process.pid}-`));
+  try {
+    await mkdir(join(work, name));
+    await build(join(work, name));
+    const built = (await readdir(work)).filter((part) => part !== name && !part.startsWith('old-'));
+    for (const part of [...built, name]) {
+      const target = join(parent, part);
+      if (existsSync(target)) await rename(target, join(work, `old-${part}`));
+      await rename(join(work, part), target);
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 }

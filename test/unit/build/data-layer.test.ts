@@ -1,12 +1,17 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import {
+  buildBeside,
   builtDataLayerFormat,
   DATA_LAYER_FORMAT,
   DATA_LAYER_MANIFEST,
   ensureDataLayer,
+  LAYER_BUILD_PREFIX,
+  refreshedSinceBuilt,
+  removeStaleBuilds,
 } from '../../../layers/build/data-layer.js';
 
 // `cdk synth`, `npm start` and the tests reuse a built data layer only when it is of the format this
@@ -74,5 +79,136 @@ describe('the data layer is rebuilt unless it is of the current format', () => {
     await expect(ensureDataLayer({ dataDir, build: () => undefined, ...quiet })).rejects.toThrow(
       /no layer .* not format/,
     );
+  });
+});
+
+describe('a rebuild replaces the layer only once the new one is complete', () => {
+  let parent: string;
+  let layer: string;
+
+  beforeEach(async () => {
+    parent = await mkdtemp(join(tmpdir(), 'netintel-layers-'));
+    layer = join(parent, 'data');
+    // The layer in service: its data and, beside it, its node modules.
+    await mkdir(join(layer, 'ip'), { recursive: true });
+    await writeFile(join(layer, 'ip', 'manifest.json'), '{"version": "in service"}');
+    await writeFile(join(layer, DATA_LAYER_MANIFEST), JSON.stringify({ format: DATA_LAYER_FORMAT }));
+    await mkdir(join(parent, 'nodejs'));
+    await writeFile(join(parent, 'nodejs', 'old.txt'), 'old');
+  });
+  afterEach(async () => {
+    await rm(parent, { recursive: true, force: true });
+  });
+
+  const inService = async () => readFile(join(layer, 'ip', 'manifest.json'), 'utf8');
+  const leftovers = async () => (await readdir(parent)).filter((n) => n.startsWith(LAYER_BUILD_PREFIX));
+
+  test('a build that fails leaves the layer in service as it was, and no temporary directory', async () => {
+    await expect(
+      buildBeside(layer, async (dir) => {
+        await writeFile(join(dir, DATA_LAYER_MANIFEST), 'half');
+        throw new Error('GEO_CITY_MMDB=/tmp/empty.mmdb: not an MMDB file');
+      }),
+    ).rejects.toThrow('not an MMDB file');
+    expect(await inService()).toBe('{"version": "in service"}');
+    expect(await builtDataLayerFormat(layer)).toBe(DATA_LAYER_FORMAT);
+    expect(await readFile(join(parent, 'nodejs', 'old.txt'), 'utf8')).toBe('old');
+    expect(await leftovers()).toEqual([]);
+  });
+
+  test('a build that succeeds replaces the data and the node modules beside it, and deletes the old ones', async () => {
+    await buildBeside(layer, async (dir) => {
+      // The old layer serves while the new one is written.
+      expect(await inService()).toBe('{"version": "in service"}');
+      await mkdir(join(dir, 'ip'));
+      await writeFile(join(dir, 'ip', 'manifest.json'), '{"version": "new"}');
+      await mkdir(join(dir, '..', 'nodejs'));
+      await writeFile(join(dir, '..', 'nodejs', 'new.txt'), 'new');
+    });
+    expect(await inService()).toBe('{"version": "new"}');
+    expect(await readdir(join(parent, 'nodejs'))).toEqual(['new.txt']);
+    expect((await readdir(parent)).sort()).toEqual(['data', 'nodejs']);
+  });
+
+  test('what a killed build left is cleaned up by the next; a layer it had moved aside is put back', async () => {
+    // A process that is gone: its pid names the directory it was building in.
+    const dead = spawnSync(process.execPath, ['-e', '']).pid;
+    const killedBuilding = join(parent, `${LAYER_BUILD_PREFIX}${dead}-aaaaaa`);
+    await mkdir(join(killedBuilding, 'data', 'ip'), { recursive: true });
+    await removeStaleBuilds(layer);
+    expect(await leftovers()).toEqual([]);
+    expect(await inService()).toBe('{"version": "in service"}');
+
+    // Killed between moving the old layer aside and moving the new one in.
+    const killedSwapping = join(parent, `${LAYER_BUILD_PREFIX}${dead}-bbbbbb`);
+    await mkdir(killedSwapping);
+    await rename(layer, join(killedSwapping, 'old-data'));
+    await removeStaleBuilds(layer);
+    expect(await inService()).toBe('{"version": "in service"}');
+    expect(await leftovers()).toEqual([]);
+
+    // A build still running (this process) is left alone.
+    const running = join(parent, `${LAYER_BUILD_PREFIX}${process.pid}-cccccc`);
+    await mkdir(running);
+    await removeStaleBuilds(layer);
+    expect(await leftovers()).toEqual([`${LAYER_BUILD_PREFIX}${process.pid}-cccccc`]);
+  });
+
+  test('npm run build:data with an unusable GEO_CITY_MMDB keeps the layer in service', async () => {
+    const { buildData } = await import('../../../layers/build/build-data.js');
+    const empty = join(parent, 'empty.mmdb');
+    await writeFile(empty, '');
+    await expect(buildData({ outDir: layer, sources: { cityMmdb: empty } })).rejects.toThrow(
+      /GEO_CITY_MMDB=.*empty\.mmdb: not an MMDB file/,
+    );
+    expect(await inService()).toBe('{"version": "in service"}');
+    expect(await builtDataLayerFormat(layer)).toBe(DATA_LAYER_FORMAT);
+    expect(await readFile(join(parent, 'nodejs', 'old.txt'), 'utf8')).toBe('old');
+    expect(await leftovers()).toEqual([]);
+  }, 120_000);
+});
+
+describe('npm start keeps a layer holding refreshed data rather than rebuild it for other sources', () => {
+  const builtFrom = async (sources: string) => {
+    await writeManifest({ format: DATA_LAYER_FORMAT, sources, datasets: [] });
+    const past = new Date(Date.now() - 60_000);
+    await utimes(join(dataDir, DATA_LAYER_MANIFEST), past, past);
+  };
+  const refresh = async () => {
+    await mkdir(join(dataDir, 'email'), { recursive: true });
+    await writeFile(join(dataDir, 'email', 'lists-manifest.json'), '{}');
+  };
+
+  test('a restart without the GEO_* variables the layer was built with keeps its refreshed data, and says so', async () => {
+    await builtFrom('/home/me/GeoIP2-City.mmdb:123:456|-');
+    await refresh();
+    expect(await refreshedSinceBuilt(dataDir)).toEqual(['email lists']);
+    const notes: string[] = [];
+    const rebuilt = await ensureDataLayer({
+      dataDir,
+      build,
+      sources: {},
+      keepRefreshed: true,
+      kept: (note) => notes.push(note),
+      ...quiet,
+    });
+    expect(rebuilt).toBe(false);
+    expect(builds).toEqual([]);
+    expect(notes).toEqual([
+      expect.stringContaining(
+        'was built from GEO_CITY_MMDB=/home/me/GeoIP2-City.mmdb, not the default sources, and holds email lists',
+      ),
+    ]);
+    expect(notes[0]).toContain('npm run build:data, then npm run data:refresh');
+  });
+
+  test('without refreshed data, or where the tests and cdk synth need the sources named, it rebuilds and says what is discarded', async () => {
+    await builtFrom('/home/me/GeoIP2-City.mmdb:123:456|-');
+    expect(await ensureDataLayer({ dataDir, build, sources: {}, keepRefreshed: true, ...quiet })).toBe(true);
+    await builtFrom('/home/me/GeoIP2-City.mmdb:123:456|-');
+    await refresh();
+    const lines: string[] = [];
+    expect(await ensureDataLayer({ dataDir, build, sources: {}, log: (l) => lines.push(l) })).toBe(true);
+    expect(lines.join('\n')).toContain('This discards the email lists that npm run data:refresh wrote there');
   });
 });
