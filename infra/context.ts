@@ -1,4 +1,4 @@
-import { isIP } from 'node:net';
+import { dnsServerProblem, parseDnsServers } from '../functions/lib/dns/resolver.js';
 import { IP_DATA_SOURCE_KEYS } from './ip-data-sources.js';
 
 // The CDK context the app reads (`cdk deploy -c key=value`, or cdk.json's `context`; docs/deploy.md,
@@ -123,28 +123,15 @@ export function checkEmailAddress(key: string, value: string, hint: string): str
   return value;
 }
 
-/** A port: a whole number from 1 to 65535. */
-function isPort(port: string): boolean {
-  return /^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535;
-}
-
-/** One DNS_SERVERS entry: `ipv4`, `ipv4:port`, `ipv6`, `[ipv6]` or `[ipv6]:port`. */
-function isDnsServer(entry: string): boolean {
-  if (isIP(entry) !== 0) return true;
-  const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(entry);
-  if (bracketed) return isIP(bracketed[1]!) === 6 && (bracketed[2] === undefined || isPort(bracketed[2]));
-  const withPort = /^([^:]*):([^:]*)$/.exec(entry);
-  return withPort !== null && isIP(withPort[1]!) === 4 && isPort(withPort[2]!);
-}
-
 /**
  * The `dnsServers` setting (DNS_SERVERS): resolver addresses separated by commas or spaces, as the
  * functions split them (functions/lib/dns/resolver.ts parseDnsServers), each an IP address with an
  * optional port. A host name or a malformed entry is refused here rather than in every function.
  */
 export function checkDnsServers(value: string): string {
-  const entries = value.split(/[\s,]+/).filter((entry) => entry !== '');
-  const bad = entries.filter((entry) => !isDnsServer(entry));
+  // The functions' own rules (functions/lib/dns/resolver.ts), so a value synth accepts starts.
+  const entries = parseDnsServers(value);
+  const bad = entries.filter((entry) => dnsServerProblem(entry) !== null);
   if (entries.length === 0 || bad.length > 0) {
     const what =
       entries.length === 0
