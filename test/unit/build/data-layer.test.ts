@@ -159,7 +159,7 @@ describe('a rebuild replaces the layer only once the new one is complete', () =>
     const empty = join(parent, 'empty.mmdb');
     await writeFile(empty, '');
     await expect(buildData({ outDir: layer, sources: { cityMmdb: empty } })).rejects.toThrow(
-      /GEO_CITY_MMDB=.*empty\.mmdb: not an MMDB file/,
+      /GEO_CITY_MMDB=.*empty\.mmdb: this is not an MMDB file/,
     );
     expect(await inService()).toBe('{"version": "in service"}');
     expect(await builtDataLayerFormat(layer)).toBe(DATA_LAYER_FORMAT);
