@@ -7,6 +7,7 @@ import { dataBanner } from './local/data-banner.js';
 import { portIsFree } from './local/free-port.js';
 import { DEV_MEMBER } from './local/seed.js';
 import { startLocalStack } from './local/stack.js';
+import { localSwitchProblem } from './local/switches.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
 const port = Number(process.env.PORT ?? 8787);
@@ -42,14 +43,9 @@ if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
 }
 
 // The local stack's own switches: a misspelt one fails instead of reading as off.
-const trust = process.env.TRUST_FORWARDED_FOR;
-if (trust !== undefined && trust !== '' && trust !== 'true' && trust !== 'false') {
-  console.error(`TRUST_FORWARDED_FOR must be true or false, not ${trust}`);
-  process.exit(2);
-}
-const retryDelay = process.env.JOBS_RETRY_DELAY_SECONDS;
-if (retryDelay !== undefined && retryDelay !== '' && !/^\d{1,6}$/.test(retryDelay)) {
-  console.error(`JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not ${retryDelay}`);
+const switchProblem = localSwitchProblem(process.env);
+if (switchProblem) {
+  console.error(switchProblem);
   process.exit(2);
 }
 

@@ -46,8 +46,10 @@ export async function buildData(
   // used (GEO_CITY_MMDB naming an empty file, say) or a killed build leaves the old layer serving.
   await buildBeside(outDir, async (dir) => {
     entries = [
-      ...(await buildEmailLists(join(dir, 'email'))),
+      // The IP data first: a source the environment names that cannot be used is refused before
+      // the rest is built.
       ...(await buildIpData(join(dir, 'ip'), { sharedDataDir: shared, sources })),
+      ...(await buildEmailLists(join(dir, 'email'))),
       // Security lists: compiled from the snapshots when present, with the ASN and city data of the
       // ip/ files just built; otherwise an empty artifact (all flags false) until
       // `npm run data:refresh` fetches the upstream lists.

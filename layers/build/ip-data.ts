@@ -356,20 +356,23 @@ export async function buildIpData(
   await mkdir(outDir, { recursive: true });
   const shared = opts.sharedDataDir && existsSync(opts.sharedDataDir) ? opts.sharedDataDir : undefined;
   const sources = opts.sources ?? {};
+  // The deployer's own files first: one that cannot be used is refused in a moment, before the rest
+  // is built (about five seconds).
+  const ownLocation = sources.cityMmdb
+    ? await buildOwnDatabase(outDir, sources.cityMmdb, 'location', 'GEO_CITY_MMDB')
+    : null;
+  const ownNetwork = sources.asnMmdb
+    ? await buildOwnDatabase(outDir, sources.asnMmdb, 'network', 'GEO_ASN_MMDB')
+    : null;
   // The DB-IP files are copied whatever the source: the security build's sanctioned-network rule
   // reads their countries, and the subdivision table maps their names.
   const city = await buildCity(outDir);
   // For the refresh, which rebuilds the subdivision table from GeoNames' names (ip-refresh.ts).
   await copyFile(SUBDIVISION_ALIASES_FILE, join(outDir, SUBDIVISION_ALIASES_NAME));
   await writeFile(join(outDir, SUBDIVISION_PAIRS_NAME), serializePairs(city.pairs));
-  const location = sources.cityMmdb
-    ? await buildOwnDatabase(outDir, sources.cityMmdb, 'location', 'GEO_CITY_MMDB')
-    : city.entry;
   const entries = [
-    location,
-    sources.asnMmdb
-      ? await buildOwnDatabase(outDir, sources.asnMmdb, 'network', 'GEO_ASN_MMDB')
-      : await buildAsn(outDir),
+    ownLocation ?? city.entry,
+    ownNetwork ?? (await buildAsn(outDir)),
     await buildSubdivisions(outDir, city.pairs, shared),
     await buildPostal(outDir, shared),
     await buildGeofeeds(outDir, sources.geofeeds ?? []),

@@ -11,6 +11,7 @@ import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import type { Endpoints } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
+import { localSwitchProblem } from '../../scripts/local/switches.js';
 import { dynamoAt, spawnServer } from '../support/server-process.js';
 import { callUntilRefused } from '../support/until-refused.js';
 
@@ -197,13 +198,8 @@ describe('npm start with WORKERS=2', () => {
 test.each([
   [{ WORKERS: 'two' }, 2, 'WORKERS must be a whole number from 1 to 64, not two'],
   [{ PORT: 'http' }, 2, 'PORT must be a whole number from 0 to 65535, not http'],
-  // Misspelt local switches and numbers were read as off and as NaN.
+  // A misspelt local switch was read as off (the others: localSwitchProblem's test below).
   [{ TRUST_FORWARDED_FOR: 'yes' }, 2, 'TRUST_FORWARDED_FOR must be true or false, not yes'],
-  [
-    { JOBS_RETRY_DELAY_SECONDS: 'abc' },
-    2,
-    'JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not abc',
-  ],
   // The functions' configuration too, before anything starts (it crashed with a stack trace).
   [
     { DNS_SERVERS: 'not-an-ip' },
@@ -266,3 +262,16 @@ test.each(['1', '2'])(
   },
   60_000,
 );
+
+test('the local switches: a misspelt one is refused, not read as off or as NaN', () => {
+  expect(localSwitchProblem({})).toBeNull();
+  expect(localSwitchProblem({ TRUST_FORWARDED_FOR: 'true', JOBS_RETRY_DELAY_SECONDS: '30' })).toBeNull();
+  expect(localSwitchProblem({ TRUST_FORWARDED_FOR: '', JOBS_RETRY_DELAY_SECONDS: '' })).toBeNull();
+  expect(localSwitchProblem({ TRUST_FORWARDED_FOR: 'True' })).toBe(
+    'TRUST_FORWARDED_FOR must be true or false, not True',
+  );
+  for (const bad of ['abc', '-1', '1.5', '1e3'])
+    expect(localSwitchProblem({ JOBS_RETRY_DELAY_SECONDS: bad })).toBe(
+      `JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not ${bad}`,
+    );
+});
