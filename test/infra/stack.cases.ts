@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { type CfnElement, FeatureFlags } from 'aws-cdk-lib';
-import { Match } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { LAMBDA_RECOGNIZE_LAYER_VERSION } from 'aws-cdk-lib/cx-api';
 import { DOCS_CSP, siteFiles } from '../../functions/api-reference/docs-site.js';
 import { PLANS } from '../../functions/lib/accounts/plans.js';
@@ -263,6 +263,13 @@ describe('functions', () => {
     // Those, the API's access and execution logs, the docs deployment's and the deploy trigger's: not
     // one group per function.
     expect(ofType(s.resources, 'AWS::Logs::LogGroup').length).toBeLessThanOrEqual(groups.size + 4);
+  });
+
+  it('synthesizes with no warning a deployer cannot act on: only the two about settings they give', () => {
+    const warnings = Annotations.fromStack(s.stack)
+      .findWarning('*', Match.anyValue())
+      .map((w) => String(w.entry.data));
+    expect(warnings.filter((w) => !/notifyFrom|alarmEmail/.test(w))).toEqual([]);
   });
 
   it("keeps the deploy trigger's provider logs one month too, made before the trigger runs it", () => {
