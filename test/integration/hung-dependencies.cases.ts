@@ -197,9 +197,17 @@ describe('hung dependencies: every AWS call is bounded', () => {
       expect(hung.some(([, call]) => !call.answered())).toBe(true);
       for (const [name, call] of hung) {
         const answer = await call.answer;
-        // A list job's creation answers its own 503: the job could not be stored.
-        const code = name === 'jobs-create' ? 'job_storage_unavailable' : 'service_unavailable';
-        expect([name, answer.res.status, answer.body.error]).toEqual([name, 503, code]);
+        // A list job's creation answers its own 503 when the job could not be stored; when the call's
+        // admission (the minute's count) is the first to wait on DynamoDB, which depends on the
+        // quota lease it holds at that moment, the routes' common one. Either way nothing is stored
+        // or charged (checked below).
+        const codes =
+          name === 'jobs-create'
+            ? ['job_storage_unavailable', 'service_unavailable']
+            : ['service_unavailable'];
+        expect([name, answer.res.status]).toEqual([name, 503]);
+        expect(codes).toContain(answer.body.error);
+        const code = answer.body.error as 'job_storage_unavailable' | 'service_unavailable';
         expectUnavailable(answer, code);
       }
 
