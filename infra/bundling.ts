@@ -5,6 +5,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
 import { Architecture, Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { handlerEntry } from '../functions/routes.js';
+import { processIsRunning } from './process-running.js';
 import { PROJECT_ROOT } from './project-root.js';
 
 // The Lambda runtime, and each function's code asset built with infra/esbuild-options.ts, the one
@@ -136,16 +137,6 @@ export function batchDirectory(
   const dir = mkdtempSync(join(root, `${BATCH_PREFIX}${process.pid}-`));
   process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-/** Whether a process with this id runs (one of another user's counts: EPERM). */
-function processIsRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 const stackBundles = new FunctionBundles(() => allFunctionJobs(batchDirectory()));

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
+import { processIsRunning } from '../../infra/process-running.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 
 // Whether a checkout's data layer is the one this source builds. The layer is built once and then
@@ -202,16 +203,6 @@ async function buildInProcess(dataDir: string, sources: IpBuildSources): Promise
  */
 export const LAYER_BUILD_PREFIX = '.layer-build-';
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * Removes what builds that died left beside `outDir`. A build killed between moving the old layer
  * aside and moving the new one in left no layer: the old one is put back first. Builds still running
@@ -228,7 +219,7 @@ export async function removeStaleBuilds(outDir: string): Promise<void> {
   for (const name of names) {
     if (!name.startsWith(LAYER_BUILD_PREFIX)) continue;
     const pid = Number(name.slice(LAYER_BUILD_PREFIX.length).split('-')[0]);
-    if (Number.isInteger(pid) && pid > 0 && alive(pid)) continue;
+    if (Number.isInteger(pid) && pid > 0 && processIsRunning(pid)) continue;
     const work = join(parent, name);
     for (const part of await readdir(work).catch(() => [] as string[])) {
       if (!part.startsWith('old-')) continue;
