@@ -35,16 +35,17 @@ export function parseDnsServers(value: string | undefined): string[] {
  * not quote the entry (configuration errors echo no value).
  */
 export function dnsServerProblem(entry: string): string | null {
+  // `[ipv6]` or `[ipv6]:port`; else one colon is `ipv4:port`, more are a bare IPv6 address.
   const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
-  const colons = entry.split(':').length - 1;
+  const parts = entry.split(':');
   const [host, port] = bracketed
     ? [bracketed[1]!, bracketed[2]]
-    : colons === 1
-      ? (entry.split(':') as [string, string])
+    : parts.length === 2
+      ? [parts[0]!, parts[1]]
       : [entry, undefined];
-  const ipv6Only = bracketed !== null || colons > 1;
   const family = isIP(host);
-  if (family === 0 || (ipv6Only && family !== 6) || (bracketed && family !== 6))
+  const mustBeV6 = bracketed !== null || parts.length > 2;
+  if (family === 0 || (mustBeV6 && family !== 6))
     return 'is not an IP address (host, host:port or [ipv6]:port)';
   if (port !== undefined && !(/^\d{1,5}$/.test(port) && Number(port) >= 1 && Number(port) <= 65535))
     return 'has no valid port (1-65535)';

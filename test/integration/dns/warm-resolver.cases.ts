@@ -6,8 +6,8 @@ import { type DnsServer, mx, startDnsServer } from '../../support/dns-server.js'
 // A resolver that has answered many quick queries (a warm Lambda container, the local server) still
 // gives a slow answer the check's whole budget. c-ares shortens a shared channel's timeouts to five
 // times the server's average latency (at least 250 ms) and drops late replies, so with one channel
-// for every query a 600 ms answer was given up after two short tries, well inside 1,500 ms.
-const SLOW_MS = 600;
+// for every query a 550 ms answer was given up after two short tries, well inside 1,500 ms.
+const SLOW_MS = 550;
 
 let dns: DnsServer;
 const resolvers: DnsResolver[] = [];
