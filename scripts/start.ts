@@ -10,11 +10,14 @@ import { startLocalStack } from './local/stack.js';
 import { localSwitchProblem } from './local/switches.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
-const port = Number(process.env.PORT ?? 8787);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`PORT must be a whole number from 0 to 65535, not ${process.env.PORT}`);
+// The local stack's own variables first (PORT, WORKERS, LOG_FORMAT and the switches): a misspelt one
+// fails in one line instead of reading as off.
+const switchProblem = localSwitchProblem(process.env);
+if (switchProblem) {
+  console.error(switchProblem);
   process.exit(2);
 }
+const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? '127.0.0.1';
 function portInUse(): never {
   console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);
@@ -25,11 +28,12 @@ function portInUse(): never {
 // INFO unless POWERTOOLS_LOG_LEVEL says otherwise; readable lines in a terminal or with
 // LOG_FORMAT=pretty, Powertools JSON when piped or with LOG_FORMAT=json.
 process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
-const logFormat = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? 'pretty' : 'json');
-if (logFormat !== 'pretty' && logFormat !== 'json') {
-  console.error(`LOG_FORMAT must be pretty or json, not ${logFormat}`);
-  process.exit(2);
-}
+const logFormat =
+  process.env.LOG_FORMAT === 'pretty' || process.env.LOG_FORMAT === 'json'
+    ? process.env.LOG_FORMAT
+    : process.stdout.isTTY
+      ? 'pretty'
+      : 'json';
 logger.useFormat(logFormat);
 // Gateway worker processes (WORKERS above 1) read the same format from here.
 process.env.LOG_FORMAT = logFormat;
@@ -37,17 +41,6 @@ process.env.LOG_FORMAT = logFormat;
 // One process answers HTTP unless WORKERS says more: then that many share the port, like Lambda's
 // containers, so the routes' work spreads over the cores (docs/operations.md: Run it locally).
 const workers = Number(process.env.WORKERS ?? 1);
-if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
-  console.error(`WORKERS must be a whole number from 1 to 64, not ${process.env.WORKERS}`);
-  process.exit(2);
-}
-
-// The local stack's own switches: a misspelt one fails instead of reading as off.
-const switchProblem = localSwitchProblem(process.env);
-if (switchProblem) {
-  console.error(switchProblem);
-  process.exit(2);
-}
 
 // The functions' configuration (docs/configuration.md), checked before anything starts: a bad value
 // is one line naming its variable, not a stack trace after the emulators have started.

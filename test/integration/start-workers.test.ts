@@ -195,12 +195,12 @@ describe('npm start with WORKERS=2', () => {
   });
 });
 
+// One process each for the three ways `npm start` refuses to start; what each check refuses is
+// tested without a process (localSwitchProblem below, the configuration in test/unit/runtime).
 test.each([
-  [{ WORKERS: 'two' }, 2, 'WORKERS must be a whole number from 1 to 64, not two'],
-  [{ PORT: 'http' }, 2, 'PORT must be a whole number from 0 to 65535, not http'],
-  // A misspelt local switch was read as off (the others: localSwitchProblem's test below).
+  // A misspelt local switch was read as off.
   [{ TRUST_FORWARDED_FOR: 'yes' }, 2, 'TRUST_FORWARDED_FOR must be true or false, not yes'],
-  // The functions' configuration too, before anything starts (it crashed with a stack trace).
+  // The functions' configuration, before anything starts (it crashed with a stack trace).
   [
     { DNS_SERVERS: 'not-an-ip' },
     2,
@@ -265,6 +265,17 @@ test.each(['1', '2'])(
 
 test('the local switches: a misspelt one is refused, not read as off or as NaN', () => {
   expect(localSwitchProblem({})).toBeNull();
+  expect(localSwitchProblem({ PORT: '0', WORKERS: '64', LOG_FORMAT: 'pretty' })).toBeNull();
+  expect(localSwitchProblem({ LOG_FORMAT: 'json' })).toBeNull();
+  expect(localSwitchProblem({ WORKERS: 'two' })).toBe('WORKERS must be a whole number from 1 to 64, not two');
+  for (const bad of ['0', '65', '1.5'])
+    expect(localSwitchProblem({ WORKERS: bad })).toBe(
+      `WORKERS must be a whole number from 1 to 64, not ${bad}`,
+    );
+  for (const bad of ['http', '-1', '65536', '80.5'])
+    expect(localSwitchProblem({ PORT: bad })).toBe(`PORT must be a whole number from 0 to 65535, not ${bad}`);
+  expect(localSwitchProblem({ LOG_FORMAT: 'text' })).toBe('LOG_FORMAT must be pretty or json, not text');
+  expect(localSwitchProblem({ LOG_FORMAT: '' })).toBe('LOG_FORMAT must be pretty or json, not ');
   expect(localSwitchProblem({ TRUST_FORWARDED_FOR: 'true', JOBS_RETRY_DELAY_SECONDS: '30' })).toBeNull();
   expect(localSwitchProblem({ TRUST_FORWARDED_FOR: '', JOBS_RETRY_DELAY_SECONDS: '' })).toBeNull();
   expect(localSwitchProblem({ TRUST_FORWARDED_FOR: 'True' })).toBe(
