@@ -188,6 +188,19 @@ describe('jobs', () => {
           400,
           'invalid_json',
         ],
+        // Bytes that are not UTF-8, refused as every JSON body is (they were read as U+FFFD and charged).
+        [
+          await stack.call('POST', '/v1/email/jobs', {
+            headers: { ...bearer, 'Content-Type': 'application/json' },
+            body: Buffer.concat([
+              Buffer.from('{"emails": ["a'),
+              Buffer.from([0xff]),
+              Buffer.from('@x.example"]}'),
+            ]),
+          }),
+          400,
+          'invalid_json',
+        ],
         [await create({ emails: 'a@b.example' }), 400, 'invalid_body'],
         [await create({ emails: ['a@b.example', 3] }), 400, 'invalid_body'],
         [await create({ emails: ['a@b.example'], filename: 7 }), 400, 'invalid_body'],

@@ -1,7 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { gunzipWithinAsync } from '../gzip.js';
 import { invalidJsonMessage } from '../json/syntax-error.js';
-import { withoutBom } from '../utf8.js';
+import { firstNonUtf8Line, withoutBom } from '../utf8.js';
 import * as z from '../zod.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
@@ -131,6 +131,9 @@ async function gzipCsvEmails(bytes: Buffer): Promise<string[]> {
 /** JSON bytes parsed: 400 `invalid_json` when empty or not JSON (as http/body.ts answers). */
 function parseJson(bytes: Buffer): unknown {
   if (bytes.length === 0) throw new JobInputError('invalid_json', 'A JSON body is required.');
+  // As every JSON body (http/body.ts): bytes that are not UTF-8 are refused, never read as U+FFFD.
+  const badLine = firstNonUtf8Line(bytes);
+  if (badLine !== null) throw new JobInputError('invalid_json', `The body is not UTF-8 (line ${badLine}).`);
   const text = bytes.toString('utf8');
   try {
     return JSON.parse(text);
