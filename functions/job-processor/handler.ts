@@ -24,7 +24,7 @@ async function processRecord(services: Services, record: SQSRecord): Promise<voi
       jobStore(services),
       (accountId) => emailCheckerFor(services, { accountId }),
       message,
-      services.now(),
+      services.now,
     );
     // The job just ended, or had ended before this delivery (whose worker may have died before
     // announcing it): its webhooks hear of it once (jobs/job-end.ts).

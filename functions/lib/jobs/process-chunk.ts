@@ -46,11 +46,12 @@ export async function processChunk(
   /** The checker for the job's account: a test partition's is the test-mode one (docs/test-mode.md). */
   checkerOf: (accountId: string) => Promise<EmailChecker>,
   message: { jobId: string; chunk: number },
-  now: Date,
+  /** Read when the delivery starts and again when the job completes: its completedAt is then. */
+  clock: () => Date,
   rulesOf: (json: string) => CompiledEmailRules = compileStoredRules,
 ): Promise<ChunkOutcome> {
   const job = await repo.get(message.jobId);
-  if (!job || isExpired(job, now) || (job.status !== 'queued' && job.status !== 'processing'))
+  if (!job || isExpired(job, clock()) || (job.status !== 'queued' && job.status !== 'processing'))
     return 'ignored';
   if (!job.doneChunks.includes(message.chunk)) {
     const rows = await repo.chunkRows(job.id, message.chunk);
@@ -65,12 +66,13 @@ export async function processChunk(
     const updated = await repo.completeChunk(job.id, message.chunk, lines, countResults(results));
     if (!updated) return 'duplicate';
     if (updated.doneChunks.length < updated.chunkCount) return 'counted';
-    await repo.finalize(updated, now);
+    // After the checks, which can take the function's whole timeout: not the delivery's start.
+    await repo.finalize(updated, clock());
     return 'completed';
   }
   // Counted before (a redelivery): finish the job if the delivery that counted the last chunk died.
   if (job.doneChunks.length === job.chunkCount && job.status === 'processing') {
-    await repo.finalize(job, now);
+    await repo.finalize(job, clock());
     return 'completed';
   }
   return 'duplicate';

@@ -13,4 +13,5 @@ import './results-csv.cases.js';
 import './s3-keys.cases.js';
 import './queue-handlers.cases.js';
 import './local-services.cases.js';
+import './process-chunk.cases.js';
 import './settle-at-start.cases.js';

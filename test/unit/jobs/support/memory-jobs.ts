@@ -1,4 +1,4 @@
-import type { ChunkPlan } from '../../../../functions/lib/jobs/chunking.js';
+import type { ChunkPlan, ChunkRow } from '../../../../functions/lib/jobs/chunking.js';
 import type { JobRecord } from '../../../../functions/lib/jobs/job.js';
 import type { Charge, JobLedger } from '../../../../functions/lib/jobs/job-charges.js';
 import type { IdempotencyRecord, JobUpload } from '../../../../functions/lib/jobs/job-creation.js';
@@ -135,8 +135,12 @@ export class MemoryJobs implements SweepStore, JobRepository {
     if (record) record.announced = true;
   }
 
-  async chunkRows(): Promise<never> {
-    throw new Error('not used');
+  /** The rows of each chunk, by `${jobId}/${chunk}`. */
+  chunks = new Map<string, ChunkRow[]>();
+  async chunkRows(id: string, chunk: number): Promise<ChunkRow[]> {
+    const rows = this.chunks.get(`${id}/${chunk}`);
+    if (!rows) throw new Error(`no chunk ${chunk} of ${id}`);
+    return copy(rows);
   }
 
   async jobRules(id: string): Promise<string> {
@@ -145,16 +149,26 @@ export class MemoryJobs implements SweepStore, JobRepository {
     return rules;
   }
 
-  async completeChunk(): Promise<never> {
-    throw new Error('not used');
+  /** Counts a chunk once (the conditional write of aws/job-store.ts): undefined when it was counted. */
+  async completeChunk(id: string, chunk: number, lines: [number, string][]): Promise<JobRecord | undefined> {
+    await this.step('completeChunk');
+    const record = this.records.get(id);
+    if (!record || record.doneChunks.includes(chunk)) return undefined;
+    record.doneChunks.push(chunk);
+    record.processed += lines.length;
+    record.status = 'processing';
+    return copy(record);
   }
 
   finalized = 0;
-  async finalize(r: JobRecord) {
+  async finalize(r: JobRecord, now: Date) {
     await this.step('finalize');
     this.finalized++;
     const record = this.records.get(r.id);
-    if (record?.status === 'processing') record.status = 'completed';
+    if (record?.status === 'processing') {
+      record.status = 'completed';
+      record.completedAt = now.toISOString();
+    }
   }
 
   async markFailed(id: string) {
