@@ -17,8 +17,20 @@ function hasControl(text: string): boolean {
 
 export const FILENAME_MAX = 255;
 
+/** The longest webhookUrl a job takes. */
+const WEBHOOK_URL_MAX = 2048;
+
 export const JobsCreateWebhook = z
-  .optional(z.string().check(z.minLength(1), z.maxLength(2048)))
+  .optional(
+    z.string().check(
+      // Every bad webhookUrl is invalid_webhook_url, an empty or too long one too (docs/api.md).
+      z.refine((url) => url.length > 0 && url.length <= WEBHOOK_URL_MAX, {
+        ...apiCode('invalid_webhook_url'),
+        error: `webhookUrl must be an https URL of at most ${WEBHOOK_URL_MAX} characters.`,
+      }),
+      z.meta({ minLength: 1, maxLength: WEBHOOK_URL_MAX }),
+    ),
+  )
   .check(
     z.describe(
       "A receiver of this job's own: its job.completed or job.failed event is POSTed there, signed with the " +
@@ -87,6 +99,7 @@ export const contract: RouteContract = {
     })
     .check(z.describe('The job, status queued. Credits: one per distinct address, charged now.')),
   responseStatus: 202,
+  requestErrors: ['invalid_webhook_url'],
   errors: [
     'invalid_body',
     'empty_job',

@@ -193,6 +193,15 @@ describe('webhooks', () => {
     );
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: 'invalid_webhook_url' });
+    // Empty or too long is the same code (it was invalid_query).
+    for (const url of ['', `https://a.example/${'x'.repeat(2048)}`]) {
+      const bad = await stack.call('POST', `/v1/email/jobs?webhookUrl=${encodeURIComponent(url)}`, {
+        headers: stack.secret(),
+        body: { emails: ['a@b.example'] },
+      });
+      expect(bad.status).toBe(400);
+      expect(await bad.json()).toMatchObject({ error: 'invalid_webhook_url' });
+    }
 
     const res = await stack.call('POST', `/v1/email/jobs?webhookUrl=${encodeURIComponent(hook.url)}`, {
       headers: stack.secret(),

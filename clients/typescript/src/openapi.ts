@@ -1809,7 +1809,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2088,7 +2088,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2392,7 +2392,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2576,7 +2576,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2764,7 +2764,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -2912,7 +2912,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3025,6 +3025,7 @@ export interface operations {
              *     - `job_too_large`: a list job of more than 100,000 addresses (refused at the 100,001st row)
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `invalid_idempotency_key`: an Idempotency-Key that is empty, longer than 255 characters or has control characters
+             *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
             400: {
                 headers: {
@@ -3149,7 +3150,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3251,7 +3252,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3393,7 +3394,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3525,7 +3526,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3753,7 +3754,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -3968,7 +3969,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4104,7 +4105,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4254,7 +4255,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4388,7 +4389,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4486,7 +4487,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4638,7 +4639,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4769,7 +4770,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -4991,7 +4992,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5091,7 +5092,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5233,7 +5234,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5319,7 +5320,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5427,7 +5428,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5603,7 +5604,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5728,7 +5729,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -5909,7 +5910,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6013,7 +6014,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6189,7 +6190,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6333,7 +6334,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6457,7 +6458,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
@@ -6634,7 +6635,7 @@ export interface operations {
             /**
              * @description Unexpected failure:
              *     - `internal_error`: an unexpected failure; nothing about it is in the body
-             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
+             *     - `service_unavailable`: a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After
              *     - `gateway_timeout`: the request took longer than API Gateway allows
              */
             default: {
