@@ -222,7 +222,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'The job could not be stored; nothing is charged for it. Retry.',
   },
   service_unavailable: {
-    when: 'a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules routes, other saves of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After',
+    when: 'a service the call depends on (DynamoDB, S3, SQS) did not answer in time, or failed or throttled the call; a charge already taken is returned unless DynamoDB itself did not answer; or, on the account-rules and webhook routes, other changes of the same account kept winning for 10 tries (nothing was applied); retry after Retry-After',
     message: 'A service this call depends on did not answer in time; retry in 5 s.',
   },
   gateway_timeout: {

@@ -11,6 +11,7 @@ import type {
   TravelMeta,
 } from '../accounts/account-rules.js';
 import { RulesConflictError } from '../accounts/errors.js';
+import { beforeTry, CONTENDED_SAVE } from '../backoff.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
 import { conditional } from './dynamo-conditions.js';
 
@@ -26,24 +27,13 @@ import { conditional } from './dynamo-conditions.js';
 
 /** Under DynamoDB's 400 KB item limit, with room for the keys. */
 const CHUNK_BYTES = 350_000;
-/**
+/*
  * Tries of a change whose switch another change of the same account won. Every change of the
  * account's rules (geofeed, email rules, travel) moves the one rulesVersion, so two tabs saving at
- * once race; each lost try waits a random part of a doubling window (full jitter) so that the racers
- * spread out: 20 saves at the same moment all land (test/integration/account-rules.cases.ts). Past
- * the last try it is RulesConflictError (503 service_unavailable, nothing applied).
+ * once race; each lost try waits (backoff.ts) so that the racers spread out: 20 saves at the same
+ * moment all land (test/integration/account-rules.cases.ts). Past the last try it is
+ * RulesConflictError (503 service_unavailable, nothing applied).
  */
-const ATTEMPTS = 10;
-/** The first window of the backoff between tries, in ms; it doubles up to BACKOFF_MAX_MS. */
-const BACKOFF_BASE_MS = 20;
-const BACKOFF_MAX_MS = 1000;
-
-/** Before try `attempt` (0-based): nothing for the first, then a random part of the doubled window. */
-function backoff(attempt: number): Promise<void> {
-  if (attempt === 0) return Promise.resolve();
-  const ms = Math.floor(Math.random() * Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt));
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 /** Profile attribute of each document's meta. */
 const META_ATTRIBUTE: Readonly<Record<RuleDocument, string>> = {
   geofeed: 'rulesGeofeed',
@@ -86,7 +76,7 @@ export class DynamoRulesStore implements AccountRulesStore {
     accountId: string,
     kind: RuleDocument,
   ): Promise<{ meta: DocumentMeta; body: Buffer } | undefined> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
       const meta = (await this.meta(accountId))[kind];
       if (!meta) return undefined;
       const chunks = await this.chunks(accountId, kind, meta.version);
@@ -113,8 +103,8 @@ export class DynamoRulesStore implements AccountRulesStore {
     facts: { count: number; change: RuleChange },
   ): Promise<DocumentMeta> {
     const packed = gzipSync(body);
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      await backoff(attempt);
+    for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
+      await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
       const version = newVersion(this.now());
       const parts: Buffer[] = [];
@@ -156,8 +146,8 @@ export class DynamoRulesStore implements AccountRulesStore {
   }
 
   async deleteDocument(accountId: string, kind: RuleDocument, given: RuleChange): Promise<RuleChange | null> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      await backoff(attempt);
+    for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
+      await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
       if (!before[kind]) return null;
       const change = this.stamped(given);
@@ -180,8 +170,8 @@ export class DynamoRulesStore implements AccountRulesStore {
   }
 
   async writeTravel(accountId: string, settings: TravelSettings, given: RuleChange): Promise<TravelMeta> {
-    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      await backoff(attempt);
+    for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
+      await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
       const change = this.stamped(given);
       const meta: TravelMeta = { settings, ...change };

@@ -1,3 +1,4 @@
+import { beforeTry, CONTENDED_SAVE } from '../backoff.js';
 import { type DestinationPolicy, parseDestination } from './destination.js';
 import {
   addEndpoint,
@@ -14,10 +15,9 @@ import { EndpointDisabledError, EndpointSetBusyError, WebhookUrlRefusedError } f
 import type { WebhookStore } from './ports.js';
 
 // Changes to an account's endpoints (POST/PUT/DELETE /v1/webhooks…): read the set, change it, write
-// it if nobody else did meanwhile (its version), else read again. A URL is checked here first: a
-// refused one never reaches the store.
-
-const ROUNDS = 8;
+// it if nobody else did meanwhile (its version), else wait a little (backoff.ts) and read again. Every
+// change writes the one set, so changes of different endpoints race too. A URL is checked here
+// first: a refused one never reaches the store.
 
 export function checkedUrl(raw: string, policy: DestinationPolicy): string {
   const check = parseDestination(raw, policy);
@@ -30,7 +30,8 @@ async function change<T>(
   accountId: string,
   apply: (set: EndpointSet) => [EndpointSet, T],
 ): Promise<T> {
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
+    await beforeTry(attempt, CONTENDED_SAVE);
     const set = await store.endpointSet(accountId);
     const [next, result] = apply(set);
     if (await store.saveEndpointSet(accountId, next, set.version)) return result;

@@ -124,6 +124,30 @@ describe('managing webhook endpoints', () => {
     expect(new Set(set.endpoints.map((e) => e.url)).size).toBe(MAX_ENDPOINTS);
   });
 
+  test(`${MAX_ENDPOINTS} changes of ${MAX_ENDPOINTS} different endpoints at once all land`, async () => {
+    const store = new MemoryWebhookStore();
+    const endpoints = [];
+    for (let i = 0; i < MAX_ENDPOINTS; i++)
+      endpoints.push(
+        await createEndpoint(
+          store,
+          LIVE,
+          ACCOUNT,
+          { url: `https://h${i}.example/`, events: ['job.completed'] },
+          T0,
+        ),
+      );
+    // Each change writes the account's one set, so they race although no two touch one endpoint:
+    // the lost tries wait and read again instead of giving up (they answered 503 after 8 quick rounds).
+    const changed = await Promise.all(
+      endpoints.map((e, i) => changeEndpoint(store, LIVE, ACCOUNT, e.id, { description: `n${i}` }, T0)),
+    );
+    expect(changed.map((e) => e.description)).toEqual(endpoints.map((_, i) => `n${i}`));
+    const set = await store.endpointSet(ACCOUNT);
+    expect(set.endpoints.map((e) => e.description)).toEqual(endpoints.map((_, i) => `n${i}`));
+    expect(set.version).toBe(2 * MAX_ENDPOINTS);
+  });
+
   test('a few concurrent creations are all stored (the lost races are retried)', async () => {
     const store = new MemoryWebhookStore();
     const results = await Promise.all(
