@@ -9,7 +9,8 @@ export const BATCH_SIZE = 100;
  */
 export async function inBatches<T, R>(
   items: readonly T[],
-  call: (slice: T[], signal: AbortSignal) => Promise<R[]>,
+  /** `start`: the index in `items` of the slice's first item. */
+  call: (slice: T[], signal: AbortSignal, start: number) => Promise<R[]>,
   {
     size = BATCH_SIZE,
     concurrency = 4,
@@ -29,7 +30,7 @@ export async function inBatches<T, R>(
   const worker = async () => {
     while (next < slices.length && !controller.signal.aborted) {
       const index = next++;
-      results[index] = await call(slices[index] as T[], controller.signal);
+      results[index] = await call(slices[index] as T[], controller.signal, index * size);
     }
   };
   try {

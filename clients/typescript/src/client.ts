@@ -1,6 +1,6 @@
 import { BATCH_SIZE, inBatches } from './batches.js';
 import { nonEmpty, wholeNumber } from './checks.js';
-import { NetintelError } from './errors.js';
+import { inWholeList, NetintelError } from './errors.js';
 import { Jobs } from './jobs.js';
 import { Rules } from './rules.js';
 import { type CallOptions, checkedTimeout, Transport } from './transport.js';
@@ -150,17 +150,21 @@ export class Netintel {
     const transport = this.secret('lookupMany()');
     return inBatches(
       ips,
-      async (slice, signal) =>
-        transport.results<BatchLookupResult>(
-          {
-            ...call,
-            signal,
-            method: 'POST',
-            path: '/v1/lookup',
-            json: fields === undefined ? { ips: slice } : { ips: slice, fields },
-          },
-          slice.length,
-        ),
+      async (slice, signal, start) =>
+        transport
+          .results<BatchLookupResult>(
+            {
+              ...call,
+              signal,
+              method: 'POST',
+              path: '/v1/lookup',
+              json: fields === undefined ? { ips: slice } : { ips: slice, fields },
+            },
+            slice.length,
+          )
+          .catch((error: unknown) => {
+            throw inWholeList(error, 'ips', start);
+          }),
       { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },
     );
   }
@@ -187,11 +191,15 @@ export class Netintel {
     const transport = this.secret('checkEmails()');
     return inBatches(
       emails,
-      async (slice, signal) =>
-        transport.results<EmailCheckResult>(
-          { ...options, signal, method: 'POST', path: '/v1/email/batch', json: { emails: slice } },
-          slice.length,
-        ),
+      async (slice, signal, start) =>
+        transport
+          .results<EmailCheckResult>(
+            { ...options, signal, method: 'POST', path: '/v1/email/batch', json: { emails: slice } },
+            slice.length,
+          )
+          .catch((error: unknown) => {
+            throw inWholeList(error, 'emails', start);
+          }),
       { size: BATCH_SIZE, concurrency: this.concurrency, signal: options.signal },
     );
   }

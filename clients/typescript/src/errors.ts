@@ -23,6 +23,11 @@ export class NetintelError extends Error {
       remaining?: number;
       /** The rows refused, by line number (invalid_geofeed). */
       lines?: { line: number; reason: string }[];
+      /**
+       * lookupMany() and checkEmails(): the index, in the array you passed, of the item the API
+       * refused (its message names the same index, not the one within the batch of 100 it was sent in).
+       */
+      index?: number;
       cause?: unknown;
     } = {},
   ) {
@@ -36,6 +41,24 @@ export class NetintelError extends Error {
   get retryAfterSeconds(): number | undefined {
     return this.details.retryAfterSeconds;
   }
+}
+
+/**
+ * A batch's refusal of one item (`ips[3]: …`, `emails[3]: …`) with the item's index in the whole
+ * list of which the batch starts at `start`; any other error as it is.
+ */
+export function inWholeList(error: unknown, field: string, start: number): unknown {
+  if (!(error instanceof NetintelError)) return error;
+  const match = new RegExp(`^${field}\\[(\\d+)\\]`).exec(error.message);
+  if (!match) return error;
+  const index = start + Number(match[1]);
+  const { cause, ...details } = error.details;
+  return new NetintelError(
+    error.status,
+    error.code,
+    `${field}[${index}]${error.message.slice(match[0].length)}`,
+    { ...details, index, ...(cause === undefined ? {} : { cause }) },
+  );
 }
 
 /** Seconds from a Retry-After header: delta-seconds or an HTTP date; undefined when absent or bad. */

@@ -172,3 +172,36 @@ describe('client inputs and answers', () => {
     expect(requests).toHaveLength(1);
   });
 });
+
+describe('a batch refused for one item', () => {
+  // A fake API: the batch's first bad item (not an IP, or no @) refused by its index in the batch.
+  const fakeApi: typeof globalThis.fetch = async (_url, init) => {
+    const body = JSON.parse(String(init?.body)) as { ips?: string[]; emails?: string[] };
+    const [field, items] = body.ips ? ['ips', body.ips] : ['emails', body.emails ?? []];
+    const bad = items.indexOf('nope');
+    if (bad === -1)
+      return new Response(JSON.stringify({ results: items.map((item) => ({ ip: item, email: item })) }), {
+        status: 200,
+      });
+    return new Response(JSON.stringify({ error: 'invalid_field', message: `${field}[${bad}]: not valid` }), {
+      status: 400,
+    });
+  };
+
+  test('names the index in the whole list, not in its batch of 100', async () => {
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: fakeApi, concurrency: 1 });
+    const ips = [...Array.from({ length: 151 }, (_, i) => `192.0.2.${i % 250}`), 'nope'];
+    const error = await client.lookupMany(ips).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 400, message: 'ips[151]: not valid', details: { index: 151 } });
+    const emails = [...Array.from({ length: 205 }, (_, i) => `u${i}@x.example`), 'nope'];
+    expect(await client.checkEmails(emails).catch((e: unknown) => e)).toMatchObject({
+      message: 'emails[205]: not valid',
+      details: { index: 205 },
+    });
+    // In the first batch, the index is already the list's.
+    expect(await client.checkEmails(['a@x.example', 'nope']).catch((e: unknown) => e)).toMatchObject({
+      message: 'emails[1]: not valid',
+      details: { index: 1 },
+    });
+  });
+});

@@ -103,4 +103,11 @@ describe('documentation', () => {
   test('every link between the documents leads to a file and a heading that exist', () => {
     expect(DOCUMENTS.flatMap(brokenLinks)).toEqual([]);
   });
+
+  test("docs/clients.md's tour of the client is the file the type check compiles", () => {
+    // Its one TypeScript block, as test/fixtures/docs/clients-tour.ts holds it below its first line.
+    const block = /```ts\n(import \{ readFile[\s\S]*?)```/.exec(read('docs/clients.md'))?.[1];
+    const fixture = read('test/fixtures/docs/clients-tour.ts');
+    expect(block).toBe(fixture.slice(fixture.indexOf('\n') + 1));
+  });
 });
