@@ -267,8 +267,12 @@ const SPECIAL_BLOCKS: readonly (readonly [cidr: string, kind: SpecialRange])[] =
   ['203.0.113.0/24', 'documentation'],
   ['224.0.0.0/4', 'multicast'],
   ['240.0.0.0/4', 'reserved'],
+  ['2001::/32', 'translation'],
   ['2001:2::/48', 'benchmarking'],
+  ['2001:10::/28', 'reserved'],
+  ['2001:20::/28', 'reserved'],
   ['2001:db8::/32', 'documentation'],
+  ['2002::/16', 'translation'],
   ['3fff::/20', 'documentation'],
 ];
 

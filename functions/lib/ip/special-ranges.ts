@@ -42,7 +42,11 @@ const V6_RULES: readonly Rule[] = [
   ['64:ff9b::', 96, 'translation'], // NAT64 well-known prefix (RFC 6052)
   ['64:ff9b:1::', 48, 'translation'], // local-use NAT64 (RFC 8215)
   ['100::', 64, 'reserved'], // discard-only (RFC 6666)
+  ['2001::', 32, 'translation'], // Teredo: an IPv4 host's tunnel, its address obfuscated (RFC 4380)
   ['2001:2::', 48, 'benchmarking'], // RFC 5180
+  ['2001:10::', 28, 'reserved'], // deprecated ORCHID identifiers, never routed (RFC 4843)
+  ['2001:20::', 28, 'reserved'], // ORCHIDv2 identifiers, not locators (RFC 7343)
+  ['2002::', 16, 'translation'], // 6to4: an IPv4 host's tunnel (RFC 3056, deprecated by RFC 7526)
   ['2001:db8::', 32, 'documentation'], // RFC 3849
   ['3fff::', 20, 'documentation'], // RFC 9637
   ['fc00::', 7, 'private'], // unique local (RFC 4193)

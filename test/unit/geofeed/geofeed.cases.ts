@@ -65,7 +65,7 @@ const REALISTIC = [
   '2001:db8:1::/48,,,,',
   '44.0.0.0/7,US,,,',
   '198.0.0.0/8,US,,,',
-  '2001::/19,US,,,',
+  '2001:db0::/28,US,,,',
   'fe80::/10,US,,,',
   '209.85.128.0/17,,,,',
   '8.8.8.0/24,ZZ,,,',
@@ -173,7 +173,7 @@ describe('geofeed', () => {
         'prefix 198.0.0.0/8 contains the special-purpose range 198.18.0.0/15 (benchmarking)',
       );
       expect(byLine[22]).toBe(
-        'prefix 2001::/19 contains the special-purpose range 2001:2::/48 (benchmarking)',
+        'prefix 2001:db0::/28 contains the special-purpose range 2001:db8::/32 (documentation)',
       );
       expect(byLine[23]).toBe('prefix fe80::/10 is broader than /19');
       expect(byLine[26]).toMatch(/without a country/);

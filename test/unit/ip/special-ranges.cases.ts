@@ -40,6 +40,11 @@ describe('special-ranges', () => {
       ['3fff::1', 'documentation'],
       ['100::1', 'reserved'],
       ['64:ff9b::808:808', 'translation'],
+      // Tunnels of an IPv4 host, and identifiers that are not locators (they were located).
+      ['2002:a00:1::1', 'translation'],
+      ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'translation'],
+      ['2001:10::1', 'reserved'],
+      ['2001:2f::1', 'reserved'],
       ['::1.2.3.4', 'reserved'],
       ['4000::1', 'reserved'],
       ['::ffff:10.0.0.1', 'private'],
@@ -59,6 +64,10 @@ describe('special-ranges', () => {
       '223.255.255.255',
       '2001:4860:4860::8888',
       '2606:4700::1111',
+      // Beside the new ranges: the IETF's 2001:1::1 anycast, and the first addresses past them.
+      '2001:1::1',
+      '2001:30::1',
+      '2003::1',
       '::ffff:8.8.8.8',
     ])('%s is a public address', (ip) => {
       expect(kind(ip)).toBeNull();
