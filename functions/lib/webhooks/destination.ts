@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { normaliseHostname } from '../dns/host-name.js';
-import { type ParsedIp, parseIp } from '../ip/parse-ip.js';
+import { parseIp } from '../ip/parse-ip.js';
 import { type SpecialRange, specialRange } from '../ip/special-ranges.js';
 
 // Where a webhook may be delivered. A customer names the URL, so the URL must never make our
@@ -38,15 +38,9 @@ const RANGE_WORDS: Record<SpecialRange, string> = {
   benchmarking: 'benchmarking',
   multicast: 'multicast',
   reserved: 'reserved',
-  translation: 'translation (NAT64)',
+  // NAT64, and the tunnels of an IPv4 host (6to4, Teredo): refused whatever address they carry.
+  translation: 'translation or tunnel (NAT64, 6to4, Teredo)',
 };
-
-/** IPv6 prefixes that carry an IPv4 address inside (6to4, Teredo): refused whatever they carry. */
-function tunnelsIpv4(ip: ParsedIp): boolean {
-  const b = ip.bytes;
-  if (b.length !== 16) return false;
-  return (b[0] === 0x20 && b[1] === 0x02) || (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0);
-}
 
 /** Why a resolved or literal address may not be connected to; null when it may. */
 export function addressRefusal(address: string, policy: DestinationPolicy): string | null {
@@ -54,9 +48,9 @@ export function addressRefusal(address: string, policy: DestinationPolicy): stri
   if (!ip) return `${address} is not an IP address`;
   const special = specialRange(ip);
   if (special === 'loopback' && policy.allowLoopback) return null;
-  if (special !== null) return `${ip.canonical} is a ${RANGE_WORDS[special]} address`;
-  if (tunnelsIpv4(ip)) return `${ip.canonical} is a tunnelled address`;
-  return null;
+  if (special === null) return null;
+  const words = RANGE_WORDS[special];
+  return `${ip.canonical} is ${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
 }
 
 /** The host of a URL as an address when it is one (IPv6 without its brackets). */

@@ -60,6 +60,13 @@ describe('webhook destinations', () => {
         expect.objectContaining({ ok: false, reason: 'address' }),
       ]);
     }
+    // Said in words with their article.
+    expect(parseDestination('https://0.0.0.0/', LIVE)).toMatchObject({
+      message: expect.stringContaining('0.0.0.0 is an unspecified address'),
+    });
+    expect(parseDestination('https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/', LIVE)).toMatchObject({
+      message: expect.stringContaining('is a translation or tunnel (NAT64, 6to4, Teredo) address'),
+    });
   });
 
   test('http, credentials in the URL and what is not a URL are refused', () => {
