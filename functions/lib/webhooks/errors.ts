@@ -11,7 +11,12 @@ export class TooManyEndpointsError extends Error {
 
 export class EndpointNotFoundError extends Error {
   constructor(readonly endpointId: string) {
-    super(`No webhook endpoint ${endpointId} on this account.`);
+    // Quoted back only when it has the form of an id: never a 3,000-character or control-laden path.
+    super(
+      /^we_[A-Za-z0-9_-]{1,64}$/.test(endpointId)
+        ? `No webhook endpoint ${endpointId} on this account.`
+        : 'No webhook endpoint with that id on this account.',
+    );
     this.name = 'EndpointNotFoundError';
   }
 }

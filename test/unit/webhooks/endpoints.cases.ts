@@ -72,6 +72,10 @@ describe('webhook endpoints', () => {
     expect(() => removeEndpoint(set4, a.id)).toThrow(EndpointNotFoundError);
     expect(() => updateEndpoint(set4, 'we_nope', {}, T0)).toThrow(EndpointNotFoundError);
     expect(() => rotateSecret(set4, 'we_nope', 60, T0)).toThrow(EndpointNotFoundError);
+    // An id is quoted back only when it has an id's form.
+    expect(() => removeEndpoint(set4, 'we_nope')).toThrow('No webhook endpoint we_nope on this account.');
+    for (const id of ['x'.repeat(3000), 'we_\u0000', 'we_<b>'])
+      expect(() => removeEndpoint(set4, id)).toThrow('No webhook endpoint with that id on this account.');
     // The input set is never changed.
     expect(set1.endpoints).toHaveLength(1);
     expect(EMPTY_SET).toEqual({ version: 0, endpoints: [] });
