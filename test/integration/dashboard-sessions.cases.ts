@@ -44,10 +44,13 @@ describe('dashboard-sessions', () => {
     return signedIn;
   }
 
-  /** A fresh 15-minute window for the sign-in limits (each test asks for a few links). */
+  /**
+   * A clock where the sign-in limits count nothing of the tests before (each asks for a few links):
+   * a window past the next one, since the limit weighs the window before too.
+   */
   function freshSignInWindow(): void {
     clock.set(
-      new Date((Math.floor(clock.now().getTime() / SIGN_IN_WINDOW_MS) + 1) * SIGN_IN_WINDOW_MS + 1000),
+      new Date((Math.floor(clock.now().getTime() / SIGN_IN_WINDOW_MS) + 2) * SIGN_IN_WINDOW_MS + 1000),
     );
   }
 
@@ -105,6 +108,25 @@ describe('dashboard-sessions', () => {
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: string }).error).toBe('too_many_sign_in_requests');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+    test('a window edge is no door to a second burst: the last 15 minutes count', async () => {
+      freshSignInWindow();
+      // The limit's requests in the last seconds of a window…
+      const edge = (Math.floor(clock.now().getTime() / SIGN_IN_WINDOW_MS) + 1) * SIGN_IN_WINDOW_MS;
+      clock.set(new Date(edge - 5_000));
+      for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+        expect((await requestLink(stack, 'dora@shop.example')).status).toBe(202);
+      // …still count just after its edge (fixed windows admitted as many again here).
+      clock.set(new Date(edge + 1_000));
+      const refused = await requestLink(stack, 'dora@shop.example');
+      expect(refused.status).toBe(429);
+      // One more fits once a fifth of them has slid out of the last 15 minutes.
+      const wait = Number(refused.headers.get('retry-after'));
+      expect(wait).toBe(Math.ceil((SIGN_IN_WINDOW_MS / SIGN_IN_LIMITS.email - 1_000) / 1000));
+      clock.advance(wait * 1000);
+      expect((await requestLink(stack, 'dora@shop.example')).status).toBe(202);
+      expect((await requestLink(stack, 'dora@shop.example')).status).toBe(429);
     });
 
     test(`more than ${SIGN_IN_LIMITS.ip} links from one client IP in 15 minutes is 429, whatever the addresses`, async () => {

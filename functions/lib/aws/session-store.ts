@@ -94,6 +94,13 @@ export class DynamoSessionStore implements SessionStore {
     await this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: `SESSION#${sessionHash}` } }));
   }
 
+  async signInCount(kind: SignInLimit, subject: string, window: number): Promise<number> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: { pk: `SIGNIN#${kind}#${subject}#${window}` } }),
+    );
+    return typeof Item?.n === 'number' ? Item.n : 0;
+  }
+
   countSignIn(
     kind: SignInLimit,
     subject: string,

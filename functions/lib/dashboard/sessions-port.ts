@@ -11,6 +11,8 @@ export interface SessionStore {
   /** Moves the last use forward (a write only when it is later than the stored one). */
   touchSession(sessionHash: string, lastSeenAt: Date, expiresAt: Date): Promise<void>;
   deleteSession(sessionHash: string): Promise<void>;
+  /** The sign-in requests counted in `window` (0 for none). */
+  signInCount(kind: SignInLimit, subject: string, window: number): Promise<number>;
   /** Counts one sign-in request against `limit` in `window`: false when the limit is reached. */
   countSignIn(
     kind: SignInLimit,

@@ -1,6 +1,10 @@
 // How many sign-in links may be asked for (issue #17): per e-mail address, so nobody floods a
-// person's inbox, and per client IP, so nobody probes many addresses. Fixed 15-minute windows;
-// counted whether or not the address belongs to a member, so the limit reveals nothing either.
+// person's inbox, and per client IP, so nobody probes many addresses. Counted in 15-minute windows,
+// and a request is admitted only while the count of the last 15 minutes stays under the limit: the
+// current window's count plus the previous window's, weighted by the share of it still inside the
+// last 15 minutes (rounded up). So the edge of a window is no door to a second burst (5 requests at
+// 09:59 and 5 more at 10:00 were all admitted with fixed windows). Counted whether or not the address
+// belongs to a member, so the limit reveals nothing either.
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
@@ -15,8 +19,43 @@ export function signInWindow(now: Date): number {
   return Math.floor(now.getTime() / SIGN_IN_WINDOW_MS);
 }
 
-/** Whole seconds until the window of `now` ends (Retry-After; at least 1). */
-export function secondsToSignInWindowEnd(now: Date): number {
-  const end = (signInWindow(now) + 1) * SIGN_IN_WINDOW_MS;
-  return Math.max(1, Math.ceil((end - now.getTime()) / 1000));
+/** The part of the window of `now` gone by, from 0 to 1. */
+function elapsed(now: Date): number {
+  return (now.getTime() - signInWindow(now) * SIGN_IN_WINDOW_MS) / SIGN_IN_WINDOW_MS;
+}
+
+/** Requests of the previous window (`previous` of them) still counted at `now`. */
+export function carriedOver(previous: number, now: Date): number {
+  return Math.ceil(previous * (1 - elapsed(now)));
+}
+
+/**
+ * The fraction of a window from which one more request fits under `limit`, with `previous` and
+ * `current` the counts of the window before and of this one; Infinity when none fits in this window.
+ */
+function fitsFrom(limit: number, previous: number, current: number): number {
+  const room = limit - current - 1;
+  if (room < 0) return Number.POSITIVE_INFINITY;
+  if (previous <= room) return 0;
+  return 1 - room / previous;
+}
+
+/**
+ * Whole seconds until one more request would be admitted (Retry-After; at least 1), given the counts
+ * of the window before `now`'s and of `now`'s own.
+ */
+export function secondsUntilSignInAllowed(
+  limit: number,
+  previous: number,
+  current: number,
+  now: Date,
+): number {
+  const start = signInWindow(now) * SIGN_IN_WINDOW_MS;
+  const here = fitsFrom(limit, previous, current);
+  // In this window, once enough of the previous one has slid out; else in the next one.
+  const at =
+    here < 1
+      ? start + here * SIGN_IN_WINDOW_MS
+      : start + (1 + fitsFrom(limit, current, 0)) * SIGN_IN_WINDOW_MS;
+  return Math.max(1, Math.ceil((at - now.getTime()) / 1000));
 }

@@ -12,10 +12,11 @@ import {
 } from './session-policy.js';
 import type { MemberLookup, SessionStore } from './sessions-port.js';
 import {
+  carriedOver,
   SIGN_IN_LIMITS,
   SIGN_IN_WINDOW_MS,
   type SignInLimit,
-  secondsToSignInWindowEnd,
+  secondsUntilSignInAllowed,
   signInWindow,
 } from './sign-in-limits.js';
 import { hashSecret, isWellFormedSecret, newSecret } from './tokens.js';
@@ -39,15 +40,18 @@ export function signInUrl(dashboardUrl: string, token: string): string {
 async function count(kind: SignInLimit, subject: string, deps: SignInDeps): Promise<void> {
   const now = deps.now();
   const window = signInWindow(now);
-  const expiresAt = new Date((window + 1) * SIGN_IN_WINDOW_MS);
-  if (!(await deps.sessions.countSignIn(kind, subject, window, SIGN_IN_LIMITS[kind], expiresAt))) {
-    throw new SignInLimitError(
-      kind === 'email'
-        ? 'Too many sign-in links were asked for this address; try again later.'
-        : 'Too many sign-in links were asked for from this network; try again later.',
-      secondsToSignInWindowEnd(now),
-    );
-  }
+  const previous = await deps.sessions.signInCount(kind, subject, window - 1);
+  const room = SIGN_IN_LIMITS[kind] - carriedOver(previous, now);
+  // Kept through the next window, whose requests it still weighs on.
+  const expiresAt = new Date((window + 2) * SIGN_IN_WINDOW_MS);
+  if (room > 0 && (await deps.sessions.countSignIn(kind, subject, window, room, expiresAt))) return;
+  const current = await deps.sessions.signInCount(kind, subject, window);
+  throw new SignInLimitError(
+    kind === 'email'
+      ? 'Too many sign-in links were asked for this address; try again later.'
+      : 'Too many sign-in links were asked for from this network; try again later.',
+    secondsUntilSignInAllowed(SIGN_IN_LIMITS[kind], previous, current, now),
+  );
 }
 
 /**

@@ -14,7 +14,12 @@ import {
   sessionIsLive,
   sessionNeedsTouch,
 } from '../../../functions/lib/dashboard/session-policy.js';
-import { secondsToSignInWindowEnd, signInWindow } from '../../../functions/lib/dashboard/sign-in-limits.js';
+import {
+  carriedOver,
+  SIGN_IN_WINDOW_MS,
+  secondsUntilSignInAllowed,
+  signInWindow,
+} from '../../../functions/lib/dashboard/sign-in-limits.js';
 import {
   hashSecret,
   isWellFormedSecret,
@@ -76,9 +81,22 @@ describe('session expiry', () => {
     expect(sameMembership({ accountId: 'acct_2', createdAt: at(0).toISOString() }, made)).toBe(false);
   });
 
-  test('the sign-in limit window and its Retry-After', () => {
-    expect(signInWindow(at(0))).toBe(signInWindow(at(15 * 60_000 - 1)));
-    expect(secondsToSignInWindowEnd(new Date(15 * 60_000 - 500))).toBe(1);
+  test('the sign-in limit counts the last 15 minutes: no second burst at a window edge, and its Retry-After', () => {
+    const W = SIGN_IN_WINDOW_MS;
+    expect(signInWindow(at(0))).toBe(signInWindow(at(W - 1)));
+    // 5 requests of the window before still weigh 5 just after its edge, 3 halfway through this one.
+    expect(carriedOver(5, new Date(W + 1000))).toBe(5);
+    expect(carriedOver(5, new Date(W + W / 2))).toBe(3);
+    // Filled in the window's last second: not at its edge (fixed windows said 1 s), but once a fifth
+    // of those 5 have slid out of the last 15 minutes.
+    expect(secondsUntilSignInAllowed(5, 0, 5, new Date(W - 500))).toBe(Math.ceil((W / 5 + 500) / 1000));
+    // 5 before the edge, none since: one more fits once a fifth of the previous window has slid
+    // out (at W + W/5), not at the edge, where fixed windows let 5 more through at once.
+    expect(secondsUntilSignInAllowed(5, 5, 0, new Date(W + 1000))).toBe((W / 5 - 1000) / 1000);
+    // 2 before, 3 now, limit 5: one more fits once half of the previous window has slid out.
+    expect(secondsUntilSignInAllowed(5, 2, 3, new Date(W + 1000))).toBe((W / 2 - 1000) / 1000);
+    // 5 now, limit 5: not in this window; in the next, once a fifth of this one has slid out.
+    expect(secondsUntilSignInAllowed(5, 0, 5, new Date(W + 1000))).toBe((W - 1000 + W / 5) / 1000);
   });
 });
 
