@@ -70,8 +70,14 @@ export function answerClientError(err: ParserError, socket: Duplex, headerLimit 
  * The server's 'connect' listener. A CONNECT request asks for a tunnel, which this server does not
  * give (nor does API Gateway): without a listener Node closes the socket without a word, so the
  * client gets the API's 400 instead, then the connection is closed.
+ *
+ * Node hands the socket over with none of its own listeners: an error on it (the client resets the
+ * connection) would be unhandled and stop the process, so it closes the socket instead. What the
+ * client sends after its request is read and dropped, so its end is seen and the socket closes.
  */
 export function answerConnect(socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  socket.resume();
   if (!socket.writable) {
     socket.destroy();
     return;

@@ -1,10 +1,13 @@
+import { connect, type Socket } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { describe, expect, test } from '@jest/globals';
+import { startGateway } from '../../../scripts/local/api-gateway.js';
 import {
   answerClientError,
   clientErrorResponse,
   type ParserError,
 } from '../../../scripts/local/client-error.js';
+import { testServices } from '../../support/services.js';
 
 const parserError = (code: string, reason?: string): ParserError =>
   Object.assign(new Error(reason ?? code), { code, ...(reason ? { reason } : {}) });
@@ -40,6 +43,45 @@ describe('client-error', () => {
       expect(JSON.parse(body).message).toBe(
         'The request is not valid HTTP/1.1 (invalid method encountered).',
       );
+    });
+
+    test('a CONNECT whose client then resets the connection leaves the server answering', async () => {
+      // The tunnel request is answered without any route or function: a gateway of no project.
+      const gateway = await startGateway({
+        projectRoot: '/nonexistent',
+        services: testServices(),
+        port: 0,
+        trustForwardedFor: false,
+        logger: { info: () => undefined, error: () => undefined },
+      });
+      try {
+        const { port } = new URL(gateway.url);
+        const handedOver = new Promise<Socket>((resolve) =>
+          gateway.server.once('connect', (_req, socket: Socket) => resolve(socket)),
+        );
+        const client = connect(Number(port), '127.0.0.1');
+        client.on('error', () => undefined);
+        let answer = '';
+        const answered = new Promise<void>((resolve) =>
+          client.on('data', (chunk) => {
+            answer += String(chunk);
+            if (answer.includes('}')) resolve();
+          }),
+        );
+        client.write('CONNECT 127.0.0.1:9 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n');
+        const socket = await handedOver;
+        await answered;
+        expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+        // A reset (SO_LINGER 0) rather than an orderly close: the server's socket errors.
+        client.resetAndDestroy();
+        await new Promise((resolve) => socket.once('close', resolve));
+
+        const res = await fetch(`${gateway.url}/v1/no-such-route`);
+        expect(res.status).toBe(404);
+        expect(await res.json()).toEqual({ error: 'not_found', message: expect.any(String) });
+      } finally {
+        await gateway.close();
+      }
     });
 
     test('a response already being written on the socket is never corrupted: the socket is closed', () => {
