@@ -606,8 +606,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     else logger.info(line, fields);
   }
 
-  // Host is checked by handle() (checkHostHeader), so a missing one gets our 400, not Node's bare one.
-  const server = createServer({ requireHostHeader: false }, (req, res) => {
+  /** Answers one request and writes its access-log line. */
+  function answer(req: IncomingMessage, res: ServerResponse): void {
     const started = performance.now();
     const requestId = randomUUID();
     requestIds.set(res, requestId);
@@ -628,7 +628,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         if (!res.headersSent) accessLog(req, requestId, sendGateway(res, 'DEFAULT_5XX'), started);
         else res.destroy();
       });
-  });
+  }
+
+  // Host is checked by handle() (checkHostHeader), so a missing one gets our 400, not Node's bare one.
+  const server = createServer({ requireHostHeader: false }, answer);
+  // An Expect header other than 100-continue: Node's own answer is a bare 417. An expectation the
+  // server does not support may be ignored (HTTP semantics allow it), so the request is answered
+  // as if it had none, its errors in the API's shape like any other.
+  server.on('checkExpectation', answer);
   server.keepAliveTimeout = 5000;
   // What Node's parser refuses (bad request line, headers over 16 KB) is answered as {error, message}.
   server.on('clientError', (err, socket) => answerClientError(err, socket));

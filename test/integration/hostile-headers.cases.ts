@@ -7,7 +7,7 @@ import { monthKey } from '../../functions/lib/limits/windows.js';
 import { serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // Requests fetch() cannot send (two Authorization or Host headers, a garbage request line, headers
-// over Node's 16 KB limit), written byte for byte on a socket. Every one is answered with its
+// over Node's 16 KB limit, an Expect header), written byte for byte on a socket. Every one is answered with its
 // status and an {error, message} body, never a 500 and never Node's bare status line.
 
 let stack: TestStack;
@@ -228,6 +228,32 @@ describe('hostile-headers', () => {
       for (let turn = 0; turn < 10_000 && !closed(); turn++) await new Promise((r) => setImmediate(r));
       expect(closed()).toBe(true);
       expect(stack.serverErrors().slice(errorsBefore)).toEqual([]);
+    });
+
+    test('an Expect other than 100-continue is ignored: the route answers as without it', async () => {
+      const body = JSON.stringify({ ips: ['8.8.8.8'] });
+      const post = (key: string) =>
+        raw(
+          [
+            'POST /v1/lookup HTTP/1.1',
+            `Host: ${host}:${port}`,
+            `Authorization: Bearer ${key}`,
+            'Content-Type: application/json',
+            `Content-Length: ${Buffer.byteLength(body)}`,
+            'Expect: something-else',
+            'Connection: close',
+            '',
+            body,
+          ].join('\r\n'),
+        );
+      const served = await post(stack.dev.secretKey);
+      expect(served.status).toBe(200);
+      expect(served.body).toMatchObject({ results: [{ ip: '8.8.8.8' }] });
+      expect(served.headers['x-request-id']).toEqual(expect.any(String));
+      // A refusal is in the API's shape, not Node's bare 417.
+      const refused = await post(generateApiKey('secret'));
+      expectError(refused, 401, 'invalid_api_key');
+      expect(refused.headers['x-request-id']).toEqual(expect.any(String));
     });
 
     test('a header value with a control character is 400 bad_request', async () => {
