@@ -45,7 +45,7 @@ import { handlerEntry, isKeyRoute, type Route } from '../../functions/routes.js'
 import { answerClientError, answerConnect } from './client-error.js';
 import { lambdaContext, stoppedAt, TIMED_OUT } from './lambda-context.js';
 import { loadHandler } from './load-handler.js';
-import { matchPath } from './match-path.js';
+import { matchPath, requestTarget } from './match-path.js';
 
 // Emulates API Gateway REST with Lambda proxy integration in front of the same handler modules the
 // stack deploys: the v1 event shape, the REQUEST authorizer, gateway responses, binary media
@@ -422,8 +422,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<Answered> {
-    const url = new URL(req.url ?? '/', 'http://local');
-    const path = url.pathname;
+    // Routed on the path as sent (requestTarget); the query alone is parsed as a URL's.
+    const target = requestTarget(req.url ?? '/');
+    const path = target.path;
     const method = (req.method ?? 'GET').toUpperCase();
     // Read (or refuse) the whole body before answering anything, so a keep-alive connection
     // never carries unread bytes into the next request.
@@ -443,7 +444,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (!matched) return sendGateway(res, 'MISSING_AUTHENTICATION_TOKEN');
 
     const { headers, multiValueHeaders } = headerMaps(req);
-    const query = queryMaps(url);
+    const query = queryMaps(new URL(`?${target.query}`, 'http://local/'));
     const binary = isBinaryMediaType(req.headers['content-type'] ?? '');
     const sourceIp = clientIp(req, options.trustForwardedFor);
     const resource = matched.routes[0]!.path;

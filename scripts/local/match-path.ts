@@ -5,6 +5,25 @@ import { ROUTES, type Route } from '../../functions/routes.js';
 
 const PARAM = /\{(\w+)\}/g;
 
+/** An absolute-form request-target's scheme and authority (a request written for a proxy). */
+const ABSOLUTE_FORM = /^https?:\/\/[^/?]*/i;
+
+/**
+ * The path and query of a request-target as the client sent it: the path is what precedes the
+ * first `?` (of an absolute-form target, what follows its authority), never normalised as a URL
+ * parser would (`\` read as `/`, `.` and `..` segments resolved, `%2e%2e` among them). API Gateway
+ * routes the path as sent, so `/v1/lookup/../usage` is no route, and a path parameter is one
+ * segment as sent, percent-decoded afterwards.
+ */
+export function requestTarget(target: string): { path: string; query: string } {
+  const question = target.indexOf('?');
+  let path = question < 0 ? target : target.slice(0, question);
+  const query = question < 0 ? '' : target.slice(question + 1);
+  const absolute = ABSOLUTE_FORM.exec(path);
+  if (absolute) path = path.slice(absolute[0].length) || '/';
+  return { path, query };
+}
+
 /**
  * Matches a concrete path against the table like API Gateway does: the most specific resource
  * (fewest path parameters) wins. Returns that resource's routes (one per method) and parameters.

@@ -184,6 +184,44 @@ describe('hostile-headers', () => {
     });
   });
 
+  describe('the path is routed as sent, as API Gateway routes it (fetch() would normalise it)', () => {
+    const secret = () => [`Authorization: Bearer ${stack.dev.secretKey}`];
+
+    test.each([
+      '/v1\\lookup\\8.8.8.8',
+      '/v1/lookup/../usage',
+      '/v1/lookup/%2e%2e/usage',
+      '/v1/lookup/%2E%2E/usage',
+      '/v1/./usage',
+    ])('%s is 404 not_found, not another route', async (path) => {
+      expectError(await get(path, secret()), 404, 'not_found');
+    });
+
+    test('%2e%2e as the {ip} is that route refusing an invalid address', async () => {
+      expectError(await get('/v1/lookup/%2e%2e', secret()), 400, 'invalid_ip');
+    });
+
+    test.each(['//v1/geo', '/v1/geo/'])('%s is 404 not_found (docs/api.md: GET /v1/geo)', async (path) => {
+      const res = await get(path, [
+        `X-Api-Key: ${stack.dev.publishableKey}`,
+        'Origin: http://localhost:5173',
+      ]);
+      expectError(res, 404, 'not_found');
+    });
+
+    test('a path parameter is percent-decoded, and the query parsed, as before', async () => {
+      const res = await get('/v1/lookup/2001%3Adb8%3A%3A1?fields=country%2Casn', secret());
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ip: '2001:db8::1', found: false, country: null, asn: null });
+    });
+
+    test('a target that is no URL is 404 not_found, not a gateway error', async () => {
+      const errorsBefore = stack.serverErrors().length;
+      expectError(await get('//[', secret()), 404, 'not_found');
+      expect(stack.serverErrors().slice(errorsBefore)).toEqual([]);
+    });
+  });
+
   describe("what Node's HTTP parser refuses is answered in the API's shape", () => {
     test('headers over 16 KB are 431 headers_too_large, and the connection is closed', async () => {
       const res = await get('/v1/lookup/8.8.8.8', [

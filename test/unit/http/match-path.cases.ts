@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { matchIn, matchPath } from '../../../scripts/local/match-path.js';
+import { matchIn, matchPath, requestTarget } from '../../../scripts/local/match-path.js';
 
 // The local gateway's routing (scripts/local/match-path.ts), as API Gateway matches the resources
 // the stack deploys from the same table.
@@ -35,6 +35,37 @@ describe('the local gateway matches a path to its resource like API Gateway', ()
     expect(matchIn(table, '/a/b/c')).toEqual({ routes: [{ path: '/a/b/c' }], pathParameters: {} });
     expect(matchIn(table, '/a/z/c')).toEqual({ routes: [{ path: '/a/{x}/c' }], pathParameters: { x: 'z' } });
     expect(matchIn(table, '/a/z/d')?.pathParameters).toEqual({ x: 'z', y: 'd' });
+  });
+
+  test('the path is routed as sent: no `\\` read as `/`, no dot segment resolved', () => {
+    for (const target of [
+      '/v1\\lookup\\8.8.8.8',
+      '/v1/lookup/../usage',
+      '/v1/lookup/%2e%2e/usage',
+      '/v1/lookup/./8.8.8.8',
+      '//v1/geo',
+      '/v1/geo/',
+    ]) {
+      const { path } = requestTarget(target);
+      expect([target, path]).toEqual([target, target]);
+      expect([target, matchPath(path)]).toEqual([target, undefined]);
+    }
+    // One segment, whatever it spells: the route refuses it as it refuses any other value.
+    expect(matchPath(requestTarget('/v1/lookup/%2e%2e').path)?.pathParameters).toEqual({ ip: '%2e%2e' });
+  });
+
+  test('the query is what follows the first ?; an absolute-form target is routed on its path', () => {
+    expect(requestTarget('/v1/geo?fields=country?x&key=a')).toEqual({
+      path: '/v1/geo',
+      query: 'fields=country?x&key=a',
+    });
+    expect(requestTarget('/v1/lookup/2001%3Adb8%3A%3A1')).toEqual({
+      path: '/v1/lookup/2001%3Adb8%3A%3A1',
+      query: '',
+    });
+    expect(requestTarget('http://127.0.0.1:8787/v1/geo?x=1')).toEqual({ path: '/v1/geo', query: 'x=1' });
+    expect(requestTarget('HTTPS://example.com')).toEqual({ path: '/', query: '' });
+    expect(requestTarget('*').path).toBe('*');
   });
 
   test('a path of no route matches nothing (the gateway answers it, no function runs)', () => {
