@@ -46,7 +46,7 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
     name: 'TRUST_FORWARDED_FOR',
     default: '`false`',
     meaning:
-      'Take the client IP from the first `X-Forwarded-For` entry when it is an IP address (to try `GET /v1/geo` with another address); anything else there is ignored.',
+      'Take the client IP from the first `X-Forwarded-For` entry when it is an IP address (to try `GET /v1/geo` with another address); anything else there is ignored, an address with a zone id (`fe80::1%eth0`) included.',
     readBy: '`npm start`',
   },
   {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { deflate, deflateSync, gzip, gzipSync } from 'node:zlib';
 import type { Logger } from '@aws-lambda-powertools/logger';
@@ -38,6 +38,7 @@ import {
 } from '../../functions/lib/gateway/gateway-settings.js';
 import { preflightHeaders } from '../../functions/lib/http/cors.js';
 import { ERROR_CODES, type ErrorCode } from '../../functions/lib/http/errors.js';
+import { parseIp } from '../../functions/lib/ip/parse-ip.js';
 import { maskAuthorization, maskKey, maskKeyParams } from '../../functions/lib/log/key-mask.js';
 import { accessLogger } from '../../functions/lib/observability.js';
 import type { Services } from '../../functions/lib/runtime/services.js';
@@ -308,13 +309,15 @@ function queryMaps(url: URL) {
 
 /**
  * The caller's address, as API Gateway's sourceIp: always an IP address. With TRUST_FORWARDED_FOR
- * the first X-Forwarded-For entry stands in for it when it is one; anything else there is ignored.
+ * the first X-Forwarded-For entry stands in for it when it is one as the lookups accept it
+ * (parseIp: Node's isIP also takes a zone id, `fe80::1%eth0`, which no lookup does); anything else
+ * there is ignored.
  */
 function clientIp(req: IncomingMessage, trustForwardedFor: boolean): string {
   if (trustForwardedFor) {
     const xff = req.headers['x-forwarded-for'];
     const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-    if (first && isIP(first) !== 0) return first;
+    if (first && parseIp(first) !== null) return first;
   }
   return (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
 }

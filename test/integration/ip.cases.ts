@@ -308,7 +308,9 @@ describe('ip', () => {
     });
 
     test('a trusted X-Forwarded-For that is not an address is ignored: the connecting address, never an echo', async () => {
-      for (const forwarded of ['<script>alert(1)</script>', '8.8.8.8x', 'unknown, 8.8.8.8']) {
+      // A zone id is no address either: the lookups refuse it as invalid_ip.
+      const zoned = ['fe80::1%eth0', '2001:db8::1%1, 8.8.8.8'];
+      for (const forwarded of ['<script>alert(1)</script>', '8.8.8.8x', 'unknown, 8.8.8.8', ...zoned]) {
         const body = GeoResultSchema.parse(await (await geo({ 'X-Forwarded-For': forwarded })).json());
         expect([forwarded, body.ip]).toEqual([forwarded, expect.stringMatching(/^(127\.0\.0\.1|::1)$/)]);
       }
