@@ -4,9 +4,10 @@ import { ConfigError, environmentConfig } from '../functions/lib/runtime/config.
 import { dnsCanary } from '../functions/lib/runtime/email.js';
 import { ensureDataLayer } from '../layers/build/data-layer.js';
 import { dataBanner } from './local/data-banner.js';
+import { DataDirInUse, lockDataDir } from './local/data-dir-lock.js';
 import { portIsFree } from './local/free-port.js';
 import { DEV_MEMBER } from './local/seed.js';
-import { startLocalStack } from './local/stack.js';
+import { localDataDir, startLocalStack } from './local/stack.js';
 import { localSwitchProblem } from './local/switches.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
@@ -66,6 +67,19 @@ if (port !== 0) {
   if (!free) portInUse();
 }
 
+// One npm start per data directory: another one's emulators on the same files crashed this one
+// (scripts/local/data-dir-lock.ts). Held until this process exits, however it exits; a lock that
+// a killed process left is taken over.
+const dataDir = localDataDir();
+try {
+  const lock = lockDataDir(dataDir);
+  process.on('exit', () => lock.release());
+} catch (err) {
+  if (!(err instanceof DataDirInUse)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+
 // Built on first run, and rebuilt when this source builds another layer format than the one built.
 // A source the environment names that cannot be used (GEO_CITY_MMDB naming a missing or wrong
 // file, say) stops the start with the build's reason, not a stack trace.
@@ -83,6 +97,7 @@ await ensureDataLayer({
 });
 
 const stack = await startLocalStack({
+  dataDir,
   port,
   host,
   workers,

@@ -39,7 +39,8 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
   {
     name: 'DATA_DIR',
     default: '`./.data`',
-    meaning: 'Local state: DynamoDB, S3, dev keys, the outbox, `endpoints.json`, `user-id-secret`.',
+    meaning:
+      'Local state: DynamoDB, S3, dev keys, the outbox, `endpoints.json`, `user-id-secret`, and `npm-start.pid` while an `npm start` uses it.',
     readBy: '`npm start`, `npm run admin`, `npm run jobs`',
   },
   {

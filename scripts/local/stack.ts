@@ -115,9 +115,14 @@ const SWEEP_INTERVAL_MS = 60_000;
 /** Far enough ahead that every open lease is due (a lease is due within its life and grace). */
 const LEASE_EVERY_DUE_MS = 24 * 3600_000;
 
+/** The local stack's data directory: `dataDir`, else DATA_DIR, else `.data` in the project. */
+export function localDataDir(dataDir?: string): string {
+  return resolve(dataDir ?? process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
+}
+
 /** The whole API on this machine: emulators, seeded account, API Gateway emulator, SQS pollers. */
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
-  const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
+  const dataDir = localDataDir(options.dataDir);
   const log = options.log ?? (() => undefined);
   const warn = options.warn ?? log;
   await mkdir(dataDir, { recursive: true });

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +9,7 @@ import { DynamoAccountStore } from '../../functions/lib/aws/account-store.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoUsageCounter } from '../../functions/lib/aws/usage-counter.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
+import { LOCK_FILE } from '../../scripts/local/data-dir-lock.js';
 import type { Endpoints } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
 import { localSwitchProblem } from '../../scripts/local/switches.js';
@@ -187,11 +188,13 @@ describe('npm start with WORKERS=2', () => {
     expect(await lookup('8.8.4.4')).toBe(200);
   }, 60_000);
 
-  test('SIGTERM stops the server and every worker', async () => {
+  test('SIGTERM stops the server and every worker, and releases the data directory', async () => {
     const workers = workerPids();
+    expect(await readFile(join(dataDir, LOCK_FILE), 'utf8')).toBe(`${child.pid}\n`);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(workers.filter(alive)).toEqual([]);
+    expect(await readdir(dataDir)).not.toContain(LOCK_FILE);
   });
 });
 
@@ -232,6 +235,37 @@ test.each([
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+// A second npm start on a data directory another one uses crashed in the DynamoDB emulator. Here the
+// lock's file names this test's process, which runs; what the lock takes over is tested without a
+// process (test/unit/http/data-dir-lock.cases.ts).
+test('a DATA_DIR another npm start holds: one clear line and exit 1, the lock left as it was', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'netintel-locked-'));
+  try {
+    await writeFile(join(dir, LOCK_FILE), `${process.pid}\n`);
+    const second = spawnStart({ DATA_DIR: dir });
+    let err = '';
+    let out = '';
+    second.stderr!.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
+    second.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      // Not refused: it would serve until stopped.
+      if (out.includes('running at')) second.kill('SIGKILL');
+    });
+    const code = await new Promise((resolve) => second.once('exit', (c, signal) => resolve(signal ?? c)));
+    expect(code).toBe(1);
+    expect(err).toContain(
+      `DATA_DIR ${dir} is in use by another npm start (pid ${process.pid}): stop it or set DATA_DIR to another folder.`,
+    );
+    expect(err).not.toMatch(/at .*node:/);
+    expect(await readdir(dir)).toEqual([LOCK_FILE]);
+    expect(await readFile(join(dir, LOCK_FILE), 'utf8')).toBe(`${process.pid}\n`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);
 
 test.each(['1', '2'])(
   'WORKERS=%s on a port in use: one clear line and exit 1',

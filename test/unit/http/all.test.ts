@@ -3,6 +3,7 @@
 // of its own; it is listed here.
 import './billing.cases.js';
 import './client-error.cases.js';
+import './data-dir-lock.cases.js';
 import './dependency-unavailable.cases.js';
 import './json-body.cases.js';
 import './local-url.cases.js';
