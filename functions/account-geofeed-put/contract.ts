@@ -1,4 +1,4 @@
-import { GeofeedViewSchema } from '../lib/accounts/rules-schema.js';
+import { ETAG_NOTE, GeofeedViewSchema, RulesChangeHeaders } from '../lib/accounts/rules-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
 import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
@@ -15,7 +15,16 @@ export const contract: RouteContract = {
   bodyMediaTypes: ['text/csv'],
   // The body is CSV, read by the handler (not a JSON body validated by a schema).
   textBody: true,
-  errors: ['invalid_geofeed', 'invalid_body', 'unsupported_media_type', 'body_too_large'],
-  response: GeofeedViewSchema,
+  headers: RulesChangeHeaders,
+  // invalid_field: a malformed If-Match (the body is read by the handler, not validated by a schema).
+  errors: [
+    'invalid_geofeed',
+    'invalid_body',
+    'invalid_field',
+    'unsupported_media_type',
+    'body_too_large',
+    'rules_changed',
+  ],
+  response: GeofeedViewSchema.check(z.describe(`The account's private geofeed now in force. ${ETAG_NOTE}`)),
   examples,
 };

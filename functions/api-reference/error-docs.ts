@@ -62,7 +62,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   },
   missing_field: { when: 'a required field is absent', message: 'emails is required.' },
   invalid_field: {
-    when: 'a field has the wrong type or form',
+    when: 'a field has the wrong type or form, or a header (If-Match) is malformed',
     message: 'email: Invalid input: expected string, received number',
   },
   invalid_query: {
@@ -183,6 +183,11 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   job_expired: {
     when: 'the job is past its 7 days: its addresses and results are deleted',
     message: 'The job expired; its addresses and results were deleted.',
+  },
+  rules_changed: {
+    when: "PUT /v1/account/email-rules, /v1/account/travel or /v1/account/geofeed, or DELETE /v1/account/geofeed, with an If-Match that is no longer the rules' ETag: another change came first and nothing was applied; read them again and apply the change to what is there now",
+    message:
+      'The email rules were changed since you read them (by dashboard:ana@shop.example, at 2026-11-24T16:30:00.000Z): read them again and apply your change to what is there now.',
   },
   body_too_large: {
     when: 'the body is over its limit (10 MB for a list job, 1 MiB for an account geofeed and for other JSON bodies)',

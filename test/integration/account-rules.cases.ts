@@ -383,6 +383,193 @@ describe('account rules', () => {
     });
   });
 
+  describe('saving from two places at once: ETag and If-Match (docs/rules.md)', () => {
+    const TAG = /^"[0-9a-z]+"$/;
+    const etagOf = (res: Response) => res.headers.get('etag');
+    const putRules = (headers: Record<string, string>, body: unknown, ifMatch?: string) =>
+      stack.call('PUT', '/v1/account/email-rules', {
+        headers: { ...headers, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) },
+        body,
+      });
+    const putTravel = (headers: Record<string, string>, body: unknown, ifMatch?: string) =>
+      stack.call('PUT', '/v1/account/travel', {
+        headers: { ...headers, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) },
+        body,
+      });
+    const putGeofeed = (headers: Record<string, string>, csv: string, ifMatch?: string) =>
+      stack.call('PUT', '/v1/account/geofeed', {
+        headers: {
+          ...headers,
+          'Content-Type': 'text/csv',
+          ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }),
+        },
+        body: csv,
+      });
+    const deleteGeofeedAs = (headers: Record<string, string>, ifMatch?: string) =>
+      stack.call('DELETE', '/v1/account/geofeed', {
+        headers: { ...headers, ...(ifMatch === undefined ? {} : { 'If-Match': ifMatch }) },
+      });
+
+    test('email rules: two tabs read the same rules; the second save with the tag read is 412 and changes nothing', async () => {
+      const { headers } = await newAccount();
+      const read = await stack.call('GET', '/v1/account/email-rules', { headers });
+      expect(etagOf(read)).toBe('"defaults"');
+      const tab1 = await putRules(headers, { block: { domains: ['competitor.example'] } }, etagOf(read)!);
+      expect(tab1.status).toBe(200);
+      const saved = etagOf(tab1)!;
+      expect(saved).toMatch(TAG);
+      expect(saved).not.toBe('"defaults"');
+      expect(etagOf(await stack.call('GET', '/v1/account/email-rules', { headers }))).toBe(saved);
+
+      // Tab 2 read before tab 1 saved: its save is refused, tab 1's block stays.
+      const tab2 = await putRules(headers, { allow: { domains: ['partner.example'] } }, etagOf(read)!);
+      expect(tab2.status).toBe(412);
+      const refusal = await json(tab2);
+      expect(refusal).toEqual({ error: 'rules_changed', message: expect.any(String) });
+      expect(refusal.message).toMatch(
+        /^The email rules were changed since you read them \(by key:[^,]+, at 20\d\d-[^)]+\): read them again/,
+      );
+      const after = await stack.call('GET', '/v1/account/email-rules', { headers });
+      expect(etagOf(after)).toBe(saved);
+      expect(await json(after)).toMatchObject({
+        allow: { domains: [] },
+        block: { domains: ['competitor.example'] },
+      });
+
+      // Read again, apply the change to what is there: it lands, with a new tag.
+      const merged = await putRules(
+        headers,
+        { allow: { domains: ['partner.example'] }, block: { domains: ['competitor.example'] } },
+        saved,
+      );
+      expect(merged.status).toBe(200);
+      expect(etagOf(merged)).toMatch(TAG);
+      expect(etagOf(merged)).not.toBe(saved);
+      expect(await json(merged)).toMatchObject({ entries: 2 });
+
+      // A change of another rule leaves the email rules' tag as it was.
+      expect((await putTravel(headers, { maxSpeedKmh: 1500 })).status).toBe(200);
+      const again = await putRules(headers, { block: { domains: ['competitor.example'] } }, etagOf(merged)!);
+      expect(again.status).toBe(200);
+
+      // Without If-Match, or with *, the last save wins as before; a weak tag never matches.
+      expect((await putRules(headers, { block: { tlds: ['zip'] } })).status).toBe(200);
+      const star = await putRules(headers, { block: { tlds: ['zip', 'mov'] } }, '*');
+      expect(star.status).toBe(200);
+      const weak = await putRules(headers, {}, `W/${etagOf(star)}`);
+      expect([weak.status, (await json(weak)).error]).toEqual([412, 'rules_changed']);
+    });
+
+    test('10 saves with the same tag at the same moment: exactly one lands, the others are 412', async () => {
+      const { headers } = await newAccount();
+      const tag = etagOf(await stack.call('GET', '/v1/account/email-rules', { headers }))!;
+      const names = Array.from({ length: 10 }, (_, i) => `tab${i}.example`);
+      const answers = await Promise.all(
+        names.map((name) => putRules(headers, { block: { domains: [name] } }, tag)),
+      );
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(statuses.filter((s) => s === 412)).toHaveLength(9);
+      const winner = answers[statuses.indexOf(200)]!;
+      const inForce = await stack.call('GET', '/v1/account/email-rules', { headers });
+      expect(etagOf(inForce)).toBe(etagOf(winner));
+      expect((await json(inForce)).block.domains).toEqual((await json(winner)).block.domains);
+
+      // Travel settings the same way.
+      const travelTag = etagOf(await stack.call('GET', '/v1/account/travel', { headers }))!;
+      expect(travelTag).toBe('"defaults"');
+      const speeds = Array.from({ length: 10 }, (_, i) => 2000 + i);
+      const travels = await Promise.all(
+        speeds.map((maxSpeedKmh) => putTravel(headers, { maxSpeedKmh }, travelTag)),
+      );
+      const travelStatuses = travels.map((res) => res.status);
+      expect(travelStatuses.filter((s) => s === 200)).toHaveLength(1);
+      expect(travelStatuses.filter((s) => s === 412)).toHaveLength(9);
+      const landed = await json(travels[travelStatuses.indexOf(200)]!);
+      expect((await json(await stack.call('GET', '/v1/account/travel', { headers }))).maxSpeedKmh).toBe(
+        landed.maxSpeedKmh,
+      );
+    });
+
+    test('travel settings: the tag of the save is the tag read; a stale one is 412', async () => {
+      const { headers } = await newAccount();
+      const read = await stack.call('GET', '/v1/account/travel', { headers });
+      expect(etagOf(read)).toBe('"defaults"');
+      const first = await putTravel(headers, { minDistanceKm: 50 }, '"defaults"');
+      expect(first.status).toBe(200);
+      const tag = etagOf(first)!;
+      expect(tag).toMatch(/^"[0-9a-f]{16}"$/);
+      expect(etagOf(await stack.call('GET', '/v1/account/travel', { headers }))).toBe(tag);
+      const stale = await putTravel(headers, { minDistanceKm: 75 }, '"defaults"');
+      expect(stale.status).toBe(412);
+      expect((await json(stale)).message).toMatch(
+        /^The travel settings were changed since you read them \(by key:/,
+      );
+      expect((await json(await stack.call('GET', '/v1/account/travel', { headers }))).minDistanceKm).toBe(50);
+      const next = await putTravel(headers, { minDistanceKm: 75 }, tag);
+      expect(next.status).toBe(200);
+      expect(etagOf(next)).not.toBe(tag);
+    });
+
+    test('geofeed: 404 names no feed, an upload made meanwhile is not replaced, a stale DELETE is 412', async () => {
+      const { headers } = await newAccount();
+      const none = await stack.call('GET', '/v1/account/geofeed', { headers });
+      expect([none.status, etagOf(none)]).toEqual([404, '"defaults"']);
+      const first = await putGeofeed(headers, '8.8.8.0/24,DE,,,\n', '"defaults"');
+      expect(first.status).toBe(200);
+      const tag = etagOf(first)!;
+      expect(tag).toMatch(TAG);
+      const read = await stack.call('GET', '/v1/account/geofeed', { headers });
+      expect(etagOf(read)).toBe(tag);
+
+      // Another tab that saw no feed: its upload is refused, the feed in force stays.
+      const second = await putGeofeed(headers, '8.8.4.0/24,FR,,,\n', '"defaults"');
+      expect([second.status, (await json(second)).error]).toEqual([412, 'rules_changed']);
+      expect(await (await stack.call('GET', '/v1/account/geofeed', { headers })).text()).toBe(
+        '8.8.8.0/24,DE,,,\n',
+      );
+
+      // A DELETE based on an older read: refused, the feed stays.
+      const newer = await putGeofeed(headers, '8.8.8.0/24,CH,,,\n', tag);
+      expect(newer.status).toBe(200);
+      const staleDelete = await deleteGeofeedAs(headers, tag);
+      expect(staleDelete.status).toBe(412);
+      expect((await json(staleDelete)).message).toMatch(
+        /^The geofeed was changed since you read it \(by key:/,
+      );
+      expect((await stack.call('GET', '/v1/account/geofeed', { headers })).status).toBe(200);
+
+      // With the current tag it goes; the old tag of a feed now gone is refused too.
+      const deleted = await deleteGeofeedAs(headers, etagOf(newer)!);
+      expect([deleted.status, etagOf(deleted)]).toEqual([204, '"defaults"']);
+      const gone = await deleteGeofeedAs(headers, etagOf(newer)!);
+      expect(gone.status).toBe(412);
+      expect((await json(gone)).message).toMatch(/\(now there is none\)/);
+      expect((await deleteGeofeedAs(headers, '"defaults"')).status).toBe(204);
+    });
+
+    test('a malformed If-Match is 400 invalid_field on every change, and changes nothing', async () => {
+      const { headers } = await newAccount();
+      for (const bad of ['abc', '"a", "b"', `"${'x'.repeat(250)}"`]) {
+        for (const res of await Promise.all([
+          putRules(headers, { block: { tlds: ['zip'] } }, bad),
+          putTravel(headers, { maxSpeedKmh: 5000 }, bad),
+          putGeofeed(headers, '8.8.8.0/24,DE,,,\n', bad),
+          deleteGeofeedAs(headers, bad),
+        ])) {
+          expect(res.status).toBe(400);
+          expect(await json(res)).toEqual({
+            error: 'invalid_field',
+            message: expect.stringMatching(/^If-Match must be \* or one entity tag/),
+          });
+        }
+      }
+      expect(etagOf(await stack.call('GET', '/v1/account/email-rules', { headers }))).toBe('"defaults"');
+      expect(etagOf(await stack.call('GET', '/v1/account/travel', { headers }))).toBe('"defaults"');
+      expect((await stack.call('GET', '/v1/account/geofeed', { headers })).status).toBe(404);
+    });
+  });
+
   test('20 saves of travel settings and email rules at the same moment all land, one of each in force', async () => {
     const { headers } = await newAccount();
     const speeds = Array.from({ length: 16 }, (_, i) => 1000 + i * 100);

@@ -1502,7 +1502,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "webhook_disabled" | "too_many_keys" | "too_many_hostnames" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "webhook_disabled" | "too_many_keys" | "too_many_hostnames" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "rules_changed" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -2297,7 +2297,7 @@ export interface operations {
              *     - `batch_too_large`: a batch of more than 100 items
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
@@ -2481,7 +2481,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -2670,7 +2670,7 @@ export interface operations {
              *     - `batch_too_large`: a batch of more than 100 items
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -3660,7 +3660,7 @@ export interface operations {
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -3861,7 +3861,7 @@ export interface operations {
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              *     - `invalid_user_id`: userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)
              */
             400: {
@@ -4014,7 +4014,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              *     - `invalid_user_id`: userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)
              */
             400: {
@@ -4413,7 +4413,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account's impossible-travel settings in force. */
+            /** @description The account's impossible-travel settings in force. The answer's ETag header names this state of the rules: send it back as If-Match with a change. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4505,7 +4505,10 @@ export interface operations {
     "account-travel-put": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the read (or save) this change is based on: the change is made only if the rules still have it, else 412 rules_changed and nothing is applied (read again and apply the change to what is there now). Compared strongly: a weak tag (W/"…") never matches. `"defaults"` names rules never set (no geofeed). Without it, or with `*`, the last change wins. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4522,7 +4525,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account's impossible-travel settings in force. */
+            /** @description The account's impossible-travel settings now in force. The answer's ETag header names this state of the rules: send it back as If-Match with a change. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4548,7 +4551,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -4580,6 +4583,19 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rules_changed`: PUT /v1/account/email-rules, /v1/account/travel or /v1/account/geofeed, or DELETE /v1/account/geofeed, with an If-Match that is no longer the rules' ETag: another change came first and nothing was applied; read them again and apply the change to what is there now */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4663,7 +4679,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The account's email rules in force. */
+            /** @description The account's email rules in force. The answer's ETag header names this state of the rules: send it back as If-Match with a change. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4788,7 +4804,10 @@ export interface operations {
     "account-email-rules-put": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the read (or save) this change is based on: the change is made only if the rules still have it, else 412 rules_changed and nothing is applied (read again and apply the change to what is there now). Compared strongly: a weak tag (W/"…") never matches. `"defaults"` names rules never set (no geofeed). Without it, or with `*`, the last change wins. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4842,7 +4861,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account's email rules in force. */
+            /** @description The account's email rules now in force. The answer's ETag header names this state of the rules: send it back as If-Match with a change. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4901,7 +4920,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -4933,6 +4952,19 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rules_changed`: PUT /v1/account/email-rules, /v1/account/travel or /v1/account/geofeed, or DELETE /v1/account/geofeed, with an If-Match that is no longer the rules' ETag: another change came first and nothing was applied; read them again and apply the change to what is there now */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5016,7 +5048,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The geofeed as uploaded (RFC 8805 CSV). */
+            /** @description The geofeed as uploaded (RFC 8805 CSV). The answer's ETag header names this state of the rules: send it back as If-Match with a change. The 404 of an account without one has ETag "defaults". */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5110,7 +5142,10 @@ export interface operations {
     "account-geofeed-put": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the read (or save) this change is based on: the change is made only if the rules still have it, else 412 rules_changed and nothing is applied (read again and apply the change to what is there now). Compared strongly: a weak tag (W/"…") never matches. `"defaults"` names rules never set (no geofeed). Without it, or with `*`, the last change wins. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5120,7 +5155,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The account's private geofeed now in force. */
+            /** @description The account's private geofeed now in force. The answer's ETag header names this state of the rules: send it back as If-Match with a change. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5143,6 +5178,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              *     - `invalid_geofeed`: PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)
              */
             400: {
@@ -5175,6 +5211,19 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rules_changed`: PUT /v1/account/email-rules, /v1/account/travel or /v1/account/geofeed, or DELETE /v1/account/geofeed, with an If-Match that is no longer the rules' ETag: another change came first and nothing was applied; read them again and apply the change to what is there now */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5252,13 +5301,16 @@ export interface operations {
     "account-geofeed-delete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the read (or save) this change is based on: the change is made only if the rules still have it, else 412 rules_changed and nothing is applied (read again and apply the change to what is there now). Compared strongly: a weak tag (W/"…") never matches. `"defaults"` names rules never set (no geofeed). Without it, or with `*`, the last change wins. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description No body. */
+            /** @description No body; ETag "defaults", the tag of no geofeed. */
             204: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5268,6 +5320,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
             401: {
@@ -5287,6 +5352,19 @@ export interface operations {
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description - `rules_changed`: PUT /v1/account/email-rules, /v1/account/travel or /v1/account/geofeed, or DELETE /v1/account/geofeed, with an If-Match that is no longer the rules' ETag: another change came first and nothing was applied; read them again and apply the change to what is there now */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5500,7 +5578,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
             400: {
@@ -5806,7 +5884,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
             400: {
@@ -6087,7 +6165,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -6516,7 +6594,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -6702,7 +6780,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -6762,7 +6840,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -7051,7 +7129,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -7139,7 +7217,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -7201,7 +7279,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `invalid_field`: a field has the wrong type or form */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7333,7 +7411,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
              */
             400: {
                 headers: {
@@ -7414,7 +7492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_field`: a field has the wrong type or form */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7475,7 +7553,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `invalid_field`: a field has the wrong type or form */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -58,15 +58,31 @@ export interface AccountRulesStore {
     accountId: string,
     kind: RuleDocument,
   ): Promise<{ meta: DocumentMeta; body: Buffer } | undefined>;
+  /*
+   * The changes take an optional `ifMatch`, the If-Match header as sent (rules-tags.ts): the change
+   * is made only while the rule's tag is that one, checked on every try against the profile it
+   * read; otherwise RulesChangedError, nothing applied. None or `*`: the last change wins.
+   */
   writeDocument(
     accountId: string,
     kind: RuleDocument,
     body: Buffer,
     facts: { count: number; change: RuleChange },
+    ifMatch?: string,
   ): Promise<DocumentMeta>;
   /** The change as made (its `at` when it took effect), or null when there was none. */
-  deleteDocument(accountId: string, kind: RuleDocument, change: RuleChange): Promise<RuleChange | null>;
-  writeTravel(accountId: string, settings: TravelSettings, change: RuleChange): Promise<TravelMeta>;
+  deleteDocument(
+    accountId: string,
+    kind: RuleDocument,
+    change: RuleChange,
+    ifMatch?: string,
+  ): Promise<RuleChange | null>;
+  writeTravel(
+    accountId: string,
+    settings: TravelSettings,
+    change: RuleChange,
+    ifMatch?: string,
+  ): Promise<TravelMeta>;
 }
 
 /** The rules in force for one account, compiled for its requests. */

@@ -42,3 +42,14 @@ export class UnknownKeyError extends Error {}
 
 /** Other changes of the same account's rules won every try: nothing was applied. */
 export class RulesConflictError extends Error {}
+
+/**
+ * A change of an account's rules whose If-Match no longer names the rules it replaces: another change
+ * came first (docs/rules.md: Saving from two places at once). Nothing was applied.
+ */
+export class RulesChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RulesChangedError';
+  }
+}

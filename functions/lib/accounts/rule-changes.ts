@@ -38,14 +38,25 @@ export interface RuleAuditLog {
  */
 const madeBy = ({ at, by }: RuleChange): RuleChange => ({ at, by });
 
+/**
+ * What a change asks of the rule it replaces (docs/rules.md: Saving from two places at once):
+ * `ifMatch`, the If-Match header as sent, is the tag the caller read (rules-tags.ts); the change is
+ * made only while the rule still has it, else RulesChangedError and nothing applied. None (the
+ * admin CLI) or `*`: the last change wins.
+ */
+export interface RulesPrecondition {
+  ifMatch?: string;
+}
+
 export async function setTravel(
   store: AccountRulesStore,
   accountId: string,
   settings: TravelSettings,
   change: RuleChange,
   log: RuleAuditLog,
+  { ifMatch }: RulesPrecondition = {},
 ): Promise<TravelMeta> {
-  const travel = await store.writeTravel(accountId, settings, change);
+  const travel = await store.writeTravel(accountId, settings, change, ifMatch);
   log.info(RULES_CHANGED, { accountId, audit: { rule: 'travel', ...madeBy(travel), settings } });
   return travel;
 }
@@ -56,11 +67,15 @@ export async function setEmailRules(
   rules: EmailRules,
   change: RuleChange,
   log: RuleAuditLog,
+  { ifMatch }: RulesPrecondition = {},
 ): Promise<DocumentMeta> {
-  const meta = await store.writeDocument(accountId, 'emailRules', Buffer.from(JSON.stringify(rules)), {
-    count: emailRuleEntries(rules),
-    change,
-  });
+  const meta = await store.writeDocument(
+    accountId,
+    'emailRules',
+    Buffer.from(JSON.stringify(rules)),
+    { count: emailRuleEntries(rules), change },
+    ifMatch,
+  );
   log.info(RULES_CHANGED, {
     accountId,
     audit: { rule: 'emailRules', ...madeBy(meta), entries: meta.count, relayAliases: rules.relayAliases },
@@ -75,6 +90,7 @@ export async function setGeofeed(
   csv: Buffer,
   change: RuleChange,
   log: RuleAuditLog,
+  { ifMatch }: RulesPrecondition = {},
 ): Promise<DocumentMeta> {
   if (csv.length > ACCOUNT_GEOFEED_MAX_BYTES) throw new GeofeedTooLargeError(ACCOUNT_GEOFEED_MAX_BYTES);
   // UTF-8 only: decoded as it is, a stray byte would be stored and answered as U+FFFD. Such lines
@@ -91,7 +107,13 @@ export async function setGeofeed(
     badLines.map((line) => ({ line, reason: 'is not UTF-8' })),
   );
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
-  const meta = await store.writeDocument(accountId, 'geofeed', csv, { count: parsed.prefixes, change });
+  const meta = await store.writeDocument(
+    accountId,
+    'geofeed',
+    csv,
+    { count: parsed.prefixes, change },
+    ifMatch,
+  );
   log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', ...madeBy(meta), prefixes: meta.count } });
   return meta;
 }
@@ -102,8 +124,9 @@ export async function deleteGeofeed(
   accountId: string,
   change: RuleChange,
   log: RuleAuditLog,
+  { ifMatch }: RulesPrecondition = {},
 ): Promise<boolean> {
-  const made = await store.deleteDocument(accountId, 'geofeed', change);
+  const made = await store.deleteDocument(accountId, 'geofeed', change, ifMatch);
   if (made)
     log.info(RULES_CHANGED, { accountId, audit: { rule: 'geofeed', action: 'deleted', ...madeBy(made) } });
   return made !== null;

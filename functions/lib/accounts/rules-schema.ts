@@ -3,7 +3,39 @@ import { TravelSettingsSchema } from '../risk/travel-settings.js';
 import * as z from '../zod.js';
 
 // What the account-rules routes answer (GET/PUT /v1/account/travel, /v1/account/email-rules,
-// /v1/account/geofeed): the rules in force and who last changed them.
+// /v1/account/geofeed): the rules in force and who last changed them; and the If-Match header their
+// changes take (docs/rules.md: Saving from two places at once).
+
+/** The longest If-Match taken: a tag of ours is under 30 characters. */
+export const IF_MATCH_MAX = 200;
+
+/** `*`, or one entity tag: printable ASCII but the double quote and space, in double quotes, weak (`W/"…"`, which never matches) or not. */
+const ENTITY_TAG = /^(?:\*|(?:W\/)?"[\x21\x23-\x7e]*")$/;
+
+/** The ETag header, as the descriptions of these routes name it (the contract has no response headers). */
+export const ETAG_NOTE =
+  "The answer's ETag header names this state of the rules: send it back as If-Match with a change.";
+
+/** The headers of PUT /v1/account/travel, /v1/account/email-rules, /v1/account/geofeed and DELETE /v1/account/geofeed. */
+export const RulesChangeHeaders = z.object({
+  'If-Match': z
+    .optional(
+      z.string().check(
+        z.refine((value) => value.length <= IF_MATCH_MAX && ENTITY_TAG.test(value), {
+          error: `If-Match must be * or one entity tag in double quotes (the ETag of your last read), at most ${IF_MATCH_MAX} characters.`,
+        }),
+        z.meta({ maxLength: IF_MATCH_MAX }),
+      ),
+    )
+    .check(
+      z.describe(
+        'The ETag of the read (or save) this change is based on: the change is made only if the rules still ' +
+          'have it, else 412 rules_changed and nothing is applied (read again and apply the change to what is ' +
+          'there now). Compared strongly: a weak tag (W/"…") never matches. `"defaults"` names rules never set ' +
+          '(no geofeed). Without it, or with `*`, the last change wins.',
+      ),
+    ),
+});
 
 const changed = {
   updatedAt: z

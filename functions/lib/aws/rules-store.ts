@@ -11,6 +11,7 @@ import type {
   TravelMeta,
 } from '../accounts/account-rules.js';
 import { RulesConflictError } from '../accounts/errors.js';
+import { checkIfMatch } from '../accounts/rules-tags.js';
 import { beforeTry, CONTENDED_SAVE } from '../backoff.js';
 import type { TravelSettings } from '../risk/travel-settings.js';
 import { conditional } from './dynamo-conditions.js';
@@ -24,6 +25,9 @@ import { conditional } from './dynamo-conditions.js';
 // rules or the new ones in force, never a mix; chunks nothing points at (a write killed before its
 // switch, or after it and before its clean-up) are deleted by the account's next change. The chunk items carry no accountId, so they stay out of the account's
 // index (account-items.ts). No transaction: the local emulator has none.
+// A change sent with If-Match (accounts/rules-tags.ts) is checked against the profile each try
+// reads: the switch lands only while that profile is unchanged, so the check holds when it lands,
+// and a change that came first makes the next try refuse (RulesChangedError, nothing applied).
 
 /** Under DynamoDB's 400 KB item limit, with room for the keys. */
 const CHUNK_BYTES = 350_000;
@@ -101,11 +105,13 @@ export class DynamoRulesStore implements AccountRulesStore {
     kind: RuleDocument,
     body: Buffer,
     facts: { count: number; change: RuleChange },
+    ifMatch?: string,
   ): Promise<DocumentMeta> {
     const packed = gzipSync(body);
     for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
       await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
+      checkIfMatch(kind, before, ifMatch);
       const version = newVersion(this.now());
       const parts: Buffer[] = [];
       for (let at = 0; at < packed.length; at += CHUNK_BYTES)
@@ -145,10 +151,16 @@ export class DynamoRulesStore implements AccountRulesStore {
     throw new RulesConflictError(`the rules of ${accountId} changed during every write`);
   }
 
-  async deleteDocument(accountId: string, kind: RuleDocument, given: RuleChange): Promise<RuleChange | null> {
+  async deleteDocument(
+    accountId: string,
+    kind: RuleDocument,
+    given: RuleChange,
+    ifMatch?: string,
+  ): Promise<RuleChange | null> {
     for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
       await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
+      checkIfMatch(kind, before, ifMatch);
       if (!before[kind]) return null;
       const change = this.stamped(given);
       const switched = await this.switchProfile(
@@ -169,10 +181,16 @@ export class DynamoRulesStore implements AccountRulesStore {
     throw new RulesConflictError(`the rules of ${accountId} changed during every write`);
   }
 
-  async writeTravel(accountId: string, settings: TravelSettings, given: RuleChange): Promise<TravelMeta> {
+  async writeTravel(
+    accountId: string,
+    settings: TravelSettings,
+    given: RuleChange,
+    ifMatch?: string,
+  ): Promise<TravelMeta> {
     for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
       await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
+      checkIfMatch('travel', before, ifMatch);
       const change = this.stamped(given);
       const meta: TravelMeta = { settings, ...change };
       const switched = await this.switchProfile(accountId, before.rulesVersion, TRAVEL_ATTRIBUTE, meta, {

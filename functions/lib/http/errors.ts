@@ -40,7 +40,7 @@ export const ERROR_CODES = {
   live_key_required: 403,
   origin_not_allowed: 403,
   hostname_not_yours: 403,
-  // 404 / 405 / 408 / 409 / 410 / 413 / 415
+  // 404 / 405 / 408 / 409 / 410 / 412 / 413 / 415
   not_found: 404,
   job_not_found: 404,
   /** GET /v1/account/geofeed of an account without one. */
@@ -66,6 +66,11 @@ export const ERROR_CODES = {
   /** The Idempotency-Key's first request is still being created (or its crash not yet swept). */
   idempotency_key_in_progress: 409,
   job_expired: 410,
+  /**
+   * PUT or DELETE of an account's rules with an If-Match that no longer names them: another change
+   * came first (docs/rules.md: Saving from two places at once); nothing was applied.
+   */
+  rules_changed: 412,
   body_too_large: 413,
   unsupported_media_type: 415,
   // 421 / 422 / 429 / 431

@@ -234,6 +234,7 @@ describe('request-parameters', () => {
     'ip',
     'id',
     'idempotency-key',
+    'if-match',
     'days',
   ];
   const parameters = fc.dictionary(fc.oneof(fc.constantFrom(...NAMES), fc.string()), hostile, { maxKeys: 8 });
@@ -241,6 +242,10 @@ describe('request-parameters', () => {
   describe('query, path and header validation by contract', () => {
     test('the routes with query, path or header parameters are the ones expected', () => {
       expect(PARTS.map(([name]) => name).sort()).toEqual([
+        'account-email-rules-put',
+        'account-geofeed-delete',
+        'account-geofeed-put',
+        'account-travel-put',
         'geo',
         'jobs-create',
         'jobs-get',

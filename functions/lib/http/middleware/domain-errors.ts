@@ -2,6 +2,7 @@ import {
   GeofeedRefusedError,
   GeofeedTooLargeError,
   LiveKeyLimitError,
+  RulesChangedError,
   RulesConflictError,
   UnknownKeyError,
 } from '../../accounts/errors.js';
@@ -83,6 +84,8 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
         "The account's rules were being changed by another call at the same time; nothing was applied. Retry.",
       ),
   ),
+  // A change sent with an If-Match that no longer names the rules: another change came first.
+  register(RulesChangedError, (err) => new HttpError('rules_changed', err.message)),
   // Webhooks (docs/webhooks.md).
   register(WebhookUrlRefusedError, (err) => new ValidationError('invalid_webhook_url', err.message)),
   register(EndpointNotFoundError, (err) => new HttpError('webhook_not_found', err.message)),
