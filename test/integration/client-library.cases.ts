@@ -167,6 +167,41 @@ describe('client-library', () => {
       await expect(browser().rules.travel()).rejects.toMatchObject({ code: 'wrong_key_type' });
     });
 
+    test('rules.*: reads and saves carry the etag; a change with a stale ifMatch is NetintelError 412 rules_changed', async () => {
+      const client = new Netintel({ baseUrl: stack.url, secretKey: await newAccount({}) });
+      const read = await client.rules.emailRules();
+      expect(read.etag).toBe('"defaults"');
+      const saved = await client.rules.setEmailRules({ block: { tlds: ['zip'] } }, { ifMatch: read.etag });
+      expect(saved.etag).toMatch(/^"[0-9a-z]+"$/);
+      expect((await client.rules.emailRules()).etag).toBe(saved.etag);
+      const stale = await client.rules
+        .setEmailRules({ block: { tlds: ['mov'] } }, { ifMatch: read.etag })
+        .catch((e) => e);
+      expect(stale).toBeInstanceOf(NetintelError);
+      expect(stale).toMatchObject({ status: 412, code: 'rules_changed' });
+      expect((await client.rules.emailRules()).block.tlds).toEqual(['zip']);
+
+      const travel = await client.rules.travel();
+      const moved = await client.rules.setTravel({ minSeconds: 60 }, { ifMatch: travel.etag });
+      expect(moved).toMatchObject({ minSeconds: 60, etag: expect.stringMatching(/^"[0-9a-f]{16}"$/) });
+      await expect(client.rules.setTravel({ minSeconds: 0 }, { ifMatch: travel.etag })).rejects.toMatchObject(
+        {
+          code: 'rules_changed',
+        },
+      );
+
+      const none = await client.rules.geofeedWithTag();
+      expect(none).toEqual({ csv: null, etag: '"defaults"' });
+      const feed = await client.rules.setGeofeed('8.8.8.0/24,DE,,,\n', { ifMatch: none.etag });
+      expect(await client.rules.geofeedWithTag()).toEqual({ csv: '8.8.8.0/24,DE,,,\n', etag: feed.etag });
+      await expect(client.rules.deleteGeofeed({ ifMatch: none.etag })).rejects.toMatchObject({
+        status: 412,
+        code: 'rules_changed',
+      });
+      await client.rules.deleteGeofeed({ ifMatch: feed.etag });
+      expect(await client.rules.geofeed()).toBeNull();
+    });
+
     test('webhooks.*: an endpoint created, read, changed, rotated, tested and deleted; its secret only when made', async () => {
       const client = new Netintel({ baseUrl: stack.url, secretKey: await newAccount({}) });
       // On 127.0.0.1: the local stack allows loopback receivers (WEBHOOKS_ALLOW_LOOPBACK).

@@ -17,7 +17,7 @@ export {
   Jobs,
   type WaitOptions,
 } from './jobs.js';
-export { Rules } from './rules.js';
+export { type RuleChangeOptions, Rules, type Tagged } from './rules.js';
 export type { CallOptions } from './transport.js';
 export type {
   BatchLookupResult,

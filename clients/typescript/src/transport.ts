@@ -188,7 +188,11 @@ export class Transport {
 
   /** The answer's JSON object; `invalid_response` (status 0: the HTTP status was a success) otherwise. */
   async json<T>(request: Request): Promise<T> {
-    const res = await this.send(request);
+    return this.jsonOf<T>(await this.send(request));
+  }
+
+  /** The JSON object of a success answer (see json()), for a caller that also reads its headers. */
+  async jsonOf<T>(res: Response): Promise<T> {
     const requestId = res.headers.get('x-request-id') ?? undefined;
     let body: unknown;
     try {
