@@ -99,8 +99,9 @@ export const contract: RouteContract = {
     })
     .check(z.describe('The job, status queued. Credits: one per distinct address, charged now.')),
   responseStatus: 202,
-  requestErrors: ['invalid_webhook_url'],
   errors: [
+    // A bad ?webhookUrl= (the query is checked before the body).
+    'invalid_webhook_url',
     'invalid_body',
     'empty_job',
     'job_too_large',
