@@ -149,6 +149,7 @@ maybe('the dashboard in Chromium', () => {
     ] as const) {
       await page.setViewportSize(viewport);
       await page.getByRole('heading', { name: 'Sign in to the netintel dashboard' }).waitFor();
+      expect(await page.title()).toBe('Sign in — netintel dashboard');
       await expect(page.getByLabel('E-mail address').isVisible()).resolves.toBe(true);
       await expect(page.getByRole('button', { name: 'Email me a sign-in link' }).isEnabled()).resolves.toBe(
         true,
@@ -226,6 +227,71 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
+  test('signed in, an address that cannot be read, a used sign-in link and a failed sign-out each say so, and the session is kept', async () => {
+    const fake = new FakeDashboardApi();
+    const opened = await open(PHONE, '#/%', fake);
+    const { page } = opened;
+
+    // A malformed % escape (decodeURIComponent throws on it): a page that says so, not a blank one.
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+    await page.getByRole('alert').filter({ hasText: 'part of it cannot be read' }).waitFor();
+    expect(await page.title()).toBe('Page not found — netintel dashboard');
+    await expectClean(opened, 'invalid-address-375');
+    await page.getByRole('link', { name: 'Go to the Overview' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page.goto(`${stack.url}/dashboard/#/jobs/%E0%A4%A`);
+    await page.getByRole('heading', { level: 1, name: 'Page not found' }).waitFor();
+
+    // A used link opened while signed in ("Open the link"): the link fails, the session does not.
+    await page.goto(`${stack.url}/dashboard/#/sign-in/used-link`);
+    await page.getByRole('button', { name: 'Open the link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText:
+          'This sign-in link has expired or was already used. You are still signed in as ops@example.com.',
+      })
+      .waitFor();
+    expect(new URL(page.url()).hash).toBe('#/overview');
+    expect(await page.locator('.who .email').textContent()).toBe('ops@example.com');
+    expect(await page.title()).toBe('Overview — netintel dashboard');
+
+    // A sign-out the server did not answer, or answered 503: still signed in, and told so.
+    const signOutAnswers = (answer: (route: Route) => Promise<void>) =>
+      page.route(
+        (url) => url.pathname === '/v1/dashboard/session',
+        (route) => (route.request().method() === 'DELETE' ? answer(route) : route.fallback()),
+      );
+    await signOutAnswers((route) => route.abort('failed'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText: 'Could not sign out: The service could not be reached. Check your connection. Try again.',
+      })
+      .waitFor();
+    await signOutAnswers((route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: 'service_unavailable', message: 'Try again in a few seconds.' }),
+      }),
+    );
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'Could not sign out: Try again in a few seconds.' })
+      .waitFor();
+    expect(await page.locator('.who .email').textContent()).toBe('ops@example.com');
+    expect(await page.getByLabel('E-mail address').count()).toBe(0);
+    expect((await fake.answer('GET', `${stack.url}/v1/dashboard/session`, undefined)).json).toMatchObject({
+      signedIn: true,
+    });
+    await expectClean(opened, 'sign-out-failed-375');
+    await opened.close();
+  }, 120_000);
+
   test('signed in, every page renders at 375 px, reached through the navigation, with nothing blocked and no serious axe finding', async () => {
     const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
     const { page } = opened;
@@ -242,6 +308,7 @@ maybe('the dashboard in Chromium', () => {
       }
       const heading = page.getByRole('heading', { name: title, level: 1 });
       await heading.waitFor();
+      expect(await page.title()).toBe(`${title} — netintel dashboard`);
       await page.getByRole('status').filter({ hasText: 'Loading' }).waitFor({ state: 'detached' });
       if (name === 'overview') await page.locator('.chart-canvas canvas').waitFor();
       // After a navigation the new page's heading has the focus.
@@ -601,7 +668,6 @@ maybe('the dashboard in Chromium', () => {
     expect(await added.locator('dl').textContent()).toContain('Previous secretStill signs deliveries until');
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.getByText(newSecret).count()).toBe(0);
-
     // The disabled endpoint enabled again; the new one deleted after a confirmation.
     await alerts.getByRole('button', { name: 'Enable https://alerts.example.org/hooks/usage' }).click();
     await alerts.getByRole('status').filter({ hasText: 'Endpoint enabled' }).waitFor();

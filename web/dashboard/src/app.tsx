@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { api, rememberSession, whenSessionEnds } from './api.js';
 import type { Session } from './api-types.js';
-import { Loading } from './components/messages.js';
+import { ErrorMessage, Loading } from './components/messages.js';
+import { PageHeading } from './components/page-heading.js';
 import { DataPage } from './pages/data.js';
 import { HostnamesPage } from './pages/hostnames.js';
 import { JobsPage } from './pages/jobs.js';
@@ -26,6 +27,11 @@ const NAV: readonly [Page, string][] = [
   ['data', 'Data'],
 ];
 
+/** The app's name, after each page's own in the document's title (WCAG 2.4.2). */
+const APP_TITLE = 'netintel dashboard';
+
+const LINK_USED = 'This sign-in link has expired or was already used.';
+
 type SessionState =
   | { state: 'checking' }
   | { state: 'signed-out'; notice: string | null }
@@ -43,9 +49,35 @@ function useRoute(): Route {
   return route;
 }
 
+/** A message above the page: a sign-out that failed, a sign-in link that failed while signed in. */
+interface Notice {
+  text: string;
+  error: boolean;
+}
+
 export function App() {
   const route = useRoute();
   const [session, setSession] = useState<SessionState>({ state: 'checking' });
+  const [notice, setNotice] = useState<Notice | null>(null);
+  const [signingOut, setSigningOut] = useState(false);
+  const page = route.page === 'sign-in' ? 'overview' : route.page;
+  // A notice is about the page it was given on: another page starts without it.
+  useEffect(() => setNotice(null), [page]);
+
+  const title =
+    session.state === 'checking'
+      ? null
+      : session.state === 'confirm-link'
+        ? 'Open this sign-in link?'
+        : session.state === 'signed-out'
+          ? 'Sign in'
+          : page === 'invalid'
+            ? 'Page not found'
+            : (NAV.find(([p]) => p === page)?.[1] ?? null);
+  // With the render, not after the next paint: the title is the page's as soon as the page is.
+  useLayoutEffect(() => {
+    document.title = title ? `${title} — ${APP_TITLE}` : APP_TITLE;
+  }, [title]);
 
   const signedIn = (s: Session) => {
     rememberSession(s);
@@ -79,14 +111,24 @@ export function App() {
         signedIn(s);
         location.replace('#/overview');
       })
-      .catch((err: unknown) => {
+      .catch(async (err: unknown) => {
         history.replaceState(null, '', location.pathname);
         const e = asApiError(err);
-        signedOut(
-          e.code === 'invalid_sign_in_link' || e.status === 401
-            ? 'This sign-in link has expired or was already used. Ask for a new one below.'
-            : e.message,
-        );
+        const used = e.code === 'invalid_sign_in_link' || e.status === 401;
+        // A link that fails ends no session: this browser may still be signed in (it was when the
+        // person chose to open the link, or another tab opened the same link a moment before).
+        const current = await api.session().catch(() => null);
+        if (current?.signedIn) {
+          const { signedIn: _, ...still } = current;
+          signedIn(still);
+          location.replace('#/overview');
+          setNotice({
+            text: `${used ? LINK_USED : `The sign-in link was not opened: ${e.message}`} You are still signed in as ${still.email}.`,
+            error: false,
+          });
+          return;
+        }
+        signedOut(used ? `${LINK_USED} Ask for a new one below.` : e.message);
       });
   }
   const token = route.page === 'sign-in' ? route.token : null;
@@ -133,18 +175,34 @@ export function App() {
   if (session.state === 'signed-out') {
     return (
       <main id="main" class="page">
-        <SignInPage notice={session.notice} />
+        <SignInPage
+          notice={
+            session.notice ??
+            (route.page === 'invalid' && route.signInLink
+              ? `${UNREADABLE_LINK} Ask for a new one below.`
+              : null)
+          }
+        />
       </main>
     );
   }
 
-  const page = route.page === 'sign-in' ? 'overview' : route.page;
+  // Signed out only once the server ended the session (a 2xx, or a 401: there was none). Any other
+  // answer leaves it live there, and its cookie in this browser: saying "signed out" would be false.
   async function signOut() {
+    setSigningOut(true);
+    setNotice(null);
     try {
       await api.signOut();
-    } catch {
-      // Signed out here whatever the answer: the cookie ends with the session on the server.
+    } catch (err) {
+      const e = asApiError(err);
+      if (e.status !== 401) {
+        setSigningOut(false);
+        setNotice({ text: `Could not sign out: ${e.message} Try again.`, error: true });
+        return;
+      }
     }
+    setSigningOut(false);
     signedOut('You are signed out.');
     history.replaceState(null, '', location.pathname);
   }
@@ -168,12 +226,19 @@ export function App() {
         </nav>
         <div class="who">
           <span class="email">{session.session.email}</span>
-          <button type="button" class="small" onClick={signOut}>
+          <button type="button" class="small" onClick={signOut} disabled={signingOut}>
             Sign out
           </button>
         </div>
       </header>
       <main id="main" class="page">
+        {notice?.error && <ErrorMessage error={notice.text} />}
+        {notice && !notice.error && (
+          <p class="message warning" role="alert">
+            {notice.text}
+          </p>
+        )}
+        {page === 'invalid' && <InvalidAddress signInLink={route.page === 'invalid' && route.signInLink} />}
         {page === 'overview' && <OverviewPage />}
         {page === 'keys' && <KeysPage />}
         {page === 'hostnames' && <HostnamesPage />}
@@ -183,6 +248,26 @@ export function App() {
         {page === 'notices' && <NoticesPage />}
         {page === 'data' && <DataPage />}
       </main>
+    </>
+  );
+}
+
+const UNREADABLE_LINK =
+  'This sign-in link cannot be read: part of it was cut short or changed on the way. Open it again from the e-mail.';
+
+/** An address whose % escapes cannot be read (router.ts): said, rather than a blank page. */
+function InvalidAddress({ signInLink }: { signInLink: boolean }) {
+  return (
+    <>
+      <PageHeading>Page not found</PageHeading>
+      <p class="message error" role="alert">
+        {signInLink
+          ? UNREADABLE_LINK
+          : 'This address is not a page of the dashboard: part of it cannot be read (a link cut short or changed on the way?).'}
+      </p>
+      <p>
+        <a href={href('overview')}>Go to the Overview</a>
+      </p>
     </>
   );
 }

@@ -9,11 +9,16 @@ import { bytes, count, dateTime, percentOf, SEPARATOR_NAMES } from '../format.js
 import { FILENAME_MAX } from '../jobs/job-limits.js';
 import type { ListPreview } from '../jobs/list-preview.js';
 import { uploadFile } from '../jobs/upload.js';
-import { href, navigate } from '../router.js';
+import { href, type Page } from '../router.js';
 import { asApiError, useLoad } from '../use-load.js';
 
 /** How often a running job is asked for its progress. */
 const POLL_MS = 2000;
+
+/** Opens a page (here, not in router.ts, which stays free of the DOM for its tests without a browser). */
+function navigate(page: Page, jobId?: string): void {
+  location.hash = href(page, jobId);
+}
 
 export function JobsPage({ jobId }: { jobId?: string }) {
   const jobs = useLoad(async () => (await api.jobs()).jobs);
