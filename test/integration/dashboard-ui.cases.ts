@@ -86,6 +86,17 @@ async function open(viewport: { width: number; height: number }, hash = '', fake
 
 // Page-side values are read with string expressions: this file is type-checked without the DOM.
 const pageWidth = (page: Page) => page.evaluate<number>('document.documentElement.scrollWidth');
+const focusedText = (page: Page) => page.evaluate<string | undefined>('document.activeElement?.textContent');
+
+/**
+ * The focus ends on the element whose text is `text`. A dialog gives it back after its parent
+ * unmounted it, so it is waited for a moment (from here: waitForFunction would evaluate in the
+ * page, which the CSP forbids).
+ */
+async function expectFocusOn(page: Page, text: string): Promise<void> {
+  for (let i = 0; i < 30 && (await focusedText(page)) !== text; i++) await page.waitForTimeout(100);
+  expect(await focusedText(page)).toBe(text);
+}
 
 /** The page is clean: no CSP report, no uncaught error, no serious axe finding; then a screenshot. */
 async function expectClean(opened: Opened, shot: string): Promise<void> {
@@ -292,6 +303,76 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 120_000);
 
+  test('signed in, an answer that is not JSON or lacks its list, two submits at once, a hostname added twice or removed elsewhere: each is said plainly', async () => {
+    const fake = new FakeDashboardApi();
+    const opened = await open(PHONE, '#/overview', fake);
+    const { page } = opened;
+    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+
+    // A 200 whose body is not JSON, then one without the list it should hold: a plain error each.
+    let keysBody = '<html>not json';
+    const keysList = (url: URL) => url.pathname === '/v1/dashboard/keys';
+    await page.route(keysList, (route) =>
+      route.request().method() === 'GET'
+        ? route.fulfill({ status: 200, contentType: 'application/json', body: keysBody })
+        : route.fallback(),
+    );
+    const unreadable = page.getByRole('alert').filter({ hasText: 'cannot read (HTTP 200)' });
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await unreadable.waitFor();
+    expect(await page.getByText('Unexpected token').count()).toBe(0);
+    keysBody = '{"keys": null}';
+    await nav.getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await nav.getByRole('link', { name: 'API keys' }).click();
+    await unreadable.waitFor();
+    expect(await page.getByText('No keys yet.').count()).toBe(0);
+    await page.unroute(keysList);
+
+    // Two submits in one task (before the re-render that disables the button) create one key.
+    const creates: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/v1/dashboard/keys') creates.push(r.url());
+    });
+    await page.getByLabel('Secret (for servers)').check();
+    await page.getByLabel('Label (optional)').fill('twice');
+    await page.evaluate(
+      "const form = document.querySelector('form[aria-labelledby=create-key-title]'); form.requestSubmit(); form.requestSubmit();",
+    );
+    await page.getByRole('heading', { name: 'Your new secret key' }).waitFor();
+    await page.getByRole('row', { name: /twice/ }).first().waitFor();
+    expect(creates).toHaveLength(1);
+    expect(await page.getByRole('row', { name: /twice/ }).count()).toBe(1);
+
+    // A hostname added is announced; added again, it is said to be there already; removed in
+    // another tab, removing it here is done, not an error (and the focus goes to the heading).
+    await nav.getByRole('link', { name: 'Custom hostnames' }).click();
+    await page.getByLabel('Hostname').fill('api.shop.example.com');
+    await page.getByRole('button', { name: 'Add hostname' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'api.shop.example.com added: create the two DNS records' })
+      .waitFor();
+    await page.getByLabel('Hostname').fill('api.shop.example.com');
+    await page.getByRole('button', { name: 'Add hostname' }).click();
+    await page.getByRole('status').filter({ hasText: 'api.shop.example.com is already added' }).waitFor();
+    expect(await page.getByRole('heading', { level: 2, name: 'api.shop.example.com' }).count()).toBe(1);
+    const csrf = { 'x-csrf-token': 'csrf-demo-token' };
+    const removed = `${stack.url}/v1/dashboard/hostnames/api.shop.example.com`;
+    const gone = await fake.answer('DELETE', removed, undefined, csrf);
+    expect(gone.status).toBe(204);
+    await page.getByRole('button', { name: 'Remove api.shop.example.com' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Remove hostname' }).click();
+    await page.getByRole('status').filter({ hasText: 'api.shop.example.com removed.' }).waitFor();
+    await page.getByText('No custom hostnames yet.').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await expectFocusOn(page, 'Custom hostnames');
+
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 120_000);
+
   test('signed in, every page renders at 375 px, reached through the navigation, with nothing blocked and no serious axe finding', async () => {
     const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
     const { page } = opened;
@@ -447,6 +528,12 @@ maybe('the dashboard in Chromium', () => {
     await page.getByRole('status').filter({ hasText: 'Email rules saved: 1 entry.' }).waitFor();
     expect(await page.getByLabel('Blocked domains').inputValue()).toBe('blocked.example');
     expect(await page.getByText(/^1 entry\. Last changed .* by the dashboard\.$/).count()).toBe(1);
+    // A save refused after it: its error, and the earlier success no longer beside it.
+    await page.getByLabel('Blocked top-level domains').fill('co.zip');
+    await page.getByRole('button', { name: 'Save email rules' }).click();
+    await page.getByRole('alert').filter({ hasText: 'block.tlds[0]' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Email rules saved' }).count()).toBe(0);
+    await page.getByLabel('Blocked top-level domains').fill('');
 
     // A try shows the verdict, the reasons, the relay service and the suggestion.
     const tryAddress = async (email: string) => {
@@ -516,6 +603,8 @@ maybe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Remove the geofeed' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Remove geofeed' }).click();
     await page.getByText('None: your lookups use the data alone.').waitFor();
+    // Its button went with the feed: the focus goes to the section's heading, not to <body>.
+    await expectFocusOn(page, 'Private geofeed');
 
     // Travel settings: saved, with their last change; a field left empty takes its default.
     await page.getByLabel('Maximum speed (km/h)').fill('900');
@@ -531,6 +620,21 @@ maybe('the dashboard in Chromium', () => {
         .getByText(/^Last changed .* by the dashboard\.$/)
         .count(),
     ).toBe(1);
+    // A save that fails (the service unavailable) clears the success before it.
+    await page.route(
+      (url) => url.pathname === '/v1/account/travel',
+      (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({
+              status: 503,
+              contentType: 'application/json',
+              body: JSON.stringify({ error: 'service_unavailable', message: 'Try again in a few seconds.' }),
+            })
+          : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Save travel settings' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Try again in a few seconds.' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Travel settings saved.' }).count()).toBe(0);
     expect(opened.problems).toEqual([]);
     await opened.close();
   }, 180_000);
@@ -668,6 +772,13 @@ maybe('the dashboard in Chromium', () => {
     expect(await added.locator('dl').textContent()).toContain('Previous secretStill signs deliveries until');
     await rotated.getByRole('button', { name: 'I have copied it' }).click();
     expect(await page.getByText(newSecret).count()).toBe(0);
+    // Closed by Escape, the dialog gives the focus back to the button that opened it.
+    await added.getByRole('button', { name: 'Rotate secret of https://receiver.example.net/hooks' }).click();
+    await page.getByRole('dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expectFocusOn(page, 'Rotate secret of https://receiver.example.net/hooks');
+
     // The disabled endpoint enabled again; the new one deleted after a confirmation.
     await alerts.getByRole('button', { name: 'Enable https://alerts.example.org/hooks/usage' }).click();
     await alerts.getByRole('status').filter({ hasText: 'Endpoint enabled' }).waitFor();
@@ -681,6 +792,8 @@ maybe('the dashboard in Chromium', () => {
       .filter({ hasText: 'Endpoint https://receiver.example.net/hooks deleted.' })
       .waitFor();
     expect(await added.count()).toBe(0);
+    // The card went with its Delete button: the focus goes to the list's heading.
+    await expectFocusOn(page, 'Your endpoints');
     await page.setViewportSize(DESKTOP);
     expect(await pageWidth(page)).toBeLessThanOrEqual(DESKTOP.width);
     await expectClean(opened, 'webhooks-desktop');
@@ -700,6 +813,21 @@ maybe('the dashboard in Chromium', () => {
       .fill('https://shop.example.com\nhttps://new.example.com');
     await dialog.getByRole('button', { name: 'Save origins' }).click();
     await page.getByRole('cell', { name: /https:\/\/new\.example\.com/ }).waitFor();
+    // Each dialog gives the focus back to the button that opened it (WCAG 2.4.3)...
+    await expectFocusOn(page, 'Edit origins of key Shop front (…x9Qa)');
+    const revoke = page.getByRole('button', { name: 'Revoke key Backend (…T0pz)' });
+    await revoke.click();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expectFocusOn(page, 'Revoke key Backend (…T0pz)');
+    await revoke.click();
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await expectFocusOn(page, 'Revoke key Backend (…T0pz)');
+    // ...or, when the action took the button away, to the list's heading.
+    await revoke.click();
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByRole('status').filter({ hasText: 'Key Backend (…T0pz) revoked.' }).waitFor();
+    await expectFocusOn(page, 'Your keys');
     await opened.close();
   }, 90_000);
 

@@ -519,6 +519,9 @@ export class FakeDashboardApi {
       if (!/^[a-z0-9-]+(\.[a-z0-9-]+){2,}$/.test(hostname)) {
         return error(400, 'invalid_hostname', `"${hostname}" is not a hostname of your own domain.`);
       }
+      // A name the account already holds is answered as it stands, as by the real API.
+      const held = this.hostnames.find((x) => x.hostname === hostname);
+      if (held) return { status: 201, json: held };
       const view: Hostname = {
         hostname,
         status: 'pending_dns',

@@ -115,9 +115,36 @@ async function send(
   return res;
 }
 
+/**
+ * A 2xx answer the page cannot use: not JSON (a proxy's or a CDN's page), or JSON without what the
+ * page needs. Said as plainly as any other unexpected answer, never as a parser's message.
+ */
+function unreadable(status: number): ApiError {
+  return new ApiError(
+    status,
+    'unreadable_answer',
+    `The service sent an answer the dashboard cannot read (HTTP ${status}). Try again in a moment.`,
+  );
+}
+
 async function answerOf<T>(res: Response): Promise<T> {
   if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  let body: unknown;
+  try {
+    body = await res.json();
+  } catch {
+    throw unreadable(res.status);
+  }
+  // Every JSON answer of the API is an object.
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw unreadable(res.status);
+  return body as T;
+}
+
+/** The list an answer holds in `field`; an answer without it cannot be shown (not as "none"). */
+function listIn<T>(answer: object, field: string): T[] {
+  const list = (answer as Record<string, unknown>)[field];
+  if (!Array.isArray(list)) throw unreadable(200);
+  return list as T[];
 }
 
 /** A call with a JSON body (or none) and a JSON answer (or none, 204). */
@@ -159,19 +186,23 @@ export const api = {
   openLink: (token: string) => call<Session>('POST', '/v1/dashboard/sessions', { token }, false),
   signOut: () => call<void>('DELETE', '/v1/dashboard/session'),
   overview: () => call<Overview>('GET', '/v1/dashboard/overview'),
-  keys: () => call<{ keys: ApiKey[] }>('GET', '/v1/dashboard/keys'),
+  keys: async () => listIn<ApiKey>(await call<object>('GET', '/v1/dashboard/keys'), 'keys'),
   createKey: (key: NewKey) => call<CreatedKey>('POST', '/v1/dashboard/keys', key),
   setOrigins: (keyId: string, origins: string[]) =>
     call<ApiKey>('PUT', `/v1/dashboard/keys/${part(keyId)}`, { origins }),
   revokeKey: (keyId: string) => call<void>('DELETE', `/v1/dashboard/keys/${part(keyId)}`),
-  hostnames: () => call<Hostnames>('GET', '/v1/dashboard/hostnames'),
+  hostnames: async () => {
+    const answer = await call<Hostnames>('GET', '/v1/dashboard/hostnames');
+    listIn(answer, 'hostnames');
+    return answer;
+  },
   addHostname: (hostname: string) => call<Hostname>('POST', '/v1/dashboard/hostnames', { hostname }),
   checkHostname: (hostname: string) =>
     call<Hostname>('POST', `/v1/dashboard/hostnames/${part(hostname)}/check`),
   removeHostname: (hostname: string) => call<void>('DELETE', `/v1/dashboard/hostnames/${part(hostname)}`),
-  notices: () => call<{ notices: Notice[] }>('GET', '/v1/dashboard/notices'),
+  notices: async () => listIn<Notice>(await call<object>('GET', '/v1/dashboard/notices'), 'notices'),
   data: () => call<DataReport>('GET', '/v1/dashboard/data'),
-  jobs: () => call<{ jobs: Job[] }>('GET', '/v1/email/jobs'),
+  jobs: async () => listIn<Job>(await call<object>('GET', '/v1/email/jobs'), 'jobs'),
   job: (id: string) => call<Job>('GET', `/v1/email/jobs/${part(id)}`),
   uploadTicket: () => call<UploadTicket>('POST', '/v1/email/jobs/uploads'),
   createJob: (uploadId: string, filename: string) =>
@@ -187,10 +218,12 @@ export const api = {
   deleteGeofeed: () => call<void>('DELETE', '/v1/account/geofeed'),
   /** Billed as one email check an address, as any call of POST /v1/email/batch. */
   checkEmails: async (emails: string[]) =>
-    (await call<{ results: EmailCheckResult[] }>('POST', '/v1/email/batch', { emails } satisfies EmailBatch))
-      .results,
+    listIn<EmailCheckResult>(
+      await call<object>('POST', '/v1/email/batch', { emails } satisfies EmailBatch),
+      'results',
+    ),
   // The account's webhooks (docs/webhooks.md), with the session in place of the secret key.
-  webhooks: async () => (await call<WebhookList>('GET', '/v1/webhooks')).endpoints,
+  webhooks: async () => listIn<WebhookEndpoint>(await call<WebhookList>('GET', '/v1/webhooks'), 'endpoints'),
   /** The answer carries the endpoint's signing secret: shown once, never again. */
   createWebhook: (webhook: NewWebhook) => call<WebhookWithSecret>('POST', '/v1/webhooks', webhook),
   updateWebhook: (id: string, change: WebhookChange) =>

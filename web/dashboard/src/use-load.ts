@@ -50,3 +50,21 @@ export function useLoad<T>(load: () => Promise<T>): Loaded<T> {
 
   return { data, error, loading, reload, set: setData };
 }
+
+/**
+ * A guard for a form that creates something. `busy` disables its button only after the next
+ * render: two submits in one task (two Enter presses, two requestSubmit() calls) would both be
+ * sent. The flag is set at once, so the second is dropped.
+ */
+export function useInFlight(): (run: () => Promise<void>) => Promise<void> {
+  const running = useRef(false);
+  return useCallback(async (run: () => Promise<void>) => {
+    if (running.current) return;
+    running.current = true;
+    try {
+      await run();
+    } finally {
+      running.current = false;
+    }
+  }, []);
+}

@@ -8,7 +8,7 @@ import { ErrorMessage, Loading, Status } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { ScrollRegion } from '../components/scroll-region.js';
 import { dateTime } from '../format.js';
-import { asApiError, type Loaded, useLoad } from '../use-load.js';
+import { asApiError, type Loaded, useInFlight, useLoad } from '../use-load.js';
 
 /** What each status of the setup means to the customer (custom-hostnames/hostname.ts). */
 const STATUS_TEXT: Readonly<Record<HostnameStatus, string>> = {
@@ -39,6 +39,8 @@ export function HostnamesPage() {
 
 function EligibleHostnames({ hostnames }: { hostnames: Loaded<Hostnames> }) {
   const list = hostnames.data?.hostnames ?? [];
+  // What the last add or removal did, announced politely (WCAG 4.1.3): the new card says nothing.
+  const [said, setSaid] = useState('');
   const replace = (h: Hostname) =>
     hostnames.set({
       eligible: true,
@@ -52,38 +54,60 @@ function EligibleHostnames({ hostnames }: { hostnames: Loaded<Hostnames> }) {
         Serve the API on a hostname of your own domain. Add it, create the two DNS records shown, then check:
         the certificate is issued once DNS is verified, and checks also run every 15 minutes.
       </p>
-      <AddHostnameForm onAdded={replace} />
+      <AddHostnameForm
+        onStart={() => setSaid('')}
+        onAdded={(h) => {
+          // The API answers a name the account already holds as it stands (the name as it keeps it).
+          const held = list.some((x) => x.hostname === h.hostname);
+          replace(h);
+          setSaid(
+            held
+              ? `${h.hostname} is already added: its records and status are below.`
+              : `${h.hostname} added: create the two DNS records below, then check.`,
+          );
+        }}
+      />
+      {said && <Status>{said}</Status>}
       {list.length === 0 && <p>No custom hostnames yet.</p>}
       {list.map((h) => (
         <HostnameCard
           key={h.hostname}
           hostname={h}
           onChanged={replace}
-          onRemoved={() => hostnames.reload()}
+          onRemoved={() => {
+            // Gone from the list at once (the focus goes to the page's heading), then read again.
+            hostnames.set({ eligible: true, hostnames: list.filter((x) => x.hostname !== h.hostname) });
+            setSaid(`${h.hostname} removed.`);
+            void hostnames.reload();
+          }}
         />
       ))}
     </>
   );
 }
 
-function AddHostnameForm({ onAdded }: { onAdded(h: Hostname): void }) {
+function AddHostnameForm({ onAdded, onStart }: { onAdded(h: Hostname): void; onStart(): void }) {
   const [name, setName] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const once = useInFlight();
 
-  async function submit(e: Event) {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      onAdded(await api.addHostname(name.trim()));
-      setName('');
-    } catch (err) {
-      setError(asApiError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    return once(async () => {
+      onStart();
+      setBusy(true);
+      setError(null);
+      try {
+        onAdded(await api.addHostname(name.trim()));
+        setName('');
+      } catch (err) {
+        setError(asApiError(err));
+      } finally {
+        setBusy(false);
+      }
+    });
+  };
 
   return (
     <form class="card inline-form" onSubmit={submit}>
@@ -138,15 +162,21 @@ function HostnameCard({
 
   async function remove() {
     setBusy(true);
+    setError(null);
     try {
       await api.removeHostname(h.hostname);
-      setRemoving(false);
-      onRemoved();
     } catch (err) {
-      setError(asApiError(err));
-      setBusy(false);
-      setRemoving(false);
+      const e = asApiError(err);
+      // 404: already removed (in another tab, say), which is what was asked.
+      if (e.status !== 404) {
+        setError(e);
+        setBusy(false);
+        setRemoving(false);
+        return;
+      }
     }
+    setRemoving(false);
+    onRemoved();
   }
 
   return (

@@ -10,7 +10,7 @@ import { FILENAME_MAX } from '../jobs/job-limits.js';
 import type { ListPreview } from '../jobs/list-preview.js';
 import { uploadFile } from '../jobs/upload.js';
 import { href, type Page } from '../router.js';
-import { asApiError, useLoad } from '../use-load.js';
+import { asApiError, useInFlight, useLoad } from '../use-load.js';
 
 /** How often a running job is asked for its progress. */
 const POLL_MS = 2000;
@@ -21,7 +21,7 @@ function navigate(page: Page, jobId?: string): void {
 }
 
 export function JobsPage({ jobId }: { jobId?: string }) {
-  const jobs = useLoad(async () => (await api.jobs()).jobs);
+  const jobs = useLoad(api.jobs);
   const replace = (job: Job) => {
     if (jobs.data) jobs.set(jobs.data.map((j) => (j.id === job.id ? job : j)));
   };
@@ -56,6 +56,7 @@ function NewJob({ onCreated }: { onCreated(job: Job): void }) {
   const [state, setState] = useState<Step>({ step: 'idle' });
   const [error, setError] = useState<string | null>(null);
   const [over, setOver] = useState(false);
+  const once = useInFlight();
 
   async function choose(file: File) {
     setError(null);
@@ -70,23 +71,24 @@ function NewJob({ onCreated }: { onCreated(job: Job): void }) {
     }
   }
 
-  async function start(file: File, preview: ListPreview) {
-    setError(null);
-    try {
-      setState({ step: 'uploading', file, preview, sent: 0, total: file.size });
-      const ticket = await api.uploadTicket();
-      await uploadFile(ticket, file, (sent, total) =>
-        setState({ step: 'uploading', file, preview, sent, total }),
-      );
-      setState({ step: 'creating', file, preview });
-      const job = await api.createJob(ticket.uploadId, file.name.slice(0, FILENAME_MAX));
-      setState({ step: 'idle' });
-      onCreated(job);
-    } catch (err) {
-      setError(asApiError(err).message);
-      setState({ step: 'preview', file, preview });
-    }
-  }
+  const start = (file: File, preview: ListPreview) =>
+    once(async () => {
+      setError(null);
+      try {
+        setState({ step: 'uploading', file, preview, sent: 0, total: file.size });
+        const ticket = await api.uploadTicket();
+        await uploadFile(ticket, file, (sent, total) =>
+          setState({ step: 'uploading', file, preview, sent, total }),
+        );
+        setState({ step: 'creating', file, preview });
+        const job = await api.createJob(ticket.uploadId, file.name.slice(0, FILENAME_MAX));
+        setState({ step: 'idle' });
+        onCreated(job);
+      } catch (err) {
+        setError(asApiError(err).message);
+        setState({ step: 'preview', file, preview });
+      }
+    });
 
   const busy = state.step === 'reading' || state.step === 'uploading' || state.step === 'creating';
   return (

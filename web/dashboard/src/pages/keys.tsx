@@ -9,10 +9,10 @@ import { PageHeading } from '../components/page-heading.js';
 import { ScrollRegion } from '../components/scroll-region.js';
 import { dateTime } from '../format.js';
 import { originsText, parseOrigins } from '../origins.js';
-import { asApiError, useLoad } from '../use-load.js';
+import { asApiError, useInFlight, useLoad } from '../use-load.js';
 
 export function KeysPage() {
-  const keys = useLoad(async () => (await api.keys()).keys);
+  const keys = useLoad(api.keys);
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [editing, setEditing] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -38,7 +38,9 @@ export function KeysPage() {
       )}
       {said && <Status>{said}</Status>}
 
-      <h2>Your keys</h2>
+      <h2 id="keys-title" tabIndex={-1}>
+        Your keys
+      </h2>
       {keys.loading && !keys.data && <Loading what="keys" />}
       <ErrorMessage error={keys.error} />
       {keys.data && keys.data.length === 0 && <p>No keys yet.</p>}
@@ -126,6 +128,10 @@ export function KeysPage() {
           onClose={(revoked) => {
             setRevoking(null);
             if (revoked) {
+              // Shown revoked at once (its buttons go, so the focus goes to the list's heading).
+              keys.set(
+                (keys.data ?? []).map((k) => (k.keyId === revoking.keyId ? { ...k, revoked: true } : k)),
+              );
               setSaid(`Key ${keyName(revoking)} revoked.`);
               void keys.reload();
             }
@@ -147,27 +153,30 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
   const [origins, setOrigins] = useState('');
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const once = useInFlight();
 
-  async function submit(e: Event) {
+  const submit = (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const named = { ...(label.trim() ? { label: label.trim() } : {}), ...(test ? { test } : {}) };
-      const key =
-        type === 'publishable'
-          ? await api.createKey({ type, origins: parseOrigins(origins), ...named })
-          : await api.createKey({ type, ...named });
-      setLabel('');
-      setTest(false);
-      setOrigins('');
-      onCreated(key);
-    } catch (err) {
-      setError(asApiError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    return once(async () => {
+      setBusy(true);
+      setError(null);
+      try {
+        const named = { ...(label.trim() ? { label: label.trim() } : {}), ...(test ? { test } : {}) };
+        const key =
+          type === 'publishable'
+            ? await api.createKey({ type, origins: parseOrigins(origins), ...named })
+            : await api.createKey({ type, ...named });
+        setLabel('');
+        setTest(false);
+        setOrigins('');
+        onCreated(key);
+      } catch (err) {
+        setError(asApiError(err));
+      } finally {
+        setBusy(false);
+      }
+    });
+  };
 
   return (
     <form class="card" onSubmit={submit} aria-labelledby="create-key-title">
@@ -305,6 +314,7 @@ function RevokeDialog({ apiKey, onClose }: { apiKey: ApiKey; onClose(revoked: bo
       title={`Revoke key ${keyName(apiKey)}?`}
       confirmLabel="Revoke key"
       danger
+      fallbackFocusId="keys-title"
       busy={busy}
       onConfirm={revoke}
       onCancel={() => onClose(false)}

@@ -6,7 +6,7 @@ import { count, dateTime } from '../format.js';
 import { useLoad } from '../use-load.js';
 
 export function NoticesPage() {
-  const { data, error, loading } = useLoad(async () => (await api.notices()).notices);
+  const { data, error, loading } = useLoad(api.notices);
   return (
     <>
       <PageHeading>Usage notices</PageHeading>

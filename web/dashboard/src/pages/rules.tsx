@@ -151,6 +151,7 @@ function EmailRulesSection() {
           <EmailRulesForm
             key={saves}
             rules={rules.data}
+            onStart={() => setSaid('')}
             onSaved={(saved) => {
               rules.set(saved);
               setSaves(saves + 1);
@@ -166,7 +167,17 @@ function EmailRulesSection() {
   );
 }
 
-function EmailRulesForm({ rules, onSaved }: { rules: EmailRules; onSaved(saved: EmailRules): void }) {
+// Each save attempt starts by clearing the section's last message (onStart), so a failed save's
+// error never stands beside the success of the one before.
+function EmailRulesForm({
+  rules,
+  onSaved,
+  onStart,
+}: {
+  rules: EmailRules;
+  onSaved(saved: EmailRules): void;
+  onStart(): void;
+}) {
   const [lists, setLists] = useState(() => listsOf(rules));
   const [relay, setRelay] = useState<RelayAliasPolicy>(rules.relayAliases);
   const [error, setError] = useState<ApiError | null>(null);
@@ -174,6 +185,7 @@ function EmailRulesForm({ rules, onSaved }: { rules: EmailRules; onSaved(saved: 
 
   async function submit(e: Event) {
     e.preventDefault();
+    onStart();
     setBusy(true);
     setError(null);
     try {
@@ -406,6 +418,7 @@ function GeofeedSection() {
   async function remove() {
     setBusy(true);
     setError(null);
+    setSaid('');
     try {
       await api.deleteGeofeed();
       feed.set({ current: null });
@@ -420,7 +433,9 @@ function GeofeedSection() {
 
   return (
     <section class="card" aria-labelledby="geofeed-title">
-      <h2 id="geofeed-title">Private geofeed</h2>
+      <h2 id="geofeed-title" tabIndex={-1}>
+        Private geofeed
+      </h2>
       <p>
         Place your own networks for your account's lookups only: RFC 8805 rows of{' '}
         <code class="wrap">ip_prefix,alpha2code,region,city,postal_code</code>. At most 10,000 prefixes and
@@ -460,13 +475,17 @@ function GeofeedSection() {
             `Geofeed uploaded: ${count(summary.prefixes)} ${summary.prefixes === 1 ? 'prefix' : 'prefixes'}, in force within seconds.`,
           );
         }}
-        onStart={() => setSaid('')}
+        onStart={() => {
+          setSaid('');
+          setError(null);
+        }}
       />
       {removing && (
         <ConfirmDialog
           title="Remove the private geofeed?"
           confirmLabel="Remove geofeed"
           danger
+          fallbackFocusId="geofeed-title"
           busy={busy}
           onConfirm={remove}
           onCancel={() => setRemoving(false)}
@@ -677,6 +696,7 @@ function TravelSection() {
           <TravelForm
             key={saves}
             settings={travel.data}
+            onStart={() => setSaid('')}
             onSaved={(saved) => {
               travel.set(saved);
               setSaves(saves + 1);
@@ -693,9 +713,11 @@ function TravelSection() {
 function TravelForm({
   settings,
   onSaved,
+  onStart,
 }: {
   settings: TravelSettings;
   onSaved(saved: TravelSettings): void;
+  onStart(): void;
 }) {
   const [values, setValues] = useState<Record<TravelField, string>>(() => ({
     maxSpeedKmh: String(settings.maxSpeedKmh),
@@ -707,6 +729,7 @@ function TravelForm({
 
   async function submit(e: Event) {
     e.preventDefault();
+    onStart();
     setBusy(true);
     setError(null);
     // A field left empty takes its default.

@@ -14,7 +14,7 @@ import { ErrorMessage, Loading, Status } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { ScrollRegion } from '../components/scroll-region.js';
 import { count, dateTime, dateTimeSeconds } from '../format.js';
-import { asApiError, type Loaded, useLoad } from '../use-load.js';
+import { asApiError, type Loaded, useInFlight, useLoad } from '../use-load.js';
 
 // The account's webhook endpoints (docs/webhooks.md), managed with the session in place of the
 // secret key, as the Rules page manages the account's rules: add one (its signing secret is shown
@@ -82,7 +82,9 @@ export function WebhooksPage() {
       )}
       {said && <Status>{said}</Status>}
 
-      <h2>Your endpoints</h2>
+      <h2 id="endpoints-title" tabIndex={-1}>
+        Your endpoints
+      </h2>
       {endpoints.loading && !endpoints.data && <Loading what="webhook endpoints" />}
       <ErrorMessage error={endpoints.error} />
       {endpoints.data && list.length === 0 && <p>No endpoints yet.</p>}
@@ -110,32 +112,35 @@ function AddWebhookForm({ onCreated }: { onCreated(webhook: WebhookWithSecret): 
   const [description, setDescription] = useState('');
   const [error, setError] = useState<ApiError | string | null>(null);
   const [busy, setBusy] = useState(false);
+  const once = useInFlight();
 
-  async function submit(e: Event) {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (events.length === 0) {
       setError('Choose at least one event for the endpoint to receive.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
-      const note = description.trim();
-      const webhook = await api.createWebhook({
-        url: url.trim(),
-        events,
-        ...(note ? { description: note } : {}),
-      });
-      setUrl('');
-      setDescription('');
-      setEvents([...EVENT_TYPES]);
-      onCreated(webhook);
-    } catch (err) {
-      setError(asApiError(err));
-    } finally {
-      setBusy(false);
-    }
-  }
+    return once(async () => {
+      setBusy(true);
+      setError(null);
+      try {
+        const note = description.trim();
+        const webhook = await api.createWebhook({
+          url: url.trim(),
+          events,
+          ...(note ? { description: note } : {}),
+        });
+        setUrl('');
+        setDescription('');
+        setEvents([...EVENT_TYPES]);
+        onCreated(webhook);
+      } catch (err) {
+        setError(asApiError(err));
+      } finally {
+        setBusy(false);
+      }
+    });
+  };
 
   const toggle = (type: WebhookEventType, on: boolean) =>
     setEvents(EVENT_TYPES.filter((t) => (t === type ? on : events.includes(t))));
@@ -414,6 +419,7 @@ function EndpointCard({
           title={`Delete the endpoint ${w.url}?`}
           confirmLabel="Delete endpoint"
           danger
+          fallbackFocusId="endpoints-title"
           busy={busy}
           onConfirm={remove}
           onCancel={() => setDeleting(false)}
