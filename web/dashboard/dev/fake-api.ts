@@ -393,6 +393,8 @@ export class FakeDashboardApi {
     const DBIP = 'IP geolocation by DB-IP (https://db-ip.com), licensed under CC BY 4.0';
     const GEONAMES =
       'Postal codes and subdivision names from GeoNames (https://www.geonames.org), licensed under CC BY 4.0';
+    const HOLIDAYS =
+      'Subdivision names from date-holidays (https://github.com/commenthol/date-holidays), data licensed under CC BY 3.0';
     const checked = new Date(this.now.getTime() - 3 * 3_600_000).toISOString();
     const missing = this.dataMissing;
     return {
@@ -457,7 +459,7 @@ export class FakeDashboardApi {
       fix: missing
         ? 'Run `npm run data:refresh` (it fetches the upstream lists and GeoNames; see docs/data-sources.md).'
         : null,
-      attribution: [DBIP, GEONAMES],
+      attribution: [DBIP, GEONAMES, HOLIDAYS],
     };
   }
 
@@ -600,10 +602,11 @@ export class FakeDashboardApi {
     return error(404, 'job_not_found', 'No such job.');
   }
 
-  // The account's own rules (docs/rules.md), changed by "dashboard" as the real API records it.
+  // The account's own rules (docs/rules.md), changed by "dashboard:<the member's e-mail>" as the
+  // real API records a change made with the session.
 
   private changed(): { updatedAt: string; updatedBy: string } {
-    return { updatedAt: this.now.toISOString(), updatedBy: 'dashboard' };
+    return { updatedAt: this.now.toISOString(), updatedBy: `dashboard:${SESSION.email}` };
   }
 
   private rulesAnswer(route: string, body: unknown, headers: Record<string, string>): FakeAnswer {

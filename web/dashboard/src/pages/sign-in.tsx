@@ -56,7 +56,10 @@ export function SignInPage({ notice }: { notice: string | null }) {
         <button type="submit" class="primary" disabled={busy}>
           Email me a sign-in link
         </button>
-        <p class="help">We send a link that signs you in on this browser. It works once, for 15 minutes.</p>
+        <p class="help">
+          We e-mail you a link that signs you in. It works once, for 15 minutes, in the browser you open it
+          in.
+        </p>
       </form>
       {sent && <Status>{sent}</Status>}
       <ErrorMessage error={error} />
