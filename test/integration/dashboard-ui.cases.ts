@@ -651,6 +651,71 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 180_000);
 
+  test('the Rules page saved from two tabs: the later save is refused (412 rules_changed) with the API message, the first kept; read again, it lands', async () => {
+    const fake = new FakeDashboardApi();
+    const first = await open(DESKTOP, '#/rules', fake);
+    const tab1 = first.page;
+    // A second tab of the same browser (the same session), on the same API.
+    const tab2 = await tab1.context().newPage();
+    const problems2 = await watchPage(tab2);
+    await tab2.route(
+      (url) => url.origin === stack.url && url.pathname.startsWith('/v1/'),
+      (route) => fromFake(fake, route),
+    );
+    await tab2.goto(`${stack.url}/dashboard/#/rules`);
+    for (const tab of [tab1, tab2]) await tab.getByRole('button', { name: 'Save email rules' }).waitFor();
+
+    // Tab 1 saves first.
+    await tab1.getByLabel('Blocked domains').fill('first.example');
+    await tab1.getByRole('button', { name: 'Save email rules' }).click();
+    await tab1.getByRole('status').filter({ hasText: 'Email rules saved: 1 entry.' }).waitFor();
+
+    // Tab 2, still on what it read before, is refused: the API's message, and nothing applied.
+    await tab2.getByLabel('Blocked domains').fill('second.example');
+    await tab2.getByRole('button', { name: 'Save email rules' }).click();
+    const refusal = tab2
+      .getByRole('alert')
+      .filter({ hasText: 'The email rules were changed since you read them' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(
+      /^The email rules were changed since you read them \(by dashboard:ops@example\.com, at .+\): read them again and apply your change to what is there now\.$/,
+    );
+    expect(await tab2.getByRole('status').filter({ hasText: 'Email rules saved' }).count()).toBe(0);
+    const kept = async () =>
+      (await fake.answer('GET', `${stack.url}/v1/account/email-rules`, undefined)).json as {
+        block: { domains: string[] };
+      };
+    expect((await kept()).block.domains).toEqual(['first.example']);
+    await expectClean({ page: tab2, problems: problems2, close: async () => undefined }, 'rules-changed');
+
+    // Read again: what is shown is current (tab 1's entry), the form keeps what was typed, and the
+    // focus is on the save; the save then lands.
+    await tab2.getByRole('button', { name: 'Reload the current email rules' }).click();
+    await tab2.getByRole('status').filter({ hasText: 'The current email rules are shown above' }).waitFor();
+    expect(await refusal.count()).toBe(0);
+    expect(
+      await tab2.getByText(/^1 entry\. Last changed .* by ops@example\.com \(dashboard\)\.$/).count(),
+    ).toBe(1);
+    expect(await tab2.getByLabel('Blocked domains').inputValue()).toBe('second.example');
+    expect(await focusedText(tab2)).toBe('Save email rules');
+    await tab2.getByLabel('Blocked domains').fill('first.example\nsecond.example');
+    await tab2.getByRole('button', { name: 'Save email rules' }).click();
+    await tab2.getByRole('status').filter({ hasText: 'Email rules saved: 2 entries.' }).waitFor();
+    expect((await kept()).block.domains).toEqual(['first.example', 'second.example']);
+
+    // Tab 1 is now the stale one: its next save is refused too, never applied over tab 2's.
+    await tab1.getByLabel('Blocked domains').fill('');
+    await tab1.getByRole('button', { name: 'Save email rules' }).click();
+    await tab1
+      .getByRole('alert')
+      .filter({ hasText: 'The email rules were changed since you read them' })
+      .waitFor();
+    expect((await kept()).block.domains).toEqual(['first.example', 'second.example']);
+    expect(first.problems).toEqual([]);
+    expect(problems2).toEqual([]);
+    await first.close();
+  }, 180_000);
+
   test('the Webhooks page: endpoints and their deliveries, a refused URL with the API message, an endpoint added with its secret shown once, a test event, a redelivery, a rotation, enable and delete; at 375 px and desktop', async () => {
     const opened = await open(PHONE, '#/overview', new FakeDashboardApi());
     const { page } = opened;

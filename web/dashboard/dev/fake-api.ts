@@ -83,6 +83,18 @@ const error = (status: number, code: string, message: string): FakeAnswer => ({
   json: { error: code, message },
 });
 
+/** One of the account's rules, as its tag names it (functions/lib/accounts/rules-tags.ts). */
+type TaggedRule = 'emailRules' | 'travel' | 'geofeed';
+
+const RULE_NAMES: Readonly<Record<TaggedRule, { the: string; were: string; them: string; none: string }>> = {
+  emailRules: { the: 'The email rules', were: 'were', them: 'them', none: 'the defaults apply' },
+  travel: { the: 'The travel settings', were: 'were', them: 'them', none: 'the defaults apply' },
+  geofeed: { the: 'The geofeed', were: 'was', them: 'it', none: 'there is none' },
+};
+
+/** `*`, or one entity tag in double quotes, weak or not (the API's RulesChangeHeaders). */
+const ENTITY_TAG = /^(?:\*|(?:W\/)?"[\x21\x23-\x7e]*")$/;
+
 /** 90 days of plausible traffic: weekly rhythm, slow growth, each kind its own size. */
 function usageDays(now: Date): UsageDay[] {
   const scale: Record<Meter, number> = { geo: 900, lookup: 420, email: 260, signup: 90, risk: 40 };
@@ -257,6 +269,13 @@ export class FakeDashboardApi {
     updatedBy: null,
   };
   private geofeed: { csv: string; summary: GeofeedSummary } | null = null;
+  /** Each rule's tag (the ETag without its quotes): "defaults" while nothing is stored, new with every write. */
+  private tags: Record<TaggedRule, string> = {
+    emailRules: 'defaults',
+    travel: 'defaults',
+    geofeed: 'defaults',
+  };
+  private nextTag = 1;
   private webhooks: FakeWebhook[];
 
   constructor(options: FakeApiOptions = {}) {
@@ -609,38 +628,96 @@ export class FakeDashboardApi {
     return { updatedAt: this.now.toISOString(), updatedBy: `dashboard:${SESSION.email}` };
   }
 
+  /** An answer with the rule's ETag, as every read and save of the API's rules carries it. */
+  private tagged(rule: TaggedRule, answer: FakeAnswer): FakeAnswer {
+    return { ...answer, headers: { ...answer.headers, ETag: `"${this.tags[rule]}"` } };
+  }
+
+  /**
+   * A change's If-Match as the API takes it: malformed, 400 invalid_field; a tag the rule no longer
+   * has (or a weak one), 412 rules_changed saying who changed it and when; none or `*`, no check.
+   */
+  private ifMatchRefusal(rule: TaggedRule, ifMatch: string | undefined): FakeAnswer | null {
+    if (ifMatch === undefined || ifMatch === '*') return null;
+    if (ifMatch.length > 200 || !ENTITY_TAG.test(ifMatch)) {
+      return error(
+        400,
+        'invalid_field',
+        'If-Match must be * or one entity tag in double quotes (the ETag of your last read), at most 200 characters.',
+      );
+    }
+    if (ifMatch === `"${this.tags[rule]}"`) return null;
+    const names = RULE_NAMES[rule];
+    const last =
+      rule === 'geofeed'
+        ? this.geofeed && { at: this.geofeed.summary.updatedAt, by: this.geofeed.summary.updatedBy }
+        : { at: this[rule].updatedAt, by: this[rule].updatedBy };
+    const what = last?.at ? `by ${last.by}, at ${last.at}` : `now ${names.none}`;
+    return error(
+      412,
+      'rules_changed',
+      `${names.the} ${names.were} changed since you read ${names.them} (${what}): read ${names.them} again ` +
+        'and apply your change to what is there now.',
+    );
+  }
+
+  /** A change of `rule`, made only while If-Match holds; a successful one gets a new tag. */
+  private change(
+    rule: TaggedRule,
+    headers: Record<string, string>,
+    make: () => FakeAnswer,
+    tagAfter?: () => string,
+  ): FakeAnswer {
+    const refusal = this.ifMatchRefusal(rule, headers['if-match']);
+    if (refusal) return refusal;
+    const answer = make();
+    if (answer.status >= 300) return answer;
+    this.tags[rule] = tagAfter ? tagAfter() : `v${this.nextTag++}`;
+    return this.tagged(rule, answer);
+  }
+
   private rulesAnswer(route: string, body: unknown, headers: Record<string, string>): FakeAnswer {
-    if (route === 'GET /v1/account/travel') return { status: 200, json: this.travel };
-    if (route === 'PUT /v1/account/travel') return this.setTravel(body);
-    if (route === 'GET /v1/account/email-rules') return { status: 200, json: this.emailRules };
-    if (route === 'PUT /v1/account/email-rules') return this.setEmailRules(body);
+    if (route === 'GET /v1/account/travel') return this.tagged('travel', { status: 200, json: this.travel });
+    if (route === 'PUT /v1/account/travel') return this.change('travel', headers, () => this.setTravel(body));
+    if (route === 'GET /v1/account/email-rules') {
+      return this.tagged('emailRules', { status: 200, json: this.emailRules });
+    }
+    if (route === 'PUT /v1/account/email-rules') {
+      return this.change('emailRules', headers, () => this.setEmailRules(body));
+    }
     if (route === 'GET /v1/account/geofeed') {
       if (!this.geofeed) {
-        return error(
-          404,
-          'geofeed_not_found',
-          'This account has no geofeed: PUT one to /v1/account/geofeed.',
+        return this.tagged(
+          'geofeed',
+          error(404, 'geofeed_not_found', 'This account has no geofeed: PUT one to /v1/account/geofeed.'),
         );
       }
-      return {
+      return this.tagged('geofeed', {
         status: 200,
         text: this.geofeed.csv,
         headers: {
           'Content-Type': 'text/csv; charset=utf-8',
           'Last-Modified': new Date(this.geofeed.summary.updatedAt).toUTCString(),
         },
-      };
+      });
     }
     if (route === 'PUT /v1/account/geofeed') {
       const type = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type !== 'text/csv' && type !== 'text/plain') {
         return error(415, 'unsupported_media_type', 'Send the geofeed as text/csv (RFC 8805 rows).');
       }
-      return this.setGeofeed(typeof body === 'string' ? body : '');
+      return this.change('geofeed', headers, () => this.setGeofeed(typeof body === 'string' ? body : ''));
     }
     if (route === 'DELETE /v1/account/geofeed') {
-      this.geofeed = null;
-      return { status: 204 };
+      return this.change(
+        'geofeed',
+        headers,
+        () => {
+          this.geofeed = null;
+          return { status: 204 };
+        },
+        () => 'defaults',
+      );
     }
     return error(404, 'not_found', 'No such route.');
   }

@@ -91,10 +91,12 @@ async function send(
     body,
     accept = 'application/json',
     signedIn = true,
-  }: { body?: Body; accept?: string; signedIn?: boolean },
+    ifMatch = null,
+  }: { body?: Body; accept?: string; signedIn?: boolean; ifMatch?: string | null },
 ): Promise<Response> {
   const headers: Record<string, string> = { Accept: accept };
   if (body) headers['Content-Type'] = body.contentType;
+  if (ifMatch) headers['If-Match'] = ifMatch;
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   let res: Response;
   try {
@@ -154,25 +156,61 @@ async function call<T>(method: string, path: string, body?: unknown, signedIn = 
   return answerOf<T>(await send(method, path, { ...(json ? { body: json } : {}), signedIn }));
 }
 
-/** A call with a raw body (the geofeed's CSV) and a JSON answer. */
-async function callRaw<T>(method: string, path: string, text: string, contentType: string): Promise<T> {
-  return answerOf<T>(await send(method, path, { body: { text, contentType } }));
+/**
+ * An account's rules as read or saved, with the ETag that names that state (docs/rules.md: Saving
+ * from two places at once), kept exactly as received and sent back as If-Match with the next change
+ * of them: a change that another one beat is refused (412 rules_changed), never applied over it.
+ * Null when the answer had none: the change is then sent without If-Match.
+ */
+export interface Tagged<T> {
+  value: T;
+  etag: string | null;
+}
+
+/** The tag of the geofeed while there is none (its 404, whose headers the error path drops). */
+const DEFAULTS_ETAG = '"defaults"';
+
+async function tagged<T>(res: Response): Promise<Tagged<T>> {
+  const etag = res.headers.get('ETag');
+  return { value: await answerOf<T>(res), etag };
+}
+
+/** A change of the account's rules with a JSON body, sent with the tag of what it is based on. */
+async function changeRules<T>(path: string, body: unknown, etag: string | null): Promise<Tagged<T>> {
+  const json = { text: JSON.stringify(body), contentType: 'application/json' };
+  return tagged<T>(await send('PUT', path, { body: json, ifMatch: etag }));
 }
 
 /** The account's geofeed as uploaded, or null when it has none (404 geofeed_not_found). */
-async function geofeed(): Promise<GeofeedFile | null> {
+async function geofeed(): Promise<Tagged<GeofeedFile | null>> {
   let res: Response;
   try {
     res = await send('GET', '/v1/account/geofeed', { accept: 'text/csv' });
   } catch (err) {
-    if (err instanceof ApiError && err.code === 'geofeed_not_found') return null;
+    if (err instanceof ApiError && err.code === 'geofeed_not_found')
+      return { value: null, etag: DEFAULTS_ETAG };
     throw err;
   }
   const modified = Date.parse(res.headers.get('Last-Modified') ?? '');
   return {
-    csv: await res.text(),
-    updatedAt: Number.isNaN(modified) ? null : new Date(modified).toISOString(),
+    value: {
+      csv: await res.text(),
+      updatedAt: Number.isNaN(modified) ? null : new Date(modified).toISOString(),
+    },
+    etag: res.headers.get('ETag'),
   };
+}
+
+/** Uploads the geofeed (CSV); a refused feed throws an ApiError whose `lines` names every refused row. */
+async function setGeofeed(csv: string, etag: string | null): Promise<Tagged<GeofeedSummary>> {
+  const body = { text: csv, contentType: 'text/csv' };
+  return tagged<GeofeedSummary>(await send('PUT', '/v1/account/geofeed', { body, ifMatch: etag }));
+}
+
+/** Removes the geofeed; the answer is the tag of no feed. */
+async function deleteGeofeed(etag: string | null): Promise<string | null> {
+  const res = await send('DELETE', '/v1/account/geofeed', { ifMatch: etag });
+  return res.headers.get('ETag') ?? DEFAULTS_ETAG;
 }
 
 const part = encodeURIComponent;
@@ -208,14 +246,16 @@ export const api = {
   createJob: (uploadId: string, filename: string) =>
     call<Job>('POST', '/v1/email/jobs', { uploadId, filename }),
   // The account's own rules (docs/rules.md), with the session in place of the secret key.
-  travel: () => call<TravelSettings>('GET', '/v1/account/travel'),
-  setTravel: (settings: NewTravelSettings) => call<TravelSettings>('PUT', '/v1/account/travel', settings),
-  emailRules: () => call<EmailRules>('GET', '/v1/account/email-rules'),
-  setEmailRules: (doc: NewEmailRules) => call<EmailRules>('PUT', '/v1/account/email-rules', doc),
+  // Each read and save comes with its tag, and each change goes with the tag it is based on.
+  travel: async () => tagged<TravelSettings>(await send('GET', '/v1/account/travel', {})),
+  setTravel: (settings: NewTravelSettings, etag: string | null) =>
+    changeRules<TravelSettings>('/v1/account/travel', settings, etag),
+  emailRules: async () => tagged<EmailRules>(await send('GET', '/v1/account/email-rules', {})),
+  setEmailRules: (doc: NewEmailRules, etag: string | null) =>
+    changeRules<EmailRules>('/v1/account/email-rules', doc, etag),
   geofeed,
-  /** A refused feed throws an ApiError whose `lines` names every refused row. */
-  setGeofeed: (csv: string) => callRaw<GeofeedSummary>('PUT', '/v1/account/geofeed', csv, 'text/csv'),
-  deleteGeofeed: () => call<void>('DELETE', '/v1/account/geofeed'),
+  setGeofeed,
+  deleteGeofeed,
   /** Billed as one email check an address, as any call of POST /v1/email/batch. */
   checkEmails: async (emails: string[]) =>
     listIn<EmailCheckResult>(

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, api } from '../api.js';
+import { ApiError, api, type Tagged } from '../api.js';
 import type {
   EmailCheckResult,
   EmailRules,
@@ -53,6 +53,53 @@ function lastChange(at: string | null, by: string | null, never: string): string
 /** One entry a line (commas and spaces also separate); the API normalises and checks each. */
 function entriesOf(text: string): string[] {
   return text.split(/[\s,]+/).filter(Boolean);
+}
+
+// Each section keeps the tag (ETag) of the rules it shows, from its read and from each change it
+// made, and sends it with its next change: one that another save (another tab, a script) beat is
+// refused with 412 rules_changed and applied over nothing. The section then says so in the API's
+// words, with a button that reads the rules again: what is shown and the tag are the current ones,
+// the form keeps what the person typed, and their next save goes with the new tag.
+
+/** A save's error; one refused as rules_changed comes with a way to read the rules again. */
+function SaveError({
+  error,
+  what,
+  onReload,
+}: {
+  error: ApiError | null;
+  what: string;
+  onReload(): Promise<void>;
+}) {
+  const [busy, setBusy] = useState(false);
+  if (!error) return null;
+  if (error.code !== 'rules_changed') return <ErrorMessage error={error} />;
+  async function reload() {
+    setBusy(true);
+    try {
+      await onReload();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div class="rules-changed">
+      <ErrorMessage error={error} />
+      <button type="button" disabled={busy} onClick={reload}>
+        Reload the current {what}
+      </button>
+    </div>
+  );
+}
+
+/** Reads a section's rules again after a refused save: null once they are shown, else the error. */
+async function readAgain<T>(read: () => Promise<T>, show: (value: T) => void): Promise<ApiError | null> {
+  try {
+    show(await read());
+    return null;
+  } catch (err) {
+    return asApiError(err);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -145,8 +192,12 @@ function EmailRulesSection() {
       {rules.data && (
         <>
           <p class="help">
-            {count(rules.data.entries)} {rules.data.entries === 1 ? 'entry' : 'entries'}.{' '}
-            {lastChange(rules.data.updatedAt, rules.data.updatedBy, 'Never changed: no entries of your own.')}
+            {count(rules.data.value.entries)} {rules.data.value.entries === 1 ? 'entry' : 'entries'}.{' '}
+            {lastChange(
+              rules.data.value.updatedAt,
+              rules.data.value.updatedBy,
+              'Never changed: no entries of your own.',
+            )}
           </p>
           <EmailRulesForm
             key={saves}
@@ -156,9 +207,15 @@ function EmailRulesSection() {
               rules.set(saved);
               setSaves(saves + 1);
               setSaid(
-                `Email rules saved: ${count(saved.entries)} ${saved.entries === 1 ? 'entry' : 'entries'}.`,
+                `Email rules saved: ${count(saved.value.entries)} ${saved.value.entries === 1 ? 'entry' : 'entries'}.`,
               );
             }}
+            onReload={() =>
+              readAgain(api.emailRules, (current) => {
+                rules.set(current);
+                setSaid(READ_AGAIN('email rules'));
+              })
+            }
           />
         </>
       )}
@@ -167,21 +224,35 @@ function EmailRulesSection() {
   );
 }
 
+/** The status once a section read its rules again after a refused save. */
+const READ_AGAIN = (what: string) =>
+  `The current ${what} are shown above; the form still holds your changes. Check them, then save again.`;
+
 // Each save attempt starts by clearing the section's last message (onStart), so a failed save's
 // error never stands beside the success of the one before.
 function EmailRulesForm({
   rules,
   onSaved,
   onStart,
+  onReload,
 }: {
-  rules: EmailRules;
-  onSaved(saved: EmailRules): void;
+  rules: Tagged<EmailRules>;
+  onSaved(saved: Tagged<EmailRules>): void;
   onStart(): void;
+  onReload(): Promise<ApiError | null>;
 }) {
-  const [lists, setLists] = useState(() => listsOf(rules));
-  const [relay, setRelay] = useState<RelayAliasPolicy>(rules.relayAliases);
+  const [lists, setLists] = useState(() => listsOf(rules.value));
+  const [relay, setRelay] = useState<RelayAliasPolicy>(rules.value.relayAliases);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const saveButton = useRef<HTMLButtonElement>(null);
+
+  // The reload button goes with the error: the focus moves to the save it is for.
+  async function reload() {
+    const problem = await onReload();
+    setError(problem);
+    if (!problem) saveButton.current?.focus();
+  }
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -190,15 +261,18 @@ function EmailRulesForm({
     setError(null);
     try {
       onSaved(
-        await api.setEmailRules({
-          allow: { domains: entriesOf(lists.allowDomains), mxHosts: entriesOf(lists.allowMx) },
-          block: {
-            domains: entriesOf(lists.blockDomains),
-            mxHosts: entriesOf(lists.blockMx),
-            tlds: entriesOf(lists.blockTlds),
+        await api.setEmailRules(
+          {
+            allow: { domains: entriesOf(lists.allowDomains), mxHosts: entriesOf(lists.allowMx) },
+            block: {
+              domains: entriesOf(lists.blockDomains),
+              mxHosts: entriesOf(lists.blockMx),
+              tlds: entriesOf(lists.blockTlds),
+            },
+            relayAliases: relay,
           },
-          relayAliases: relay,
-        }),
+          rules.etag,
+        ),
       );
     } catch (err) {
       setError(asApiError(err));
@@ -257,8 +331,8 @@ function EmailRulesForm({
         Apple Hide My Email, Firefox Relay, DuckDuckGo, SimpleLogin, addy.io and Proton Pass addresses forward
         to a real inbox. {RELAY_TEXT[relay].explanation}
       </p>
-      <ErrorMessage error={error} />
-      <button type="submit" class="primary" disabled={busy}>
+      <SaveError error={error} what="email rules" onReload={reload} />
+      <button ref={saveButton} type="submit" class="primary" disabled={busy}>
         Save email rules
       </button>
     </form>
@@ -397,31 +471,43 @@ function prefixesOf(csv: string): number {
   return csv.split(/\r?\n/).filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).length;
 }
 
+/** The account's feed as the API has it, with its tag. */
+async function readFeed(): Promise<{ current: Feed | null; etag: string | null }> {
+  const { value: file, etag } = await api.geofeed();
+  const current: Feed | null = file && {
+    csv: file.csv,
+    prefixes: prefixesOf(file.csv),
+    bytes: new TextEncoder().encode(file.csv).length,
+    updatedAt: file.updatedAt,
+    updatedBy: null,
+  };
+  return { current, etag };
+}
+
 function GeofeedSection() {
-  const feed = useLoad(async () => {
-    const file = await api.geofeed();
-    const current: Feed | null = file && {
-      csv: file.csv,
-      prefixes: prefixesOf(file.csv),
-      bytes: new TextEncoder().encode(file.csv).length,
-      updatedAt: file.updatedAt,
-      updatedBy: null,
-    };
-    return { current };
-  });
+  const feed = useLoad(readFeed);
   const [said, setSaid] = useState('');
   const [removing, setRemoving] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const current = feed.data?.current ?? null;
+  const etag = feed.data?.etag ?? null;
+
+  const reloadFeed = () =>
+    readAgain(readFeed, (read) => {
+      feed.set(read);
+      setSaid(
+        'The current geofeed is shown; a feed you were uploading is still in the box below. Check it, then try again.',
+      );
+    });
 
   async function remove() {
     setBusy(true);
     setError(null);
     setSaid('');
     try {
-      await api.deleteGeofeed();
-      feed.set({ current: null });
+      feed.set({ current: null, etag: await api.deleteGeofeed(etag) });
       setSaid('The geofeed is removed: your lookups use the data alone.');
     } catch (err) {
       setError(asApiError(err));
@@ -433,7 +519,7 @@ function GeofeedSection() {
 
   return (
     <section class="card" aria-labelledby="geofeed-title">
-      <h2 id="geofeed-title" tabIndex={-1}>
+      <h2 id="geofeed-title" ref={heading} tabIndex={-1}>
         Private geofeed
       </h2>
       <p>
@@ -466,11 +552,21 @@ function GeofeedSection() {
           </div>
         </>
       )}
-      <ErrorMessage error={error} />
+      <SaveError
+        error={error}
+        what="geofeed"
+        onReload={async () => {
+          const problem = await reloadFeed();
+          setError(problem);
+          if (!problem) heading.current?.focus();
+        }}
+      />
       {said && <Status>{said}</Status>}
       <UploadFeed
-        onUploaded={(summary, csv) => {
-          feed.set({ current: { ...summary, csv } });
+        etag={etag}
+        onReload={reloadFeed}
+        onUploaded={(summary, csv, newTag) => {
+          feed.set({ current: { ...summary, csv }, etag: newTag });
           setSaid(
             `Geofeed uploaded: ${count(summary.prefixes)} ${summary.prefixes === 1 ? 'prefix' : 'prefixes'}, in force within seconds.`,
           );
@@ -516,17 +612,28 @@ function DownloadFeed({ csv }: { csv: string }) {
 }
 
 function UploadFeed({
+  etag,
   onUploaded,
   onStart,
+  onReload,
 }: {
-  onUploaded(summary: Omit<Feed, 'csv'>, csv: string): void;
+  etag: string | null;
+  onUploaded(summary: Omit<Feed, 'csv'>, csv: string, etag: string | null): void;
   onStart(): void;
+  onReload(): Promise<ApiError | null>;
 }) {
   const [text, setText] = useState('');
   const [read, setRead] = useState('');
   const [refused, setRefused] = useState<{ message: string; lines: readonly GeofeedLine[] } | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const uploadButton = useRef<HTMLButtonElement>(null);
+
+  async function reload() {
+    const problem = await onReload();
+    setError(problem);
+    if (!problem) uploadButton.current?.focus();
+  }
 
   async function choose(file: File) {
     setRefused(null);
@@ -555,8 +662,8 @@ function UploadFeed({
     setError(null);
     setRead('');
     try {
-      const summary = await api.setGeofeed(text);
-      onUploaded(summary, text);
+      const { value: summary, etag: newTag } = await api.setGeofeed(text, etag);
+      onUploaded(summary, text, newTag);
       setText('');
     } catch (err) {
       const e = asApiError(err);
@@ -605,8 +712,8 @@ function UploadFeed({
         places the address in the same country.
       </p>
       {refused && <RefusedRows message={refused.message} lines={refused.lines} />}
-      <ErrorMessage error={error} />
-      <button type="submit" class="primary" disabled={busy}>
+      <SaveError error={error} what="geofeed" onReload={reload} />
+      <button ref={uploadButton} type="submit" class="primary" disabled={busy}>
         Upload the feed
       </button>
     </form>
@@ -691,7 +798,11 @@ function TravelSection() {
       {travel.data && (
         <>
           <p class="help">
-            {lastChange(travel.data.updatedAt, travel.data.updatedBy, 'Never changed: the defaults apply.')}
+            {lastChange(
+              travel.data.value.updatedAt,
+              travel.data.value.updatedBy,
+              'Never changed: the defaults apply.',
+            )}
           </p>
           <TravelForm
             key={saves}
@@ -702,6 +813,12 @@ function TravelSection() {
               setSaves(saves + 1);
               setSaid('Travel settings saved.');
             }}
+            onReload={() =>
+              readAgain(api.travel, (current) => {
+                travel.set(current);
+                setSaid(READ_AGAIN('travel settings'));
+              })
+            }
           />
         </>
       )}
@@ -714,18 +831,27 @@ function TravelForm({
   settings,
   onSaved,
   onStart,
+  onReload,
 }: {
-  settings: TravelSettings;
-  onSaved(saved: TravelSettings): void;
+  settings: Tagged<TravelSettings>;
+  onSaved(saved: Tagged<TravelSettings>): void;
   onStart(): void;
+  onReload(): Promise<ApiError | null>;
 }) {
   const [values, setValues] = useState<Record<TravelField, string>>(() => ({
-    maxSpeedKmh: String(settings.maxSpeedKmh),
-    minDistanceKm: String(settings.minDistanceKm),
-    minSeconds: String(settings.minSeconds),
+    maxSpeedKmh: String(settings.value.maxSpeedKmh),
+    minDistanceKm: String(settings.value.minDistanceKm),
+    minSeconds: String(settings.value.minSeconds),
   }));
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
+  const saveButton = useRef<HTMLButtonElement>(null);
+
+  async function reload() {
+    const problem = await onReload();
+    setError(problem);
+    if (!problem) saveButton.current?.focus();
+  }
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -738,7 +864,7 @@ function TravelForm({
       if (values[field].trim() !== '') body[field] = Number(values[field]);
     }
     try {
-      onSaved(await api.setTravel(body));
+      onSaved(await api.setTravel(body, settings.etag));
     } catch (err) {
       setError(asApiError(err));
       setBusy(false);
@@ -773,8 +899,8 @@ function TravelForm({
           );
         })}
       </div>
-      <ErrorMessage error={error} />
-      <button type="submit" class="primary" disabled={busy}>
+      <SaveError error={error} what="travel settings" onReload={reload} />
+      <button ref={saveButton} type="submit" class="primary" disabled={busy}>
         Save travel settings
       </button>
     </form>
