@@ -1,6 +1,6 @@
 import { gunzipWithin, looksGzipped } from '../gzip.js';
-import { invalidJsonMessage } from '../json/syntax-error.js';
-import { firstNonUtf8Line, withoutBom } from '../utf8.js';
+import { parseJsonBody } from '../json/syntax-error.js';
+import { withoutBom } from '../utf8.js';
 import { type ErrorCode, HttpError } from './errors.js';
 import type { HttpRequest } from './request.js';
 
@@ -73,15 +73,7 @@ const tooLarge = (limitBytes: number) =>
  */
 export function parseJsonBytes(body: Buffer | null, limitBytes = JSON_BODY_LIMIT_BYTES): unknown {
   if (body && body.length > limitBytes) throw tooLarge(limitBytes);
-  const bytes = withoutBom(body ?? Buffer.alloc(0));
-  if (bytes.length === 0) throw new HttpError('invalid_json', 'A JSON body is required.');
-  const badLine = firstNonUtf8Line(bytes);
-  if (badLine !== null) throw new HttpError('invalid_json', `The body is not UTF-8 (line ${badLine}).`);
-  const text = bytes.toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    // Where the syntax breaks (line and column), never a quote of the body.
-    throw new HttpError('invalid_json', invalidJsonMessage(text));
-  }
+  const parsed = parseJsonBody(withoutBom(body ?? Buffer.alloc(0)));
+  if (!parsed.ok) throw new HttpError('invalid_json', parsed.message);
+  return parsed.value;
 }

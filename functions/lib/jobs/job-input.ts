@@ -1,7 +1,7 @@
 import { createGunzip } from 'node:zlib';
 import { gunzipWithinAsync } from '../gzip.js';
-import { invalidJsonMessage } from '../json/syntax-error.js';
-import { firstNonUtf8Line, withoutBom } from '../utf8.js';
+import { parseJsonBody } from '../json/syntax-error.js';
+import { withoutBom } from '../utf8.js';
 import * as z from '../zod.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
 import { JOB_MAX_ROWS } from './job.js';
@@ -128,18 +128,11 @@ async function gzipCsvEmails(bytes: Buffer): Promise<string[]> {
   }
 }
 
-/** JSON bytes parsed: 400 `invalid_json` when empty or not JSON (as http/body.ts answers). */
+/** JSON bytes parsed: 400 `invalid_json` when empty, not UTF-8 or not JSON, as every JSON body. */
 function parseJson(bytes: Buffer): unknown {
-  if (bytes.length === 0) throw new JobInputError('invalid_json', 'A JSON body is required.');
-  // As every JSON body (http/body.ts): bytes that are not UTF-8 are refused, never read as U+FFFD.
-  const badLine = firstNonUtf8Line(bytes);
-  if (badLine !== null) throw new JobInputError('invalid_json', `The body is not UTF-8 (line ${badLine}).`);
-  const text = bytes.toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new JobInputError('invalid_json', invalidJsonMessage(text));
-  }
+  const parsed = parseJsonBody(bytes);
+  if (!parsed.ok) throw new JobInputError('invalid_json', parsed.message);
+  return parsed.value;
 }
 
 /** The list of a JSON body (gzip-compressed when `gzipped`): {emails, filename?} or {uploadId, filename?}. */

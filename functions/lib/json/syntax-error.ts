@@ -1,4 +1,5 @@
 import { createScanner, type ParseError, parse, printParseErrorCode, type SyntaxKind } from 'jsonc-parser';
+import { firstNonUtf8Line } from '../utf8.js';
 
 // Where a JSON text stops being JSON, for the `invalid_json` message (docs/api.md: Errors). V8's own
 // SyntaxError message is no use here: depending on the Node version it may lack the position and it
@@ -102,4 +103,23 @@ export function invalidJsonMessage(text: string): string {
     return `The body is not valid JSON: it ends early (line ${at.line}, column ${at.column}).`;
   }
   return `The body is not valid JSON: ${at.reason} at line ${at.line}, column ${at.column}.`;
+}
+
+/**
+ * JSON from a body's bytes (a UTF-8 BOM already removed), or why it is not (the `invalid_json`
+ * message): empty, not UTF-8 (naming the line), or not JSON (where it stops being JSON, nothing
+ * quoted). Every JSON body is read through it: the routes' (http/body.ts) and a list job's.
+ */
+export function parseJsonBody(
+  bytes: Uint8Array,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  if (bytes.length === 0) return { ok: false, message: 'A JSON body is required.' };
+  const badLine = firstNonUtf8Line(bytes);
+  if (badLine !== null) return { ok: false, message: `The body is not UTF-8 (line ${badLine}).` };
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, message: invalidJsonMessage(text) };
+  }
 }
