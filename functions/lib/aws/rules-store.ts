@@ -108,14 +108,13 @@ export class DynamoRulesStore implements AccountRulesStore {
     ifMatch?: string,
   ): Promise<DocumentMeta> {
     const packed = gzipSync(body);
+    const parts: Buffer[] = [];
+    for (let at = 0; at < packed.length; at += CHUNK_BYTES) parts.push(packed.subarray(at, at + CHUNK_BYTES));
     for (let attempt = 0; attempt < CONTENDED_SAVE.attempts; attempt++) {
       await beforeTry(attempt, CONTENDED_SAVE);
       const before = await this.meta(accountId);
       checkIfMatch(kind, before, ifMatch);
       const version = newVersion(this.now());
-      const parts: Buffer[] = [];
-      for (let at = 0; at < packed.length; at += CHUNK_BYTES)
-        parts.push(packed.subarray(at, at + CHUNK_BYTES));
       await Promise.all(
         parts.map((data, n) =>
           this.db.send(

@@ -180,7 +180,9 @@ async function databaseStep(
   // to it too: a 6-network file does not replace 700,000 networks). A single MMDB file in service is
   // compared network for network and address for address; the layer's DB-IP pair and compiled ASN
   // ranges by the count their manifest records. `force` skips the comparison, not the checks.
-  const inService = current && !deps.force ? await carried(deps.current.read, current) : null;
+  // Only a single file is read (the DB-IP pair is megabytes the comparison would not use).
+  const inService =
+    current && !deps.force && current.files?.length === 1 ? await carried(deps.current.read, current) : null;
   const single = inService?.length === 1 ? (inService[0] as IpFile).body : null;
   const guard = checkCandidate({
     candidate: result.mmdb,
