@@ -1,4 +1,5 @@
 import { dnsServerProblem, parseDnsServers } from '../functions/lib/dns/resolver.js';
+import { osaDistance } from '../functions/lib/email/typo.js';
 import { IP_DATA_SOURCE_KEYS } from './ip-data-sources.js';
 
 // The CDK context the app reads (`cdk deploy -c key=value`, or cdk.json's `context`; docs/deploy.md,
@@ -45,27 +46,11 @@ function isCdkKey(key: string): boolean {
   return key.startsWith('@') || key.includes(':') || CDK_CLI_KEYS.includes(key);
 }
 
-/** Edits (insert, delete, replace) between two strings. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        previous[j]! + 1,
-        row[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
 /** The known key a mistyped one most likely meant: the same but for case, or at most 2 edits away. */
 function meant(key: string): string | undefined {
   const lower = key.toLowerCase();
-  const scored = CONTEXT_KEYS.map((known) => ({ known, d: distance(lower, known.toLowerCase()) }));
+  // The e-mail checks' edit distance (a swap of two neighbours is one edit), stopping past 2.
+  const scored = CONTEXT_KEYS.map((known) => ({ known, d: osaDistance(lower, known.toLowerCase(), 2) }));
   const best = scored.sort((x, y) => x.d - y.d)[0];
   return best && best.d <= 2 ? best.known : undefined;
 }

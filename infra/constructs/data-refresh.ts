@@ -34,10 +34,10 @@ export interface DataRefreshProps {
   sources?: IpDataSources;
 }
 
-/** Period of the alarms: one refresh per period, so a rejected run keeps the alarm up until the next. */
 /** aws-cdk-lib's id of the one provider of every Trigger in a stack (CustomResourceProvider.getOrCreateProvider). */
 const TRIGGER_PROVIDER_ID = 'AWSCDK.TriggerCustomResourceProviderCustomResourceProvider';
 
+/** Period of the alarms: one refresh per period, so a rejected run keeps the alarm up until the next. */
 const ALARM_PERIOD = Duration.hours(6);
 
 /** Period of the missing-data alarm, which treats a period without a report as missing data. */
