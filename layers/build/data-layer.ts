@@ -156,6 +156,8 @@ export async function refreshedSinceBuilt(dataDir: string): Promise<string[]> {
  */
 export async function ensureDataLayer(options: EnsureDataLayerOptions = {}): Promise<boolean> {
   const dataDir = options.dataDir ?? DATA_LAYER_DIR;
+  // A build killed in its swap put back first: the layer it had moved aside is still the one in service.
+  await removeStaleBuilds(dataDir);
   const built = await builtDataLayer(dataDir);
   const found = built?.format ?? null;
   const chosen = options.sources ?? ipBuildSourcesFromEnv();
