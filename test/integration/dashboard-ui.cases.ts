@@ -90,11 +90,16 @@ const focusedText = (page: Page) => page.evaluate<string | undefined>('document.
 
 /**
  * The focus ends on the element whose text is `text`. A dialog gives it back after its parent
- * unmounted it, so it is waited for a moment (from here: waitForFunction would evaluate in the
- * page, which the CSP forbids).
+ * unmounted it, so it is waited for: Playwright's locator waits as the page changes, in its own
+ * world (waitForFunction would evaluate in the page, which the CSP forbids), up to a bound far from
+ * any test's limit.
  */
 async function expectFocusOn(page: Page, text: string): Promise<void> {
-  for (let i = 0; i < 30 && (await focusedText(page)) !== text; i++) await page.waitForTimeout(100);
+  await page
+    .locator(':focus', { hasText: text })
+    .first()
+    .waitFor({ timeout: 20_000 })
+    .catch(() => undefined);
   expect(await focusedText(page)).toBe(text);
 }
 

@@ -68,5 +68,11 @@ describe('process-chunk', () => {
         () => now,
       ),
     ).toBe('ignored');
+    expect(jobs.records.get('job-1')).toMatchObject({
+      status: 'completed',
+      completedAt: AFTER_CHECKS.toISOString(),
+      processed: 4,
+      doneChunks: [0, 1],
+    });
   });
 });
