@@ -34,10 +34,11 @@ export async function startDnsServer(options: {
   answer: (name: string) => Answer;
   /** How long to wait before answering: for every query, or per name. */
   delayMs?: number | ((name: string) => number);
-  /** Answer the canary names' MX (default true). */
-  canary?: boolean;
+  /** Answer the canary names' MX (default true); a function is asked at each query. */
+  canary?: boolean | (() => boolean);
 }): Promise<DnsServer> {
-  const canaryNames = new Set<string>(options.canary === false ? [] : DEFAULT_DNS_CANARY);
+  const canaryUp = typeof options.canary === 'function' ? options.canary : () => options.canary !== false;
+  const canaryNames = new Set<string>(DEFAULT_DNS_CANARY);
   const counts = new Map<string, number>();
   let total = 0;
   const server = dns2.createServer({
@@ -48,7 +49,7 @@ export async function startDnsServer(options: {
       const name = question.name.toLowerCase();
       const key = `${TYPE_NAMES[question.type] ?? question.type} ${name}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
-      const isCanary = canaryNames.has(name);
+      const isCanary = canaryNames.has(name) && canaryUp();
       if (!isCanary) total++;
       const answer = isCanary ? [mx(`mx.${name}`)] : options.answer(name);
       if (answer === 'silent') return; // never answers: the client times out

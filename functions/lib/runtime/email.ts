@@ -3,7 +3,7 @@ import { dataRoot } from '../aws/services.js';
 import { tracer } from '../aws/tracing.js';
 import { DNS_CANARY_METRIC, DnsCanary, guardedByCanary } from '../dns/canary.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
-import { createDnsResolver } from '../dns/resolver.js';
+import { createDnsResolver, createNodeMxResolver } from '../dns/resolver.js';
 import {
   createEmailChecker,
   type EmailChecker,
@@ -80,11 +80,14 @@ async function build(s: Services): Promise<EmailChecker> {
 
 /**
  * The instance's DNS canary. A change of verdict is logged (a warning when it fails) and counted
- * as the DnsCanaryFailed metric (1 failing, 0 healthy), which the stack alarms on.
+ * as the DnsCanaryFailed metric (1 failing, 0 healthy), which the stack alarms on. Its probes ask a
+ * name server each time: through the checks' cache, a resolver that broke would stay healthy for
+ * the 5 minutes its canary answers are cached (and rejecting real addresses), one that recovered
+ * unhealthy for a minute; its own verdict times (dns/canary.ts CANARY_TTL_MS) are the only delay.
  */
 export const dnsCanary = /* @__PURE__ */ part((s): DnsCanary => {
   const settings: Pick<Config, 'DNS_SERVERS' | 'DNS_CANARY'> = s.config;
-  return new DnsCanary(createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries), {
+  return new DnsCanary(traceQueries(createNodeMxResolver({ servers: settings.DNS_SERVERS })), {
     names: settings.DNS_CANARY,
     now: () => s.now().getTime(),
     onChange: (healthy) => {
