@@ -41,6 +41,7 @@ function request(body: Buffer, contentType: string, gzip: boolean): HttpRequest 
     pathParameters: {},
     query: {},
     headers: { 'content-type': contentType, ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
+    repeatedHeaders: [],
     body,
     sourceIp: '127.0.0.1',
     requestId: 'bench',

@@ -18,7 +18,7 @@ import { EmailRulesPutBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('account-email-rules-put'),
   input: (req) => {
-    const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req.headers);
+    const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req);
     return { rules: validate(EmailRulesPutBody, readJsonBody(req)), ifMatch };
   },
   run: async ({ rules, ifMatch }, { principal, now, services }) => {

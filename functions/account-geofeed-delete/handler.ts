@@ -13,7 +13,7 @@ import { routeByName } from '../routes.js';
 // Saving from two places at once).
 export const handler = defineHandler({
   route: routeByName('account-geofeed-delete'),
-  input: (req) => validateHeaders(RulesChangeHeaders, req.headers),
+  input: (req) => validateHeaders(RulesChangeHeaders, req),
   run: async ({ 'If-Match': ifMatch }, { principal, now, services }) => {
     const change = ruleChange(principal, now);
     await deleteGeofeed(rulesStore(services), principal.accountId, change, logger, { ifMatch });

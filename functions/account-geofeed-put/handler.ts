@@ -20,7 +20,7 @@ import { routeByName } from '../routes.js';
 export const handler = defineHandler({
   route: routeByName('account-geofeed-put'),
   input: (req) => {
-    const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req.headers);
+    const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req);
     const type = mediaType(req);
     if (type !== 'text/csv' && type !== 'text/plain') {
       throw new HttpError('unsupported_media_type', 'Send the geofeed as text/csv (RFC 8805 rows).');

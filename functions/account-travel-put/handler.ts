@@ -19,7 +19,7 @@ import { TravelPutBody } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('account-travel-put'),
   input: (req) => {
-    const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req.headers);
+    const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req);
     return { settings: travelSettingsOf(validate(TravelPutBody, readJsonBody(req))), ifMatch };
   },
   run: async ({ settings, ifMatch }, { principal, now, services }) => {

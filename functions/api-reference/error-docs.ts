@@ -62,7 +62,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   },
   missing_field: { when: 'a required field is absent', message: 'emails is required.' },
   invalid_field: {
-    when: 'a field has the wrong type or form, or a header (If-Match) is malformed',
+    when: 'a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once',
     message: 'email: Invalid input: expected string, received number',
   },
   invalid_query: {
@@ -82,7 +82,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'An HTTP/1.1 request must send a Host header.',
   },
   invalid_idempotency_key: {
-    when: 'an Idempotency-Key that is empty, longer than 255 characters or has control characters',
+    when: 'an Idempotency-Key that is empty, longer than 255 characters, has control characters or is sent more than once',
     message: 'Idempotency-Key must be 1 to 255 characters without control characters.',
   },
   invalid_fields: {

@@ -88,7 +88,11 @@ export const handler = defineHandler({
   route: routeByName('jobs-create'),
   input: async (req, principal, services) => {
     // The headers and query first: they are cheap, the body may be 10 MB.
-    const { 'Idempotency-Key': idempotencyKey } = validateHeaders(JobsCreateHeaders, req.headers);
+    const { 'Idempotency-Key': idempotencyKey } = validateHeaders(
+      JobsCreateHeaders,
+      req,
+      'invalid_idempotency_key',
+    );
     const { filename, webhookUrl } = validate(JobsCreateQuery, req.query, 'query');
     // Refused before anything is read or charged: 400 invalid_webhook_url.
     const webhook =

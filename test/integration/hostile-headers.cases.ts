@@ -222,6 +222,52 @@ describe('hostile-headers', () => {
     });
   });
 
+  describe('a contract header sent twice is refused, not decided by the last one', () => {
+    test('two If-Match lines on a travel save are 400 invalid_field and nothing is saved', async () => {
+      const before = await stack.call('GET', '/v1/account/travel', { headers: stack.secret() });
+      const body = JSON.stringify({ maxSpeedKmh: 900 });
+      const res = await raw(
+        [
+          'PUT /v1/account/travel HTTP/1.1',
+          `Host: ${host}:${port}`,
+          `Authorization: Bearer ${stack.dev.secretKey}`,
+          'Content-Type: application/json',
+          'If-Match: "stale"',
+          `If-Match: ${before.headers.get('etag')}`,
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+          '',
+          body,
+        ].join('\r\n'),
+      );
+      expectError(res, 400, 'invalid_field');
+      expect(res.body).toMatchObject({ message: 'If-Match was sent more than once: send it once.' });
+      const after = await stack.call('GET', '/v1/account/travel', { headers: stack.secret() });
+      expect(await after.json()).toEqual(await before.json());
+    });
+
+    test('two Idempotency-Key lines on a list job are 400 invalid_idempotency_key and nothing is charged', async () => {
+      const before = await monthUsage();
+      const body = JSON.stringify({ emails: ['a@example.com'] });
+      const res = await raw(
+        [
+          'POST /v1/email/jobs HTTP/1.1',
+          `Host: ${host}:${port}`,
+          `Authorization: Bearer ${stack.dev.secretKey}`,
+          'Content-Type: application/json',
+          'Idempotency-Key: first',
+          'Idempotency-Key: second',
+          `Content-Length: ${Buffer.byteLength(body)}`,
+          'Connection: close',
+          '',
+          body,
+        ].join('\r\n'),
+      );
+      expectError(res, 400, 'invalid_idempotency_key');
+      expect(await monthUsage()).toBe(before);
+    });
+  });
+
   describe("what Node's HTTP parser refuses is answered in the API's shape", () => {
     test('headers over 16 KB are 431 headers_too_large, and the connection is closed', async () => {
       const res = await get('/v1/lookup/8.8.8.8', [

@@ -2297,7 +2297,7 @@ export interface operations {
              *     - `batch_too_large`: a batch of more than 100 items
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
@@ -2481,7 +2481,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -2670,7 +2670,7 @@ export interface operations {
              *     - `batch_too_large`: a batch of more than 100 items
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -3024,7 +3024,7 @@ export interface operations {
              *     - `empty_job`: a list job with no addresses
              *     - `job_too_large`: a list job of more than 100,000 addresses (refused at the 100,001st row)
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_idempotency_key`: an Idempotency-Key that is empty, longer than 255 characters or has control characters
+             *     - `invalid_idempotency_key`: an Idempotency-Key that is empty, longer than 255 characters, has control characters or is sent more than once
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
             400: {
@@ -3660,7 +3660,7 @@ export interface operations {
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -3861,7 +3861,7 @@ export interface operations {
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
              *     - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              *     - `invalid_user_id`: userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)
              */
             400: {
@@ -4014,7 +4014,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              *     - `invalid_user_id`: userId is empty, longer than 256 characters or holds a lone surrogate (not Unicode text)
              */
             400: {
@@ -4551,7 +4551,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -4920,7 +4920,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -5178,7 +5178,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_body`: a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              *     - `invalid_geofeed`: PUT /v1/account/geofeed: a row of the CSV is not valid; nothing of the feed was applied (`lines` lists each refused row)
              */
             400: {
@@ -5321,7 +5321,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5578,7 +5578,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
             400: {
@@ -5884,7 +5884,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              *     - `invalid_webhook_url`: POST or PUT /v1/webhooks, or a list job's webhookUrl: not an absolute https URL, a URL with a user or password, or a host that is a private, loopback, link-local (metadata) or reserved address
              */
             400: {
@@ -6165,7 +6165,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -6594,7 +6594,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -6780,7 +6780,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -6840,7 +6840,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -7129,7 +7129,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -7217,7 +7217,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -7279,7 +7279,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7411,7 +7411,7 @@ export interface operations {
             /**
              * @description - `invalid_json`: the body is not valid JSON or not UTF-8 (the message says where), or a gzip body does not decompress
              *     - `missing_field`: a required field is absent
-             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed
+             *     - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once
              */
             400: {
                 headers: {
@@ -7492,7 +7492,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -7553,7 +7553,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed */
+            /** @description - `invalid_field`: a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { queryValues } from './multi-value.js';
+import { headerValues, queryValues } from './multi-value.js';
 
 /**
  * Query parameters that are lists: given more than once (`?fields=country&fields=asn`), their
@@ -16,6 +16,11 @@ export interface HttpRequest {
   query: Record<string, string>;
   /** Lower-cased names: Node and API Gateway disagree on case, clients send any. */
   headers: Record<string, string>;
+  /**
+   * Lower-cased names of the headers sent more than once; `headers` holds the last value of each,
+   * as API Gateway's single-value map does. A contract header sent twice is refused (validateHeaders).
+   */
+  repeatedHeaders: readonly string[];
   body: Buffer | null;
   sourceIp: string;
   requestId: string;
@@ -36,6 +41,9 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEvent): HttpRequest {
     pathParameters: definedOnly(event.pathParameters),
     query: withLists(definedOnly(event.queryStringParameters), event),
     headers,
+    repeatedHeaders: Object.entries(headerValues(event))
+      .filter(([, values]) => values.length > 1)
+      .map(([name]) => name),
     body,
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',
     requestId: event.requestContext?.requestId ?? '',

@@ -1,5 +1,6 @@
 import * as z from '../zod.js';
 import { ERROR_CODES, type ErrorCode, ValidationError } from './errors.js';
+import type { HttpRequest } from './request.js';
 
 // The one mapping from zod issues to the API's 400 codes (docs/api.md: Errors). A route's contract
 // schemas (body, query, path, headers) are its request validator; this decides which problem a
@@ -116,10 +117,21 @@ export function headersNamedBy(
   return out;
 }
 
-/** Validates a request's headers with a contract's header schema (see headersNamedBy). */
+/**
+ * Validates a request's headers with a contract's header schema (see headersNamedBy). A header the
+ * schema names that was sent more than once is refused with `repeated` (the code the route answers a
+ * malformed one with): two `If-Match` tags, or two `Idempotency-Key`s, would otherwise be decided by
+ * whichever came last.
+ */
 export function validateHeaders<S extends z.core.$ZodObject>(
   schema: S,
-  headers: Readonly<Record<string, string>>,
+  req: Pick<HttpRequest, 'headers' | 'repeatedHeaders'>,
+  repeated: ErrorCode = INVALID.header,
 ): z.output<S> {
-  return validate(schema, headersNamedBy(schema, headers), 'header');
+  const named = headersNamedBy(schema, req.headers);
+  for (const name of Object.keys(named)) {
+    if (req.repeatedHeaders.includes(name.toLowerCase()))
+      throw new ValidationError(repeated, `${name} was sent more than once: send it once.`);
+  }
+  return validate(schema, named, 'header');
 }

@@ -95,8 +95,13 @@ describe('If-Match', () => {
   });
 
   test('the header: *, a quoted tag or a weak one; anything else 400 invalid_field', () => {
-    const read = (value: string) => validateHeaders(RulesChangeHeaders, { 'if-match': value })['If-Match'];
-    expect(validateHeaders(RulesChangeHeaders, {})['If-Match']).toBeUndefined();
+    const read = (value: string) =>
+      validateHeaders(RulesChangeHeaders, { headers: { 'if-match': value }, repeatedHeaders: [] })[
+        'If-Match'
+      ];
+    expect(
+      validateHeaders(RulesChangeHeaders, { headers: {}, repeatedHeaders: [] })['If-Match'],
+    ).toBeUndefined();
     for (const good of ['*', '"defaults"', `"${feed.version}"`, 'W/"x"', '""', `"${'a'.repeat(198)}"`])
       expect(read(good)).toBe(good);
     for (const bad of [

@@ -15,6 +15,7 @@ function request(body: Buffer | string | null, headers: Record<string, string> =
     pathParameters: {},
     query: {},
     headers: { 'content-type': 'application/json', ...headers },
+    repeatedHeaders: [],
     body: typeof body === 'string' ? Buffer.from(body) : body,
     sourceIp: '127.0.0.1',
     requestId: 'r',

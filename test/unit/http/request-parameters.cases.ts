@@ -4,6 +4,7 @@ import type { KeyRouteName } from '../../../functions/api-reference/route-contra
 import { CONTRACTS } from '../../../functions/contracts.js';
 import { JobsCreateHeaders, JobsCreateQuery } from '../../../functions/jobs-create/contract.js';
 import { JobsListQuery } from '../../../functions/jobs-list/contract.js';
+import { RulesChangeHeaders } from '../../../functions/lib/accounts/rules-schema.js';
 import type { RouteContract } from '../../../functions/lib/http/contract.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
 import { fromApiGatewayEvent } from '../../../functions/lib/http/request.js';
@@ -169,11 +170,60 @@ describe('request-parameters', () => {
     });
   });
 
+  describe('a contract header sent twice', () => {
+    const sent = (multiValueHeaders: Record<string, string[]>) =>
+      fromApiGatewayEvent({
+        httpMethod: 'PUT',
+        path: '/v1/account/travel',
+        headers: Object.fromEntries(Object.entries(multiValueHeaders).map(([k, v]) => [k, v.at(-1)])),
+        multiValueHeaders,
+        body: null,
+      } as unknown as Parameters<typeof fromApiGatewayEvent>[0]);
+
+    test('the request names every header sent more than once, whatever the case of each line', () => {
+      expect(sent({ 'If-Match': ['"a"', '"b"'], Accept: ['*/*'] }).repeatedHeaders).toEqual(['if-match']);
+      expect(sent({ 'idempotency-key': ['a'], 'Idempotency-Key': ['b'] }).repeatedHeaders).toEqual([
+        'idempotency-key',
+      ]);
+      expect(sent({ 'If-Match': ['"a"'] }).repeatedHeaders).toEqual([]);
+    });
+
+    test('is refused as a malformed one (400), not decided by the last one: two If-Match tags, two Idempotency-Keys', () => {
+      expect(
+        refusal(() => validateHeaders(RulesChangeHeaders, sent({ 'If-Match': ['"old"', '*'] }))),
+      ).toEqual({
+        status: 400,
+        code: 'invalid_field',
+        message: 'If-Match was sent more than once: send it once.',
+      });
+      expect(
+        refusal(() =>
+          validateHeaders(
+            JobsCreateHeaders,
+            sent({ 'Idempotency-Key': ['a', 'b'] }),
+            'invalid_idempotency_key',
+          ),
+        ),
+      ).toEqual({
+        status: 400,
+        code: 'invalid_idempotency_key',
+        message: 'Idempotency-Key was sent more than once: send it once.',
+      });
+      // A header the contract does not name may repeat: it is not the route's to judge.
+      expect(validateHeaders(JobsCreateHeaders, sent({ Accept: ['a', 'b'] }))).toEqual({});
+    });
+  });
+
   describe('POST /v1/email/jobs: Idempotency-Key and filename', () => {
     test('a key of 1 to 255 characters without control characters is accepted, whatever the case of the header name', () => {
-      expect(validateHeaders(JobsCreateHeaders, {})['Idempotency-Key']).toBeUndefined();
       expect(
-        validateHeaders(JobsCreateHeaders, { 'idempotency-key': 'k'.repeat(255) })['Idempotency-Key'],
+        validateHeaders(JobsCreateHeaders, { headers: {}, repeatedHeaders: [] })['Idempotency-Key'],
+      ).toBeUndefined();
+      expect(
+        validateHeaders(JobsCreateHeaders, {
+          headers: { 'idempotency-key': 'k'.repeat(255) },
+          repeatedHeaders: [],
+        })['Idempotency-Key'],
       ).toBe('k'.repeat(255));
       expect(headersNamedBy(JobsCreateHeaders, { 'idempotency-key': 'a', 'x-other': 'b' })).toEqual({
         'Idempotency-Key': 'a',
@@ -182,7 +232,11 @@ describe('request-parameters', () => {
 
     test('a malformed key is 400 invalid_idempotency_key: empty, over 255 characters, control characters', () => {
       for (const bad of ['', 'k'.repeat(256), 'a\nb', 'a\u0000b', 'tab\there', 'del\u007f']) {
-        expect(refusal(() => validateHeaders(JobsCreateHeaders, { 'idempotency-key': bad }))).toEqual({
+        expect(
+          refusal(() =>
+            validateHeaders(JobsCreateHeaders, { headers: { 'idempotency-key': bad }, repeatedHeaders: [] }),
+          ),
+        ).toEqual({
           status: 400,
           code: 'invalid_idempotency_key',
           message: 'Idempotency-Key must be 1 to 255 characters without control characters.',
@@ -277,7 +331,12 @@ describe('request-parameters', () => {
               contract.params &&
                 outcome(() => validate(contract.params!, { ...path, ...pathOf(contract, q) }, 'path')),
               contract.headers &&
-                outcome(() => validateHeaders(contract.headers as z.ZodMiniObject, lowerCased)),
+                outcome(() =>
+                  validateHeaders(contract.headers as z.ZodMiniObject, {
+                    headers: lowerCased,
+                    repeatedHeaders: [],
+                  }),
+                ),
             ].filter((r) => r !== undefined);
             for (const result of results)
               expect(result === 'accepted' || documented.has(result as never)).toBe(true);

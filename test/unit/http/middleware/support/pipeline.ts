@@ -40,6 +40,7 @@ export const HTTP_REQUEST: HttpRequest = {
   pathParameters: {},
   query: {},
   headers: {},
+  repeatedHeaders: [],
   body: null,
   sourceIp: '203.0.113.9',
   requestId: 'req-1',
