@@ -29,13 +29,16 @@ export function apiCode(code: ErrorCode): { params: { code: ErrorCode } } {
  * Which problem answers a request with several, lowest first: a batch's size (the batch is refused
  * whole before its items are looked at), then the shape (a missing or mistyped field), then the
  * fields' built-in rules (lengths, formats, allowed values), then refinements (IP addresses,
- * userId), each in field order.
+ * userId), each in field order. A whole number's own safe-integer range (`z.int()`, origin `int`)
+ * comes after the field's stated bounds: 9007199254740993 is over the field's 20,000, which is
+ * what the caller needs to hear, not over 2^53 - 1.
  */
 function precedence(issue: z.core.$ZodIssue): number {
   switch (issue.code) {
     case 'too_small':
     case 'too_big':
-      return issue.origin === 'array' ? 0 : 2;
+      if (issue.origin === 'array') return 0;
+      return issue.origin === 'int' ? 2.5 : 2;
     case 'custom':
       return 3;
     case 'invalid_format':

@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { TravelPutBody } from '../../../functions/account-travel-put/contract.js';
 import type { KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
 import { JobsCreateHeaders, JobsCreateQuery } from '../../../functions/jobs-create/contract.js';
@@ -13,6 +14,7 @@ import { encodeCursor, LIST_LIMIT_MAX } from '../../../functions/lib/jobs/list-c
 import type * as z from '../../../functions/lib/zod.js';
 import { LookupIpPath, LookupIpQuery } from '../../../functions/lookup-ip/contract.js';
 import { KEY_ROUTES } from '../../../functions/routes.js';
+import { UsageQuery } from '../../../functions/usage/contract.js';
 
 // A route's query, path and headers are validated by its contract, like its body, through the one
 // mapping from zod issues to the API's codes (functions/lib/http/validate.ts). Whatever strings a
@@ -167,6 +169,26 @@ describe('request-parameters', () => {
       const bare = event({ fields: 'asn' }, {});
       delete (bare as { multiValueQueryStringParameters?: unknown }).multiValueQueryStringParameters;
       expect(fromApiGatewayEvent(bare).query).toEqual({ fields: 'asn' });
+    });
+  });
+
+  describe("a whole number beyond 2^53 is refused by the field's own bounds", () => {
+    test('the message names the bound the caller broke, not the safe-integer range', () => {
+      expect(refusal(() => validate(TravelPutBody, { maxSpeedKmh: 2 ** 53 }))).toEqual({
+        status: 400,
+        code: 'invalid_field',
+        message: 'maxSpeedKmh: Too big: expected number to be <=20000',
+      });
+      expect(refusal(() => validate(TravelPutBody, { minSeconds: -(2 ** 53) }))).toEqual({
+        status: 400,
+        code: 'invalid_field',
+        message: 'minSeconds: Too small: expected number to be >=0',
+      });
+      expect(refusal(query(UsageQuery, { days: '1e16' }))?.message).toBe('days: an integer from 1 to 90.');
+      // A fraction within the bounds is still refused as one.
+      expect(refusal(() => validate(TravelPutBody, { maxSpeedKmh: 900.5 }))?.message).toBe(
+        'maxSpeedKmh: Invalid input: expected int, received number',
+      );
     });
   });
 
