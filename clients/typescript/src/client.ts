@@ -1,5 +1,5 @@
 import { BATCH_SIZE, inBatches } from './batches.js';
-import { nonEmpty, wholeNumber } from './checks.js';
+import { aString, nonEmpty, wholeNumber } from './checks.js';
 import { inWholeList, NetintelError } from './errors.js';
 import { Jobs } from './jobs.js';
 import { Rules } from './rules.js';
@@ -175,7 +175,7 @@ export class Netintel {
    * refuses, calls POST /v1/email/batch with the one address: the same result, billed the same.
    */
   async validateEmail(email: string, options: CallOptions = {}): Promise<EmailCheckResult> {
-    nonEmpty(email, 'validateEmail()');
+    aString(email, 'validateEmail()');
     if (this.transport.options.auth.kind === 'publishable') {
       return this.transport.json({ ...options, method: 'POST', path: '/v1/email/validate', json: { email } });
     }

@@ -131,16 +131,26 @@ describe('client inputs and answers', () => {
     expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
   });
 
-  test('an empty or missing address or job id is a TypeError before any request, not a 404 for another route', async () => {
+  test('an empty or missing IP or job id, or a missing address, is a TypeError before any request, not a 404 for another route', async () => {
     const { requests, fetch } = recording(queued);
     const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch });
     const untyped = client as unknown as Record<string, (value: unknown) => Promise<unknown>>;
     await expect(client.lookup('')).rejects.toThrow('lookup() takes a non-empty string, not an empty one');
     await expect(untyped.lookup!.call(client, undefined)).rejects.toThrow(/not undefined$/);
-    await expect(untyped.validateEmail!.call(client, null)).rejects.toThrow(/validateEmail\(\) .* not null$/);
+    await expect(untyped.validateEmail!.call(client, null)).rejects.toThrow(
+      'validateEmail() takes a string, not null',
+    );
     await expect(client.jobs.get('')).rejects.toThrow(TypeError);
     await expect(client.jobs.resultsFile('')).rejects.toThrow(TypeError);
     expect(requests).toHaveLength(0);
+  });
+
+  test("an empty address is the API's to judge, as any invalid one: validateEmail('') asks and returns its verdict", async () => {
+    const rejected = { email: '', verdict: 'reject', reasons: ['invalid_syntax'] };
+    const { requests, fetch } = recording(() => Response.json(rejected));
+    const client = new Netintel({ baseUrl: BASE_URL, publishableKey: 'pk_x', fetch });
+    await expect(client.validateEmail('')).resolves.toEqual(rejected);
+    expect(JSON.parse(new TextDecoder().decode(requests[0]!.body))).toEqual({ email: '' });
   });
 
   test('an answer over 16 MB is invalid_response, read no further (announced or not)', async () => {
