@@ -181,7 +181,10 @@ describe('openapi', () => {
           if (contract.query) validate(contract.query, example.query ?? {}, 'query');
           if (contract.headers) {
             const sent = Object.entries(example.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]);
-            validateHeaders(contract.headers as z.ZodMiniObject, Object.fromEntries(sent));
+            validateHeaders(contract.headers as z.ZodMiniObject, {
+              headers: Object.fromEntries(sent),
+              repeatedHeaders: [],
+            });
           }
           if (contract.body && !example.contentType) validate(contract.body, example.body);
           if (example.contentType) expect(contract.bodyMediaTypes).toContain(example.contentType);
