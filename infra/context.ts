@@ -1,3 +1,4 @@
+import { labelProblem, MAX_HOSTNAME_OCTETS } from '../functions/lib/custom-hostnames/hostname-labels.js';
 import { dnsServerProblem, parseDnsServers } from '../functions/lib/dns/resolver.js';
 import { osaDistance } from '../functions/lib/email/typo.js';
 import { IP_DATA_SOURCE_KEYS } from './ip-data-sources.js';
@@ -97,8 +98,12 @@ export function parseText(key: string, value: unknown): string | undefined {
   throw new StackConfigurationError(`${key}: ${JSON.stringify(value)} is not a string`);
 }
 
-/** An e-mail address, roughly: something@domain.tld (also the NotifyFrom parameter's pattern). */
-export const EMAIL_ADDRESS = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
+/**
+ * One e-mail address, roughly: something@domain.tld (also the NotifyFrom parameter's pattern). No
+ * comma, semicolon or angle bracket: `ops@example.com,dev` is two addresses (or none), which SES and
+ * SNS refuse only at deploy.
+ */
+export const EMAIL_ADDRESS = /^[^@\s,;<>]+@[^@\s,;<>]+\.[^@\s,;<>]+$/;
 
 /** Refuses a value of `key` that is not an e-mail address; `hint` says what to give instead. */
 export function checkEmailAddress(key: string, value: string, hint: string): string {
@@ -138,8 +143,16 @@ export interface CustomDomain {
 }
 
 /**
+ * An ACM certificate CloudFront can use: in us-east-1, CloudFront's only region for certificates
+ * (any partition: aws, aws-cn, aws-us-gov).
+ */
+const EDGE_CERTIFICATE_ARN = /^arn:aws[a-z-]*:acm:us-east-1:\d{12}:certificate\/[A-Za-z0-9-]+$/;
+
+/**
  * `domainName` and `certificateArn` together, or neither: one without the other used to be dropped
- * silently (no alias), while custom hostnames still took domainName as the base domain.
+ * silently (no alias), while custom hostnames still took domainName as the base domain. Each is
+ * checked here, before any function is bundled: CloudFront refused a certificate outside us-east-1
+ * only after the bundling, with a stack trace, and took a URL as an alias until the deploy failed.
  */
 export function customDomainOf(domainName?: string, certificateArn?: string): CustomDomain | undefined {
   if (domainName === undefined && certificateArn === undefined) return undefined;
@@ -151,5 +164,33 @@ export function customDomainOf(domainName?: string, certificateArn?: string): Cu
         "(-c domainName=api.example.com -c certificateArn=arn:aws:acm:us-east-1:...), or neither for the distribution's own domain",
     );
   }
+  const problem = domainNameProblem(domainName);
+  if (problem) {
+    throw new StackConfigurationError(
+      `domainName "${domainName}" is not a DNS name: ${problem} Give the name alone, e.g. -c domainName=api.example.com`,
+    );
+  }
+  if (!EDGE_CERTIFICATE_ARN.test(certificateArn)) {
+    throw new StackConfigurationError(
+      `certificateArn "${certificateArn}" is not an ACM certificate in us-east-1, the only region CloudFront ` +
+        'takes certificates from: expected arn:aws:acm:us-east-1:<account>:certificate/<id>',
+    );
+  }
   return { domainName, certificateArn };
+}
+
+/**
+ * Why `name` cannot be the distribution's alias (letters, digits and inner hyphens in two or more
+ * labels, at most 253 characters; a first label `*` for a wildcard), or undefined.
+ */
+function domainNameProblem(name: string): string | undefined {
+  if (name.length > MAX_HOSTNAME_OCTETS) return `it is longer than ${MAX_HOSTNAME_OCTETS} characters.`;
+  const labels = name.toLowerCase().split('.');
+  if (labels.length < 2) return 'it has no domain.';
+  for (const [i, label] of labels.entries()) {
+    if (i === 0 && label === '*') continue;
+    const problem = labelProblem(label);
+    if (problem) return problem;
+  }
+  return undefined;
 }

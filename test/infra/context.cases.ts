@@ -130,6 +130,9 @@ describe('values', () => {
     expect(() => checkEmailAddress('alarmEmail', 'ops-at-shop', 'Give one.')).toThrow(
       'alarmEmail "ops-at-shop" is not an e-mail address. Give one.',
     );
+    // Two addresses, or a display name, pass SES and SNS only as far as the deploy.
+    for (const bad of ['ops@example.com,dev', 'ops@example.com;dev@example.com', 'Ops <ops@example.com>'])
+      expect(() => checkEmailAddress('alarmEmail', bad, 'Give one.')).toThrow(StackConfigurationError);
   });
 
   it('a custom domain takes domainName and certificateArn together, or neither', () => {
@@ -140,6 +143,24 @@ describe('values', () => {
     });
     expect(() => customDomainOf('api.example.com')).toThrow(/domainName is set without certificateArn/);
     expect(() => customDomainOf(undefined, CERTIFICATE)).toThrow(/certificateArn is set without domainName/);
+  });
+
+  it('the domain is a DNS name and the certificate an ACM one in us-east-1, checked before any bundling', () => {
+    expect(customDomainOf('*.api.example.com', CERTIFICATE)?.domainName).toBe('*.api.example.com');
+    for (const bad of ['https://api.example.com/x', 'api', 'api_1.example.com', 'a..example.com']) {
+      const check = () => customDomainOf(bad, CERTIFICATE);
+      expect(check).toThrow(StackConfigurationError);
+      expect(check).toThrow(`domainName "${bad}" is not a DNS name`);
+    }
+    for (const bad of [
+      'foo',
+      'arn:aws:acm:eu-west-1:123456789012:certificate/11111111-2222-3333-4444-555555555555',
+      'arn:aws:iam::123456789012:server-certificate/x',
+    ]) {
+      const check = () => customDomainOf('api.example.com', bad);
+      expect(check).toThrow(StackConfigurationError);
+      expect(check).toThrow(`certificateArn "${bad}" is not an ACM certificate in us-east-1`);
+    }
   });
 });
 
