@@ -41,10 +41,16 @@ function refuse(detail: string): never {
   throw new Error(`reservedConcurrency: ${detail} (${ACCEPTS})`);
 }
 
+/**
+ * The most executions one function may reserve here: far above Lambda's default account quota
+ * (1,000), and above what a raised quota reaches in practice; a larger number is a typo.
+ */
+const MAX_EXECUTIONS = 100_000;
+
 function executions(name: string, value: unknown): number {
   const n = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
-    refuse(`${name} needs a positive whole number, got ${JSON.stringify(value)}`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_EXECUTIONS) {
+    refuse(`${name} needs a whole number from 1 to ${MAX_EXECUTIONS}, got ${JSON.stringify(value)}`);
   }
   return n;
 }
@@ -62,9 +68,9 @@ export function parseReservedConcurrency(value: unknown): ReservedConcurrency {
   let entries: [string, unknown][];
   if (typeof value === 'string') {
     entries = value.split(',').map((pair) => {
-      if (!pair.includes('=')) refuse(`"${pair.trim()}" is neither true, false nor name=n`);
-      const [name = '', n] = pair.split('=').map((p) => p.trim());
-      return [name, n];
+      const parts = pair.split('=').map((p) => p.trim());
+      if (parts.length !== 2) refuse(`"${pair.trim()}" is neither true, false nor name=n`);
+      return [parts[0]!, parts[1]];
     });
   } else if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     entries = Object.entries(value);
@@ -75,6 +81,7 @@ export function parseReservedConcurrency(value: unknown): ReservedConcurrency {
   const out: ReservedConcurrency = {};
   for (const [name, n] of entries) {
     if (!isReservable(name)) refuse(`"${name}" is not one of ${NAMES.join(', ')}`);
+    if (name in out) refuse(`"${name}" is given twice`);
     out[name] = executions(name, n);
   }
   return out;

@@ -173,6 +173,16 @@ describe('isolation and sizing', () => {
     for (const bad of ['geoo=10', 'geo=0', 'geo=-5', 'geo=1.5', 'geo', 'yes']) {
       expect(() => parseReservedConcurrency(bad)).toThrow(/reservedConcurrency/);
     }
+    // A second '=', a name given twice or an absurd number was taken as written (authorizer 5, geo 7, 1e23).
+    expect(() => parseReservedConcurrency('authorizer=5=6')).toThrow(
+      '"authorizer=5=6" is neither true, false nor name=n',
+    );
+    expect(() => parseReservedConcurrency('geo=40,geo=7')).toThrow('"geo" is given twice');
+    expect(() => parseReservedConcurrency({ geo: 40, 'email-validate': 1e23 })).toThrow(
+      'email-validate needs a whole number from 1 to 100000, got 1e+23',
+    );
+    expect(() => parseReservedConcurrency('authorizer=99999999999999999999999')).toThrow(/from 1 to 100000/);
+    expect(parseReservedConcurrency('authorizer=100000')).toEqual({ authorizer: 100_000 });
   });
 
   it('a refused reservedConcurrency says what it takes: true or false in any case, or name=n,...', () => {
