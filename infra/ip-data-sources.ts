@@ -1,4 +1,5 @@
 import { SecretValue } from 'aws-cdk-lib';
+import { chosenIpSources } from '../functions/lib/refresh/ip-sources.js';
 
 // The deployer's choice of IP data sources for the data refresh (infra/constructs/data-refresh.ts),
 // as stack props or `cdk deploy -c key=value`, turned into the refresh function's variables
@@ -140,14 +141,24 @@ export function ipDataEnvironment(sources: IpDataSources): Record<string, string
   const env: Record<string, string> = {};
   if (city) env.GEO_CITY_SOURCE = city;
   if (asn) env.GEO_ASN_SOURCE = asn;
-  for (const [key, variable] of [
-    ['maxmindCityEdition', 'MAXMIND_CITY_EDITION'],
-    ['maxmindAsnEdition', 'MAXMIND_ASN_EDITION'],
+  // An edition of a database MaxMind does not provide would be set and never downloaded.
+  const chosen = chosenIpSources(
+    { GEO_CITY_SOURCE: city, GEO_ASN_SOURCE: asn },
+    { maxmind: Boolean(sources.maxmindSecret), ipinfo: Boolean(sources.ipinfoSecret) },
+  );
+  for (const [key, variable, source, database] of [
+    ['maxmindCityEdition', 'MAXMIND_CITY_EDITION', chosen.city, 'location'],
+    ['maxmindAsnEdition', 'MAXMIND_ASN_EDITION', chosen.asn, 'network'],
   ] as const) {
     const edition = sources[key];
     if (edition === undefined) continue;
     if (!EDITION.test(edition))
       throw new Error(`${key}: "${edition}" is not a MaxMind edition id (e.g. GeoIP2-City)`);
+    if (source !== 'maxmind') {
+      throw new Error(
+        `${key} is set, but the ${database} database comes from ${source}, not MaxMind: give -c maxmindSecret=<secret> (and -c ${database === 'location' ? 'geoCitySource' : 'geoAsnSource'}=maxmind if you set another), or leave ${key} out`,
+      );
+    }
     env[variable] = edition;
   }
   if (sources.geofeeds !== undefined) {

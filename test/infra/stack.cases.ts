@@ -1187,6 +1187,15 @@ describe('data refresh at deploy, IP data and sources', () => {
       [{ geofeeds: 'isp.example/geofeed.csv' }, /geofeeds: .*not a URL/],
       [{ dataUpstreamMirror: 'http://mirror.example' }, /dataUpstreamMirror: .*not an https URL/],
       [{ maxmindCityEdition: 'GeoIP2 City' }, /maxmindCityEdition/],
+      // An edition MaxMind is not asked for would be set and never downloaded.
+      [
+        { maxmindCityEdition: 'GeoIP2-City' },
+        /maxmindCityEdition is set, but the location database comes from dbip, not MaxMind/,
+      ],
+      [
+        { maxmindAsnEdition: 'GeoIP2-ISP', maxmindSecret: 'netintel/maxmind', geoAsnSource: 'default' },
+        /maxmindAsnEdition is set, but the network database comes from default, not MaxMind/,
+      ],
       [
         { maxmindSecret: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:maxmind' },
         /maxmindSecret: .*not a complete Secrets Manager secret ARN/,

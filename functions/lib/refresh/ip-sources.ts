@@ -32,11 +32,25 @@ function base(url: string, mirror: string | undefined): string {
   return mirror ? `${mirror.replace(/\/+$/, '')}/${new URL(url).host}` : url;
 }
 
+/**
+ * The two databases chosen: each source as set, else MaxMind where its credentials are given, else
+ * the free ones (DB-IP Lite for locations; for networks IPinfo Lite where its token is given, else
+ * ip-location-db). The stack checks its settings with the same rule (infra/ip-data-sources.ts).
+ */
+export function chosenIpSources(
+  set: Pick<IpSourceSettings, 'GEO_CITY_SOURCE' | 'GEO_ASN_SOURCE'>,
+  credentials: { maxmind: boolean; ipinfo: boolean },
+): { city: 'dbip' | 'maxmind' | 'ipinfo'; asn: 'default' | 'maxmind' | 'ipinfo' } {
+  return {
+    city: set.GEO_CITY_SOURCE ?? (credentials.maxmind ? 'maxmind' : 'dbip'),
+    asn: set.GEO_ASN_SOURCE ?? (credentials.maxmind ? 'maxmind' : credentials.ipinfo ? 'ipinfo' : 'default'),
+  };
+}
+
 export function ipDatabaseSources(settings: IpSourceSettings): IpDatabaseSources {
   const hasMaxmind = Boolean(settings.MAXMIND_ACCOUNT_ID && settings.MAXMIND_LICENSE_KEY);
   const hasIpinfo = Boolean(settings.IPINFO_TOKEN);
-  const city = settings.GEO_CITY_SOURCE ?? (hasMaxmind ? 'maxmind' : 'dbip');
-  const asn = settings.GEO_ASN_SOURCE ?? (hasMaxmind ? 'maxmind' : hasIpinfo ? 'ipinfo' : 'default');
+  const { city, asn } = chosenIpSources(settings, { maxmind: hasMaxmind, ipinfo: hasIpinfo });
   const mirror = settings.DATA_UPSTREAM_MIRROR;
   const needs = (choice: string, ok: boolean, what: string) => {
     if (!ok) throw new IpSourceSettingsError(`${choice} needs ${what}`);
