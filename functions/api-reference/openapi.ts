@@ -203,7 +203,12 @@ function requestBody(contract: RouteContract) {
   return { required: true, content };
 }
 
-function errorResponse(codes: readonly ErrorCode[], extraHeaders: readonly (keyof typeof HEADERS)[]) {
+function errorResponse(
+  codes: readonly ErrorCode[],
+  extraHeaders: readonly (keyof typeof HEADERS)[],
+  messages: RouteContract['errorMessages'] = {},
+) {
+  const message = (c: ErrorCode) => messages[c] ?? ERROR_DOCS[c].message;
   return {
     description: codes.map((c) => `- \`${c}\`: ${ERROR_DOCS[c].when}`).join('\n'),
     headers: headers(extraHeaders),
@@ -213,7 +218,7 @@ function errorResponse(codes: readonly ErrorCode[], extraHeaders: readonly (keyo
         examples: Object.fromEntries(
           codes.map((c) => [
             c,
-            { summary: c, value: { error: c, message: ERROR_DOCS[c].message, ...ERROR_DOCS[c].details } },
+            { summary: c, value: { error: c, message: message(c), ...ERROR_DOCS[c].details } },
           ]),
         ),
       },
@@ -258,7 +263,7 @@ function operation(route: KeyRoute, contract: RouteContract) {
     if (status === 429 || status === 503 || codes.includes('idempotency_key_in_progress'))
       extra.push('Retry-After');
     if (codes.includes('monthly_limit_exceeded')) extra.push('X-Monthly-Remaining');
-    responses[String(status)] = errorResponse(codes, extra);
+    responses[String(status)] = errorResponse(codes, extra, contract.errorMessages);
   }
   const unexpected = errorResponse(UNEXPECTED_CODES, ['Retry-After']);
   responses.default = { ...unexpected, description: `Unexpected failure:\n${unexpected.description}` };

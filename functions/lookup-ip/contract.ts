@@ -7,12 +7,11 @@ import { IpLookupResultSchema } from '../lib/ip/schema.js';
 import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
 
+const NOT_AN_IP = 'The path must hold one IPv4 or IPv6 address.';
+
 export const LookupIpPath = z.object({
   ip: z.string().check(
-    z.refine((ip: string) => parseIp(ip) !== null, {
-      ...apiCode('invalid_ip'),
-      error: 'The path must hold one IPv4 or IPv6 address.',
-    }),
+    z.refine((ip: string) => parseIp(ip) !== null, { ...apiCode('invalid_ip'), error: NOT_AN_IP }),
     z.describe('IPv4 or IPv6 address (compressed and IPv4-mapped forms accepted)'),
   ),
 });
@@ -36,6 +35,7 @@ export const contract: RouteContract = {
   query: LookupIpQuery,
   requestErrors: ['invalid_ip', 'invalid_query'],
   errors: ['invalid_fields'],
+  errorMessages: { invalid_ip: NOT_AN_IP },
   response: IpLookupResultSchema,
   examples,
 };

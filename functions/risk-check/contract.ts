@@ -1,5 +1,5 @@
 import type { RouteContract } from '../lib/http/contract.js';
-import { IpAddressSchema } from '../lib/ip/ip-schema.js';
+import { IpAddressSchema, NOT_AN_IP_MESSAGE } from '../lib/ip/ip-schema.js';
 import { TravelRiskResultSchema } from '../lib/risk/schema.js';
 import { UserIdSchema } from '../lib/risk/user-id.js';
 import * as z from '../lib/zod.js';
@@ -26,6 +26,7 @@ export const RiskCheckBody = z.object({
 export const contract: RouteContract = {
   body: RiskCheckBody,
   requestErrors: ['missing_field', 'invalid_field', 'invalid_user_id', 'invalid_ip'],
+  errorMessages: { invalid_ip: `ip: ${NOT_AN_IP_MESSAGE}` },
   response: TravelRiskResultSchema,
   errors: ['location_unavailable'],
   examples,

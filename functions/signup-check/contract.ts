@@ -1,6 +1,6 @@
 import type { RouteContract } from '../lib/http/contract.js';
 import { USER_AGENT_MAX } from '../lib/http/user-agent.js';
-import { IpAddressSchema } from '../lib/ip/ip-schema.js';
+import { IpAddressSchema, NOT_AN_IP_MESSAGE } from '../lib/ip/ip-schema.js';
 import { SignupCheckResultSchema } from '../lib/signup/schema.js';
 import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
@@ -25,6 +25,7 @@ export const SignupCheckBody = z.object({
 export const contract: RouteContract = {
   body: SignupCheckBody,
   requestErrors: ['missing_field', 'invalid_field', 'invalid_ip'],
+  errorMessages: { invalid_ip: `ip: ${NOT_AN_IP_MESSAGE}` },
   response: SignupCheckResultSchema,
   examples,
 };

@@ -52,6 +52,11 @@ export interface RouteContract {
    * come from the route table: functions/api-reference/operation-errors.ts.
    */
   errors?: readonly ErrorCode[];
+  /**
+   * The message the API reference shows for a code where this route words it otherwise than the
+   * catalogue's example (functions/api-reference/error-docs.ts): `invalid_ip` of a path, not of a batch.
+   */
+  errorMessages?: Readonly<Partial<Record<ErrorCode, string>>>;
   response: z.ZodMiniType;
   responseStatus?: number;
   /** Response media type when it is not JSON (the results CSV). */

@@ -8,7 +8,10 @@ import { parseIp } from './parse-ip.js';
 
 const isIp = (value: unknown): value is string => typeof value === 'string' && parseIp(value) !== null;
 
-const NOT_AN_IP = { ...apiCode('invalid_ip'), error: 'not an IPv4 or IPv6 address' };
+/** What a malformed address is called, after its field's name: `ip: not an IPv4 or IPv6 address`. */
+export const NOT_AN_IP_MESSAGE = 'not an IPv4 or IPv6 address';
+
+const NOT_AN_IP = { ...apiCode('invalid_ip'), error: NOT_AN_IP_MESSAGE };
 
 /** One address: another type is `invalid_field` (the body's shape), a malformed string `invalid_ip`. */
 export const IpAddressSchema = z.string().check(z.refine(isIp, NOT_AN_IP));

@@ -167,6 +167,32 @@ describe('openapi', () => {
   });
 
   describe('examples', () => {
+    test('an invalid_ip example is what its route answers: the path, a body field, a batch item', () => {
+      const shown = (name: KeyRouteName) =>
+        opOf(routes.find((r) => r.name === name)!).responses['400']!.content!['application/json']!.examples!
+          .invalid_ip!.value;
+      const answered = (run: () => unknown) => {
+        try {
+          run();
+        } catch (error) {
+          return { error: (error as { code: string }).code, message: (error as Error).message };
+        }
+        throw new Error('accepted');
+      };
+      expect(shown('lookup-ip')).toEqual(
+        answered(() => validate(CONTRACTS['lookup-ip'].params!, { ip: 'nope' }, 'path')),
+      );
+      expect(shown('lookup-batch')).toEqual(
+        answered(() => validate(CONTRACTS['lookup-batch'].body!, { ips: ['8.8.8.8', 'nope'] })),
+      );
+      expect(shown('signup-check')).toEqual(
+        answered(() => validate(CONTRACTS['signup-check'].body!, { email: 'a@example.com', ip: 'nope' })),
+      );
+      expect(shown('risk-check')).toEqual(
+        answered(() => validate(CONTRACTS['risk-check'].body!, { userId: 'u1', ip: 'nope' })),
+      );
+    });
+
     test('the document holds no value a schema generator invents (the ±2^53-1 integer bounds)', () => {
       expect(JSON.stringify(doc)).not.toContain('9007199254740991');
     });
