@@ -50,8 +50,14 @@ export type NetintelOptions = SecretKeyOptions | PublishableKeyOptions;
 /** Field selection: `['country', 'security.isVpn']` or `'country,security.isVpn'` (the API's ?fields=). */
 export type Fields = string | readonly string[];
 
+/** A group of an answer with `fields`: `security.isVpn` keeps only that field of `security`. */
+type SelectedGroup<V> = V extends readonly unknown[] ? V : V extends object ? Partial<V> : V;
+
+/** Any answer with `fields`: each field may be absent, and each group may hold only some of its fields. */
+type Sparse<T> = { [K in keyof T]?: SelectedGroup<T[K]> };
+
 /** An answer with `fields`: the fields asked for may be there, and the ones every answer has are. */
-export type Selected<T, Always extends keyof T> = Partial<T> & Pick<T, Always>;
+export type Selected<T, Always extends keyof T> = Sparse<T> & Pick<T, Always>;
 
 function fieldsParam(fields: Fields | undefined): string | undefined {
   return fields === undefined ? undefined : typeof fields === 'string' ? fields : fields.join(',');
@@ -100,7 +106,7 @@ export class Netintel {
   /** The caller's own connection: location, network and context (a browser, publishable key). */
   geo(options: CallOptions & { include?: 'hostname'; fields: Fields }): Promise<Selected<GeoResult, 'ip'>>;
   geo(options?: CallOptions & { include?: 'hostname' }): Promise<GeoResult>;
-  geo(options: CallOptions & { include?: 'hostname'; fields?: Fields } = {}): Promise<Partial<GeoResult>> {
+  geo(options: CallOptions & { include?: 'hostname'; fields?: Fields } = {}): Promise<Sparse<GeoResult>> {
     const { include, fields, ...call } = options;
     return this.transport.json({
       ...call,
@@ -122,7 +128,7 @@ export class Netintel {
   async lookup(
     ip: string,
     options: CallOptions & { include?: 'hostname'; userAgent?: string; fields?: Fields } = {},
-  ): Promise<Partial<LookupResult>> {
+  ): Promise<Sparse<LookupResult>> {
     const { include, userAgent, fields, ...call } = options;
     const transport = this.secret('lookup()');
     return transport.json({
@@ -145,7 +151,7 @@ export class Netintel {
   async lookupMany(
     ips: readonly string[],
     options: CallOptions & { fields?: Fields } = {},
-  ): Promise<Partial<BatchLookupResult>[]> {
+  ): Promise<Sparse<BatchLookupResult>[]> {
     const { fields, ...call } = options;
     const transport = this.secret('lookupMany()');
     return inBatches(

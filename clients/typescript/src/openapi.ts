@@ -1571,7 +1571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Visitor geolocation result: an estimate about the connection, not a device position or an identity. */
+            /** @description Visitor geolocation result: an estimate about the connection, not a device position or an identity. With fields, only the fields named (a group with only its fields named) besides ip. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1846,7 +1846,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description IP lookup result. */
+            /** @description IP lookup result. With fields, only the fields named (a group with only its fields named) besides ip and found. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -318,7 +318,12 @@ const ipLookupResult = z.object({
     ),
 });
 
-export const IpLookupResultSchema = ipLookupResult.check(z.describe('IP lookup result.'));
+/** What a result with `fields` holds, said beside each result schema (a schema cannot say it). */
+const SELECTED = 'With fields, only the fields named (a group with only its fields named) besides';
+
+export const IpLookupResultSchema = ipLookupResult.check(
+  z.describe(`IP lookup result. ${SELECTED} ip and found.`),
+);
 
 /** Items of POST /v1/lookup: the same fields except userAgent and hostname. */
 export const IpLookupBatchItemSchema = z
@@ -326,7 +331,9 @@ export const IpLookupBatchItemSchema = z
     userAgent: true,
     hostname: true,
   })
-  .check(z.describe('IP lookup result of one batch item (no userAgent, no hostname).'));
+  .check(
+    z.describe(`IP lookup result of one batch item (no userAgent, no hostname). ${SELECTED} ip and found.`),
+  );
 
 export const GeoResultSchema = z
   .object({
@@ -348,7 +355,8 @@ export const GeoResultSchema = z
   })
   .check(
     z.describe(
-      'Visitor geolocation result: an estimate about the connection, not a device position or an identity.',
+      'Visitor geolocation result: an estimate about the connection, not a device position or an identity. ' +
+        `${SELECTED} ip.`,
     ),
   );
 

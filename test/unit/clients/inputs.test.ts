@@ -153,6 +153,22 @@ describe('client inputs and answers', () => {
     expect(JSON.parse(new TextDecoder().decode(requests[0]!.body))).toEqual({ email: '' });
   });
 
+  test('an answer with fields is typed as one: a group holds only the fields of it that were named', async () => {
+    const answer = { ip: '8.8.8.8', found: true, security: { isVpn: false } };
+    const client = new Netintel({
+      baseUrl: BASE_URL,
+      secretKey: 'sk_x',
+      fetch: recording(() => Response.json(answer)).fetch,
+    });
+    const selected = await client.lookup('8.8.8.8', { fields: ['security.isVpn'] });
+    expect(selected).toEqual(answer);
+    // @ts-expect-error: security.isTor was not asked for, so it may be absent (tsc checks this line).
+    const isTor: boolean = selected.security!.isTor;
+    expect(isTor).toBeUndefined();
+    const found: boolean = selected.found;
+    expect(found).toBe(true);
+  });
+
   test('an answer over 16 MB is invalid_response, read no further (announced or not)', async () => {
     let pulled = 0;
     const endless = () =>
