@@ -22,7 +22,9 @@ export const KeyView = z.object({
   mode: z
     .enum(['live', 'test'])
     .check(
-      z.describe('test: a test key, answering from fixed test data and never billed (docs/test-mode.md).'),
+      z.describe(
+        'test: a test key, answering from fixed test data and never billed (the API guide: Test mode).',
+      ),
     ),
   label: z.nullable(z.string()),
   last4: z.nullable(z.string()),

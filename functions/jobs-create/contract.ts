@@ -34,7 +34,7 @@ export const JobsCreateWebhook = z
   .check(
     z.describe(
       "A receiver of this job's own: its job.completed or job.failed event is POSTed there, signed with the " +
-        'webhookSecret of the answer (docs/webhooks.md). https on a public host only.',
+        'webhookSecret of the answer (the API guide: Webhooks). https on a public host only.',
     ),
   );
 

@@ -2935,7 +2935,7 @@ export interface operations {
                  * @example newsletter.csv
                  */
                 filename?: string;
-                /** @description A receiver of this job's own: its job.completed or job.failed event is POSTed there, signed with the webhookSecret of the answer (docs/webhooks.md). https on a public host only. */
+                /** @description A receiver of this job's own: its job.completed or job.failed event is POSTed there, signed with the webhookSecret of the answer (the API guide: Webhooks). https on a public host only. */
                 webhookUrl?: string;
             };
             header?: {
@@ -7049,7 +7049,7 @@ export interface operations {
                             /** @enum {string} */
                             type: "publishable" | "secret";
                             /**
-                             * @description test: a test key, answering from fixed test data and never billed (docs/test-mode.md).
+                             * @description test: a test key, answering from fixed test data and never billed (the API guide: Test mode).
                              * @enum {string}
                              */
                             mode: "live" | "test";
@@ -7111,7 +7111,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "publishable" | "secret";
                         /**
-                         * @description test: a test key, answering from fixed test data and never billed (docs/test-mode.md).
+                         * @description test: a test key, answering from fixed test data and never billed (the API guide: Test mode).
                          * @enum {string}
                          */
                         mode: "live" | "test";
@@ -7201,7 +7201,7 @@ export interface operations {
                         /** @enum {string} */
                         type: "publishable" | "secret";
                         /**
-                         * @description test: a test key, answering from fixed test data and never billed (docs/test-mode.md).
+                         * @description test: a test key, answering from fixed test data and never billed (the API guide: Test mode).
                          * @enum {string}
                          */
                         mode: "live" | "test";

@@ -193,6 +193,12 @@ describe('openapi', () => {
       );
     });
 
+    test("the document points a caller at its own sections, not at the repository's files (which a caller lacks)", () => {
+      // Only the operators' note names a repository file, and says it is one.
+      const cited = [...JSON.stringify(doc).matchAll(/`?docs\/[\w-]+\.md`?( in the netintel repository)?/g)];
+      expect(cited.filter((m) => m[1] === undefined).map((m) => m[0])).toEqual([]);
+    });
+
     test('the document holds no value a schema generator invents (the ±2^53-1 integer bounds)', () => {
       expect(JSON.stringify(doc)).not.toContain('9007199254740991');
     });
