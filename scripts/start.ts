@@ -8,18 +8,18 @@ import { DataDirInUse, lockDataDir } from './local/data-dir-lock.js';
 import { portIsFree } from './local/free-port.js';
 import { DEV_MEMBER } from './local/seed.js';
 import { localDataDir, startLocalStack } from './local/stack.js';
-import { localSwitchProblem } from './local/switches.js';
+import { readLocalSwitches } from './local/switches.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
 // The local stack's own variables first (PORT, WORKERS, LOG_FORMAT and the switches): a misspelt one
 // fails in one line instead of reading as off.
-const switchProblem = localSwitchProblem(process.env);
-if (switchProblem) {
-  console.error(switchProblem);
+// Each is read here once; what follows uses these values, not the variables again.
+const switches = readLocalSwitches(process.env);
+if ('problem' in switches) {
+  console.error(switches.problem);
   process.exit(2);
 }
-const port = Number(process.env.PORT ?? 8787);
-const host = process.env.HOST ?? '127.0.0.1';
+const { port, host, workers } = switches.switches;
 function portInUse(): never {
   console.error(`Port ${port} is in use (another npm start?): stop that server or set PORT to another port.`);
   process.exit(1);
@@ -28,20 +28,11 @@ function portInUse(): never {
 // Logs (docs/operations.md: Logs): the functions' Powertools entries and one access-log line per request, at
 // INFO unless POWERTOOLS_LOG_LEVEL says otherwise; readable lines in a terminal or with
 // LOG_FORMAT=pretty, Powertools JSON when piped or with LOG_FORMAT=json.
-process.env.POWERTOOLS_LOG_LEVEL ??= 'INFO';
-const logFormat =
-  process.env.LOG_FORMAT === 'pretty' || process.env.LOG_FORMAT === 'json'
-    ? process.env.LOG_FORMAT
-    : process.stdout.isTTY
-      ? 'pretty'
-      : 'json';
+process.env.POWERTOOLS_LOG_LEVEL ||= 'INFO';
+const logFormat = switches.switches.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
 logger.useFormat(logFormat);
 // Gateway worker processes (WORKERS above 1) read the same format from here.
 process.env.LOG_FORMAT = logFormat;
-
-// One process answers HTTP unless WORKERS says more: then that many share the port, like Lambda's
-// containers, so the routes' work spreads over the cores (docs/operations.md: Run it locally).
-const workers = Number(process.env.WORKERS ?? 1);
 
 // The functions' configuration (docs/configuration.md), checked before anything starts: a bad value
 // is one line naming its variable, not a stack trace after the emulators have started.

@@ -115,9 +115,9 @@ const SWEEP_INTERVAL_MS = 60_000;
 /** Far enough ahead that every open lease is due (a lease is due within its life and grace). */
 const LEASE_EVERY_DUE_MS = 24 * 3600_000;
 
-/** The local stack's data directory: `dataDir`, else DATA_DIR, else `.data` in the project. */
+/** The local stack's data directory: `dataDir`, else DATA_DIR (when not empty), else `.data` in the project. */
 export function localDataDir(dataDir?: string): string {
-  return resolve(dataDir ?? process.env.DATA_DIR ?? join(PROJECT_ROOT, '.data'));
+  return resolve(dataDir ?? (process.env.DATA_DIR || join(PROJECT_ROOT, '.data')));
 }
 
 /** The whole API on this machine: emulators, seeded account, API Gateway emulator, SQS pollers. */
@@ -141,9 +141,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   accessLogger.setLogLevel(process.env.POWERTOOLS_LOG_LEVEL as 'WARN');
 
   const external: Partial<Endpoints> = {
-    dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB ?? process.env.AWS_ENDPOINT_URL,
-    s3: process.env.AWS_ENDPOINT_URL_S3 ?? process.env.AWS_ENDPOINT_URL,
-    sqs: process.env.AWS_ENDPOINT_URL_SQS ?? process.env.AWS_ENDPOINT_URL,
+    dynamodb: process.env.AWS_ENDPOINT_URL_DYNAMODB || process.env.AWS_ENDPOINT_URL,
+    s3: process.env.AWS_ENDPOINT_URL_S3 || process.env.AWS_ENDPOINT_URL,
+    sqs: process.env.AWS_ENDPOINT_URL_SQS || process.env.AWS_ENDPOINT_URL,
   };
   const emulators = await startEmulators(dataDir, external, { tablesInMemory: options.tablesInMemory });
   const restoreEndpoints = useEndpoints(emulators.endpoints);

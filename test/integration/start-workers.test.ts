@@ -12,7 +12,6 @@ import { monthKey } from '../../functions/lib/limits/windows.js';
 import { LOCK_FILE } from '../../scripts/local/data-dir-lock.js';
 import type { Endpoints } from '../../scripts/local/emulators.js';
 import type { DevAccount } from '../../scripts/local/seed.js';
-import { localSwitchProblem } from '../../scripts/local/switches.js';
 import { dynamoAt, spawnServer } from '../support/server-process.js';
 import { callUntilRefused } from '../support/until-refused.js';
 
@@ -199,7 +198,8 @@ describe('npm start with WORKERS=2', () => {
 });
 
 // One process each for the three ways `npm start` refuses to start; what each check refuses is
-// tested without a process (localSwitchProblem below, the configuration in test/unit/runtime).
+// tested without a process (test/unit/http/local-switches.cases.ts, the configuration in
+// test/unit/runtime).
 test.each([
   // A misspelt local switch was read as off.
   [{ TRUST_FORWARDED_FOR: 'yes' }, 2, 'TRUST_FORWARDED_FOR must be true or false, not yes'],
@@ -296,27 +296,3 @@ test.each(['1', '2'])(
   },
   60_000,
 );
-
-test('the local switches: a misspelt one is refused, not read as off or as NaN', () => {
-  expect(localSwitchProblem({})).toBeNull();
-  expect(localSwitchProblem({ PORT: '0', WORKERS: '64', LOG_FORMAT: 'pretty' })).toBeNull();
-  expect(localSwitchProblem({ LOG_FORMAT: 'json' })).toBeNull();
-  expect(localSwitchProblem({ WORKERS: 'two' })).toBe('WORKERS must be a whole number from 1 to 64, not two');
-  for (const bad of ['0', '65', '1.5'])
-    expect(localSwitchProblem({ WORKERS: bad })).toBe(
-      `WORKERS must be a whole number from 1 to 64, not ${bad}`,
-    );
-  for (const bad of ['http', '-1', '65536', '80.5'])
-    expect(localSwitchProblem({ PORT: bad })).toBe(`PORT must be a whole number from 0 to 65535, not ${bad}`);
-  expect(localSwitchProblem({ LOG_FORMAT: 'text' })).toBe('LOG_FORMAT must be pretty or json, not text');
-  expect(localSwitchProblem({ LOG_FORMAT: '' })).toBe('LOG_FORMAT must be pretty or json, not ');
-  expect(localSwitchProblem({ TRUST_FORWARDED_FOR: 'true', JOBS_RETRY_DELAY_SECONDS: '30' })).toBeNull();
-  expect(localSwitchProblem({ TRUST_FORWARDED_FOR: '', JOBS_RETRY_DELAY_SECONDS: '' })).toBeNull();
-  expect(localSwitchProblem({ TRUST_FORWARDED_FOR: 'True' })).toBe(
-    'TRUST_FORWARDED_FOR must be true or false, not True',
-  );
-  for (const bad of ['abc', '-1', '1.5', '1e3'])
-    expect(localSwitchProblem({ JOBS_RETRY_DELAY_SECONDS: bad })).toBe(
-      `JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not ${bad}`,
-    );
-});

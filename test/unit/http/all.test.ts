@@ -6,6 +6,7 @@ import './client-error.cases.js';
 import './data-dir-lock.cases.js';
 import './dependency-unavailable.cases.js';
 import './json-body.cases.js';
+import './local-switches.cases.js';
 import './local-url.cases.js';
 import './match-path.cases.js';
 import './pipeline.cases.js';
