@@ -8,13 +8,15 @@ import { DataDirInUse, lockDataDir } from './local/data-dir-lock.js';
 import { portIsFree } from './local/free-port.js';
 import { DEV_MEMBER } from './local/seed.js';
 import { localDataDir, startLocalStack } from './local/stack.js';
-import { readLocalSwitches } from './local/switches.js';
+import { dataDirKind, readLocalSwitches } from './local/switches.js';
 
 // `npm start`: the whole API on this machine (see docs/operations.md, "Run it locally").
 // The local stack's own variables first (PORT, WORKERS, LOG_FORMAT and the switches): a misspelt one
 // fails in one line instead of reading as off.
-// Each is read here once; what follows uses these values, not the variables again.
-const switches = readLocalSwitches(process.env);
+// Each is read here once; what follows uses these values, not the variables again. DATA_DIR must be
+// a folder or nothing yet: a file there failed in the lock with a stack trace.
+const dataDir = localDataDir();
+const switches = readLocalSwitches(process.env, { path: dataDir, kind: dataDirKind(dataDir) });
 if ('problem' in switches) {
   console.error(switches.problem);
   process.exit(2);
@@ -28,7 +30,8 @@ function portInUse(): never {
 // Logs (docs/operations.md: Logs): the functions' Powertools entries and one access-log line per request, at
 // INFO unless POWERTOOLS_LOG_LEVEL says otherwise; readable lines in a terminal or with
 // LOG_FORMAT=pretty, Powertools JSON when piped or with LOG_FORMAT=json.
-process.env.POWERTOOLS_LOG_LEVEL ||= 'INFO';
+// In capitals: Powertools' setLogLevel (scripts/local/stack.ts, each worker) takes no other case.
+process.env.POWERTOOLS_LOG_LEVEL = switches.switches.logLevel ?? 'INFO';
 const logFormat = switches.switches.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
 logger.useFormat(logFormat);
 // Gateway worker processes (WORKERS above 1) read the same format from here.
@@ -61,7 +64,6 @@ if (port !== 0) {
 // One npm start per data directory: another one's emulators on the same files crashed this one
 // (scripts/local/data-dir-lock.ts). Held until this process exits, however it exits; a lock that
 // a killed process left is taken over.
-const dataDir = localDataDir();
 try {
   const lock = lockDataDir(dataDir);
   process.on('exit', () => lock.release());

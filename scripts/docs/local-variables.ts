@@ -1,3 +1,4 @@
+import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { JOB_QUEUE } from '../../functions/lib/aws/resources.js';
 import { CRASH_POINTS } from '../../functions/lib/jobs/job-creation.js';
 
@@ -40,7 +41,7 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
     name: 'DATA_DIR',
     default: '`./.data`',
     meaning:
-      'Local state: DynamoDB, S3, dev keys, the outbox, `endpoints.json`, `user-id-secret`, and `npm-start.pid` while an `npm start` uses it.',
+      'Local state: DynamoDB, S3, dev keys, the outbox, `endpoints.json`, `user-id-secret`, and `npm-start.pid` while an `npm start` uses it. A folder, made when missing (`npm start` refuses a file).',
     readBy: '`npm start`, `npm run admin`, `npm run jobs`',
   },
   {
@@ -59,7 +60,9 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
   {
     name: 'POWERTOOLS_LOG_LEVEL',
     default: '`INFO` under `npm start`, `WARN` in test stacks',
-    meaning: 'Log level (read by Powertools); `WARN` hides the access log, `SILENT` everything.',
+    meaning: `Log level (read by Powertools): ${Object.keys(LogLevelThreshold)
+      .map((level) => `\`${level}\``)
+      .join(', ')}, in any case for \`npm start\`; \`WARN\` hides the access log, \`SILENT\` everything.`,
     readBy: '`npm start`, the functions',
   },
   {

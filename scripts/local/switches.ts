@@ -1,8 +1,27 @@
+import { statSync } from 'node:fs';
+import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
+import { CRASH_POINTS } from '../../functions/lib/jobs/job-creation.js';
+
 // The local stack's own variables (docs/configuration.md, `npm start` only), checked as the
 // functions' configuration is: a misspelt switch fails instead of reading as off, in one line and
 // before anything starts. An empty variable counts as unset, as everywhere.
 
 const MAX_WORKERS = 64;
+
+/** The levels Powertools Logger knows (its setLogLevel takes them in capitals only). */
+const LOG_LEVELS = Object.keys(LogLevelThreshold) as (keyof typeof LogLevelThreshold)[];
+
+/**
+ * What the file system holds at the data directory: a folder, nothing yet (npm start makes it),
+ * something that is not a folder, or nothing under a path where a file stands for a folder.
+ */
+export type DataDirKind = 'folder' | 'missing' | 'file' | 'under-a-file';
+
+/** The data directory localSwitchProblem checks: its path and what is there (dataDirKind). */
+export interface DataDirAt {
+  path: string;
+  kind: DataDirKind;
+}
 
 /** The local stack's switches, read: the one value each, defaults applied. */
 export interface LocalSwitches {
@@ -11,10 +30,27 @@ export interface LocalSwitches {
   workers: number;
   /** Unset: pretty in a terminal, else json (start.ts decides). */
   logFormat: 'pretty' | 'json' | undefined;
+  /** In capitals, as Powertools' setLogLevel takes it; unset: the caller's default. */
+  logLevel: keyof typeof LogLevelThreshold | undefined;
+}
+
+/** What is at `path`: the file-system half of the DATA_DIR check (localSwitchProblem is the other). */
+export function dataDirKind(path: string): DataDirKind {
+  try {
+    return statSync(path).isDirectory() ? 'folder' : 'file';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'missing';
+    if (code === 'ENOTDIR') return 'under-a-file';
+    throw err;
+  }
 }
 
 /** The local stack's own variables, or what is wrong with them in one line. */
-export function readLocalSwitches(env: NodeJS.ProcessEnv): { switches: LocalSwitches } | { problem: string } {
+export function readLocalSwitches(
+  env: NodeJS.ProcessEnv,
+  dataDir: DataDirAt,
+): { switches: LocalSwitches } | { problem: string } {
   // Empty is unset: `PORT= npm start` is the default port, not Number('') = 0 (a random one).
   const set = (name: string) => (env[name] === '' ? undefined : env[name]);
   const problem = (text: string) => ({ problem: text });
@@ -32,17 +68,31 @@ export function readLocalSwitches(env: NodeJS.ProcessEnv): { switches: LocalSwit
   const workers = /^\d+$/.test(workersText) ? Number(workersText) : Number.NaN;
   if (!(workers >= 1 && workers <= MAX_WORKERS))
     return problem(`WORKERS must be a whole number from 1 to ${MAX_WORKERS}, not ${workersText}`);
+  const logLevelText = set('POWERTOOLS_LOG_LEVEL');
+  const logLevel = LOG_LEVELS.find((level) => level === logLevelText?.toUpperCase());
+  if (logLevelText !== undefined && logLevel === undefined)
+    return problem(
+      `POWERTOOLS_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (any case), not ${logLevelText}`,
+    );
   const trust = set('TRUST_FORWARDED_FOR');
   if (trust !== undefined && trust !== 'true' && trust !== 'false')
     return problem(`TRUST_FORWARDED_FOR must be true or false, not ${trust}`);
   const retryDelay = set('JOBS_RETRY_DELAY_SECONDS');
   if (retryDelay !== undefined && !/^\d{1,6}$/.test(retryDelay))
     return problem(`JOBS_RETRY_DELAY_SECONDS must be a whole number of seconds, not ${retryDelay}`);
-  return { switches: { port, host: set('HOST') ?? '127.0.0.1', workers, logFormat } };
+  const crashAt = set('NETINTEL_CRASH_AT');
+  if (crashAt !== undefined && !(CRASH_POINTS as readonly string[]).includes(crashAt))
+    return problem(`NETINTEL_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}, not ${crashAt}`);
+  // Made when missing; anything else there would fail deep in the lock or the emulators.
+  if (dataDir.kind === 'file')
+    return problem(`DATA_DIR must be a folder, not ${dataDir.path}: that is a file`);
+  if (dataDir.kind === 'under-a-file')
+    return problem(`DATA_DIR must be a folder, not ${dataDir.path}: a file stands on its path`);
+  return { switches: { port, host: set('HOST') ?? '127.0.0.1', workers, logFormat, logLevel } };
 }
 
 /** What is wrong with the local stack's own variables, in one line, or null. */
-export function localSwitchProblem(env: NodeJS.ProcessEnv): string | null {
-  const read = readLocalSwitches(env);
+export function localSwitchProblem(env: NodeJS.ProcessEnv, dataDir: DataDirAt): string | null {
+  const read = readLocalSwitches(env, dataDir);
   return 'problem' in read ? read.problem : null;
 }

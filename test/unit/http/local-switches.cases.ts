@@ -1,9 +1,22 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
-import { localSwitchProblem, readLocalSwitches } from '../../../scripts/local/switches.js';
+import {
+  type DataDirAt,
+  dataDirKind,
+  localSwitchProblem as problemAt,
+  readLocalSwitches as readAt,
+} from '../../../scripts/local/switches.js';
 
 // The local stack's own variables (scripts/local/switches.ts), which `npm start` checks before
 // anything starts: a misspelt one is refused in one line, not read as off or as NaN. One process per
 // kind of refusal is test/integration/start-workers.test.ts.
+
+/** A data directory npm start would make. */
+const NEW_DIR: DataDirAt = { path: '/tmp/netintel-data', kind: 'missing' };
+const localSwitchProblem = (env: NodeJS.ProcessEnv) => problemAt(env, NEW_DIR);
+const readLocalSwitches = (env: NodeJS.ProcessEnv) => readAt(env, NEW_DIR);
 
 describe('the local switches', () => {
   test('a misspelt one is refused, not read as off or as NaN', () => {
@@ -54,11 +67,67 @@ describe('the local switches', () => {
       LOG_FORMAT: '',
       TRUST_FORWARDED_FOR: '',
       JOBS_RETRY_DELAY_SECONDS: '',
+      POWERTOOLS_LOG_LEVEL: '',
+      NETINTEL_CRASH_AT: '',
     };
     // Number('') is 0: `PORT= npm start` listened on a port the system picked.
     expect(readLocalSwitches(empty)).toEqual(readLocalSwitches({}));
     expect(readLocalSwitches({})).toEqual({
-      switches: { port: 8787, host: '127.0.0.1', workers: 1, logFormat: undefined },
+      switches: { port: 8787, host: '127.0.0.1', workers: 1, logFormat: undefined, logLevel: undefined },
     });
+  });
+
+  test("POWERTOOLS_LOG_LEVEL is one of Powertools Logger's levels, in any case, read in capitals", () => {
+    // Powertools' setLogLevel threw 'Invalid log level' after the checks had passed: a stack trace.
+    expect(localSwitchProblem({ POWERTOOLS_LOG_LEVEL: 'verbose' })).toBe(
+      'POWERTOOLS_LOG_LEVEL must be one of TRACE, DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT (any case), not verbose',
+    );
+    for (const bad of ['INFO ', 'warning', 'off'])
+      expect(localSwitchProblem({ POWERTOOLS_LOG_LEVEL: bad })).toMatch(
+        /^POWERTOOLS_LOG_LEVEL must be one of /,
+      );
+    for (const [given, level] of [
+      ['debug', 'DEBUG'],
+      ['Warn', 'WARN'],
+      ['SILENT', 'SILENT'],
+      ['trace', 'TRACE'],
+      ['critical', 'CRITICAL'],
+    ])
+      expect(readLocalSwitches({ POWERTOOLS_LOG_LEVEL: given })).toEqual({
+        switches: expect.objectContaining({ logLevel: level }),
+      });
+  });
+
+  test('NETINTEL_CRASH_AT is one of the crash points', () => {
+    // It was refused only when the first job creation built its services: a stack trace.
+    expect(localSwitchProblem({ NETINTEL_CRASH_AT: 'bogus' })).toBe(
+      'NETINTEL_CRASH_AT must be one of after_record, after_charge, after_chunks, after_queued, not bogus',
+    );
+    expect(localSwitchProblem({ NETINTEL_CRASH_AT: 'after_queued' })).toBeNull();
+  });
+
+  test('DATA_DIR is a folder, or nothing yet; a file, or a path through one, is refused', () => {
+    const at = (kind: DataDirAt['kind']) => problemAt({}, { path: '/etc/hostname', kind });
+    expect(at('folder')).toBeNull();
+    expect(at('missing')).toBeNull();
+    // The lock's mkdir threw EEXIST: a stack trace.
+    expect(at('file')).toBe('DATA_DIR must be a folder, not /etc/hostname: that is a file');
+    expect(at('under-a-file')).toBe(
+      'DATA_DIR must be a folder, not /etc/hostname: a file stands on its path',
+    );
+  });
+
+  test('what is at the data directory: a folder, nothing, a file, or a path through a file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'netintel-switches-'));
+    try {
+      const file = join(dir, 'a-file');
+      await writeFile(file, '');
+      expect(dataDirKind(dir)).toBe('folder');
+      expect(dataDirKind(join(dir, 'not-made-yet', 'deeper'))).toBe('missing');
+      expect(dataDirKind(file)).toBe('file');
+      expect(dataDirKind(join(file, 'data'))).toBe('under-a-file');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
