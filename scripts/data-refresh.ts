@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dataReport } from '../functions/lib/data-report.js';
-import { createNodeMxResolver, parseDnsServers } from '../functions/lib/dns/resolver.js';
+import { createNodeMxResolver, dnsServerProblem, parseDnsServers } from '../functions/lib/dns/resolver.js';
 import { EMAIL_LIST_FILES } from '../functions/lib/email/lists.js';
 import {
   dateHolidayStates,
@@ -27,7 +27,7 @@ import { type IpDatabaseSources, ipDatabaseSources } from '../functions/lib/refr
 import { MX_LEARN_DEFAULTS, mxLearning } from '../functions/lib/refresh/mx-learn.js';
 import { runRefresh } from '../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
-import { parseConfig } from '../functions/lib/runtime/config.js';
+import { type Config, ConfigError, parseConfig } from '../functions/lib/runtime/config.js';
 import { dataInDirectory } from '../functions/lib/runtime/data-report.js';
 import { sharedDataDir } from '../layers/build/build-data.js';
 import { DATA_LAYER_DIR } from '../layers/build/data-layer.js';
@@ -102,7 +102,27 @@ async function refresh(argv: string[]): Promise<number> {
     console.error(`--only ${values.only}: expected lists or ip\n${USAGE}`);
     return 64;
   }
-  const settings = parseConfig(process.env);
+  // The environment and --dns are checked before anything is fetched or written: a bad value is one
+  // line, not a stack trace (a ConfigError, or c-ares refusing a server once the lists were built).
+  let settings: Config;
+  try {
+    settings = parseConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    console.error(`${err.message} (docs/configuration.md)`);
+    return 64;
+  }
+  const dnsServers = values.dns === undefined ? settings.DNS_SERVERS : dnsOption(values.dns);
+  // The IP sources the environment chooses too (a source without its credentials), not after the lists.
+  let databases: IpDatabaseSources | undefined;
+  if (values.only !== 'lists') {
+    try {
+      databases = ipDatabaseSources(settings);
+    } catch (error) {
+      console.error(`IP sources: ${(error as Error).message}`);
+      return 64;
+    }
+  }
   const fetcher: SourceFetcher = fromDir
     ? snapshotFetcher(fromDir)
     : httpFetcher({ mirror: settings.DATA_UPSTREAM_MIRROR });
@@ -111,11 +131,23 @@ async function refresh(argv: string[]): Promise<number> {
     (fromDir ? 0 : MX_LEARN_DEFAULTS.maxDomains);
   console.log(`data refresh: sources from ${fromDir ?? 'upstream URLs'}, output to ${out}`);
 
-  const listsCode = values.only === 'ip' ? 0 : await refreshLists(out, fromDir, fetcher, mxDomains, values);
-  const ipCode = values.only === 'lists' ? 0 : await refreshIp(out, fromDir, fetcher, settings, values.force);
+  const listsCode =
+    values.only === 'ip' ? 0 : await refreshLists(out, fromDir, fetcher, mxDomains, dnsServers, values.force);
+  const ipCode =
+    databases === undefined ? 0 : await refreshIp(out, fromDir, fetcher, settings, databases, values.force);
   const missing = dataReport(await dataInDirectory(out)).missing;
   if (missing.length > 0) console.log(`still missing: ${missing.join('; ')}`);
   return Math.max(listsCode, ipCode);
+}
+
+/** The servers of `--dns` (the DNS_SERVERS format), or a CliError naming the first it cannot use. */
+function dnsOption(value: string): string[] {
+  const servers = parseDnsServers(value);
+  for (const server of servers) {
+    const problem = dnsServerProblem(server);
+    if (problem) throw new CliError(`--dns ${server} ${problem}`);
+  }
+  return servers;
 }
 
 async function refreshLists(
@@ -123,7 +155,8 @@ async function refreshLists(
   fromDir: string | undefined,
   fetcher: SourceFetcher,
   mxDomains: number,
-  values: { dns?: string; force?: boolean },
+  dnsServers: string[],
+  force: boolean,
 ): Promise<number> {
   // The free, role and typo lists come from the layer build; a fresh output directory gets them
   // first so that it is a complete email directory (loadEmailLists needs free.txt and role.txt).
@@ -139,7 +172,7 @@ async function refreshLists(
   const resolver =
     mxDomains > 0
       ? createNodeMxResolver({
-          servers: parseDnsServers(values.dns ?? process.env.DNS_SERVERS),
+          servers: dnsServers,
           timeoutMs: 2_000,
         })
       : null;
@@ -149,7 +182,7 @@ async function refreshLists(
     current,
     mx: mxLearning(resolver, mxDomains),
     now: () => new Date(),
-    force: values.force,
+    force,
   }).finally(() => resolver?.close());
 
   if (!outcome.accepted) {
@@ -184,16 +217,10 @@ async function refreshIp(
   out: string,
   fromDir: string | undefined,
   fetcher: SourceFetcher,
-  settings: ReturnType<typeof parseConfig>,
+  settings: Config,
+  databases: IpDatabaseSources,
   force: boolean,
 ): Promise<number> {
-  let databases: IpDatabaseSources;
-  try {
-    databases = ipDatabaseSources(settings);
-  } catch (error) {
-    console.error(`IP sources: ${(error as Error).message}`);
-    return 64;
-  }
   const started = performance.now();
   const current = await ipCurrentFromDir(out);
   const ipDir = join(out, 'ip');
