@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
+import { CliError } from '../../scripts/cli/cli-error.js';
+import { readCommandLine } from '../../scripts/cli/command-line.js';
 import {
   buildBeside,
   DATA_LAYER_DIR,
@@ -77,11 +79,44 @@ export async function buildData(
   return entries;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  await buildData().catch((error: Error) => {
+const USAGE = `usage: npm run build:data [-- --help]
+
+Builds the data layer in ${DATA_LAYER_DIR} from the pinned npm packages, the data snapshots
+(SHARED_DATA_DIR) and the IP sources the environment names (docs/data-sources.md), and swaps it in
+for the layer in service: what \`npm run data:refresh\` wrote there is discarded.`;
+
+/**
+ * `npm run build:data`: builds the layer (`build`, buildData but in tests), or prints the usage
+ * (--help, exit 0) or refuses the command line (exit 2) without building: a rebuild discards the
+ * refreshed data, so nothing but a bare command starts one.
+ */
+export async function main(argv: string[], build: () => Promise<unknown> = buildData): Promise<number> {
+  let help: boolean;
+  try {
+    const { values, positionals } = readCommandLine(argv, { help: { type: 'boolean', default: false } });
+    if (positionals.length > 0) throw new CliError(`unexpected argument ${positionals[0]}`);
+    help = values.help;
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    console.error(`${err.message}\n${USAGE.split('\n')[0]}`);
+    return 2;
+  }
+  if (help) {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    await build();
+    return 0;
+  } catch (error) {
     console.error(
-      `The data layer could not be built (the layer in service is left as it was): ${error.message}`,
+      `The data layer could not be built (the layer in service is left as it was): ${(error as Error).message}`,
     );
-    process.exit(2);
-  });
+    return 2;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  const code = await main(process.argv.slice(2));
+  if (code !== 0) process.exit(code);
 }

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterEach, beforeEach, describe, expect, jest, test } from '@jest/globals';
 import {
   buildBeside,
   builtDataLayerFormat,
@@ -210,5 +210,57 @@ describe('npm start keeps a layer holding refreshed data rather than rebuild it 
     const lines: string[] = [];
     expect(await ensureDataLayer({ dataDir, build, sources: {}, log: (l) => lines.push(l) })).toBe(true);
     expect(lines.join('\n')).toContain('This discards the email lists that npm run data:refresh wrote there');
+  });
+});
+
+describe('npm run build:data reads its command line before it builds', () => {
+  // A rebuild discards what `npm run data:refresh` wrote into the layer: `-- --help` built it.
+  let calls: number;
+  let printed: string[];
+  let errors: string[];
+  const stand = async () => {
+    calls += 1;
+  };
+  beforeEach(() => {
+    calls = 0;
+    printed = [];
+    errors = [];
+    jest.spyOn(console, 'log').mockImplementation((text: string) => void printed.push(text));
+    jest.spyOn(console, 'error').mockImplementation((text: string) => void errors.push(text));
+  });
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
+  test('--help prints the usage and builds nothing', async () => {
+    const { main } = await import('../../../layers/build/build-data.js');
+    expect(await main(['--help'], stand)).toBe(0);
+    expect(calls).toBe(0);
+    expect(printed.join('\n')).toMatch(/^usage: npm run build:data \[-- --help\]\n/);
+    expect(printed.join('\n')).toContain('what `npm run data:refresh` wrote there is discarded');
+  });
+
+  test.each([['--bogus'], ['-x'], ['layers/data'], ['--help=yes']])(
+    '%s is refused with exit code 2 and builds nothing',
+    async (arg) => {
+      const { main } = await import('../../../layers/build/build-data.js');
+      expect(await main([arg], stand)).toBe(2);
+      expect(calls).toBe(0);
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/\nusage: npm run build:data \[-- --help\]$/);
+    },
+  );
+
+  test('no argument builds; a build that fails is one line and exit code 2', async () => {
+    const { main } = await import('../../../layers/build/build-data.js');
+    expect(await main([], stand)).toBe(0);
+    expect(calls).toBe(1);
+    const failing = async () => {
+      throw new Error('GEO_CITY_MMDB=/x.mmdb: this is not an MMDB file');
+    };
+    expect(await main([], failing)).toBe(2);
+    expect(errors).toEqual([
+      'The data layer could not be built (the layer in service is left as it was): GEO_CITY_MMDB=/x.mmdb: this is not an MMDB file',
+    ]);
   });
 });
