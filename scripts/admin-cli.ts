@@ -144,7 +144,7 @@ const COMMANDS: Record<string, string[]> = {
   'rules email': ['rules email --account ID --file RULES.json   replaces the email rules (docs/rules.md)'],
   'rules geofeed': [
     'rules geofeed --account ID --file FEED.csv   replaces the private geofeed (RFC 8805 CSV)',
-    'rules geofeed --account ID --delete          removes it',
+    'rules geofeed --account ID --delete          removes it (not with --file)',
   ],
   'webhooks list': ["webhooks list ACCOUNT        the account's webhook endpoints (never their secrets)"],
   'webhooks create': [
@@ -457,6 +457,12 @@ async function rules(
     if (!parsed.success) throw new CliError(`${file}: ${zodProblems(parsed.error)}`);
     await setEmailRules(store, accountId, parsed.data, change, log);
   } else if (verb === 'geofeed') {
+    // Both named is a mistake to correct, not a choice to make: either could be the one meant.
+    if (values.delete && values.file !== undefined) {
+      throw new CliError(
+        '--file and --delete do not go together: --file replaces the geofeed, --delete removes it',
+      );
+    }
     if (values.delete) await deleteGeofeed(store, accountId, change, log);
     else {
       const file = required('file', values.file);

@@ -296,6 +296,30 @@ describe('admin-cli', () => {
       }
     });
 
+    test('rules geofeed with both --file and --delete is refused, the feed left as it was', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-geofeed-'));
+      try {
+        const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+        const feed = join(dir, 'feed.csv');
+        await writeFile(feed, '8.8.8.0/24,DE,,Berlin,\n');
+        expect((await admin('rules', 'geofeed', '--account', id, '--file', feed)).code).toBe(0);
+        // Either option could be the one meant: the delete once went ahead and --file was dropped.
+        const both = await admin('rules', 'geofeed', '--account', id, '--file', feed, '--delete');
+        expect({ code: both.code, stdout: both.stdout, lines: both.stderr.split('\n') }).toEqual({
+          code: 2,
+          stdout: '',
+          lines: [
+            'error: --file and --delete do not go together: --file replaces the geofeed, --delete removes it',
+            'hint: npm run admin -- rules geofeed --help',
+          ],
+        });
+        const shown = JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout);
+        expect(shown.geofeed).toMatchObject({ prefixes: 1 });
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     test('rules travel takes whole numbers written as digits, within the API bounds; anything else is a usage error naming the option', async () => {
       const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
       const set = await admin('rules', 'travel', '--account', id, '--min-distance-km', '300', '--json');
