@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isWellFormedKey, KEY_PREFIX, TEST_KEY_PREFIX } from '../../functions/lib/accounts/api-key.js';
 import * as z from '../../functions/lib/zod.js';
 import { CliError } from '../cli/cli-error.js';
 import { JobsApi } from './api-client.js';
@@ -33,6 +34,29 @@ function isLocal(url: string): boolean {
   }
 }
 
+const SECRET_KEY_HINT = 'create one with `npm run admin -- key create --account ID --type secret`';
+
+/**
+ * The key, when it has the form of a secret key (functions/lib/accounts/api-key.ts); else the refusal,
+ * before anything is sent, that names where the key came from (`source`) without quoting it: a
+ * mistyped secret key is still a secret.
+ */
+export function checkedSecretKey(key: string, source: string): string {
+  if ([KEY_PREFIX.publishable, TEST_KEY_PREFIX.publishable].some((prefix) => key.startsWith(prefix))) {
+    throw new CliError(
+      `${source} is a publishable key (${KEY_PREFIX.publishable}…), which is for browsers: npm run jobs needs a secret key (${KEY_PREFIX.secret}… or ${TEST_KEY_PREFIX.secret}…)`,
+      { hint: SECRET_KEY_HINT },
+    );
+  }
+  if (!isWellFormedKey(key)) {
+    throw new CliError(
+      `${source} is not a secret key: one is ${KEY_PREFIX.secret} (or ${TEST_KEY_PREFIX.secret}) and 32 letters, digits, - or _`,
+      { hint: SECRET_KEY_HINT },
+    );
+  }
+  return key;
+}
+
 export async function connect(
   values: Values,
   env: Record<string, string | undefined>,
@@ -45,18 +69,26 @@ export async function connect(
   const given = values.url ?? env.NETINTEL_URL;
   const local = await readJson(join(dataDir, 'endpoints.json'), EndpointsFile);
   const url = (given ?? local?.api ?? `http://localhost:${env.PORT ?? DEFAULT_PORT}`).replace(/\/+$/, '');
+  const urlHint = 'set NETINTEL_URL (or --url) to the API address, e.g. https://api.example.com';
+  let protocol: string;
   try {
-    new URL(url);
+    protocol = new URL(url).protocol;
   } catch {
-    throw new CliError(`"${url}" is not a URL`, {
-      hint: 'set NETINTEL_URL (or --url) to the API address, e.g. https://api.example.com',
-    });
+    throw new CliError(`"${url}" is not a URL`, { hint: urlHint });
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new CliError(`"${url}" is not an http:// or https:// URL`, { hint: urlHint });
   }
   // The local dev account's key is only ever sent to a local API.
   const devKey = isLocal(url)
     ? (await readJson(join(dataDir, 'dev-account.json'), DevAccountFile))?.secretKey
     : undefined;
-  const key = values.key ?? env.NETINTEL_SECRET_KEY ?? devKey;
+  const [key, source] =
+    values.key !== undefined
+      ? [values.key, '--key']
+      : env.NETINTEL_SECRET_KEY !== undefined
+        ? [env.NETINTEL_SECRET_KEY, 'NETINTEL_SECRET_KEY']
+        : [devKey, join(dataDir, 'dev-account.json')];
   if (!key) {
     throw new CliError(`no secret key for ${url}: set NETINTEL_SECRET_KEY (or --key)`, {
       hint: isLocal(url)
@@ -64,5 +96,5 @@ export async function connect(
         : 'create one with `npm run admin -- key create --account ID --type secret`',
     });
   }
-  return new JobsApi(url, key);
+  return new JobsApi(url, checkedSecretKey(key, source));
 }

@@ -83,6 +83,47 @@ describe('args', () => {
       }
     });
 
+    test('a key that is not a secret key, or an address that is not http(s), is refused before anything is sent: exit 2', async () => {
+      const random = 'A'.repeat(32);
+      // Port 9 of this machine: had anything been sent, the answer would be "Cannot reach" (exit 1).
+      const url = 'http://127.0.0.1:9';
+      const keyHint = 'hint: create one with `npm run admin -- key create --account ID --type secret`';
+      const publishable = (source: string) =>
+        `error: ${source} is a publishable key (ni_pub_…), which is for browsers: npm run jobs needs a secret key (ni_sec_… or ni_test_sec_…)`;
+      for (const [args, env, lines] of [
+        [['--key', `ni_pub_${random}`], {}, [publishable('--key'), keyHint]],
+        [['--key', `ni_test_pub_${random}`], {}, [publishable('--key'), keyHint]],
+        [[], { NETINTEL_SECRET_KEY: `ni_pub_${random}` }, [publishable('NETINTEL_SECRET_KEY'), keyHint]],
+        [
+          ['--key', 'ni_sec_too-short'],
+          {},
+          [
+            'error: --key is not a secret key: one is ni_sec_ (or ni_test_sec_) and 32 letters, digits, - or _',
+            keyHint,
+          ],
+        ],
+        [
+          ['--url', 'ftp://127.0.0.1:4730', '--key', `ni_sec_${random}`],
+          {},
+          [
+            'error: "ftp://127.0.0.1:4730" is not an http:// or https:// URL',
+            'hint: set NETINTEL_URL (or --url) to the API address, e.g. https://api.example.com',
+          ],
+        ],
+      ] as const) {
+        const out: string[] = [];
+        const err: string[] = [];
+        const where = (args as readonly string[]).includes('--url') ? [] : ['--url', url];
+        const code = await runJobs(['list', ...where, ...args], {
+          out: (text) => out.push(text),
+          err: (text) => err.push(text),
+          env,
+          cwd: '/nonexistent',
+        });
+        expect({ args, env, code, out, err }).toEqual({ args, env, code: 2, out: [], err: lines });
+      }
+    });
+
     test('with --json an error is one JSON object', async () => {
       const { code, stderr } = await jobs('status', '--json');
       expect(code).toBe(2);
