@@ -39,7 +39,7 @@ import {
 import { announceDeps } from '../functions/lib/aws/webhook-services.js';
 import { destinationPolicy, webhookStore } from '../functions/lib/aws/webhook-store-services.js';
 import type { Clock } from '../functions/lib/clock.js';
-import { DomainRefusedError } from '../functions/lib/custom-hostnames/errors.js';
+import { type DomainRefusal, DomainRefusedError } from '../functions/lib/custom-hostnames/errors.js';
 import {
   addHostname,
   listHostnames,
@@ -188,17 +188,52 @@ function helpFor(positionals: string[]): string {
   return usageOf(Object.keys(COMMANDS).filter((name) => name === named || name.startsWith(`${named} `)));
 }
 
-/** The line that says where to look after a refused command. */
+const ACCOUNTS_HINT = 'npm run admin -- account list   shows the accounts';
+const HOSTNAME_HINT =
+  '--hostname takes a name under a domain the customer registered, such as api.customer-shop.com';
+const HOSTNAMES_HINT = "npm run admin -- domain list --account ID   shows an account's hostnames";
+
+/** What to do after each refusal of `domain add|verify|remove`. */
+const DOMAIN_HINTS: Record<DomainRefusal, string> = {
+  unknown_account: ACCOUNTS_HINT,
+  plan_not_eligible:
+    'npm run admin -- account update --account ID --custom-hostname true   gives the account custom hostnames',
+  invalid_hostname: HOSTNAME_HINT,
+  not_public: HOSTNAME_HINT,
+  zone_apex: HOSTNAME_HINT,
+  base_domain: HOSTNAME_HINT,
+  hostname_claimed:
+    'a hostname serves one account: its holder keeps it until `npm run admin -- domain remove --hostname HOST`',
+  too_many_hostnames: `${HOSTNAMES_HINT} (domain remove --hostname HOST frees one)`,
+  unknown_hostname: HOSTNAMES_HINT,
+};
+
+/**
+ * The line that says what to do after a refused command (every refusal has one): the command that
+ * lists what was not found, what to pass instead, or the command's usage.
+ */
 function hintFor(err: unknown, positionals: string[]): string | undefined {
-  if (err instanceof UnknownAccountError) return 'npm run admin -- account list   shows the accounts';
+  if (err instanceof UnknownAccountError) return ACCOUNTS_HINT;
   if (err instanceof UnknownKeyError)
     return "npm run admin -- key list --account ID   shows an account's keys";
-  if (err instanceof EndpointNotFoundError)
+  if (err instanceof LiveKeyLimitError)
+    return "npm run admin -- key list --account ID   shows an account's keys (key revoke --key-id ID frees a slot)";
+  if (err instanceof UnknownMemberError)
+    return "npm run admin -- member list --account ID   shows an account's members";
+  if (err instanceof MemberOfAnotherAccountError)
+    return 'an address signs in to one account: `member remove` it from the other account first';
+  if (err instanceof DomainRefusedError) return DOMAIN_HINTS[err.code];
+  if (err instanceof EndpointNotFoundError || err instanceof TooManyEndpointsError)
     return "npm run admin -- webhooks list ACCOUNT   shows an account's endpoints";
   if (err instanceof EventNotFoundError)
     return "npm run admin -- webhooks deliveries ACCOUNT ENDPOINT   shows the endpoint's events";
-  if (!(err instanceof CliError)) return undefined;
-  if (err.hint) return err.hint;
+  if (err instanceof WebhookUrlRefusedError)
+    return "--url takes the receiver's public https address, such as https://shop.example/hooks";
+  // The key's origins (dashboard/key-rules.ts), the one input of the CLI this error refuses.
+  if (err instanceof DashboardInputError && commandOf(positionals) === 'key create')
+    return "--origin takes each site the key is used from: --origin https://shop.example.com, --origin 'http://localhost:*'";
+  if (err instanceof CliError && err.hint) return err.hint;
+  if (!KNOWN_ERRORS.some((type) => err instanceof type)) return undefined;
   const named = commandOf(positionals);
   return `npm run admin -- ${named ? `${named} ` : ''}--help`;
 }

@@ -713,6 +713,77 @@ describe('admin-cli', () => {
       }
     });
 
+    test('a refused origin, member, hostname or webhook URL has its hint line too, saying what to do', async () => {
+      const free = (await accountStore(stack.services).createAccount('free', {})).accountId;
+      const pro = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+      expect((await admin('member', 'add', '--account', free, '--email', 'taken@hints.example')).code).toBe(
+        0,
+      );
+      const origins =
+        "hint: --origin takes each site the key is used from: --origin https://shop.example.com, --origin 'http://localhost:*'";
+      const hostname =
+        'hint: --hostname takes a name under a domain the customer registered, such as api.customer-shop.com';
+      const url = "hint: --url takes the receiver's public https address, such as https://shop.example/hooks";
+      for (const [args, error, hint] of [
+        [
+          ['key', 'create', '--account', pro, '--type', 'publishable'],
+          'error: a publishable key needs at least one allowed origin',
+          origins,
+        ],
+        [
+          ['key', 'create', '--account', pro, '--type', 'publishable', '--origin', 'ftp://x'],
+          'error: "ftp://x" is not an origin',
+          origins,
+        ],
+        [
+          ['member', 'remove', '--account', pro, '--email', 'nobody@hints.example'],
+          `error: nobody@hints.example is not a member of account ${pro}`,
+          "hint: npm run admin -- member list --account ID   shows an account's members",
+        ],
+        [
+          ['member', 'add', '--account', pro, '--email', 'taken@hints.example'],
+          'error: taken@hints.example is already a member of another account',
+          'hint: an address signs in to one account: `member remove` it from the other account first',
+        ],
+        [
+          ['domain', 'add', '--account', free, '--hostname', 'api.hints-shop.com'],
+          `error: account ${free} (plan free) does not include custom hostnames`,
+          'hint: npm run admin -- account update --account ID --custom-hostname true   gives the account custom hostnames',
+        ],
+        [
+          ['domain', 'add', '--account', pro, '--hostname', 'localhost'],
+          'error: "localhost" is not a public DNS name',
+          hostname,
+        ],
+        [
+          ['domain', 'add', '--account', pro, '--hostname', 'eu.api.netintel-test.com'],
+          'error: "eu.api.netintel-test.com" is this service\'s own domain',
+          hostname,
+        ],
+        [
+          ['domain', 'remove', '--hostname', 'api.never-added-hints-shop.com'],
+          'error: unknown hostname "api.never-added-hints-shop.com"',
+          "hint: npm run admin -- domain list --account ID   shows an account's hostnames",
+        ],
+        [
+          ['webhooks', 'create', pro, '--url', 'http://shop.example/hooks', '--events', 'job.failed'],
+          'error: Webhooks are delivered over https only.',
+          url,
+        ],
+        [
+          ['webhooks', 'create', pro, '--url', 'https://10.0.0.1/hooks', '--events', 'job.failed'],
+          'error: Webhooks go to public addresses only',
+          url,
+        ],
+      ] as const) {
+        const { code, stdout, stderr } = await admin(...args, '--base-domain', 'api.netintel-test.com');
+        const lines = stderr.split('\n');
+        expect({ args, code, stdout, lines: lines.length }).toEqual({ args, code: 2, stdout: '', lines: 2 });
+        expect(lines[0]!.startsWith(error)).toBe(true);
+        expect(lines[1]).toBe(hint);
+      }
+    });
+
     test('a DATA_DIR with no local data is refused, not made into an empty store; outputs that are not JSON too', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'admin-typo-'));
       try {
