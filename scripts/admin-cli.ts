@@ -81,7 +81,7 @@ import { DeliveriesQuery, EndpointCreateBody, RedeliverBody } from '../functions
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { CliError } from './cli/cli-error.js';
 import { type CommandLine, readCommandLine, wholeNumber } from './cli/command-line.js';
-import { type Emulators, startEmulators, useEndpoints } from './local/emulators.js';
+import { type Emulators, type Endpoints, startEmulators, useEndpoints } from './local/emulators.js';
 
 // `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
 // runAdmin() is the whole CLI with its arguments and output passed in, so the tests run it in
@@ -304,6 +304,35 @@ interface Connection {
   emulators?: Emulators;
 }
 
+/**
+ * The addresses a running `npm start` wrote to `file` (it writes them again at each start), or the
+ * refusal that names the file and the way out.
+ */
+async function localEndpoints(file: string): Promise<Endpoints> {
+  const hint =
+    'restart `npm start`: it writes the file again as it starts (with none running, delete the file)';
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new CliError(`${file}: cannot read it (${reason})`, { hint });
+  }
+  let endpoints: unknown;
+  try {
+    endpoints = JSON.parse(text);
+  } catch {
+    endpoints = undefined;
+  }
+  const fields = ['dynamodb', 's3', 'sqs', 'queueUrl', 'region'] as const;
+  const record: Record<string, unknown> =
+    typeof endpoints === 'object' && endpoints !== null ? (endpoints as Record<string, unknown>) : {};
+  if (fields.some((field) => typeof record[field] !== 'string')) {
+    throw new CliError(`${file} is damaged: it is not the addresses \`npm start\` writes there`, { hint });
+  }
+  return record as unknown as Endpoints;
+}
+
 async function connect(values: Values): Promise<Connection> {
   if (values.outputs) {
     const outputsHint = 'write it with `npx cdk deploy --outputs-file cdk-outputs.json`';
@@ -330,7 +359,7 @@ async function connect(values: Values): Promise<Connection> {
   const dataDir = resolve(values['data-dir'] ?? process.env.DATA_DIR ?? '.data');
   const file = join(dataDir, 'endpoints.json');
   if (existsSync(file)) {
-    const endpoints = JSON.parse(await readFile(file, 'utf8'));
+    const endpoints = await localEndpoints(file);
     const alive = await fetch(endpoints.dynamodb, { method: 'POST' }).then(
       () => true,
       () => false,

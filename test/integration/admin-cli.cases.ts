@@ -806,6 +806,30 @@ describe('admin-cli', () => {
       }
     });
 
+    test('a damaged DATA_DIR/endpoints.json is named, with the way out; nothing is opened', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-endpoints-'));
+      try {
+        const file = join(dir, 'endpoints.json');
+        const err: string[] = [];
+        const io = { out: () => undefined, err: (text: string) => err.push(text), clock };
+        // Cut short (a disk that filled up), or JSON of another shape.
+        for (const text of ['{\n  "dynamodb": "http://127.0.0.1:4', '{,', '[]', '{"dynamodb": 4}']) {
+          await writeFile(file, text);
+          err.length = 0;
+          expect({ text, code: await runAdmin(['account', 'list', '--data-dir', dir], io), err }).toEqual({
+            text,
+            code: 2,
+            err: [
+              `error: ${file} is damaged: it is not the addresses \`npm start\` writes there`,
+              'hint: restart `npm start`: it writes the file again as it starts (with none running, delete the file)',
+            ],
+          });
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     test('--help after a command prints that command’s usage; after an area, that area’s', async () => {
       const one = await admin('key', 'create', '--help');
       expect(one.code).toBe(0);
