@@ -304,6 +304,28 @@ interface Connection {
   emulators?: Emulators;
 }
 
+/** An AWS region's name, as in `eu-west-1` or `us-gov-west-1`. */
+const REGION = '([a-z]{2}(?:-[a-z]+)+-\\d+)';
+
+/**
+ * The region of the stack whose outputs these are: in the host of its API (`RestApiUrl`,
+ * `…execute-api.<region>.amazonaws.com`) or of its queues (`sqs.<region>.amazonaws.com`), or in an
+ * ARN (`AlarmTopicArn`).
+ */
+export function regionOfOutputs(outputs: Record<string, string>): string | undefined {
+  const patterns = [
+    new RegExp(`^https://(?:[^/]+\\.execute-api|sqs)\\.${REGION}\\.amazonaws\\.com(?:\\.cn)?(?:/|$)`),
+    new RegExp(`^arn:aws[a-z-]*:[a-z0-9-]+:${REGION}:`),
+  ];
+  for (const value of Object.values(outputs)) {
+    for (const pattern of patterns) {
+      const region = typeof value === 'string' ? pattern.exec(value)?.[1] : undefined;
+      if (region) return region;
+    }
+  }
+  return undefined;
+}
+
 /**
  * The addresses a running `npm start` wrote to `file` (it writes them again at each start), or the
  * refusal that names the file and the way out.
@@ -346,13 +368,18 @@ async function connect(values: Values): Promise<Connection> {
         hint: outputsHint,
       });
     }
+    const stack = Object.values(outputs ?? {})[0] ?? {};
     let env: Record<string, string>;
     try {
-      env = environmentFromOutputs(Object.values(outputs ?? {})[0] ?? {});
+      env = environmentFromOutputs(stack);
     } catch (error) {
       throw new CliError(`--outputs ${values.outputs}: ${(error as Error).message}`, { hint: outputsHint });
     }
     for (const [name, value] of Object.entries(env)) process.env[name] = value;
+    // The stack's tables are in its own region: it is taken from the outputs unless AWS_REGION names
+    // one (the SDK, without AWS_REGION or a profile's region, refused with "Region is missing").
+    const region = regionOfOutputs(stack);
+    if (!process.env.AWS_REGION && region) process.env.AWS_REGION = region;
     return { aws: true };
   }
   if (process.env.TABLE_ACCOUNTS) return { aws: true };

@@ -93,6 +93,13 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
     readBy: '`npm run admin`',
   },
   {
+    name: 'AWS_REGION',
+    default: 'from `--outputs`',
+    meaning:
+      "The region of the stack managed with `--outputs`: when unset, the stack's own, read from its outputs (`RestApiUrl`, the queue URLs).",
+    readBy: '`npm run admin`',
+  },
+  {
     name: 'SHARED_DATA_DIR',
     default: 'the data snapshots beside the checkout',
     meaning:

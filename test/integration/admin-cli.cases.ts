@@ -3,10 +3,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TABLES } from '../../functions/lib/aws/resources.js';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { webhookStore } from '../../functions/lib/aws/webhook-store-services.js';
 import { changeEndpoint } from '../../functions/lib/webhooks/manage.js';
-import { KEY_SHOWN_ONCE, runAdmin, WEBHOOK_SECRET_SHOWN_ONCE } from '../../scripts/admin-cli.js';
+import { OUTPUTS } from '../../infra/outputs.js';
+import {
+  KEY_SHOWN_ONCE,
+  regionOfOutputs,
+  runAdmin,
+  WEBHOOK_SECRET_SHOWN_ONCE,
+} from '../../scripts/admin-cli.js';
 import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 import { startReceiver } from '../support/webhook-receiver.js';
 
@@ -828,6 +835,56 @@ describe('admin-cli', () => {
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
+    });
+
+    test('--outputs without AWS_REGION takes the region from the outputs (the API and queue URLs hold it)', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-region-'));
+      const saved = { ...process.env };
+      // The local stack's region: its emulators stand in for the stack's tables.
+      const region = process.env.AWS_REGION!;
+      try {
+        const outputs = join(dir, 'cdk-outputs.json');
+        await writeFile(
+          outputs,
+          JSON.stringify({
+            Netintel: {
+              ...Object.fromEntries(TABLES.map((t) => [OUTPUTS.table(t.id), t.localName])),
+              [OUTPUTS.restApiUrl]: `https://abc123defg.execute-api.${region}.amazonaws.com/prod/`,
+            },
+          }),
+        );
+        // No region from the environment or a profile: the SDK refused with "Region is missing".
+        delete process.env.AWS_REGION;
+        delete process.env.AWS_PROFILE;
+        process.env.AWS_CONFIG_FILE = join(dir, 'no-aws-config');
+        const shown = await admin('account', 'show', '--account', stack.dev.accountId, '--outputs', outputs);
+        expect({ code: shown.code, stderr: shown.stderr }).toEqual({ code: 0, stderr: '' });
+        expect(JSON.parse(shown.stdout)).toMatchObject({ accountId: stack.dev.accountId });
+        expect(process.env.AWS_REGION).toBe(region);
+      } finally {
+        // --outputs sets TABLE_* and AWS_REGION in this process: the other cases use the local stack.
+        for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
+        Object.assign(process.env, saved);
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('regionOfOutputs reads the region from the API, queue or alarm topic outputs', () => {
+      expect(
+        regionOfOutputs({ RestApiUrl: 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/prod/' }),
+      ).toBe('eu-west-1');
+      expect(
+        regionOfOutputs({
+          ApiUrl: 'https://api.shop.example/',
+          JobsQueueUrl: 'https://sqs.ap-southeast-2.amazonaws.com/123456789012/Netintel-JobsQueue',
+        }),
+      ).toBe('ap-southeast-2');
+      expect(
+        regionOfOutputs({ AlarmTopicArn: 'arn:aws-us-gov:sns:us-gov-west-1:123456789012:Netintel-Alarms' }),
+      ).toBe('us-gov-west-1');
+      expect(
+        regionOfOutputs({ ApiUrl: 'https://d111.cloudfront.net', TableAccountsName: 'x' }),
+      ).toBeUndefined();
     });
 
     test('--help after a command prints that command’s usage; after an area, that area’s', async () => {
