@@ -30,6 +30,12 @@ export interface ManifestEntry {
   lastModified?: string;
   /** SHA-256 of what was downloaded, as published upstream. */
   sha256?: string;
+  /**
+   * SHA-256 (hex) of each of its files as published, by file name: the IP refresh records it, and
+   * a reader refuses a file that does not match (a refresh killed between two renames left a mix).
+   * Absent from manifests written before it was recorded (nothing is checked then).
+   */
+  fileSha256?: Record<string, string>;
   /** The credit line the licence asks for, shown in /docs, the README and GET /v1/data. */
   attribution?: string;
   /** True when the dataset is empty because its source was not available (a fresh clone, an upstream down). */

@@ -3,6 +3,7 @@
 // server that runs every handler in one process, keep one copy between invocations. The manifest
 // says which source each role comes from (manifest.ts, sources.ts); a newer version published by the
 // refresh is swapped in without a cold start when the data follows a VersionSource (follow()).
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Clock, systemClock } from '../clock.js';
@@ -95,6 +96,29 @@ async function allFiles(read: ReadDataFile, names: readonly string[]): Promise<U
 }
 
 /** Opens a version of the IP data from its files; `where` names it in errors. */
+/**
+ * Refuses files that are not the ones the manifest records (its entries' SHA-256 per file, when it
+ * records them): a refresh killed between two renames left a newer file under the older manifest,
+ * which would otherwise be served under the older version's name. Throws naming the first such file.
+ */
+export async function checkManifestFiles(
+  manifest: IpManifest,
+  read: ReadDataFile,
+  where: string,
+): Promise<void> {
+  for (const entry of manifest.datasets) {
+    for (const [name, digest] of Object.entries(entry.fileSha256 ?? {})) {
+      const body = await read(name);
+      const actual = body === null ? null : createHash('sha256').update(body).digest('hex');
+      if (actual !== digest) {
+        throw new Error(
+          `${join(where, name)} ${body === null ? 'is missing' : 'is not the file'} manifest.json (version ${manifest.version}) records: a data refresh was interrupted; run it again`,
+        );
+      }
+    }
+  }
+}
+
 export async function loadIpData(readFile: ReadDataFile, where: string): Promise<LoadedData> {
   // A file two roles list (IPinfo Lite answers location and network) is read and held once.
   const reads = new Map<string, Promise<Uint8Array | null>>();
@@ -110,6 +134,7 @@ export async function loadIpData(readFile: ReadDataFile, where: string): Promise
   const manifest: IpManifest = manifestFile
     ? parseIpManifest(decoder.decode(manifestFile))
     : { version: EMPTY_VERSION, datasets: [] };
+  await checkManifestFiles(manifest, read, where);
   const locationEntry = datasetOf(manifest, 'location');
   const networkEntry = datasetOf(manifest, 'network');
   const locationSchema = (locationEntry?.schema ?? 'dbip-lite') as LocationSchema;

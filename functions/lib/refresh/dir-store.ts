@@ -27,17 +27,30 @@ export function readCurrentFromDir(dataRoot: string): Promise<CurrentData> {
   return readCurrentData((path) => readOptional(join(dataRoot, path)));
 }
 
+/** The file operation a publication ends each file with (injected by tests to stop it midway). */
+export interface PublishOps {
+  rename(from: string, to: string): Promise<void>;
+}
+
+const FS_OPS: PublishOps = { rename };
+
 /**
  * Writes artifact files under `dataRoot`, each through a temporary name and a rename, in list order
- * (manifests last), so a reader never sees a half-written file.
+ * (manifests last), so a reader never sees a half-written file. A process killed between two renames
+ * leaves files of the new version under the old manifest: the IP manifest records each file's
+ * SHA-256, which the next refresh compares with and a reader checks (ip-refresh.ts, ip-data.ts).
  */
-export async function writeArtifacts(dataRoot: string, files: readonly ArtifactFile[]): Promise<void> {
+export async function writeArtifacts(
+  dataRoot: string,
+  files: readonly ArtifactFile[],
+  ops: PublishOps = FS_OPS,
+): Promise<void> {
   for (const file of files) {
     const target = join(dataRoot, file.path);
     await mkdir(dirname(target), { recursive: true });
     const temporary = `${target}.tmp-${process.pid}`;
     await writeFile(temporary, file.body);
-    await rename(temporary, target);
+    await ops.rename(temporary, target);
   }
 }
 
@@ -108,6 +121,7 @@ export async function publishIpToDir(
   dataRoot: string,
   files: readonly IpFile[],
   checks: readonly IpCheck[],
+  ops: PublishOps = FS_OPS,
 ): Promise<void> {
   // The files carried from the version in service are in the directory already.
   await writeArtifacts(
@@ -115,6 +129,7 @@ export async function publishIpToDir(
     files
       .filter((f) => !f.carried)
       .map((f) => ({ path: `ip/${f.name}`, body: f.body, contentType: 'application/octet-stream' })),
+    ops,
   );
   const listed = new Set(files.map((f) => f.name));
   for (const name of [IP_DATA_FILES.location, IP_DATA_FILES.network]) {

@@ -422,20 +422,24 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
     };
   }
 
-  // Unchanged when every file is the one in service: nothing to publish. Carried files are the
-  // service's own bytes; only the others are compared.
+  // Unchanged when every file is the one the manifest in service records (name and SHA-256): not
+  // merely the one on disk, which a refresh killed between two renames may have replaced under the
+  // old manifest; such a mix, or a manifest that records no digests, is published again whole.
+  const hashes = new Map([...files.values()].map((f) => [f.name, sha256Hex(f.body)]));
+  // Recorded on copies: a carried entry is the manifest in service's own object.
+  const published = datasets.map((entry) =>
+    entry.files
+      ? { ...entry, fileSha256: Object.fromEntries(entry.files.map((n) => [n, hashes.get(n) as string])) }
+      : entry,
+  );
+  const recorded = new Map(
+    deps.current.manifest?.datasets.flatMap((d) => Object.entries(d.fileSha256 ?? {})) ?? [],
+  );
   const currentNames = new Set(deps.current.manifest?.datasets.flatMap((d) => d.files ?? []) ?? []);
-  const fresh = [...files.values()].filter((f) => !f.carried);
-  const hashes = new Map(fresh.map((f) => [f.name, sha256Hex(f.body)]));
-  let same =
+  const same =
     deps.current.manifest !== null &&
     currentNames.size === files.size &&
-    [...files.keys()].every((name) => currentNames.has(name));
-  for (const f of fresh) {
-    if (!same) break;
-    const before = await deps.current.read(f.name);
-    same = before !== null && sha256Hex(before) === hashes.get(f.name);
-  }
+    [...hashes].every(([name, hash]) => currentNames.has(name) && recorded.get(name) === hash);
   if (same) return { status: 'unchanged', version: deps.current.manifest?.version ?? null, checks };
 
   const contentHash = sha256Hex(
@@ -448,7 +452,7 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
       .join('\n'),
   );
   const version = nextVersionId(deps.now(), contentHash, deps.current.manifest?.version ?? null);
-  const manifest: IpManifest = { version, datasets };
+  const manifest: IpManifest = { version, datasets: published };
   return {
     status: 'accepted',
     version,

@@ -5,3 +5,4 @@ import './geonames.cases.js';
 import './cli-refusals.cases.js';
 import './data-report.cases.js';
 import './version.cases.js';
+import './dir-store.cases.js';
