@@ -30,7 +30,7 @@ import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
 import { type Config, ConfigError, parseConfig } from '../functions/lib/runtime/config.js';
 import { dataInDirectory } from '../functions/lib/runtime/data-report.js';
 import { sharedDataDir } from '../layers/build/build-data.js';
-import { DATA_LAYER_DIR } from '../layers/build/data-layer.js';
+import { DATA_LAYER_DIR, removeStaleBuilds, updateBeside } from '../layers/build/data-layer.js';
 import { buildEmailLists } from '../layers/build/email-lists.js';
 import { readSubdivisionAliases } from '../layers/build/ip-data.js';
 import { resolveNetworkData } from '../layers/build/security-data.js';
@@ -55,7 +55,9 @@ import { readCommandLine, wholeNumber } from './cli/command-line.js';
 // functions/lib/refresh/mx-learn.ts (3 listed domains, no allow-listed or free-provider one).
 // The IP data (functions/lib/refresh/ip-refresh.ts): the deployer's MaxMind or IPinfo databases when
 // credentials are set, GeoNames' postal codes and admin1 names, the geofeeds (docs/data-sources.md) →
-// <out>/ip/, manifest last; a running `npm start` swaps the new version in.
+// <out>/ip/, manifest last; a running `npm start` swaps the new version in. Each accepted part is
+// written into a copy of <out> beside it, swapped in whole (updateBeside): a refresh killed midway
+// leaves the version in service as it was.
 
 const USAGE =
   'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--only lists|ip] [--mx-domains N] [--dns SERVERS] [--force]';
@@ -130,6 +132,8 @@ async function refresh(argv: string[]): Promise<number> {
     wholeNumber('mx-domains', values['mx-domains'], { min: 0 }) ??
     (fromDir ? 0 : MX_LEARN_DEFAULTS.maxDomains);
   console.log(`data refresh: sources from ${fromDir ?? 'upstream URLs'}, output to ${out}`);
+  // A refresh killed in its swap put back first: the directory it had moved aside is the one in service.
+  await removeStaleBuilds(out);
 
   const listsCode =
     values.only === 'ip' ? 0 : await refreshLists(out, fromDir, fetcher, mxDomains, dnsServers, values.force);
@@ -190,7 +194,8 @@ async function refreshLists(
     for (const r of outcome.rejections) console.error(`  ${r.id}: ${r.reason}`);
     return 2;
   }
-  await writeArtifacts(out, outcome.files);
+  // Written into a copy of the data directory swapped in whole: a kill never leaves a mix (data-layer.ts).
+  await updateBeside(out, (dir) => writeArtifacts(dir, outcome.files));
   const { ranges, bytes } = outcome.security.artifact;
   console.log(
     `version ${outcome.version} written in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +
@@ -264,7 +269,7 @@ async function refreshIp(
     console.log(`IP data unchanged (version ${outcome.version ?? 'none'}; checked in ${took})`);
     return 0;
   }
-  await publishIpToDir(out, outcome.files, outcome.checks);
+  await updateBeside(out, (dir) => publishIpToDir(dir, outcome.files, outcome.checks));
   console.log(
     `IP data version ${outcome.version} written in ${took}: ` +
       outcome.manifest.datasets.map((d) => `${d.role ?? d.name} ${d.name} (${d.count})`).join(', '),

@@ -1,5 +1,17 @@
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import {
+  copyFile,
+  link,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { processIsRunning } from '../../infra/process-running.js';
@@ -257,5 +269,38 @@ export async function buildBeside(outDir: string, build: (dir: string) => Promis
     }
   } finally {
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Changes a data directory in service the way a build is swapped in (buildBeside), for
+ * `npm run data:refresh`: the directory is linked file by file into the temporary one (hard links, so
+ * the databases are not copied; a copy where the file system refuses a link), `update` changes that
+ * copy, and the whole directory is swapped in. A process killed at any point leaves readers the old
+ * directory whole or the new one whole (killed between the two renames of the swap, none: the next
+ * build, `npm start` or refresh puts the old one back, removeStaleBuilds). `update` must replace files
+ * (a write to a temporary name and a rename, or a delete), never write into one: a linked file is
+ * shared with the directory in service.
+ */
+export async function updateBeside(outDir: string, update: (dir: string) => Promise<unknown>): Promise<void> {
+  await buildBeside(outDir, async (dir) => {
+    if (existsSync(outDir)) await linkTree(outDir, dir);
+    await update(dir);
+  });
+}
+
+/** Recreates the tree under `from` in `to` (which exists), its files hard-linked (copied if refused). */
+async function linkTree(from: string, to: string): Promise<void> {
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) {
+      await mkdir(target);
+      await linkTree(source, target);
+    } else if (entry.isSymbolicLink()) {
+      await symlink(await readlink(source), target);
+    } else if (entry.isFile()) {
+      await link(source, target).catch(() => copyFile(source, target));
+    }
   }
 }

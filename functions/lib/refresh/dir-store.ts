@@ -37,8 +37,10 @@ const FS_OPS: PublishOps = { rename };
 /**
  * Writes artifact files under `dataRoot`, each through a temporary name and a rename, in list order
  * (manifests last), so a reader never sees a half-written file. A process killed between two renames
- * leaves files of the new version under the old manifest: the IP manifest records each file's
- * SHA-256, which the next refresh compares with and a reader checks (ip-refresh.ts, ip-data.ts).
+ * leaves files of the new version under the old manifest: `npm run data:refresh` therefore writes into
+ * a copy of the directory swapped in whole (layers/build/data-layer.ts updateBeside), and the IP
+ * manifest records each file's SHA-256, which the next refresh compares with and a reader checks
+ * (ip-refresh.ts, ip-data.ts).
  */
 export async function writeArtifacts(
   dataRoot: string,

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
@@ -11,6 +11,7 @@ import {
 } from '../../../functions/lib/refresh/dir-store.js';
 import { runIpRefresh } from '../../../functions/lib/refresh/ip-refresh.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
+import { LAYER_BUILD_PREFIX, updateBeside } from '../../../layers/build/data-layer.js';
 import { FIXTURE_SNAPSHOTS } from '../security/support/fixtures.js';
 
 // `npm run data:refresh` publishes the IP data into the data directory file by file, the manifest
@@ -18,6 +19,7 @@ import { FIXTURE_SNAPSHOTS } from '../security/support/fixtures.js';
 // must publish the version again whole (not find the files "unchanged" on disk), and a reader must
 // refuse the mix rather than serve the new file under the old version's name.
 
+let parent: string;
 let dir: string;
 let ipDir: string;
 
@@ -89,11 +91,12 @@ const FEED_B = '2.4.18.0/24,DE,,,\n81.2.69.0/24,FR,,,\n';
 
 describe('the IP data published into a directory, interrupted', () => {
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'netintel-dir-store-'));
+    parent = await mkdtemp(join(tmpdir(), 'netintel-dir-store-'));
+    dir = join(parent, 'data');
     ipDir = join(dir, 'ip');
     await layer();
   });
-  afterEach(() => rm(dir, { recursive: true, force: true }));
+  afterEach(() => rm(parent, { recursive: true, force: true }));
 
   test('a run killed after one rename is published again whole by the next run, which a reader then accepts', async () => {
     const first = await refresh(FEED_A);
@@ -140,5 +143,38 @@ describe('the IP data published into a directory, interrupted', () => {
     expect(again.status).toBe('accepted');
     if (again.status !== 'accepted') return;
     expect(again.manifest.datasets.every((d) => d.fileSha256 !== undefined)).toBe(true);
+  });
+
+  test('published beside (npm run data:refresh): a run killed midway leaves the version in service whole', async () => {
+    const first = await refresh(FEED_A);
+    if (first.status !== 'accepted') throw new Error(`first refresh ${first.status}`);
+    await updateBeside(dir, (copy) => publishIpToDir(copy, first.files, first.checks));
+    const second = await refresh(FEED_B);
+    if (second.status !== 'accepted') throw new Error(`second refresh ${second.status}`);
+    await expect(
+      updateBeside(dir, async (copy) => {
+        await publishIpToDir(copy, second.files, second.checks, killedAfter(1));
+      }),
+    ).rejects.toThrow('killed');
+    // What readers see: the first version, whole.
+    const inService = await manifestOnDisk();
+    expect(inService.version).toBe(first.version);
+    expect(await readFile(join(ipDir, IP_DATA_FILES.geofeed), 'utf8')).not.toContain('81.2.69.0');
+    await expect(checkManifestFiles(inService, directoryFiles(ipDir), ipDir)).resolves.toBeUndefined();
+    expect((await readdir(parent)).filter((n) => n.startsWith(LAYER_BUILD_PREFIX))).toEqual([]);
+
+    await updateBeside(dir, async (copy) => {
+      await publishIpToDir(copy, second.files, second.checks);
+      // The copy shares the unchanged files with the directory in service, which stays as it was.
+      expect((await manifestOnDisk()).version).toBe(first.version);
+      expect(await readFile(join(ipDir, IP_DATA_FILES.geofeed), 'utf8')).not.toContain('81.2.69.0');
+    });
+    const whole = await manifestOnDisk();
+    expect(whole.version).toBe(second.version);
+    await expect(checkManifestFiles(whole, directoryFiles(ipDir), ipDir)).resolves.toBeUndefined();
+    expect(await readFile(join(ipDir, IP_DATA_FILES.cityV4), 'utf8')).toBe(
+      `bytes of ${IP_DATA_FILES.cityV4}`,
+    );
+    expect(await refresh(FEED_B)).toMatchObject({ status: 'unchanged', version: second.version });
   });
 });
