@@ -95,11 +95,13 @@ async function allFiles(read: ReadDataFile, names: readonly string[]): Promise<U
   return files.every((f) => f !== null) ? (files as Uint8Array[]) : null;
 }
 
-/** Opens a version of the IP data from its files; `where` names it in errors. */
 /**
  * Refuses files that are not the ones the manifest records (its entries' SHA-256 per file, when it
  * records them): a refresh killed between two renames left a newer file under the older manifest,
  * which would otherwise be served under the older version's name. Throws naming the first such file.
+ * Only a directory that a refresh rewrites can hold such a mix (directoryVersions): an S3 version
+ * is written once under its own prefix and a layer as a whole, and hashing their 60-130 MB would
+ * hold a function's event loop for the better part of a second.
  */
 export async function checkManifestFiles(
   manifest: IpManifest,
@@ -119,6 +121,7 @@ export async function checkManifestFiles(
   }
 }
 
+/** Opens a version of the IP data from its files; `where` names it in errors. */
 export async function loadIpData(readFile: ReadDataFile, where: string): Promise<LoadedData> {
   // A file two roles list (IPinfo Lite answers location and network) is read and held once.
   const reads = new Map<string, Promise<Uint8Array | null>>();
@@ -134,7 +137,6 @@ export async function loadIpData(readFile: ReadDataFile, where: string): Promise
   const manifest: IpManifest = manifestFile
     ? parseIpManifest(decoder.decode(manifestFile))
     : { version: EMPTY_VERSION, datasets: [] };
-  await checkManifestFiles(manifest, read, where);
   const locationEntry = datasetOf(manifest, 'location');
   const networkEntry = datasetOf(manifest, 'network');
   const locationSchema = (locationEntry?.schema ?? 'dbip-lite') as LocationSchema;
@@ -200,13 +202,17 @@ export interface IpDataOptions {
 /** The versions of an IP data directory: its manifest names the latest; a load checks it did not change meanwhile. */
 export function directoryVersions(dir: string): VersionSource<LoadedData> {
   const read = directoryFiles(dir);
-  const versionNow = async () => {
+  const manifestNow = async () => {
     const file = await read(IP_DATA_FILES.manifest);
-    return file ? parseIpManifest(decoder.decode(file)).version : null;
+    return file ? parseIpManifest(decoder.decode(file)) : null;
   };
+  const versionNow = async () => (await manifestNow())?.version ?? null;
   return {
     latestVersion: versionNow,
     load: async (version) => {
+      // The files are the ones the manifest records before any is opened.
+      const manifest = await manifestNow();
+      if (manifest) await checkManifestFiles(manifest, read, dir);
       const loaded = await loadIpData(read, dir);
       // The refresh writes the manifest last; one that moved on while the files were read may
       // have mixed two versions: refused here, the next check loads the newer one whole.

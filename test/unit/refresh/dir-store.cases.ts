@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import { checkManifestFiles, directoryFiles } from '../../../functions/lib/ip/ip-data.js';
+import { checkManifestFiles, directoryFiles, directoryVersions } from '../../../functions/lib/ip/ip-data.js';
 import { IP_DATA_FILES, type IpManifest, parseIpManifest } from '../../../functions/lib/ip/manifest.js';
 import {
   ipCurrentFromDir,
@@ -113,6 +113,10 @@ describe('the IP data published into a directory, interrupted', () => {
     expect(mixed.version).toBe(first.version);
     await expect(checkManifestFiles(mixed, directoryFiles(ipDir), ipDir)).rejects.toThrow(
       `${join(ipDir, IP_DATA_FILES.geofeed)} is not the file manifest.json (version ${first.version}) records`,
+    );
+    // A server following the directory does not swap the mix in.
+    await expect(directoryVersions(ipDir).load(first.version)).rejects.toThrow(
+      'is not the file manifest.json',
     );
 
     // The next run does not take the geofeed on disk for the one in service: it publishes again.
