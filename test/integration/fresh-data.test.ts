@@ -49,6 +49,13 @@ async function lookup(ip: string): Promise<{ body: Lookup; version: string | nul
   return { body: (await res.json()) as Lookup, version: res.headers.get('x-data-version') };
 }
 
+/** Whether the email check calls an address's domain disposable. */
+async function disposable(email: string): Promise<boolean> {
+  const res = await stack.call('POST', '/v1/email/validate', { headers: stack.browser(), body: { email } });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { isDisposable: boolean }).isDisposable;
+}
+
 async function report() {
   const res = await stack.call('GET', '/v1/data', { headers: stack.secret() });
   expect(res.status).toBe(200);
@@ -97,6 +104,8 @@ describe('a fresh clone’s data, completed by the refresh', () => {
       ]),
     );
     expect(before.fix).toContain('npm run data:refresh');
+    // Not on the layer's disposable list; the upstreams' lists (burner-email-providers) have it.
+    expect(await disposable('someone@burner.test')).toBe(false);
     const banner = await dataBanner(stack.services);
     expect(banner).toContain('DATA INCOMPLETE');
     expect(banner).toContain('postal codes');
@@ -140,6 +149,10 @@ describe('a fresh clone’s data, completed by the refresh', () => {
       postalCode: 'EC1A',
     });
     expect((await lookup(TOR_EXIT)).body.security).toMatchObject({ isTor: true });
+    // The refreshed email lists too (the check that finds them runs beside a request).
+    let burner = false;
+    for (let i = 0; i < 500 && !burner; i++) burner = await disposable('someone@burner.test');
+    expect(burner).toBe(true);
     // The operator's geofeed: its prefix is theirs, whatever the database says.
     expect((await lookup('2.4.18.10')).body).toMatchObject({
       country: 'DE',

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { dataRoot } from '../aws/services.js';
 import { tracer } from '../aws/tracing.js';
@@ -12,21 +13,36 @@ import {
   loadEmailLists,
 } from '../email/index.js';
 import { logger } from '../observability.js';
+import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
+import type { HotSwap } from '../refresh/hot-swap.js';
 import { type Config, type DataRefreshSettings, dataRefresh } from './config.js';
 import { tracedMxResolver } from './dns-tracing.js';
+import { directoryVersions, followVersions, manifestVersion } from './follow-data.js';
 import { asyncPart, metrics, part, type Services } from './services.js';
 
-// The instance's email checker: lists loaded once from the data layer, one DNS resolver (with
+// The instance's email checker: lists loaded from the data layer, one DNS resolver (with
 // its cache) shared by every request. DNS_SERVERS ("host:port,host:port") overrides the system
 // resolvers; DNS_BUDGET_MS the per-check DNS time budget (default 1500 ms). Up to
 // DNS_CONCURRENCY (default 100, a whole batch) distinct domains are resolved at once. Negative
 // answers are believed only while the DNS_CANARY names resolve (dns/canary.ts).
-// With DATA_REFRESH_S3=true it follows the email lists the scheduled refresh publishes (the same
-// versions as the security data, runtime/security.ts), swapping a newer one in between requests.
+// It follows the email lists the refresh publishes the way the security data does (the same
+// versions, runtime/security.ts): with DATA_REFRESH_S3=true the scheduled refresh's S3 versions,
+// else the data directory `npm run data:refresh` rewrites; a newer one is swapped in between
+// requests, checked at most every DATA_CHECK_INTERVAL_MS (follow-data.ts).
 
 /** What the checker is built from (config.ts). */
 export type EmailSettings = Pick<Config, 'DNS_SERVERS' | 'DNS_BUDGET_MS' | 'DNS_CONCURRENCY' | 'DNS_CANARY'> &
   DataRefreshSettings;
+
+/**
+ * The version an email lists manifest names (refresh/email-build.ts writes it). Only the version is
+ * read: the builder's schema is not bundled with the checker.
+ */
+function versionOf(text: string): string {
+  const version = (JSON.parse(text) as { version?: unknown } | null)?.version;
+  if (typeof version !== 'string') throw new Error('the email lists manifest names no version');
+  return version;
+}
 
 /** Each query that reaches a name server is a subsegment where tracing is on (dns-tracing.ts). */
 const traceQueries = (queries: MxResolver): MxResolver =>
@@ -45,27 +61,46 @@ async function build(s: Services): Promise<EmailChecker> {
       dnsBudgetMs: settings.DNS_BUDGET_MS,
       concurrency: settings.DNS_CONCURRENCY,
     });
-  const initial = make(await loadEmailLists(emailDataDir(dataRoot(s))));
+  const dir = emailDataDir(dataRoot(s));
+  const manifestPath = join(dataRoot(s), ARTIFACT_PATHS.emailManifest);
+  /** The directory's lists and the version its manifest names, read after them (written last). */
+  const fromDirectory = async () => {
+    const lists = await loadEmailLists(dir);
+    return { value: make(lists), version: await manifestVersion(manifestPath, versionOf) };
+  };
+  // A manifest that cannot be read at start is no version: the first check tries it again.
+  const layer = {
+    value: make(await loadEmailLists(dir)),
+    version: await manifestVersion(manifestPath, versionOf).catch(() => null),
+  };
   const refresh = dataRefresh(settings);
-  if (!refresh) return initial;
-
-  // Loaded only when S3 refresh is on, like the security data.
-  const [{ s3Client }, { S3DataStore, s3VersionSource }, { emailListsFromVersion }, { HotSwap }] =
-    await Promise.all([
+  let swap: HotSwap<EmailChecker>;
+  if (!refresh) {
+    // No S3 versions: follow the data directory itself (follow-data.ts), as the security data does.
+    swap = followVersions(
+      'email lists',
+      layer,
+      directoryVersions('email lists', manifestPath, versionOf, fromDirectory),
+      settings.DATA_CHECK_INTERVAL_MS,
+    );
+  } else {
+    // Loaded only when S3 refresh is on, like the security data.
+    const [{ s3Client }, { S3DataStore, s3VersionSource }, { emailListsFromVersion }] = await Promise.all([
       import('../aws/s3-client.js'),
       import('../aws/s3-data-source.js'),
       import('../refresh/email-version.js'),
-      import('../refresh/hot-swap.js'),
     ]);
-  const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(s), refresh.bucket), async (read) =>
-    make(await emailListsFromVersion(read)),
-  );
-  const swap = new HotSwap({ version: null, value: initial }, source, {
-    checkIntervalMs: refresh.checkIntervalMs,
-    onSwap: (from, to) => logger.info('email lists swapped in', { from, to }),
-    onError: (error, version) =>
-      logger.warn('email list check failed; keeping the current lists', { version, error: error as Error }),
-  });
+    const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(s), refresh.bucket), async (read) =>
+      make(await emailListsFromVersion(read)),
+    );
+    // The layer's lists count as no version: any published version replaces them.
+    swap = followVersions(
+      'email lists',
+      { version: null, value: layer.value },
+      source,
+      refresh.checkIntervalMs,
+    );
+  }
   // A call keeps the checker it started with; the next call may get a newer one. The account's
   // rules travel with each call: the lists are shared by every account, the rules are not.
   return {

@@ -3,12 +3,13 @@ import { join } from 'node:path';
 import { dataRoot } from '../aws/services.js';
 import { logger } from '../observability.js';
 import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
-import { HotSwap, type VersionSource } from '../refresh/hot-swap.js';
+import type { HotSwap, VersionSource } from '../refresh/hot-swap.js';
 import { openSecurityArtifact, type SecurityArtifact } from '../security/artifact.js';
 import { noMatchClassifier, type SecurityClassifier } from '../security/classifier.js';
 import { delegatingClassifier } from '../security/list-classifier.js';
 import { parseSecurityManifest, SECURITY_FILES, securityDataDir } from '../security/manifest.js';
 import { type DataRefresh, dataRefresh } from './config.js';
+import { directoryVersions, followVersions } from './follow-data.js';
 import { asyncPart, part, type Services } from './services.js';
 
 // The instance's security classifier. It starts from the data layer's artifact
@@ -53,9 +54,8 @@ async function build(s: Services, refresh: DataRefresh | null): Promise<Security
   state.layer = layer?.version ?? null;
   const initial = { version: state.layer, value: layer?.classifier ?? noMatchClassifier };
   if (refresh === null) {
-    // No S3 versions: follow the data directory itself, which `npm run data:refresh` rewrites
-    // (in Lambda /opt/data never changes, and a check is one small read every few minutes).
-    return follow(s, initial, directoryVersions(dataRoot(s)), s.config.DATA_CHECK_INTERVAL_MS);
+    // No S3 versions: follow the data directory itself (follow-data.ts).
+    return follow(s, initial, securityDirectory(dataRoot(s)), s.config.DATA_CHECK_INTERVAL_MS);
   }
 
   // Loaded only when S3 refresh is on: the S3 client is not on the lookup path otherwise.
@@ -80,40 +80,22 @@ function follow(
   source: VersionSource<SecurityClassifier>,
   checkIntervalMs: number,
 ): SecurityClassifier {
-  const swap = new HotSwap(initial, source, {
-    checkIntervalMs,
-    onSwap: (from, to) => logger.info('security data swapped in', { from, to }),
-    onError: (error, version) =>
-      logger.warn('security data check failed; keeping the current version', {
-        version,
-        error: error as Error,
-      }),
-  });
+  const swap = followVersions('security data', initial, source, checkIntervalMs);
   versions(s).holder = swap;
   return delegatingClassifier(() => swap.current());
 }
 
 /** The security versions of a data directory: its manifest names the version in it. */
-function directoryVersions(root: string): VersionSource<SecurityClassifier> {
-  const manifestPath = join(securityDataDir(root), SECURITY_FILES.manifest);
-  const versionNow = async (): Promise<string | null> => {
-    try {
-      return parseSecurityManifest(await readFile(manifestPath, 'utf8')).version;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw error;
-    }
-  };
-  return {
-    latestVersion: versionNow,
-    load: async (version) => {
+function securityDirectory(root: string): VersionSource<SecurityClassifier> {
+  return directoryVersions(
+    'security data',
+    join(securityDataDir(root), SECURITY_FILES.manifest),
+    (text) => parseSecurityManifest(text).version,
+    async () => {
       const artifact = await loadLayerSecurity(root);
-      if (!artifact || artifact.version !== version) {
-        throw new Error(`the security data in ${root} changed while it was loaded`);
-      }
-      return artifact.classifier;
+      return { version: artifact?.version ?? null, value: artifact?.classifier ?? noMatchClassifier };
     },
-  };
+  );
 }
 
 /**
