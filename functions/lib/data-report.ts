@@ -1,5 +1,5 @@
 import type { ManifestEntry } from './data-manifest.js';
-import type { IpManifest } from './ip/manifest.js';
+import type { IpCheckRecord, IpManifest } from './ip/manifest.js';
 import type { EmailListsManifest } from './refresh/email-build.js';
 import type { SecurityManifest, SourceReport } from './security/manifest.js';
 import * as z from './zod.js';
@@ -73,6 +73,11 @@ export interface DataInService {
   ip: IpManifest | null;
   security: SecurityManifest | null;
   email: EmailListsManifest | null;
+  /**
+   * The last IP refresh's checks of its upstreams (ip/last-check.json): a run that found nothing new,
+   * or was rejected, publishes no manifest but still asked.
+   */
+  ipChecks?: readonly IpCheckRecord[];
   /** The layer's datasets (its manifest.json), for the email lists a refresh has not yet rebuilt. */
   layer: ManifestEntry[];
   /** The one command (locally) or step (AWS) that fills what is missing. */
@@ -134,6 +139,41 @@ function listDataset(area: 'security' | 'email', source: SourceReport): Dataset 
   };
 }
 
+/** Whether a check of the last IP refresh asked the upstream of a dataset (ip-refresh.ts names them). */
+function checkOf(entry: ManifestEntry, check: IpCheckRecord): boolean {
+  switch (entry.role) {
+    case 'location':
+    case 'network':
+      // A database that failed is named by its role and the edition asked for.
+      return check.name === entry.name || check.name.startsWith(`${entry.role}: `);
+    case 'postal':
+      return check.name === 'geonames-postal';
+    case 'subdivisions':
+      return check.name === 'geonames-admin1';
+    case 'geofeed':
+      return check.name.startsWith('geofeed ');
+    default:
+      return false;
+  }
+}
+
+/**
+ * The dataset with the last refresh's checks of its upstream: checkedAt is the latest time it was
+ * asked (a run that found nothing new or was rejected publishes no manifest), and a check that failed
+ * after the copy in service was checked says so in the note.
+ */
+function withChecks(d: Dataset, entry: ManifestEntry, checks: readonly IpCheckRecord[]): Dataset {
+  const own = checks.filter((c) => checkOf(entry, c));
+  if (own.length === 0) return d;
+  const latest = own.reduce((a, b) => (b.checkedAt > a.checkedAt ? b : a));
+  if (d.checkedAt !== null && d.checkedAt >= latest.checkedAt) return d;
+  const failed = own
+    .filter((c) => c.status === 'failed' && (d.checkedAt === null || c.checkedAt > d.checkedAt))
+    .map((c) => `the check of ${c.name} at ${c.checkedAt} failed${c.note ? `: ${c.note}` : ''}`);
+  const note = [d.note, ...failed].filter((n): n is string => n !== null && n !== '').join('; ');
+  return { ...d, checkedAt: latest.checkedAt, note: note === '' ? null : note };
+}
+
 /** What a missing IP dataset means for an answer, in words. */
 const IP_ROLE_WORDS: Record<NonNullable<ManifestEntry['role']>, string> = {
   location: 'location data (every lookup is found: false)',
@@ -147,7 +187,7 @@ export function dataReport(data: DataInService): DataReport {
   const datasets: Dataset[] = [];
   const missing: string[] = [];
   for (const entry of data.ip?.datasets ?? []) {
-    const d = ipDataset(entry);
+    const d = withChecks(ipDataset(entry), entry, data.ipChecks ?? []);
     // Subdivision names are complete only with GeoNames' admin1 names (the fallback lists cover
     // about half of the world's subdivisions).
     // (A table built with them carries GeoNames' credit line.)

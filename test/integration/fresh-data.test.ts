@@ -125,7 +125,13 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     const { body, version: after } = await lookup('2.4.18.10');
     expect(after).toBe(version);
     expect(body).toMatchObject({ country: 'FR', found: true, postalCode: null });
-    expect((await report()).missing.length).toBeGreaterThan(0);
+    const rejected = await report();
+    expect(rejected.missing.length).toBeGreaterThan(0);
+    // The rejected run asked GeoNames: GET /v1/data says when, and that it failed (ip/last-check.json).
+    const postal = rejected.datasets.find((d) => d.role === 'postal');
+    expect(postal?.checkedAt).not.toBeNull();
+    expect(postal?.note).toContain('geonames-postal');
+    expect(postal?.note).toContain('failed');
     expect(await dataBanner(stack.services)).toContain('DATA INCOMPLETE');
   });
 

@@ -26,6 +26,37 @@ export const IP_DATA_FILES = {
 /** The last refresh's checks of its upstreams (refresh/ip-refresh.ts IpCheck), beside the versions. */
 export const IP_CHECKS_FILE = 'last-check.json';
 
+/** One check of an upstream by the last IP refresh, as IP_CHECKS_FILE records it. */
+export interface IpCheckRecord {
+  /** The dataset's name, `<role>: <edition>` for a database that failed, `geofeed <origin>`. */
+  name: string;
+  checkedAt: string;
+  /** downloaded, unchanged, fetched or failed. */
+  status: string;
+  note?: string;
+}
+
+const ChecksFile = z.object({
+  checks: z.array(
+    z.looseObject({
+      name: z.string(),
+      checkedAt: z.string(),
+      status: z.string(),
+      note: z.optional(z.string()),
+    }),
+  ),
+});
+
+/** Parses IP_CHECKS_FILE (`{"checks": [...]}`); throws on anything else. */
+export function parseIpChecks(text: string): IpCheckRecord[] {
+  return ChecksFile.parse(JSON.parse(text)).checks.map(({ name, checkedAt, status, note }) => ({
+    name,
+    checkedAt,
+    status,
+    ...(note === undefined ? {} : { note }),
+  }));
+}
+
 /** The IP data's manifest: a version that names the set of files, and one entry per dataset. */
 export interface IpManifest {
   /** `YYYYMMDDTHHMMSSZ-<hash>` (../refresh/version.ts); a newer one is swapped in by running functions. */

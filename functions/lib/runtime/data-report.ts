@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { dataRoot } from '../aws/services.js';
 import type { ManifestEntry } from '../data-manifest.js';
 import { type DataInService, type DataReport, dataReport } from '../data-report.js';
-import { IP_DATA_FILES, type IpManifest, parseIpManifest } from '../ip/manifest.js';
+import {
+  IP_CHECKS_FILE,
+  IP_DATA_FILES,
+  type IpCheckRecord,
+  type IpManifest,
+  parseIpChecks,
+  parseIpManifest,
+} from '../ip/manifest.js';
 import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
 import { type EmailListsManifest, parseEmailListsManifest } from '../refresh/email-build.js';
 import { isNewerVersion } from '../refresh/version.js';
@@ -13,7 +20,9 @@ import type { Services } from './services.js';
 
 // The manifests of the data in service, for GET /v1/data and the start banner: in AWS
 // (DATA_REFRESH_S3) the versions S3's pointers name, else (and for anything not yet published) the
-// data directory's own files. Only manifests are read, never the databases.
+// data directory's own files. Only manifests are read, never the databases; and the IP refresh's
+// last checks of its upstreams (ip/last-check.json, in S3 beside the IP versions), which a run that
+// publishes nothing still writes.
 
 /** How to fill missing data, by where the data comes from. */
 export const FIX_LOCAL =
@@ -44,16 +53,17 @@ function parsed<T>(text: string | null, parse: (t: string) => T): T | null {
 /** The manifests of a data directory (the layer, or what `npm run data:refresh` wrote). */
 export async function dataInDirectory(root: string, fix = FIX_LOCAL): Promise<DataInService> {
   const read: Read = (path) => readText(join(root, path));
-  return manifestsFrom(read, read, read, fix);
+  return manifestsFrom(read, read, read, () => read(`ip/${IP_CHECKS_FILE}`), fix);
 }
 
 async function manifestsFrom(
   ipRead: Read,
   listsRead: Read,
   layerRead: Read,
+  checksRead: () => Promise<string | null>,
   fix: string,
 ): Promise<DataInService> {
-  const [ip, security, email, layer] = await Promise.all([
+  const [ip, security, email, layer, ipChecks] = await Promise.all([
     ipRead(`ip/${IP_DATA_FILES.manifest}`).then((t) => parsed<IpManifest>(t, parseIpManifest)),
     listsRead(ARTIFACT_PATHS.securityManifest).then((t) =>
       parsed<SecurityManifest>(t, parseSecurityManifest),
@@ -67,8 +77,12 @@ async function manifestsFrom(
         (text) => ((JSON.parse(text) as { datasets?: ManifestEntry[] }).datasets ?? []) as ManifestEntry[],
       ),
     ),
+    // Unreadable checks are no checks: the manifests' own times stand.
+    checksRead()
+      .catch(() => null)
+      .then((t) => parsed<IpCheckRecord[]>(t, parseIpChecks)),
   ]);
-  return { ip, security, email, layer: layer ?? [], fix };
+  return { ip, security, email, layer: layer ?? [], ipChecks: ipChecks ?? [], fix };
 }
 
 /** The report of this deployment's data in service. */
@@ -102,11 +116,19 @@ export async function dataReportInService(s: Services): Promise<DataReport> {
   };
   const ipLayer = layer.ip?.version ?? null;
   const listsLayer = layer.security?.version ?? layer.email?.version ?? null;
+  // The refresh writes its checks beside the IP versions (data-refresh/handler.ts).
+  const checks = async () => {
+    const body = await new S3DataStore(s3Client(s), refresh.bucket, IP_DATA_PREFIX).readBeside(
+      IP_CHECKS_FILE,
+    );
+    return body === null ? null : decoder.decode(body);
+  };
   return dataReport(
     await manifestsFrom(
       published(IP_DATA_PREFIX, ipLayer),
       published(DATA_PREFIX, listsLayer),
       local,
+      checks,
       FIX_AWS,
     ),
   );

@@ -315,7 +315,30 @@ describe('s3-refresh', () => {
       const report = await dataReportInService(services);
       expect(report.versions.ip).toBe(pointer?.version);
       expect(report.datasets.find((d) => d.role === 'postal')).toMatchObject({ count: 1, status: 'ok' });
-      // ...and after a deploy of a newer layer, the layer's is (functions start from it and only move forward).
+      // A later run that was rejected (GeoNames answered 500) publishes nothing but records its checks
+      // beside the versions: the report's checkedAt and note are that run's.
+      await ipStore.writeBeside(
+        IP_CHECKS_FILE,
+        new TextEncoder().encode(
+          JSON.stringify({
+            checks: [
+              {
+                name: 'geonames-postal',
+                checkedAt: '2026-11-24T03:00:00.000Z',
+                status: 'failed',
+                note: 'HTTP 500',
+              },
+            ],
+          }),
+        ),
+        'application/json',
+      );
+      expect((await dataReportInService(services)).datasets.find((d) => d.role === 'postal')).toMatchObject({
+        checkedAt: '2026-11-24T03:00:00.000Z',
+        note: expect.stringContaining('geonames-postal at 2026-11-24T03:00:00.000Z failed: HTTP 500'),
+      });
+      // After a deploy of a newer layer, the layer's version is in service (functions start from it
+      // and only move forward).
       await writeFile(
         join(ipLayer, 'ip', IP_DATA_FILES.manifest),
         JSON.stringify({ version: '20270101T000000Z-b0', datasets: [location] }),

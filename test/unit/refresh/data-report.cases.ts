@@ -146,6 +146,60 @@ describe('data report', () => {
     expect(both.missing).not.toContainEqual(expect.stringContaining('subdivision names'));
   });
 
+  test("checkedAt is the last refresh's check of each upstream, a failure since the copy in service in its note", () => {
+    const published = '2026-11-24T01:00:00.000Z';
+    const r = report({
+      ip: {
+        version: 'v',
+        datasets: [
+          { ...location, checkedAt: published },
+          { ...subdivisions(true), checkedAt: published },
+          { ...postal(10), checkedAt: published, note: '1 countries' },
+        ],
+      },
+      // A later run: the database unchanged, GeoNames' postal file failed (the run was rejected).
+      ipChecks: [
+        { name: 'GeoLite2-City', checkedAt: '2026-11-24T07:00:00.000Z', status: 'unchanged' },
+        { name: 'geonames-admin1', checkedAt: '2026-11-24T07:00:01.000Z', status: 'fetched' },
+        {
+          name: 'geonames-postal',
+          checkedAt: '2026-11-24T07:00:02.000Z',
+          status: 'failed',
+          note: 'HTTP 500',
+        },
+      ],
+    });
+    const of = (role: string) => r.datasets.find((d) => d.role === role);
+    expect(of('location')).toMatchObject({ checkedAt: '2026-11-24T07:00:00.000Z', note: null });
+    expect(of('subdivisions')).toMatchObject({ checkedAt: '2026-11-24T07:00:01.000Z', note: null });
+    expect(of('postal')).toMatchObject({
+      checkedAt: '2026-11-24T07:00:02.000Z',
+      note: '1 countries; the check of geonames-postal at 2026-11-24T07:00:02.000Z failed: HTTP 500',
+    });
+    // A database that failed is named by its role and edition; checks older than the manifest's change nothing.
+    const failed = report({
+      ip: { version: 'v', datasets: [{ ...location, checkedAt: published }] },
+      ipChecks: [
+        {
+          name: 'location: GeoLite2-City',
+          checkedAt: '2026-11-24T08:00:00.000Z',
+          status: 'failed',
+          note: 'timeout',
+        },
+        { name: 'geonames-postal', checkedAt: '2026-11-23T00:00:00.000Z', status: 'failed' },
+      ],
+    });
+    expect(failed.datasets[0]).toMatchObject({
+      checkedAt: '2026-11-24T08:00:00.000Z',
+      note: 'the check of location: GeoLite2-City at 2026-11-24T08:00:00.000Z failed: timeout',
+    });
+    const stale = report({
+      ip: { version: 'v', datasets: [{ ...location, checkedAt: published }] },
+      ipChecks: [{ name: 'GeoLite2-City', checkedAt: '2026-11-23T00:00:00.000Z', status: 'failed' }],
+    });
+    expect(stale.datasets[0]).toMatchObject({ checkedAt: published, note: null });
+  });
+
   test('a security source of optional files only is shown missing but is not missing data', () => {
     expect(report({ security: security([{ optional: true, status: 'unavailable' }]) }).missing).toEqual([]);
     expect(report({ security: security([{ optional: false, status: 'unavailable' }]) }).missing).toEqual([
