@@ -28,7 +28,7 @@ import type { Services } from './services.js';
 export const FIX_LOCAL =
   'Run `npm run data:refresh` (it fetches the upstream lists and GeoNames; see docs/data-sources.md).';
 export const FIX_AWS =
-  'The data refresh fills it: it runs at deploy and every 6 hours (its log says why a run was rejected; the DataMissing alarm stays up until it succeeds).';
+  'The data refresh fills it: it runs at deploy and every 6 hours (its log says why a run was rejected; the DatasetsMissing alarm stays up until it succeeds).';
 
 type Read = (path: string) => Promise<string | null>;
 
