@@ -176,6 +176,17 @@ function listFile(header: string, entries: Iterable<string>): string {
   return `# ${header}\n${[...entries].sort().join('\n')}\n`;
 }
 
+/** Free-provider domains shown by name in the union's note; the rest are counted. */
+const FREE_REMOVED_SHOWN = 10;
+
+/** Note of the disposable union when free-provider domains were removed from it; undefined if none. */
+function freeRemovedNote(removed: readonly string[]): string | undefined {
+  if (removed.length === 0) return undefined;
+  const shown = removed.slice(0, FREE_REMOVED_SHOWN).join(', ');
+  const more = removed.length > FREE_REMOVED_SHOWN ? `, and ${removed.length - FREE_REMOVED_SHOWN} more` : '';
+  return `${removed.length} free-provider domain${removed.length === 1 ? '' : 's'} removed: ${shown}${more}`;
+}
+
 export async function compileEmailSources(options: {
   fetcher: SourceFetcher;
   /** MX observations of the current version (earlier runs' evidence). */
@@ -210,7 +221,11 @@ export async function compileEmailSources(options: {
       files: [read.report],
     });
   });
-  const disposable = [...disposableUnion].filter((d) => !allowlist.has(d)).sort();
+  // A consumer mailbox provider (the layer's free.txt) is never served as disposable, whatever a
+  // community list says: one bad upstream line would otherwise reject every address at that
+  // provider. Removed like the allowlist, and counted in the union's report.
+  const freeRemoved = [...disposableUnion].filter((d) => !allowlist.has(d) && options.free.has(d)).sort();
+  const disposable = [...disposableUnion].filter((d) => !allowlist.has(d) && !options.free.has(d)).sort();
 
   const listed = new Set(disposable);
   const mxResult = await learnMxHosts(
@@ -227,7 +242,7 @@ export async function compileEmailSources(options: {
   const seeds = mxHostSeeds((d) => listed.has(d));
   const mxHosts = [...new Set([...seeds, ...mxResult.promoted])].sort();
 
-  const derived = (id: string, count: number): FileReport => ({
+  const derived = (id: string, count: number, note?: string): FileReport => ({
     id: `derived:${id}`,
     url: 'merged lists',
     status: 'ok',
@@ -235,18 +250,22 @@ export async function compileEmailSources(options: {
     count,
     invalid: 0,
     fetchedAt: null,
+    ...(note ? { note } : {}),
   });
   reports.push({
     id: 'merged',
-    name: 'Disposable union minus allowlist; MX-host table',
+    name: 'Disposable union minus allowlist and free providers; MX-host table',
     licence: 'as its sources',
     homepage: 'functions/lib/refresh/email-build.ts',
-    files: [derived('disposable-union', disposable.length), derived('mx-hosts', mxHosts.length)],
+    files: [
+      derived('disposable-union', disposable.length, freeRemovedNote(freeRemoved)),
+      derived('mx-hosts', mxHosts.length),
+    ],
   });
 
   const files: Record<string, string> = {
     [EMAIL_LIST_FILES.disposable]: listFile(
-      'Disposable domains: disposable-email-domains + burner-email-providers + fakefilter, minus allowlist',
+      'Disposable domains: disposable-email-domains + burner-email-providers + fakefilter, minus allowlist and free providers',
       disposable,
     ),
     [EMAIL_LIST_FILES.allowlist]: listFile(

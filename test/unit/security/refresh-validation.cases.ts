@@ -106,6 +106,27 @@ describe('refresh-validation', () => {
       );
     });
 
+    test('a free mail provider on a disposable list is removed from the union, and counted', async () => {
+      const current = { ...currentOf(await refreshFixture()), free: new Set(['gmail.com', 'outlook.com']) };
+      const outcome = await refreshFixture({
+        current,
+        fetcher: overridingFetcher(base, {
+          'burner-email-providers': 'burner.test\nthrowaway.test\ngmail.com\noutlook.com\n',
+        }),
+      });
+      expect(outcome.accepted).toBe(true);
+      if (!outcome.accepted) return;
+      const disposable = outcome.files.find((f) => f.path === 'email/disposable.txt');
+      const listed = new TextDecoder().decode(disposable?.body as Uint8Array).split('\n');
+      expect(listed).toContain('burner.test');
+      expect(listed).not.toContain('gmail.com');
+      expect(listed).not.toContain('outlook.com');
+      const union = outcome.email.sources
+        .flatMap((s) => s.files)
+        .find((f) => f.id === 'derived:disposable-union');
+      expect(union?.note).toBe('2 free-provider domains removed: gmail.com, outlook.com');
+    });
+
     test('force skips the shrink rule, not the other checks', async () => {
       const current = await acceptedWith({ 'x4bnet-datacenter-ipv4': cidrs(400) });
       const shrunk = overridingFetcher(base, { 'x4bnet-datacenter-ipv4': cidrs(10) });
