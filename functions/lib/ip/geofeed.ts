@@ -35,7 +35,7 @@
 //   country part equals the alpha2code. Only the form is checked, not a list of subdivisions.
 // - city: free text (§2.1.1.4), at most MAX_CITY_LENGTH characters, no control characters.
 // - postal_code: deprecated (§2.1.1.5) but kept when present: letters, digits, spaces and hyphens,
-//   at most MAX_POSTAL_LENGTH characters.
+//   at most MAX_POSTAL_LENGTH characters (postal-code.ts, the rule GeoNames rows are held to too).
 // - Duplicate prefixes within a feed (compared canonically) are an error (§2.1.3): the FIRST entry is
 //   kept and every repeat is reported. The same rule as between feeds (the earlier feed wins), and a
 //   stray repeat further down a file cannot silently change a location.
@@ -51,6 +51,7 @@
 import { CsvLineError, splitCsvLine } from './compile/csv-line.js';
 import { isCountryCode } from './country-codes.js';
 import { type ParsedIp, parseIp } from './parse-ip.js';
+import { isPostalCode } from './postal-code.js';
 import { addressWord, addressWords, rangeHoldingV4, rangeHoldingV6 } from './range-search.js';
 import { type SpecialRange, specialRange } from './special-ranges.js';
 
@@ -94,7 +95,6 @@ export const MIN_V4_PREFIX = 8;
 export const MIN_V6_PREFIX = 19;
 /** Characters (code points) of a city name; the longest official city names are under 200. */
 export const MAX_CITY_LENGTH = 200;
-export const MAX_POSTAL_LENGTH = 16;
 /** Characters of a feed's origin (a URL or a file name). */
 const MAX_ORIGIN_LENGTH = 2048;
 
@@ -382,7 +382,6 @@ type Location = Omit<GeofeedEntry, 'prefix' | 'origin'>;
 const NO_LOCATION: Location = Object.freeze({ country: '', regionCode: null, city: null, postalCode: null });
 const CONTROL = /\p{Cc}/u; // C0, DEL and C1 controls
 const REGION = /^[A-Za-z]{2}-[A-Za-z0-9]{1,3}$/;
-const POSTAL = /^[A-Za-z0-9](?:[A-Za-z0-9 -]*[A-Za-z0-9])?$/;
 
 function codePoints(text: string): number {
   let n = 0;
@@ -422,7 +421,7 @@ function checkLocation(
   if (city !== '' && (codePoints(city) > MAX_CITY_LENGTH || CONTROL.test(city))) {
     return fail(`city ${quote(city)} is longer than ${MAX_CITY_LENGTH} characters or has control characters`);
   }
-  if (postal !== '' && (postal.length > MAX_POSTAL_LENGTH || !POSTAL.test(postal))) {
+  if (postal !== '' && !isPostalCode(postal)) {
     return fail(`${quote(postal)} is not a postal code`);
   }
   return {

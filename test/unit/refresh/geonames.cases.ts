@@ -462,6 +462,26 @@ describe('geonames', () => {
       });
     });
 
+    test('a row whose code is not a plausible postal code is skipped, never served', async () => {
+      const row = (code: string, lat: string) =>
+        ['FR', code, 'X', '', '', '', '', '', '', lat, '2.35', '5'].join('\t');
+      const rows = [
+        row('<script>alert(1)</script>', '48.80'),
+        row('75"001', '48.81'),
+        row('75001\u0007', '48.82'),
+        row('-75001', '48.83'),
+        row('75001 CEDEX 01 PARIS', '48.84'), // 20 characters
+        row('78078 CITYSSIMO', '48.85'), // the longest real ones: kept
+        row('1000-001', '48.86'),
+      ];
+      const result = await compileGeonamesPostal(rows);
+      expect(result).toMatchObject({ rows: 7, skipped: 5, points: 2 });
+      const index = new PostalIndex(result.file);
+      expect(index.nearest('FR', 48.85, 2.35)).toBe('78078 CITYSSIMO');
+      expect(index.nearest('FR', 48.86, 2.35)).toBe('1000-001');
+      expect(index.nearest('FR', 48.8, 2.35)).toBe('78078 CITYSSIMO');
+    });
+
     test('parseAdmin1 counts malformed lines and skips blank ones', () => {
       const parsed = parseAdmin1(`${ADMIN1_TEXT}\r\nfr.11\tlower case\t\t1\nGarbage\nUS.NY\t\t\t5128638\n\n`);
       expect(parsed.invalid).toBe(3);

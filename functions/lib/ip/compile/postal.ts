@@ -5,6 +5,8 @@
 // name1, admin code1, admin name2, admin code2, admin name3, admin code3, latitude, longitude,
 // accuracy; compileGeonamesPostal). Points are sorted by (country, cell, lat, lon, code), so the
 // same points always give the same bytes.
+
+import { isPostalCode } from '../postal-code.js';
 import {
   COORDINATE_SCALE,
   cellColumn,
@@ -109,8 +111,9 @@ async function* geonamesRows(lines: AsyncIterable<string> | Iterable<string>): A
   }
 }
 
-/** Compiles postal rows of any format: rows without a country, code or valid position are skipped,
- * a (country, code, position) seen twice is written once. */
+/** Compiles postal rows of any format: rows without a country, a plausible postal code
+ * (../postal-code.ts: no markup or other stray characters is ever served as `postalCode`) or a valid
+ * position are skipped, a (country, code, position) seen twice is written once. */
 export async function compilePostalRows(
   rows: AsyncIterable<PostalRow> | Iterable<PostalRow>,
   options: PostalCompileOptions = {},
@@ -126,7 +129,7 @@ export async function compilePostalRows(
     const { latitude: lat, longitude: lon } = row;
     if (
       !COUNTRY.test(cc) ||
-      code === '' ||
+      !isPostalCode(code) ||
       !Number.isFinite(lat) ||
       !Number.isFinite(lon) ||
       Math.abs(lat) > 90 ||
