@@ -259,7 +259,7 @@ export async function compileEmailSources(options: {
     homepage: 'functions/lib/refresh/email-build.ts',
     files: [
       derived('disposable-union', disposable.length, freeRemovedNote(freeRemoved)),
-      derived('mx-hosts', mxHosts.length),
+      derived('mx-hosts', mxHosts.length, mxResult.skipped ?? undefined),
     ],
   });
 

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { lastAtOrBelow } from '../binary-search.js';
+import { DEFAULT_DNS_CANARY, DnsCanary, guardedByCanary } from '../dns/canary.js';
 import { normaliseHostname } from '../dns/host-name.js';
 import type { MxResolver } from '../dns/mx-resolver.js';
 import { isValidAsciiDomain } from '../email/address-shape.js';
@@ -30,6 +31,14 @@ import { registrableDomain } from '../email/public-suffix.js';
 //     allow-listed domain.
 // Domains only seen in request traffic are not recorded at all (not even as a veto): recording them
 // would let one account's checks change what every account gets.
+//
+// A broken resolver (NXDOMAIN or an empty answer for every name: a sandbox, a captive portal, a
+// broken forwarder) would otherwise erase the evidence: each NXDOMAIN drops an observation, and the
+// hosts leave the table with no failure counted (the MX-host table is not held to the shrink rule).
+// So a pass starts by resolving the DNS canary names (../dns/canary.ts, as the request-time checks
+// do): when none resolves, the pass is skipped, the observations are kept as they were and the
+// result says why. During the pass, negative answers count as failures (the earlier observation is
+// kept) whenever the canary stops resolving.
 
 /** Distinct listed disposable domains that must share a mail host before it is promoted. */
 export const MIN_LISTED_DOMAINS_PER_HOST = 3;
@@ -108,6 +117,8 @@ export interface MxLearnConfig {
   ratePerSecond: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Names whose MX must resolve before a pass is believed; default DEFAULT_DNS_CANARY, [] turns it off. */
+  canary?: readonly string[];
 }
 
 export const MX_LEARN_DEFAULTS = { maxDomains: 1_000, concurrency: 16, ratePerSecond: 50 } as const;
@@ -148,6 +159,8 @@ export interface MxLearnResult {
   queried: number;
   /** Queries that failed (timeout, SERVFAIL): the earlier observation is kept, retried next pass. */
   failed: number;
+  /** Why no MX query was made although a resolver was given (the canary did not resolve); else null. */
+  skipped: string | null;
 }
 
 /** Hosts that are the lowest-preference MX of enough listed domains and of nothing vetoing them. */
@@ -229,9 +242,15 @@ export async function learnMxHosts(
   }
   let failed = 0;
   let slice: string[] = [];
-  if (config !== null) {
+  let skipped: string | null = null;
+  const now = config?.now ?? (() => performance.now());
+  const canaryNames = config?.canary ?? DEFAULT_DNS_CANARY;
+  const canary = config === null ? null : new DnsCanary(config.resolver, { names: canaryNames, now });
+  if (config !== null && canary !== null && !(await canary.healthy())) {
+    skipped = `MX pass skipped: the resolver resolved none of the canary names (${canaryNames.join(', ')}); the earlier observations are kept`;
+  } else if (config !== null && canary !== null) {
+    const resolver = guardedByCanary(config.resolver, canary);
     const sleep = config.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-    const now = config.now ?? (() => performance.now());
     slice = nextSlice([...named].sort(), input.cursor, config.maxDomains);
     const spacing = config.ratePerSecond > 0 ? 1000 / config.ratePerSecond : 0;
     let nextStart = now();
@@ -241,7 +260,7 @@ export async function learnMxHosts(
       nextStart = Math.max(slot, now()) + spacing;
       const wait = slot - now();
       if (wait > 0) await sleep(wait);
-      const answer = await config.resolver.resolveMx(domain);
+      const answer = await resolver.resolveMx(domain);
       if (answer.kind === 'failure') {
         failed++;
         return;
@@ -257,6 +276,7 @@ export async function learnMxHosts(
     cursor: slice.length > 0 ? (slice[slice.length - 1] as string) : input.cursor,
     queried: slice.length,
     failed,
+    skipped,
   };
 }
 

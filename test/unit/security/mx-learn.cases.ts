@@ -71,7 +71,8 @@ function input(lists: Lists, overrides: Partial<MxLearnInput> = {}): MxLearnInpu
   };
 }
 
-const noWait = { sleep: async () => {}, ratePerSecond: 0 };
+/** The canary is off in the tests of the rule (their zones hold no canary name); see the canary tests. */
+const noWait = { sleep: async () => {}, ratePerSecond: 0, canary: [] };
 const everything = { maxDomains: 100, concurrency: 16, ...noWait };
 
 /** One refresh run over `lists` against the DNS `zone`, every named domain resolved. */
@@ -264,6 +265,7 @@ describe('mx-learn', () => {
         maxDomains: 4,
         concurrency: 4,
         ratePerSecond: 10,
+        canary: [],
         now: () => now,
         sleep: async (ms) => {
           waits.push(ms);
@@ -285,6 +287,39 @@ describe('mx-learn', () => {
       });
       expect(result.failed).toBe(1);
       expect([...result.observations]).toEqual([['a.test', ['in.rotator-mail.test']]]);
+    });
+
+    test('a resolver that resolves no canary name (NXDOMAIN for everything) skips the pass: the evidence stays', async () => {
+      const observations = new Map([
+        ['a.test', ['in.rotator-mail.test']],
+        ['b.test', ['in.rotator-mail.test']],
+        ['c.test', ['in.rotator-mail.test']],
+      ]);
+      const lists = input({ listed: ['a.test', 'b.test', 'c.test'] }, { observations, cursor: 'a.test' });
+      const resolver = new TableResolver({});
+      const { canary: _off, ...withCanary } = everything;
+      const result = await learnMxHosts(lists, { resolver, ...withCanary });
+      expect(resolver.queried.sort()).toEqual(['gmail.com', 'outlook.com', 'yahoo.com']);
+      expect(result).toMatchObject({
+        queried: 0,
+        failed: 0,
+        cursor: 'a.test',
+        promoted: ['in.rotator-mail.test'],
+      });
+      expect([...result.observations]).toEqual([...observations]);
+      expect(result.skipped).toContain('MX pass skipped');
+    });
+
+    test('a resolver that resolves a canary name runs the pass; its NXDOMAIN answers are believed', async () => {
+      const observations = new Map([['a.test', ['in.rotator-mail.test']]]);
+      const resolver = new TableResolver({ 'outlook.com': [mx('outlook-com.olc.protection.outlook.test')] });
+      const { canary: _off, ...withCanary } = everything;
+      const result = await learnMxHosts(input({ listed: ['a.test'], free: [] }, { observations }), {
+        resolver,
+        ...withCanary,
+      });
+      expect(result).toMatchObject({ queried: 1, failed: 0, skipped: null });
+      expect([...result.observations]).toEqual([]);
     });
 
     test('observations survive their file: one line per domain, hosts after it', () => {
@@ -347,6 +382,30 @@ describe('mx-learn', () => {
       });
       if (!second.accepted) throw new Error(JSON.stringify(second.rejections));
       expect(entries(fileOf(second.files, ARTIFACT_PATHS.mxHosts))).toEqual(['mailinator.com']);
+    });
+
+    test('a run whose resolver answers NXDOMAIN for everything keeps the learned hosts, and says so', async () => {
+      const first = await refreshFixture({ mx: { resolver: new TableResolver(zone), ...everything } });
+      if (!first.accepted) throw new Error(JSON.stringify(first.rejections));
+      const current = await readCurrentData(async (path) =>
+        first.files.some((f) => f.path === path) ? fileOf(first.files, path) : null,
+      );
+      const { canary: _off, ...withCanary } = everything;
+      const second = await refreshFixture({
+        current,
+        mx: { resolver: new TableResolver({}), ...withCanary },
+      });
+      if (!second.accepted) throw new Error(JSON.stringify(second.rejections));
+      expect(entries(fileOf(second.files, ARTIFACT_PATHS.mxHosts))).toEqual([
+        'in.rotating.test',
+        'mailinator.com',
+      ]);
+      expect(fileOf(second.files, ARTIFACT_PATHS.mxObservations)).toBe(
+        fileOf(first.files, ARTIFACT_PATHS.mxObservations),
+      );
+      const report = second.email.sources.flatMap((s) => s.files).find((f) => f.id === 'derived:mx-hosts');
+      expect(report?.note).toMatch(/^MX pass skipped: the resolver resolved none of the canary names/);
+      expect(second.email.mx).toMatchObject({ queried: 0, failed: 0, learned: 1 });
     });
   });
 });
