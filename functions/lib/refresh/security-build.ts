@@ -1,3 +1,6 @@
+import { GEOFEED_SPECIAL_BLOCKS, MIN_V4_PREFIX, MIN_V6_PREFIX } from '../ip/geofeed.js';
+import { parseIp } from '../ip/parse-ip.js';
+import { type SpecialRange, specialRange } from '../ip/special-ranges.js';
 import { sha256Hex } from '../security/artifact.js';
 import { type AsnRangeSource, type CountryLookup, rangesOfAsns } from '../security/asn-networks.js';
 import {
@@ -7,6 +10,7 @@ import {
   type LabelledRange,
   tableContent,
 } from '../security/compile.js';
+import { addressText, cidrText, type IpRange, parseCidr } from '../security/ip-range.js';
 import type { FileReport, SecurityManifest, SourceReport } from '../security/manifest.js';
 import { SECURITY_FILES } from '../security/manifest.js';
 import { encodeRangeTable, RANGE_TABLE_FORMAT_VERSION, RANGE_TABLE_MAGIC } from '../security/range-table.js';
@@ -19,6 +23,22 @@ import { readSources } from './read-source.js';
 
 // Fetches and parses every security source, expands the ASN lists and derives the sanctioned
 // networks with the ASN data, and compiles everything into one range table (../security/compile.ts).
+//
+// An entry of a range list is served only when it is plausible for its flag: one upstream line
+// "0.0.0.0/0" (or "::/0", "10.0.0.0/8") would otherwise flag every address, public or private. An
+// entry is dropped, counted in its file's report (`dropped`, and the first few in the note) and never
+// served, when it is broader than /8 (IPv4) or /19 (IPv6), or overlaps a special-purpose range
+// (private, loopback, multicast, 6to4, IPv6 outside 2000::/3 ...: ../ip/special-ranges.ts), containing
+// one or lying in one. These are the floors and the special blocks an operator geofeed's prefixes are
+// held to (../ip/geofeed.ts), and the floors fit the real lists with a margin: their broadest
+// legitimate entries are a /9 (IPv4 cloud blocks) and a /24 (IPv6 cloud blocks), while one cloud
+// provider's IPv6 list has been seen carrying 2002::/16 (6to4) and 2001:db8::/32 (documentation).
+// The report's count is what is served, so a list that loses more than half of its entries this way
+// is refused by the shrink rule against the version in service (../security/validate.ts).
+//
+// Documentation ranges (RFC 5737, RFC 3849, RFC 9637) are, for now, not dropped: the project's own
+// test snapshots and examples are written in them. Dropping them too (removing 'documentation' from
+// SERVED_SPECIAL_KINDS) waits for those snapshots to move to other addresses.
 
 /** ASN ranges and (for the sanctioned rule) address → country; both read from the data layer. */
 export interface NetworkData {
@@ -42,6 +62,73 @@ export interface SecurityCompilation {
 }
 
 const ASN_DATA_LICENCE = 'CC-BY-4.0 (ip-location-db ASN: RouteViews, NRO, DB-IP; DB-IP Lite city)';
+
+/** Dropped entries named in a file report's note; the rest are counted. */
+const DROPPED_SHOWN = 5;
+
+/** Special-purpose kinds a range-list entry may overlap and still be served (see the header). */
+const SERVED_SPECIAL_KINDS: ReadonlySet<SpecialRange> = new Set(['documentation']);
+
+/** The special-purpose blocks as ranges, to find an entry that contains one. */
+const SPECIAL_BLOCK_RANGES = GEOFEED_SPECIAL_BLOCKS.map(([cidr, kind]) => {
+  const range = parseCidr(cidr);
+  if (range === null) throw new Error(`bad special block ${cidr}`);
+  return { cidr, kind, range };
+});
+
+/** The special-purpose range of one address of a range, or null. */
+function specialAt(family: 4 | 6, value: bigint): SpecialRange | null {
+  const ip = parseIp(addressText(family, value));
+  return ip === null ? null : specialRange(ip);
+}
+
+/** Why a range-list entry is not served, or null when it is (see the header). */
+export function implausibleRange(range: IpRange): string | null {
+  const cidr = cidrText(range);
+  if (cidr === null) return 'not a CIDR block';
+  const min = range.family === 4 ? MIN_V4_PREFIX : MIN_V6_PREFIX;
+  if (Number(cidr.slice(cidr.indexOf('/') + 1)) < min) return `${cidr} is broader than /${min}`;
+  // Blocks are nested or disjoint: an entry lies in a special block when its first or last address
+  // does, else it may contain whole blocks.
+  for (const value of [range.start, range.end]) {
+    const kind = specialAt(range.family, value);
+    if (kind !== null && !SERVED_SPECIAL_KINDS.has(kind))
+      return `${cidr} overlaps a special-purpose range (${kind})`;
+  }
+  for (const block of SPECIAL_BLOCK_RANGES) {
+    if (SERVED_SPECIAL_KINDS.has(block.kind) || block.range.family !== range.family) continue;
+    if (range.start <= block.range.start && block.range.end <= range.end)
+      return `${cidr} contains the special-purpose range ${block.cidr} (${block.kind})`;
+  }
+  return null;
+}
+
+/** The entries of a range list that may be served, and its report counting the others. */
+export function plausibleEntries(
+  report: FileReport,
+  entries: readonly IpRange[],
+): { report: FileReport; entries: IpRange[] } {
+  const kept: IpRange[] = [];
+  const reasons: string[] = [];
+  for (const range of entries) {
+    const reason = implausibleRange(range);
+    if (reason === null) kept.push(range);
+    else reasons.push(reason);
+  }
+  if (reasons.length === 0) return { report, entries: kept };
+  const shown = reasons.slice(0, DROPPED_SHOWN).join('; ');
+  const more = reasons.length > DROPPED_SHOWN ? `; and ${reasons.length - DROPPED_SHOWN} more` : '';
+  const note = `${reasons.length} implausible entr${reasons.length === 1 ? 'y' : 'ies'} dropped: ${shown}${more}`;
+  return {
+    report: {
+      ...report,
+      count: kept.length,
+      dropped: reasons.length,
+      note: report.note ? `${report.note}; ${note}` : note,
+    },
+    entries: kept,
+  };
+}
 
 function derivedReport(id: string, url: string, count: number | null, note?: string): FileReport {
   return {
@@ -75,10 +162,11 @@ export async function compileSecuritySources(options: {
     const files: FileReport[] = [];
     if (source.kind === 'ranges') {
       for (const read of await readSources(fetcher, source.files)) {
-        files.push(read.report);
+        const { report, entries } = plausibleEntries(read.report, read.entries);
+        files.push(report);
         seen(read.report.fetchedAt);
         if (read.failure) failures.push(read.failure);
-        for (const r of read.entries) labelled.push({ ...r, flag: source.flag });
+        for (const r of entries) labelled.push({ ...r, flag: source.flag });
       }
     } else {
       const asns = new Set<number>();

@@ -93,6 +93,16 @@ export function parseCidr(text: string): IpRange | null {
   return { family, start, end: start + size - 1n };
 }
 
+/** The range as a CIDR block's canonical text ("198.51.100.0/24", "2001:db8::/32"); null when it is no block. */
+export function cidrText(range: IpRange): string | null {
+  const size = range.end - range.start + 1n;
+  if (size <= 0n || (size & (size - 1n)) !== 0n || range.start % size !== 0n) return null;
+  const bits = range.family === 4 ? 32 : 128;
+  const hostBits = size.toString(2).length - 1;
+  const address = addressText(range.family, range.start);
+  return `${parseIp(address)?.canonical ?? address}/${bits - hostBits}`;
+}
+
 /** Number of addresses in a range, as a float (IPv6 ranges exceed 2^53; the weights are relative). */
 export function rangeSize(range: IpRange): number {
   return Number(range.end - range.start) + 1;

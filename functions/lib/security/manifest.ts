@@ -17,6 +17,11 @@ export const FileReportSchema = z.object({
   count: z.number().check(z.int(), z.nonnegative()),
   /** Malformed records skipped. */
   invalid: z.number().check(z.int(), z.nonnegative()),
+  /**
+   * Well-formed entries left out as implausible (a range list's entry broader than the floor or
+   * overlapping a special-purpose range: security-build.ts); not counted in `count`.
+   */
+  dropped: z.optional(z.number().check(z.int(), z.nonnegative())),
   /** When the data was fetched (upstream) or the snapshot file's modification time; null if never. */
   fetchedAt: z.nullable(z.string()),
   note: z.optional(z.string()),

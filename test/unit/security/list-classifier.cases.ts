@@ -2,10 +2,11 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 import { ARTIFACT_PATHS, type RefreshOutcome } from '../../../functions/lib/refresh/refresh.js';
+import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
 import { openSecurityArtifact } from '../../../functions/lib/security/artifact.js';
 import { SecurityFlagsSchema } from '../../../functions/lib/security/classifier.js';
 import type { ListSecurityClassifier } from '../../../functions/lib/security/list-classifier.js';
-import { ip, refreshFixture } from './support/fixtures.js';
+import { FIXTURE_SNAPSHOTS, ip, overridingFetcher, refreshFixture } from './support/fixtures.js';
 
 // The fixture lists (test/fixtures/security/README.md has the table of addresses and flags),
 // compiled by the refresh and read back the way a function loads them.
@@ -90,6 +91,49 @@ describe('list-classifier', () => {
       });
       expect(m.sources.find((s) => s.id === 'tor-bulk-exit-list')?.files[0]?.status).toBe('unavailable');
       expect(m.flags.isTor).toEqual({ v4: 1, v6: 1 });
+    });
+
+    test('over-broad and special-purpose entries of a range list are dropped, counted, and never served', async () => {
+      const fetcher = overridingFetcher(snapshotFetcher(FIXTURE_SNAPSHOTS), {
+        'x4bnet-vpn-ipv4': '198.51.100.0/25\n0.0.0.0/0\n10.0.0.0/8\n1.0.0.0/7\n172.0.0.0/8\n',
+        'x4bnet-vpn-ipv6': '2001:db8:1::/48\n::/0\n2a00::/18\nfd00::/8\n',
+        'lord-alfred-vultr-ipv6': '2001:db8:3:7::/64\n2002::/16\n2001::/32\n',
+      });
+      const broken = await refreshFixture({ fetcher });
+      if (!broken.accepted) throw new Error(JSON.stringify(broken.rejections));
+      const file = (path: string) => broken.accepted && broken.files.find((f) => f.path === path)?.body;
+      const served = openSecurityArtifact(
+        file(ARTIFACT_PATHS.securityTable) as Uint8Array,
+        new TextDecoder().decode(file(ARTIFACT_PATHS.securityManifest) as Uint8Array),
+      ).classifier;
+      for (const address of [
+        '8.8.8.8',
+        '10.1.2.3',
+        '192.168.1.1',
+        '172.1.2.3',
+        '2a00:1450::1',
+        'fd00::1',
+        '2001::1',
+      ])
+        expect(served.classify(ip(address))).toEqual(NONE);
+      // What the lists hold besides is served as before.
+      expect(served.classify(ip('198.51.100.5'))).toEqual({ ...NONE, isVpn: true, isDatacenter: true });
+      expect(served.classify(ip('2001:db8:1::1'))).toEqual({ ...NONE, isVpn: true });
+      const report = (id: string) => broken.security.sources.flatMap((s) => s.files).find((f) => f.id === id);
+      expect(report('x4bnet-vpn-ipv4')).toMatchObject({ count: 1, dropped: 4, invalid: 0 });
+      expect(report('x4bnet-vpn-ipv4')?.note).toBe(
+        '4 implausible entries dropped: 0.0.0.0/0 is broader than /8; ' +
+          '10.0.0.0/8 overlaps a special-purpose range (private); 0.0.0.0/7 is broader than /8; ' +
+          '172.0.0.0/8 contains the special-purpose range 172.16.0.0/12 (private)',
+      );
+      expect(report('x4bnet-vpn-ipv6')).toMatchObject({ count: 1, dropped: 3 });
+      expect(report('x4bnet-vpn-ipv6')?.note).toContain('fd00::/8 is broader than /19');
+      expect(report('lord-alfred-vultr-ipv6')).toMatchObject({ count: 1, dropped: 2 });
+      expect(report('lord-alfred-vultr-ipv6')?.note).toBe(
+        '2 implausible entries dropped: 2002::/16 is broader than /19; 2001::/32 overlaps a special-purpose range (translation)',
+      );
+      // The lists as the fixtures hold them drop nothing.
+      for (const f of outcome.security.sources.flatMap((s) => s.files)) expect(f.dropped).toBeUndefined();
     });
 
     test('classify never throws and always answers five booleans, for any parsed address (property)', () => {
