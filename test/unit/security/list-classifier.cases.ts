@@ -95,9 +95,9 @@ describe('list-classifier', () => {
 
     test('over-broad and special-purpose entries of a range list are dropped, counted, and never served', async () => {
       const fetcher = overridingFetcher(snapshotFetcher(FIXTURE_SNAPSHOTS), {
-        'x4bnet-vpn-ipv4': '198.51.100.0/25\n0.0.0.0/0\n10.0.0.0/8\n1.0.0.0/7\n172.0.0.0/8\n',
+        'x4bnet-vpn-ipv4': '198.51.100.0/25\n0.0.0.0/0\n10.0.0.0/8\n1.0.0.0/7\n172.0.0.0/8\n192.168.1.0/24\n',
         'x4bnet-vpn-ipv6': '2001:db8:1::/48\n::/0\n2a00::/18\nfd00::/8\n',
-        'lord-alfred-vultr-ipv6': '2001:db8:3:7::/64\n2002::/16\n2001::/32\n',
+        'lord-alfred-vultr-ipv6': '2001:db8:3:7::/64\n2002::/16\n2001::/32\n2001:db8::/32\n',
       });
       const broken = await refreshFixture({ fetcher });
       if (!broken.accepted) throw new Error(JSON.stringify(broken.rejections));
@@ -120,18 +120,23 @@ describe('list-classifier', () => {
       expect(served.classify(ip('198.51.100.5'))).toEqual({ ...NONE, isVpn: true, isDatacenter: true });
       expect(served.classify(ip('2001:db8:1::1'))).toEqual({ ...NONE, isVpn: true });
       const report = (id: string) => broken.security.sources.flatMap((s) => s.files).find((f) => f.id === id);
-      expect(report('x4bnet-vpn-ipv4')).toMatchObject({ count: 1, dropped: 4, invalid: 0 });
+      expect(report('x4bnet-vpn-ipv4')).toMatchObject({ count: 1, dropped: 5, invalid: 0 });
       expect(report('x4bnet-vpn-ipv4')?.note).toBe(
-        '4 implausible entries dropped: 0.0.0.0/0 is broader than /8; ' +
-          '10.0.0.0/8 overlaps a special-purpose range (private); 0.0.0.0/7 is broader than /8; ' +
-          '172.0.0.0/8 contains the special-purpose range 172.16.0.0/12 (private)',
+        '5 implausible entries dropped: 0.0.0.0/0 is broader than /8; ' +
+          '10.0.0.0/8 is the special-purpose range 10.0.0.0/8 (private); 0.0.0.0/7 is broader than /8; ' +
+          '172.0.0.0/8 contains the special-purpose range 172.16.0.0/12 (private); ' +
+          '192.168.1.0/24 overlaps a special-purpose range (private)',
       );
       expect(report('x4bnet-vpn-ipv6')).toMatchObject({ count: 1, dropped: 3 });
       expect(report('x4bnet-vpn-ipv6')?.note).toContain('fd00::/8 is broader than /19');
-      expect(report('lord-alfred-vultr-ipv6')).toMatchObject({ count: 1, dropped: 2 });
+      // The real list carried 2001:db8::/32: a whole documentation block is an example line.
+      expect(report('lord-alfred-vultr-ipv6')).toMatchObject({ count: 1, dropped: 3 });
       expect(report('lord-alfred-vultr-ipv6')?.note).toBe(
-        '2 implausible entries dropped: 2002::/16 is broader than /19; 2001::/32 overlaps a special-purpose range (translation)',
+        '3 implausible entries dropped: 2002::/16 is broader than /19; ' +
+          '2001::/32 is the special-purpose range 2001::/32 (translation); ' +
+          '2001:db8::/32 is the special-purpose range 2001:db8::/32 (documentation)',
       );
+      expect(served.classify(ip('2001:db8::1'))).toEqual(NONE);
       // The lists as the fixtures hold them drop nothing.
       for (const f of outcome.security.sources.flatMap((s) => s.files)) expect(f.dropped).toBeUndefined();
     });
