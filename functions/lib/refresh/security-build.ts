@@ -34,7 +34,8 @@ import { readSources } from './read-source.js';
 // legitimate entries are a /9 (IPv4 cloud blocks) and a /24 (IPv6 cloud blocks), while one cloud
 // provider's IPv6 list has been seen carrying 2002::/16 (6to4) and 2001:db8::/32 (documentation).
 // The report's count is what is served, so a list that loses more than half of its entries this way
-// is refused by the shrink rule against the version in service (../security/validate.ts).
+// is refused by the shrink rule against the version in service (../security/validate.ts), and a
+// required list left with none is refused outright.
 //
 // Documentation ranges (RFC 5737, RFC 3849, RFC 9637) are held to half the rule for now: an entry
 // that is or contains a whole documentation block (2001:db8::/32, 198.51.100.0/24) is an example line,
@@ -170,6 +171,10 @@ export async function compileSecuritySources(options: {
         files.push(report);
         seen(read.report.fetchedAt);
         if (read.failure) failures.push(read.failure);
+        // Nothing plausible at all: refused like a list with no valid entry, even with no version in
+        // service to compare with.
+        if (!report.optional && report.status === 'ok' && report.count === 0 && (report.dropped ?? 0) > 0)
+          failures.push({ id: report.id, reason: `no plausible entries (${report.note})` });
         for (const r of entries) labelled.push({ ...r, flag: source.flag });
       }
     } else {

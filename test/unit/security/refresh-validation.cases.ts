@@ -148,6 +148,21 @@ describe('refresh-validation', () => {
       }
     });
 
+    test('a required range list whose every entry is implausible is refused, even with no current version', async () => {
+      const outcome = await refreshFixture({
+        fetcher: overridingFetcher(base, { 'x4bnet-vpn-ipv4': '0.0.0.0/0\n10.0.0.0/8\n' }),
+      });
+      expect(outcome.accepted).toBe(false);
+      if (!outcome.accepted) {
+        expect(outcome.rejections).toEqual([
+          {
+            id: 'x4bnet-vpn-ipv4',
+            reason: expect.stringMatching(/^no plausible entries \(2 implausible entries dropped/),
+          },
+        ]);
+      }
+    });
+
     test('an unavailable required source is refused', async () => {
       const outcome = await refreshFixture({ fetcher: overridingFetcher(base, { 'aws-ip-ranges': null }) });
       expect(outcome.accepted).toBe(false);
