@@ -284,26 +284,31 @@ async function readBody(req: IncomingMessage): Promise<Buffer | 'too_large'> {
   return Buffer.concat(chunks);
 }
 
-function headerMaps(req: IncomingMessage) {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    headers[name] = value; // API Gateway keeps the last value in `headers`.
-    multiValueHeaders[name] = [...(multiValueHeaders[name] ?? []), value];
+/**
+ * Name/value pairs as API Gateway's two maps: the last value of each name, and all of them. Gathered
+ * in Maps, so a name such as `__proto__` or `constructor` is a name like any other (a plain object's
+ * `multi[name] ?? []` was its prototype's member, and the request a 500).
+ */
+function pairMaps(pairs: Iterable<readonly [string, string]>) {
+  const single = new Map<string, string>();
+  const multi = new Map<string, string[]>();
+  for (const [name, value] of pairs) {
+    single.set(name, value);
+    multi.set(name, [...(multi.get(name) ?? []), value]);
   }
-  return { headers, multiValueHeaders };
+  return { single: Object.fromEntries(single), multi: Object.fromEntries(multi), any: single.size > 0 };
+}
+
+function headerMaps(req: IncomingMessage) {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) pairs.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  // API Gateway keeps the last value in `headers`.
+  const { single, multi } = pairMaps(pairs);
+  return { headers: single, multiValueHeaders: multi };
 }
 
 function queryMaps(url: URL) {
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [k, v] of url.searchParams) {
-    single[k] = v;
-    multi[k] = [...(multi[k] ?? []), v];
-  }
-  const any = Object.keys(single).length > 0;
+  const { single, multi, any } = pairMaps(url.searchParams);
   return { single: any ? single : null, multi: any ? multi : null };
 }
 

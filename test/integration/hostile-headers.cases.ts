@@ -110,6 +110,16 @@ describe('hostile-headers', () => {
       expectError(res, 401, 'invalid_api_key');
     });
 
+    test('a header or query parameter named __proto__ is a name like any other: the call is served', async () => {
+      const res = await get('/v1/lookup/8.8.8.8?__proto__=1', [
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+        '__proto__: x',
+        'constructor: y',
+      ]);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ ip: '8.8.8.8' });
+    });
+
     test('two X-Api-Key headers are 401 invalid_api_key', async () => {
       const res = await get('/v1/geo', [
         'Origin: http://localhost:5173',

@@ -6,19 +6,23 @@
 type Single = Record<string, string | undefined> | null | undefined;
 type Multi = Record<string, string[] | undefined> | null | undefined;
 
-/** Every value of every name; `fold` merges names that differ only in case. */
+/**
+ * Every value of every name; `fold` merges names that differ only in case. Gathered in a Map: a
+ * header named `__proto__` is a name like any other, not the prototype of a plain object.
+ */
 function allValues(single: Single, multi: Multi, fold: (name: string) => string): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
+  const out = new Map<string, string[]>();
   const add = (name: string, values: readonly string[]) => {
-    out[name] = [...(out[name] ?? []), ...values];
+    out.set(name, [...(out.get(name) ?? []), ...values]);
   };
   for (const [name, values] of Object.entries(multi ?? {})) if (values) add(fold(name), values);
   // A name only in the single-value map (an event built without multi-value maps).
-  const fromMulti = new Set(Object.keys(out));
+  const fromMulti = new Set(out.keys());
   for (const [name, value] of Object.entries(single ?? {})) {
     if (value !== undefined && !fromMulti.has(fold(name))) add(fold(name), [value]);
   }
-  return out;
+  // Own properties, `__proto__` included (Object.fromEntries defines, never sets, each key).
+  return Object.fromEntries(out);
 }
 
 /**
@@ -42,7 +46,9 @@ export function queryValues(event: {
 
 /** The last value of each name, as API Gateway's single-value maps hold them. */
 export function lastValues(values: Record<string, readonly string[]>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, all] of Object.entries(values)) if (all.length > 0) out[name] = all.at(-1)!;
-  return out;
+  return Object.fromEntries(
+    Object.entries(values)
+      .filter(([, all]) => all.length > 0)
+      .map(([name, all]) => [name, all.at(-1)!]),
+  );
 }

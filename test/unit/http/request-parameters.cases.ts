@@ -8,6 +8,7 @@ import { JobsListQuery } from '../../../functions/jobs-list/contract.js';
 import { RulesChangeHeaders } from '../../../functions/lib/accounts/rules-schema.js';
 import type { RouteContract } from '../../../functions/lib/http/contract.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
+import { headerValues } from '../../../functions/lib/http/multi-value.js';
 import { fromApiGatewayEvent } from '../../../functions/lib/http/request.js';
 import { headersNamedBy, validate, validateHeaders } from '../../../functions/lib/http/validate.js';
 import { encodeCursor, LIST_LIMIT_MAX } from '../../../functions/lib/jobs/list-cursor.js';
@@ -208,6 +209,14 @@ describe('request-parameters', () => {
         'idempotency-key',
       ]);
       expect(sent({ 'If-Match': ['"a"'] }).repeatedHeaders).toEqual([]);
+      // Names of Object.prototype's members are names like any other (they threw: a 500). An object
+      // literal's __proto__ would set its prototype: the own property is made with fromEntries.
+      const proto = Object.fromEntries([['__proto__', ['a', 'b']]]) as Record<string, string[]>;
+      expect(sent({ ...proto, constructor: ['c', 'd'], toString: ['e'] }).repeatedHeaders).toEqual([
+        '__proto__',
+        'constructor',
+      ]);
+      expect(headerValues({ multiValueHeaders: proto })).toEqual(proto);
     });
 
     test('is refused as a malformed one (400), not decided by the last one: two If-Match tags, two Idempotency-Keys', () => {
