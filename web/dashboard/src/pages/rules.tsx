@@ -92,6 +92,23 @@ function SaveError({
   );
 }
 
+/**
+ * What every rules form keeps: its save's error and busy flag, its save button, and the reload a
+ * refused save offers. The reload button goes with the error: once the rules are read again the
+ * focus moves to the save it is for.
+ */
+function useSaveState(onReload: () => Promise<ApiError | null>) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  async function reload() {
+    const problem = await onReload();
+    setError(problem);
+    if (!problem) button.current?.focus();
+  }
+  return { error, setError, busy, setBusy, button, reload };
+}
+
 /** Reads a section's rules again after a refused save: null once they are shown, else the error. */
 async function readAgain<T>(read: () => Promise<T>, show: (value: T) => void): Promise<ApiError | null> {
   try {
@@ -243,16 +260,7 @@ function EmailRulesForm({
 }) {
   const [lists, setLists] = useState(() => listsOf(rules.value));
   const [relay, setRelay] = useState<RelayAliasPolicy>(rules.value.relayAliases);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const saveButton = useRef<HTMLButtonElement>(null);
-
-  // The reload button goes with the error: the focus moves to the save it is for.
-  async function reload() {
-    const problem = await onReload();
-    setError(problem);
-    if (!problem) saveButton.current?.focus();
-  }
+  const { error, setError, busy, setBusy, button: saveButton, reload } = useSaveState(onReload);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -625,15 +633,7 @@ function UploadFeed({
   const [text, setText] = useState('');
   const [read, setRead] = useState('');
   const [refused, setRefused] = useState<{ message: string; lines: readonly GeofeedLine[] } | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const uploadButton = useRef<HTMLButtonElement>(null);
-
-  async function reload() {
-    const problem = await onReload();
-    setError(problem);
-    if (!problem) uploadButton.current?.focus();
-  }
+  const { error, setError, busy, setBusy, button: uploadButton, reload } = useSaveState(onReload);
 
   async function choose(file: File) {
     setRefused(null);
@@ -843,15 +843,7 @@ function TravelForm({
     minDistanceKm: String(settings.value.minDistanceKm),
     minSeconds: String(settings.value.minSeconds),
   }));
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const saveButton = useRef<HTMLButtonElement>(null);
-
-  async function reload() {
-    const problem = await onReload();
-    setError(problem);
-    if (!problem) saveButton.current?.focus();
-  }
+  const { error, setError, busy, setBusy, button: saveButton, reload } = useSaveState(onReload);
 
   async function submit(e: Event) {
     e.preventDefault();
