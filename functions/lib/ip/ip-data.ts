@@ -121,11 +121,10 @@ export async function checkManifestFiles(
   }
 }
 
-/** Opens a version of the IP data from its files; `where` names it in errors. */
-export async function loadIpData(readFile: ReadDataFile, where: string): Promise<LoadedData> {
-  // A file two roles list (IPinfo Lite answers location and network) is read and held once.
+/** `readFile` reading each file once however often it is asked for (its result shared). */
+function readingOnce(readFile: ReadDataFile): ReadDataFile {
   const reads = new Map<string, Promise<Uint8Array | null>>();
-  const read: ReadDataFile = (name) => {
+  return (name) => {
     let file = reads.get(name);
     if (!file) {
       file = readFile(name);
@@ -133,6 +132,12 @@ export async function loadIpData(readFile: ReadDataFile, where: string): Promise
     }
     return file;
   };
+}
+
+/** Opens a version of the IP data from its files; `where` names it in errors. */
+export async function loadIpData(readFile: ReadDataFile, where: string): Promise<LoadedData> {
+  // A file two roles list (IPinfo Lite answers location and network) is read and held once.
+  const read = readingOnce(readFile);
   const manifestFile = await read(IP_DATA_FILES.manifest);
   const manifest: IpManifest = manifestFile
     ? parseIpManifest(decoder.decode(manifestFile))
@@ -202,18 +207,19 @@ export interface IpDataOptions {
 /** The versions of an IP data directory: its manifest names the latest; a load checks it did not change meanwhile. */
 export function directoryVersions(dir: string): VersionSource<LoadedData> {
   const read = directoryFiles(dir);
-  const manifestNow = async () => {
+  const versionNow = async () => {
     const file = await read(IP_DATA_FILES.manifest);
-    return file ? parseIpManifest(decoder.decode(file)) : null;
+    return file ? parseIpManifest(decoder.decode(file)).version : null;
   };
-  const versionNow = async () => (await manifestNow())?.version ?? null;
   return {
     latestVersion: versionNow,
     load: async (version) => {
-      // The files are the ones the manifest records before any is opened.
-      const manifest = await manifestNow();
-      if (manifest) await checkManifestFiles(manifest, read, dir);
-      const loaded = await loadIpData(read, dir);
+      // The files are the ones the manifest records before any is opened; each is read once for
+      // both (the manifest's version is read again below, from the disk).
+      const once = readingOnce(read);
+      const manifestFile = await once(IP_DATA_FILES.manifest);
+      if (manifestFile) await checkManifestFiles(parseIpManifest(decoder.decode(manifestFile)), once, dir);
+      const loaded = await loadIpData(once, dir);
       // The refresh writes the manifest last; one that moved on while the files were read may
       // have mixed two versions: refused here, the next check loads the newer one whole.
       if (loaded.manifest.version !== version || (await versionNow()) !== version) {
