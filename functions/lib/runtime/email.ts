@@ -17,7 +17,7 @@ import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
 import type { HotSwap } from '../refresh/hot-swap.js';
 import { type Config, type DataRefreshSettings, dataRefresh } from './config.js';
 import { tracedMxResolver } from './dns-tracing.js';
-import { directoryVersions, followVersions, manifestVersion } from './follow-data.js';
+import { followVersions, manifestDirectoryVersions, manifestVersion } from './follow-data.js';
 import { asyncPart, metrics, part, type Services } from './services.js';
 
 // The instance's email checker: lists loaded from the data layer, one DNS resolver (with
@@ -80,7 +80,7 @@ async function build(s: Services): Promise<EmailChecker> {
     swap = followVersions(
       'email lists',
       layer,
-      directoryVersions('email lists', manifestPath, versionOf, fromDirectory),
+      manifestDirectoryVersions('email lists', manifestPath, versionOf, fromDirectory),
       settings.DATA_CHECK_INTERVAL_MS,
     );
   } else {

@@ -40,7 +40,7 @@ export async function manifestVersion(
  * data and says which version it read; a load that read another version than the one asked for
  * (the refresh rewrote the directory meanwhile) fails, and the next check sees the newer one.
  */
-export function directoryVersions<T>(
+export function manifestDirectoryVersions<T>(
   what: string,
   manifestPath: string,
   versionOf: (text: string) => string,

@@ -9,7 +9,7 @@ import { noMatchClassifier, type SecurityClassifier } from '../security/classifi
 import { delegatingClassifier } from '../security/list-classifier.js';
 import { parseSecurityManifest, SECURITY_FILES, securityDataDir } from '../security/manifest.js';
 import { type DataRefresh, dataRefresh } from './config.js';
-import { directoryVersions, followVersions } from './follow-data.js';
+import { followVersions, manifestDirectoryVersions } from './follow-data.js';
 import { asyncPart, part, type Services } from './services.js';
 
 // The instance's security classifier. It starts from the data layer's artifact
@@ -87,7 +87,7 @@ function follow(
 
 /** The security versions of a data directory: its manifest names the version in it. */
 function securityDirectory(root: string): VersionSource<SecurityClassifier> {
-  return directoryVersions(
+  return manifestDirectoryVersions(
     'security data',
     join(securityDataDir(root), SECURITY_FILES.manifest),
     (text) => parseSecurityManifest(text).version,
