@@ -48,59 +48,63 @@ function versionOf(text: string): string {
 const traceQueries = (queries: MxResolver): MxResolver =>
   tracer ? tracedMxResolver(queries, tracer) : queries;
 
-async function build(s: Services): Promise<EmailChecker> {
-  const settings: EmailSettings = s.config;
-  const resolver = guardedByCanary(
-    createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries),
-    dnsCanary(s),
-  );
-  const make = (lists: EmailLists) =>
-    createEmailChecker({
-      lists,
-      resolver,
-      dnsBudgetMs: settings.DNS_BUDGET_MS,
-      concurrency: settings.DNS_CONCURRENCY,
-    });
+/**
+ * The email lists in service, starting from the data layer's: its lists, and the version its manifest
+ * names (none for a layer built from the npm packages: any published version replaces it). With
+ * DATA_REFRESH_S3 it follows the refresh's S3 versions, else the data directory, as the security
+ * data does (security.ts). Either way it only moves forward: a layer refreshed before the deploy is
+ * not replaced by an older published version.
+ */
+export async function followEmailLists<T>(s: Services, make: (lists: EmailLists) => T): Promise<HotSwap<T>> {
+  const settings: DataRefreshSettings = s.config;
   const dir = emailDataDir(dataRoot(s));
   const manifestPath = join(dataRoot(s), ARTIFACT_PATHS.emailManifest);
-  /** The directory's lists and the version its manifest names, read after them (written last). */
-  const fromDirectory = async () => {
-    const lists = await loadEmailLists(dir);
-    return { value: make(lists), version: await manifestVersion(manifestPath, versionOf) };
-  };
   // A manifest that cannot be read at start is no version: the first check tries it again.
   const layer = {
     value: make(await loadEmailLists(dir)),
     version: await manifestVersion(manifestPath, versionOf).catch(() => null),
   };
   const refresh = dataRefresh(settings);
-  let swap: HotSwap<EmailChecker>;
   if (!refresh) {
-    // No S3 versions: follow the data directory itself (follow-data.ts), as the security data does.
-    swap = followVersions(
+    /** The directory's lists and the version its manifest names, read after them (written last). */
+    const fromDirectory = async () => {
+      const lists = await loadEmailLists(dir);
+      return { value: make(lists), version: await manifestVersion(manifestPath, versionOf) };
+    };
+    // No S3 versions: follow the data directory itself (follow-data.ts).
+    return followVersions(
       'email lists',
       layer,
       manifestDirectoryVersions('email lists', manifestPath, versionOf, fromDirectory),
       settings.DATA_CHECK_INTERVAL_MS,
     );
-  } else {
-    // Loaded only when S3 refresh is on, like the security data.
-    const [{ s3Client }, { S3DataStore, s3VersionSource }, { emailListsFromVersion }] = await Promise.all([
-      import('../aws/s3-client.js'),
-      import('../aws/s3-data-source.js'),
-      import('../refresh/email-version.js'),
-    ]);
-    const source = s3VersionSource<EmailChecker>(new S3DataStore(s3Client(s), refresh.bucket), async (read) =>
-      make(await emailListsFromVersion(read)),
-    );
-    // The layer's lists count as no version: any published version replaces them.
-    swap = followVersions(
-      'email lists',
-      { version: null, value: layer.value },
-      source,
-      refresh.checkIntervalMs,
-    );
   }
+  // Loaded only when S3 refresh is on, like the security data.
+  const [{ s3Client }, { S3DataStore, s3VersionSource }, { emailListsFromVersion }] = await Promise.all([
+    import('../aws/s3-client.js'),
+    import('../aws/s3-data-source.js'),
+    import('../refresh/email-version.js'),
+  ]);
+  const source = s3VersionSource<T>(new S3DataStore(s3Client(s), refresh.bucket), async (read) =>
+    make(await emailListsFromVersion(read)),
+  );
+  return followVersions('email lists', layer, source, refresh.checkIntervalMs);
+}
+
+async function build(s: Services): Promise<EmailChecker> {
+  const settings: EmailSettings = s.config;
+  const resolver = guardedByCanary(
+    createDnsResolver({ servers: settings.DNS_SERVERS }, {}, traceQueries),
+    dnsCanary(s),
+  );
+  const swap = await followEmailLists(s, (lists) =>
+    createEmailChecker({
+      lists,
+      resolver,
+      dnsBudgetMs: settings.DNS_BUDGET_MS,
+      concurrency: settings.DNS_CONCURRENCY,
+    }),
+  );
   // A call keeps the checker it started with; the next call may get a newer one. The account's
   // rules travel with each call: the lists are shared by every account, the rules are not.
   return {

@@ -17,13 +17,16 @@ import { EMAIL_LIST_FILES, loadEmailLists } from '../../../functions/lib/email/l
 import { compileAsnCsv } from '../../../functions/lib/ip/compile/asn.js';
 import { IP_CHECKS_FILE, IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
 import { createMetrics, logger } from '../../../functions/lib/observability.js';
+import { EMAIL_MANIFEST_FILE } from '../../../functions/lib/refresh/artifact-paths.js';
 import { emailListsFromVersion } from '../../../functions/lib/refresh/email-version.js';
 import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
 import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
 import { REFRESH_METRICS } from '../../../functions/lib/refresh/metrics.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
+import { versionId } from '../../../functions/lib/refresh/version.js';
 import { environmentConfig } from '../../../functions/lib/runtime/config.js';
 import { dataReportInService } from '../../../functions/lib/runtime/data-report.js';
+import { followEmailLists } from '../../../functions/lib/runtime/email.js';
 import { securityClassifier } from '../../../functions/lib/runtime/security.js';
 import { createServices } from '../../../functions/lib/runtime/services.js';
 import { buildOwnDatabase } from '../../../layers/build/ip-data.js';
@@ -214,6 +217,43 @@ describe('s3-refresh', () => {
       expect(first.isTor).toBe(false);
       expect(flags.isTor).toBe(true);
       expect(classifier.classify(ip('::ffff:203.0.113.50')).isThreat).toBe(true);
+    });
+
+    test('a container whose layer holds newer email lists than S3 keeps them; an older layer is replaced', async () => {
+      // A layer built after a local `npm run data:refresh`: its lists manifest names a version. The
+      // container must not trade it for an older published one (S3 mode starts from the layer's
+      // version, as the security data does), and must take a newer one.
+      let pointer = await store.readPointer();
+      if (pointer === null) {
+        await createRefreshHandler(deps())();
+        pointer = await store.readPointer();
+      }
+      const published = pointer?.version as string;
+      const layerWith = async (name: string, version: string) => {
+        const root = join(dir, name);
+        await makeLayer(root);
+        await writeFile(join(root, 'email', EMAIL_LIST_FILES.disposable), 'layer-only-burner.test\n');
+        await writeFile(join(root, 'email', EMAIL_MANIFEST_FILE), JSON.stringify({ version }));
+        process.env.NETINTEL_DATA_PATH = root;
+        const services = createServices({
+          ...environmentConfig(),
+          DATA_REFRESH_S3: true,
+          DATA_BUCKET: BUCKET,
+          DATA_CHECK_INTERVAL_MS: 60_000,
+        });
+        return followEmailLists(services, (lists) => lists.disposable);
+      };
+      const newer = versionId(new Date(Date.UTC(2099, 0, 1)), 'aaaaaaaaaaaa');
+      const kept = await layerWith('newer-lists-layer', newer);
+      expect(await kept.check()).toBe(false);
+      expect(kept.version).toBe(newer);
+      expect(kept.current().has('layer-only-burner.test')).toBe(true);
+
+      const older = versionId(new Date(Date.UTC(2001, 0, 1)), 'bbbbbbbbbbbb');
+      const replaced = await layerWith('older-lists-layer', older);
+      expect(await replaced.check()).toBe(true);
+      expect(replaced.version).toBe(published);
+      expect(replaced.current().has('layer-only-burner.test')).toBe(false);
     });
 
     test(`old versions are pruned to the newest ${DATA_VERSIONS_KEPT}`, async () => {
