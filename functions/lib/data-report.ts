@@ -1,6 +1,7 @@
 import type { ManifestEntry } from './data-manifest.js';
 import type { IpCheckRecord, IpManifest } from './ip/manifest.js';
 import type { EmailListsManifest } from './refresh/email-build.js';
+import { reportedVersion } from './refresh/version.js';
 import type { SecurityManifest, SourceReport } from './security/manifest.js';
 import * as z from './zod.js';
 
@@ -54,7 +55,13 @@ export const DataReportSchema = z
         ip: z
           .nullable(z.string())
           .check(z.describe('Version of the IP data (also in the X-Data-Version header).')),
-        lists: z.nullable(z.string()).check(z.describe('Version of the security and email lists.')),
+        lists: z
+          .nullable(z.string())
+          .check(
+            z.describe(
+              'Version of the security and email lists; null when none was built or fetched (a fresh clone).',
+            ),
+          ),
       })
       .check(z.describe('Versions in service.')),
     datasets: z.array(DatasetSchema),
@@ -235,7 +242,10 @@ export function dataReport(data: DataInService): DataReport {
     ),
   ];
   return {
-    versions: { ip: data.ip?.version ?? null, lists: security?.version ?? data.email?.version ?? null },
+    versions: {
+      ip: reportedVersion(data.ip?.version),
+      lists: reportedVersion(security?.version) ?? reportedVersion(data.email?.version),
+    },
     datasets,
     missing,
     fix: missing.length > 0 ? data.fix : null,

@@ -4294,7 +4294,7 @@ export interface operations {
                         versions: {
                             /** @description Version of the IP data (also in the X-Data-Version header). */
                             ip: string | null;
-                            /** @description Version of the security and email lists. */
+                            /** @description Version of the security and email lists; null when none was built or fetched (a fresh clone). */
                             lists: string | null;
                         };
                         datasets: {
@@ -7655,7 +7655,7 @@ export interface operations {
                         versions: {
                             /** @description Version of the IP data (also in the X-Data-Version header). */
                             ip: string | null;
-                            /** @description Version of the security and email lists. */
+                            /** @description Version of the security and email lists; null when none was built or fetched (a fresh clone). */
                             lists: string | null;
                         };
                         datasets: {

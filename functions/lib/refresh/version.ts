@@ -43,3 +43,12 @@ export function isNewerVersion(candidate: string, current: string | null): boole
 
 /** The version of data built with no sources at all: older than any real version. */
 export const EMPTY_VERSION = '19700101T000000Z-0';
+
+/**
+ * A version as reports name it (GET /v1/data, `X-Data-Version`): data built with no sources at all
+ * (EMPTY_VERSION, a fresh clone's security lists) is none, as no data is. The hot-swap still
+ * compares EMPTY_VERSION, so any real version replaces it.
+ */
+export function reportedVersion(version: string | null | undefined): string | null {
+  return version === undefined || version === EMPTY_VERSION ? null : version;
+}

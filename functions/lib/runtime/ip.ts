@@ -6,6 +6,7 @@ import { createIpLocator, type IpLocator } from '../ip/locator.js';
 import { createIpLookup, type IpLookup } from '../ip/lookup.js';
 import { logger } from '../observability.js';
 import type { VersionSource } from '../refresh/hot-swap.js';
+import { reportedVersion } from '../refresh/version.js';
 import { type DataRefresh, dataRefresh } from './config.js';
 import { tracedReverseLookup } from './dns-tracing.js';
 import { securityClassifier, securityDataVersion } from './security.js';
@@ -71,8 +72,8 @@ export async function ipDataInService(s: Services): Promise<LoadedData> {
  * `ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f` (GET /v1/data lists them).
  */
 export function dataVersionHeader(s: Services): Record<string, string> {
-  const ip = ipData(s).version ?? 'none';
-  return { 'X-Data-Version': `ip=${ip}, lists=${securityDataVersion(s) ?? 'none'}` };
+  const ip = reportedVersion(ipData(s).version) ?? 'none';
+  return { 'X-Data-Version': `ip=${ip}, lists=${reportedVersion(securityDataVersion(s)) ?? 'none'}` };
 }
 
 /**

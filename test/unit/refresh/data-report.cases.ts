@@ -2,6 +2,8 @@ import { describe, expect, test } from '@jest/globals';
 import type { ManifestEntry } from '../../../functions/lib/data-manifest.js';
 import { type DataInService, dataReport } from '../../../functions/lib/data-report.js';
 import { DATE_HOLIDAYS_TERMS, GEONAMES_TERMS } from '../../../functions/lib/ip/source-terms.js';
+import type { EmailListsManifest } from '../../../functions/lib/refresh/email-build.js';
+import { EMPTY_VERSION } from '../../../functions/lib/refresh/version.js';
 import type { SecurityManifest } from '../../../functions/lib/security/manifest.js';
 
 // The report GET /v1/data, the dashboard, the start banner and the refresh's datasetsMissing metric
@@ -101,6 +103,21 @@ describe('data report', () => {
       expect.stringContaining('security lists'),
     ]);
     expect(r.fix).toBe('run the refresh');
+  });
+
+  test('data built with no sources (a fresh clone) has no version to report; any other version is reported', () => {
+    const fresh = report({
+      ip: { version: EMPTY_VERSION, datasets: [] },
+      security: { ...security([{ optional: false, status: 'unavailable' }]), version: EMPTY_VERSION },
+    });
+    expect(fresh.versions).toEqual({ ip: null, lists: null });
+    // The email lists' manifest (written by a refresh) names the lists when the security data has none.
+    const emailOnly = report({
+      security: { ...security([]), version: EMPTY_VERSION },
+      email: { version: '20261127T000000Z-3', sources: [] } as unknown as EmailListsManifest,
+    });
+    expect(emailOnly.versions.lists).toBe('20261127T000000Z-3');
+    expect(report({}).versions).toEqual({ ip: '20261127T000000Z-2', lists: '20261127T000000Z-1' });
   });
 
   test('credit lines: only of data in service, one per source, SPDX parentheses not doubled', () => {
