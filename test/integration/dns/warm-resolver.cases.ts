@@ -23,14 +23,16 @@ describe('warm resolver', () => {
     await dns.close();
   });
 
-  test(`after 50 quick answers, a ${SLOW_MS} ms answer is still found within the default budget`, async () => {
-    // The service's defaults: 500 ms and 2 tries, a 1,500 ms budget.
+  test(`after 50 quick answers, a ${SLOW_MS} ms answer is still found: the tries are not shortened`, async () => {
+    // The service's tries (500 ms, then 1,000 ms) find it in about 1,050 ms; a shared channel gives it
+    // up after 250 + 500 ms whatever the budget. So the budget here is generous (the service's is
+    // 1,500 ms): a machine under load delays the answer, which must not fail the test.
     const resolver = createDnsResolver({ servers: [dns.address] });
     resolvers.push(resolver);
     for (let i = 0; i < 50; i++) {
       expect((await resolver.resolveMx(`quick${i}.example.com`)).kind).toBe('records');
     }
-    const slow = await mxStatusWithin(resolver, 'slow.example.com', 1500);
+    const slow = await mxStatusWithin(resolver, 'slow.example.com', 6_000);
     expect(slow).toMatchObject({ status: 'found', host: 'mx.slow.example.com' });
   });
 });
