@@ -279,6 +279,52 @@ const OPTIONS = {
 
 type Values = CommandLine<typeof OPTIONS>['values'];
 
+/** What every command takes: where the stack is, the output's form and the usage. */
+const EVERY_COMMAND_TAKES = ['data-dir', 'outputs', 'json', 'help'];
+
+/** What every command of an area takes: the domain commands' checks use the stack's own domain. */
+const AREA_TAKES: Record<string, string[]> = { domain: ['base-domain'] };
+
+/** The options a command takes: those its usage lines name, its area's and every command's. */
+function optionsOf(name: string): Set<string> {
+  const named = COMMANDS[name]!.join(' ').match(/--[a-z][a-z-]*/g) ?? [];
+  return new Set([
+    ...named.map((option) => option.slice(2)),
+    ...(AREA_TAKES[name.split(' ')[0]!] ?? []),
+    ...EVERY_COMMAND_TAKES,
+  ]);
+}
+
+/**
+ * Refuses an option given to a command that does not take it (`rules email --delete` replaced the
+ * email rules, --delete dropped), before anything is read or changed. The hint names the command
+ * that takes it when one alone does (or the area whose commands all do), else this command's usage.
+ */
+function refuseOptionsNotTaken(name: string, values: Values): void {
+  const takes = optionsOf(name);
+  for (const [option, value] of Object.entries(values)) {
+    // A boolean option not given reads as its default, false.
+    if (value === undefined || value === false || takes.has(option)) continue;
+    const takers = Object.keys(COMMANDS).filter((other) => optionsOf(other).has(option));
+    const area = takers[0]?.split(' ')[0];
+    const areaCommands = Object.keys(COMMANDS).filter((other) => other.startsWith(`${area} `));
+    const goesWith =
+      takers.length === 1
+        ? takers[0]
+        : takers.length === areaCommands.length && takers.every((t) => areaCommands.includes(t))
+          ? area
+          : undefined;
+    throw new CliError(
+      `${name} does not take --${option}`,
+      goesWith === undefined
+        ? {}
+        : {
+            hint: `--${option} goes with ${takers.length === 1 ? goesWith : `the ${goesWith} commands`}: npm run admin -- ${goesWith} --help`,
+          },
+    );
+  }
+}
+
 /** Where the CLI writes (stdout and stderr in the command, buffers in the tests), and its time. */
 export interface AdminIo {
   out(text: string): void;
@@ -907,6 +953,7 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
   }
   let connection: Connection | undefined;
   try {
+    refuseOptionsNotTaken(name, values);
     connection = await connect(values);
     // Built once the endpoints are known (connect), from the environment they are in.
     const services = createServices(environmentConfig(), io.clock ? { clock: io.clock } : {});

@@ -327,6 +327,47 @@ describe('admin-cli', () => {
       }
     });
 
+    test('--delete beside another rules command is refused before anything is read or changed; the rules stay', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'admin-delete-'));
+      try {
+        const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
+        const feed = join(dir, 'feed.csv');
+        await writeFile(feed, '8.8.8.0/24,DE,,Berlin,\n');
+        expect((await admin('rules', 'geofeed', '--account', id, '--file', feed)).code).toBe(0);
+        const before = JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout);
+        const rulesFile = join(dir, 'rules.json');
+        await writeFile(rulesFile, JSON.stringify({ block: { tlds: ['zip'] } }));
+        // The other command ran and --delete was dropped: the email rules were replaced.
+        for (const args of [
+          ['rules', 'email', '--account', id, '--file', rulesFile],
+          ['rules', 'travel', '--account', id, '--min-seconds', '60'],
+          ['rules', 'show', '--account', id],
+          // Refused before the account is looked up.
+          ['rules', 'email', '--account', 'acct_nope', '--file', rulesFile],
+        ]) {
+          const [, verb] = args;
+          const refused = await admin(...args, '--delete');
+          expect({
+            args,
+            code: refused.code,
+            stdout: refused.stdout,
+            lines: refused.stderr.split('\n'),
+          }).toEqual({
+            args,
+            code: 2,
+            stdout: '',
+            lines: [
+              `error: rules ${verb} does not take --delete`,
+              'hint: --delete goes with rules geofeed: npm run admin -- rules geofeed --help',
+            ],
+          });
+        }
+        expect(JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout)).toEqual(before);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     test('rules travel takes whole numbers written as digits, within the API bounds; anything else is a usage error naming the option', async () => {
       const id = (await accountStore(stack.services).createAccount('pro', {})).accountId;
       const set = await admin('rules', 'travel', '--account', id, '--min-distance-km', '300', '--json');
@@ -720,6 +761,57 @@ describe('admin-cli', () => {
       }
     });
 
+    test('an option the command does not take is refused naming both, not dropped; the command is not run', async () => {
+      const id = (await accountStore(stack.services).createAccount('starter', {})).accountId;
+      for (const [args, error, hint] of [
+        // --type is key create's: key list listed every key, the filter dropped.
+        [
+          ['key', 'list', '--account', id, '--type', 'secret'],
+          'error: key list does not take --type',
+          'hint: --type goes with key create: npm run admin -- key create --help',
+        ],
+        // --days is usage show's: the account was shown without it.
+        [
+          ['account', 'show', '--account', id, '--days', '7'],
+          'error: account show does not take --days',
+          'hint: --days goes with usage show: npm run admin -- usage show --help',
+        ],
+        // --account is taken by many commands: the hint is this one's usage.
+        [
+          ['account', 'list', '--account', id],
+          'error: account list does not take --account',
+          'hint: npm run admin -- account list --help',
+        ],
+        [
+          ['webhooks', 'list', id, '--test'],
+          'error: webhooks list does not take --test',
+          'hint: --test goes with key create: npm run admin -- key create --help',
+        ],
+        // Made no account: refused before the plan, the store or the usage-plan keys.
+        [
+          ['account', 'create', '--plan', 'free', '--delete'],
+          'error: account create does not take --delete',
+          'hint: --delete goes with rules geofeed: npm run admin -- rules geofeed --help',
+        ],
+      ] as const) {
+        const { code, stdout, stderr } = await admin(...args);
+        expect({ args, code, stdout, lines: stderr.split('\n') }).toEqual({
+          args,
+          code: 2,
+          stdout: '',
+          lines: [error, hint],
+        });
+      }
+      // --base-domain is the domain commands' (each one's checks use it), no other's.
+      expect((await admin('domain', 'list', '--account', id, '--base-domain', 'x.example')).code).toBe(0);
+      expect((await admin('account', 'list', '--base-domain', 'x.example')).stderr).toBe(
+        'error: account list does not take --base-domain\nhint: --base-domain goes with the domain commands: npm run admin -- domain --help',
+      );
+      expect(
+        (await admin('key', 'create', '--account', id, '--type', 'secret', '--test', '--json')).code,
+      ).toBe(0);
+    });
+
     test('a refused origin, member, hostname or webhook URL has its hint line too, saying what to do', async () => {
       const free = (await accountStore(stack.services).createAccount('free', {})).accountId;
       const pro = (await accountStore(stack.services).createAccount('pro', {})).accountId;
@@ -783,7 +875,9 @@ describe('admin-cli', () => {
           url,
         ],
       ] as const) {
-        const { code, stdout, stderr } = await admin(...args, '--base-domain', 'api.netintel-test.com');
+        // The domain commands' own domain; the others take no --base-domain.
+        const base = args[0] === 'domain' ? ['--base-domain', 'api.netintel-test.com'] : [];
+        const { code, stdout, stderr } = await admin(...args, ...base);
         const lines = stderr.split('\n');
         expect({ args, code, stdout, lines: lines.length }).toEqual({ args, code: 2, stdout: '', lines: 2 });
         expect(lines[0]!.startsWith(error)).toBe(true);
