@@ -914,11 +914,11 @@ const KNOWN_ERRORS = [
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
 export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
   const json = args.includes('--json');
-  // A refusal is one line and where to look, not the whole usage (`--json`: {"error": ...}).
+  // A refusal is one line and where to look, not the whole usage (`--json`: {"error": ..., "hint": ...}).
   const refuse = (err: unknown, positionals: string[], message = (err as Error).message) => {
-    if (json) return io.err(JSON.stringify({ error: message }));
-    io.err(`error: ${message}`);
     const hint = hintFor(err, positionals);
+    if (json) return io.err(JSON.stringify({ error: message, ...(hint ? { hint } : {}) }));
+    io.err(`error: ${message}`);
     if (hint) io.err(`hint: ${hint}`);
   };
   let parsed: CommandLine<typeof OPTIONS>;

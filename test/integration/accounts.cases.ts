@@ -486,7 +486,10 @@ describe('accounts', () => {
         (e: { code: number; stderr: string }) => e,
       );
       expect(refused?.code).toBe(2);
-      expect(JSON.parse(refused!.stderr.trim())).toEqual({ error: expect.stringContaining('key_nope') });
+      expect(JSON.parse(refused!.stderr.trim())).toEqual({
+        error: expect.stringContaining('key_nope'),
+        hint: "npm run admin -- key list --account ID   shows an account's keys",
+      });
     });
   });
 });

@@ -410,7 +410,7 @@ describe('admin-cli', () => {
         const refused = await admin('rules', 'travel', '--account', id, option, raw, '--json');
         expect({ code: refused.code, stderr: refused.stderr }).toEqual({
           code: 2,
-          stderr: JSON.stringify({ error }),
+          stderr: JSON.stringify({ error, hint: 'npm run admin -- rules travel --help' }),
         });
       }
       // Nothing of the refused commands was applied.
@@ -810,6 +810,39 @@ describe('admin-cli', () => {
       expect(
         (await admin('key', 'create', '--account', id, '--type', 'secret', '--test', '--json')).code,
       ).toBe(0);
+    });
+
+    test('with --json a refusal is one JSON object with its hint beside the error', async () => {
+      for (const [args, expected] of [
+        [['key', 'list'], { error: '--account is required', hint: 'npm run admin -- key list --help' }],
+        [
+          ['account', 'show', '--account', 'acct_nope'],
+          {
+            error: 'unknown account "acct_nope"',
+            hint: 'npm run admin -- account list   shows the accounts',
+          },
+        ],
+        [
+          ['account', 'create', '--plan', 'free', '--plan', 'pro'],
+          { error: '--plan is given more than once', hint: 'npm run admin -- account create --help' },
+        ],
+        [['nothing'], { error: 'unknown command "nothing"', hint: 'npm run admin -- --help' }],
+        [
+          ['account', 'list', '--outputs', join(tmpdir(), 'no-such-outputs.json')],
+          {
+            error: `--outputs ${join(tmpdir(), 'no-such-outputs.json')}: cannot read the stack outputs (ENOENT)`,
+            hint: 'write it with `npx cdk deploy --outputs-file cdk-outputs.json`',
+          },
+        ],
+      ] as const) {
+        const { code, stdout, stderr } = await admin(...args, '--json');
+        expect({ args, code, stdout, lines: stderr.split('\n').map((line) => JSON.parse(line)) }).toEqual({
+          args,
+          code: 2,
+          stdout: '',
+          lines: [expected],
+        });
+      }
     });
 
     test('a refused origin, member, hostname or webhook URL has its hint line too, saying what to do', async () => {
