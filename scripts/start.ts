@@ -14,7 +14,8 @@ import { dataDirKind, readLocalSwitches } from './local/switches.js';
 // The local stack's own variables first (PORT, WORKERS, LOG_FORMAT and the switches): a misspelt one
 // fails in one line instead of reading as off.
 // Each is read here once; what follows uses these values, not the variables again. DATA_DIR must be
-// a folder or nothing yet: a file there failed in the lock with a stack trace.
+// a folder this user may read and write, or nothing yet where it may make one: a file there, or a
+// folder it may not use (EACCES), failed in the lock with a stack trace.
 const dataDir = localDataDir();
 const switches = readLocalSwitches(process.env, { path: dataDir, kind: dataDirKind(dataDir) });
 if ('problem' in switches) {

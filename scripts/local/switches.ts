@@ -1,4 +1,5 @@
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import { CRASH_POINTS } from '../../functions/lib/jobs/job-creation.js';
 
@@ -13,9 +14,11 @@ const LOG_LEVELS = Object.keys(LogLevelThreshold) as (keyof typeof LogLevelThres
 
 /**
  * What the file system holds at the data directory: a folder, nothing yet (npm start makes it),
- * something that is not a folder, or nothing under a path where a file stands for a folder.
+ * something that is not a folder, or nothing under a path where a file stands for a folder; a
+ * folder this process may not read and write (or a path it may not reach), or nothing where it may
+ * not make the folder.
  */
-export type DataDirKind = 'folder' | 'missing' | 'file' | 'under-a-file';
+export type DataDirKind = 'folder' | 'missing' | 'file' | 'under-a-file' | 'no-access' | 'cannot-make';
 
 /** The data directory localSwitchProblem checks: its path and what is there (dataDirKind). */
 export interface DataDirAt {
@@ -34,15 +37,55 @@ export interface LocalSwitches {
   logLevel: keyof typeof LogLevelThreshold | undefined;
 }
 
-/** What is at `path`: the file-system half of the DATA_DIR check (localSwitchProblem is the other). */
-export function dataDirKind(path: string): DataDirKind {
+/** The calls of node:fs dataDirKind makes: passed in, the tests see the file system as another user. */
+export interface DataDirProbe {
+  statSync(path: string): { isDirectory(): boolean };
+  accessSync(path: string, mode?: number): void;
+}
+
+/** Whether `err` says this process may not do it (root is refused by a read-only mount only). */
+const refused = (err: unknown) =>
+  ['EACCES', 'EPERM', 'EROFS'].includes((err as NodeJS.ErrnoException).code ?? '');
+
+/** Whether `access(path, mode)` passes, false when it is refused; any other failure is thrown. */
+function allowed(fs: DataDirProbe, path: string, mode: number): boolean {
   try {
-    return statSync(path).isDirectory() ? 'folder' : 'file';
+    fs.accessSync(path, mode);
+    return true;
+  } catch (err) {
+    if (refused(err)) return false;
+    throw err;
+  }
+}
+
+/** What is at `path`: the file-system half of the DATA_DIR check (localSwitchProblem is the other). */
+export function dataDirKind(path: string, fs: DataDirProbe = { statSync, accessSync }): DataDirKind {
+  let folder: boolean;
+  try {
+    folder = fs.statSync(path).isDirectory();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return 'missing';
+    if (code === 'ENOENT') return canMake(path, fs) ? 'missing' : 'cannot-make';
     if (code === 'ENOTDIR') return 'under-a-file';
+    if (refused(err)) return 'no-access';
     throw err;
+  }
+  if (!folder) return 'file';
+  // The lock, the emulators and the seed read, write and list in it.
+  return allowed(fs, path, constants.R_OK | constants.W_OK | constants.X_OK) ? 'folder' : 'no-access';
+}
+
+/** Whether the folders up to the missing `path` can be made: the nearest one there takes new entries. */
+function canMake(path: string, fs: DataDirProbe): boolean {
+  for (let above = dirname(path); ; above = dirname(above)) {
+    try {
+      fs.statSync(above);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT' && dirname(above) !== above) continue;
+      if (refused(err)) return false;
+      throw err;
+    }
+    return allowed(fs, above, constants.W_OK | constants.X_OK);
   }
 }
 
@@ -88,6 +131,14 @@ export function readLocalSwitches(
     return problem(`DATA_DIR must be a folder, not ${dataDir.path}: that is a file`);
   if (dataDir.kind === 'under-a-file')
     return problem(`DATA_DIR must be a folder, not ${dataDir.path}: a file stands on its path`);
+  if (dataDir.kind === 'no-access')
+    return problem(
+      `DATA_DIR must be a folder this user may read and write, not ${dataDir.path}: access is refused`,
+    );
+  if (dataDir.kind === 'cannot-make')
+    return problem(
+      `DATA_DIR must be a folder this user may make, not ${dataDir.path}: the folder above it refuses new entries`,
+    );
   return { switches: { port, host: set('HOST') ?? '127.0.0.1', workers, logFormat, logLevel } };
 }
 

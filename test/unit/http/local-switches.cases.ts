@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,6 +116,52 @@ describe('the local switches', () => {
     expect(at('under-a-file')).toBe(
       'DATA_DIR must be a folder, not /etc/hostname: a file stands on its path',
     );
+  });
+
+  test('DATA_DIR this user may not read and write, or not make, is refused in one line', () => {
+    // The lock's writeFile (a folder of mode 000) or mkdir (under a folder not writable) threw EACCES: a
+    // stack trace.
+    expect(problemAt({}, { path: '/srv/data', kind: 'no-access' })).toBe(
+      'DATA_DIR must be a folder this user may read and write, not /srv/data: access is refused',
+    );
+    expect(problemAt({}, { path: '/srv/data', kind: 'cannot-make' })).toBe(
+      'DATA_DIR must be a folder this user may make, not /srv/data: the folder above it refuses new entries',
+    );
+  });
+
+  test("what is at the data directory as this user sees it: the probe's permission refusals", () => {
+    // The file system as a process without the permissions sees it (tests may run as root, which
+    // permission bits do not stop): /srv/locked is a folder of mode 000, /srv/readonly one of mode
+    // 555, /srv/mounted one on a read-only mount; /srv/open is its own.
+    const denied = (syscall: string, path: string, code = 'EACCES') =>
+      Object.assign(new Error(`${code}: permission denied, ${syscall} '${path}'`), { code });
+    const probe = {
+      statSync: (path: string) => {
+        if (path.startsWith('/srv/locked/')) throw denied('stat', path);
+        if (['/srv/locked', '/srv/readonly', '/srv/mounted', '/srv/open', '/srv', '/'].includes(path))
+          return { isDirectory: () => true };
+        throw Object.assign(new Error(`ENOENT: no such file or directory, stat '${path}'`), {
+          code: 'ENOENT',
+        });
+      },
+      accessSync: (path: string, mode = constants.F_OK) => {
+        if (path === '/srv/locked') throw denied('access', path);
+        if (path === '/srv/readonly' && mode & constants.W_OK) throw denied('access', path);
+        if (path === '/srv/mounted' && mode & constants.W_OK) throw denied('access', path, 'EROFS');
+      },
+    };
+    expect(dataDirKind('/srv/open', probe)).toBe('folder');
+    expect(dataDirKind('/srv/open/not-made-yet/deeper', probe)).toBe('missing');
+    // The lock's writeFile threw EACCES.
+    expect(dataDirKind('/srv/locked', probe)).toBe('no-access');
+    expect(dataDirKind('/srv/readonly', probe)).toBe('no-access');
+    expect(dataDirKind('/srv/mounted', probe)).toBe('no-access');
+    // dataDirKind's own stat threw EACCES.
+    expect(dataDirKind('/srv/locked/data', probe)).toBe('no-access');
+    // The lock's mkdir threw EACCES.
+    expect(dataDirKind('/srv/readonly/data', probe)).toBe('cannot-make');
+    expect(dataDirKind('/srv/readonly/not-made-yet/deeper', probe)).toBe('cannot-make');
+    expect(dataDirKind('/srv/mounted/data', probe)).toBe('cannot-make');
   });
 
   test('what is at the data directory: a folder, nothing, a file, or a path through a file', async () => {
