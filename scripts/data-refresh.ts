@@ -274,6 +274,7 @@ async function refreshIp(
     `IP data version ${outcome.version} written in ${took}: ` +
       outcome.manifest.datasets.map((d) => `${d.role ?? d.name} ${d.name} (${d.count})`).join(', '),
   );
+  for (const c of outcome.checks) if (c.status === 'removed') console.log(`  note: ${c.note}`);
   return 0;
 }
 

@@ -139,6 +139,7 @@ async function refreshIp(
     now: deps.now,
     force,
   });
+  for (const c of outcome.checks) if (c.status === 'removed') logger.warn(`IP data: ${c.note}`);
   const checks = new TextEncoder().encode(`${JSON.stringify({ checks: outcome.checks }, null, 2)}\n`);
   await store.writeBeside(IP_CHECKS_FILE, checks, 'application/json');
   const previous = current.manifest?.version ?? null;

@@ -76,7 +76,8 @@ export interface IpFile {
 export interface IpCheck {
   name: string;
   checkedAt: string;
-  status: 'downloaded' | 'unchanged' | 'fetched' | 'failed';
+  /** removed: a geofeed no longer in GEOFEEDS, its prefixes dropped. */
+  status: 'downloaded' | 'unchanged' | 'fetched' | 'failed' | 'removed';
   note?: string;
 }
 
@@ -394,6 +395,16 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
     } catch (error) {
       rejections.push({ id: `geofeed ${feed.origin}`, reason: (error as Error).message });
     }
+  }
+  // A feed taken out of GEOFEEDS takes its prefixes with it (the operator's choice, not a feed that
+  // dropped out): said in the dataset's note and the checks, so that GET /v1/data and the refresh's
+  // report show where they went.
+  const configured = new Set(deps.geofeeds.map((f) => f.origin));
+  for (const [origin, count] of geofeedCounts(deps.current.manifest)) {
+    if (configured.has(origin)) continue;
+    const note = `${origin}: no longer in GEOFEEDS, its ${count} prefixes dropped`;
+    feedNotes.push(note);
+    checks.push({ name: `geofeed ${origin}`, checkedAt: deps.now().toISOString(), status: 'removed', note });
   }
   const table = compileGeofeeds(feeds);
   add({

@@ -151,6 +151,25 @@ describe('the shrink rule of the IP refresh, whatever the source', () => {
       expect(two.status).toBe('accepted');
     });
 
+    test('a feed taken out of GEOFEEDS drops its prefixes and says so in the note and the checks', async () => {
+      const removed = await runIpRefresh(deps(inService, { geofeeds: [] }));
+      expect(removed.status).toBe('accepted');
+      if (removed.status !== 'accepted') return;
+      expect(removed.manifest.datasets.find((d) => d.role === 'geofeed')).toMatchObject({
+        count: 0,
+        note: 'ours.csv: no longer in GEOFEEDS, its 4 prefixes dropped',
+      });
+      expect(removed.checks).toContainEqual({
+        name: 'geofeed ours.csv',
+        checkedAt: '2026-11-22T06:00:00.000Z',
+        status: 'removed',
+        note: 'ours.csv: no longer in GEOFEEDS, its 4 prefixes dropped',
+      });
+      // The next run's manifest has no prefixes of it: nothing more is said.
+      const next = await runIpRefresh(deps([DBIP, ASN, removed.manifest.datasets.at(-1)!], { geofeeds: [] }));
+      expect(next.checks.some((c) => c.status === 'removed')).toBe(false);
+    });
+
     test('forced, an emptied feed is taken; a feed new to the service is not compared', async () => {
       const forced = await runIpRefresh(deps(inService, { geofeeds: feed(''), force: true }));
       expect(forced.status).toBe('accepted');
