@@ -12,6 +12,7 @@ import {
   SUBDIVISION_ALIASES_NAME,
   SUBDIVISION_PAIRS_NAME,
 } from '../functions/lib/ip/compile/subdivision-inputs.js';
+import { LISTS_CHECKS_FILE } from '../functions/lib/refresh/artifact-paths.js';
 import {
   ipCurrentFromDir,
   publishIpToDir,
@@ -25,7 +26,7 @@ import { httpFetcher } from '../functions/lib/refresh/http-fetcher.js';
 import { geofeedFromUrl, runIpRefresh } from '../functions/lib/refresh/ip-refresh.js';
 import { type IpDatabaseSources, ipDatabaseSources } from '../functions/lib/refresh/ip-sources.js';
 import { MX_LEARN_DEFAULTS, mxLearning } from '../functions/lib/refresh/mx-learn.js';
-import { runRefresh } from '../functions/lib/refresh/refresh.js';
+import { listsCheckFile, runRefresh } from '../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
 import { type Config, ConfigError, parseConfig } from '../functions/lib/runtime/config.js';
 import { dataInDirectory } from '../functions/lib/runtime/data-report.js';
@@ -188,14 +189,22 @@ async function refreshLists(
     now: () => new Date(),
     force,
   }).finally(() => resolver?.close());
+  // What the run did, beside the lists (GET /v1/data): a rejected run writes nothing else. Written
+  // after the swap when accepted, so that the copy swapped in does not drop it.
+  const writeCheck = () =>
+    writeArtifacts(out, [
+      { path: LISTS_CHECKS_FILE, body: listsCheckFile(outcome, new Date()), contentType: 'application/json' },
+    ]);
 
   if (!outcome.accepted) {
+    await writeCheck();
     console.error(`refresh REJECTED (current data kept in ${out}; version ${current.version ?? 'none'}):`);
     for (const r of outcome.rejections) console.error(`  ${r.id}: ${r.reason}`);
     return 2;
   }
   // Written into a copy of the data directory swapped in whole: a kill never leaves a mix (data-layer.ts).
   await updateBeside(out, (dir) => writeArtifacts(dir, outcome.files));
+  await writeCheck();
   const { ranges, bytes } = outcome.security.artifact;
   console.log(
     `version ${outcome.version} written in ${((performance.now() - started) / 1000).toFixed(1)} s: ` +

@@ -21,6 +21,7 @@ import {
 import type { ReadDataFile } from '../lib/ip/ip-data.js';
 import { IP_CHECKS_FILE, IP_DATA_FILES, type IpManifest, parseIpManifest } from '../lib/ip/manifest.js';
 import { logger } from '../lib/observability.js';
+import { LISTS_CHECKS_FILE } from '../lib/refresh/artifact-paths.js';
 import {
   carriedEmailFiles,
   ipCurrentFromDir,
@@ -33,7 +34,7 @@ import { geofeedFromUrl, runIpRefresh } from '../lib/refresh/ip-refresh.js';
 import { type IpSourceSettings, ipDatabaseSources } from '../lib/refresh/ip-sources.js';
 import { REFRESH_METRICS } from '../lib/refresh/metrics.js';
 import { mxLearning } from '../lib/refresh/mx-learn.js';
-import { type CurrentData, readCurrentData, runRefresh } from '../lib/refresh/refresh.js';
+import { type CurrentData, listsCheckFile, readCurrentData, runRefresh } from '../lib/refresh/refresh.js';
 import type { Config } from '../lib/runtime/config.js';
 import { FIX_AWS } from '../lib/runtime/data-report.js';
 import { tracedMxResolver } from '../lib/runtime/dns-tracing.js';
@@ -209,6 +210,8 @@ export function createRefreshHandler(deps: RefreshHandlerDeps): (event?: unknown
         now: deps.now,
         force,
       }).finally(() => resolver?.close?.());
+      // What the lists run did, beside the versions: a rejected run publishes nothing else.
+      await store.writeBeside(LISTS_CHECKS_FILE, listsCheckFile(outcome, deps.now()), 'application/json');
 
       // The IP data: its own versions under ip-data/, published when something changed. A failure
       // here never undoes the lists' part.

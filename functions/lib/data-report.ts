@@ -85,6 +85,8 @@ export interface DataInService {
    * or was rejected, publishes no manifest but still asked.
    */
   ipChecks?: readonly IpCheckRecord[];
+  /** The lists refresh's last run (refresh/artifact-paths.ts LISTS_CHECKS_FILE): a rejected one publishes nothing else. */
+  listsChecks?: readonly IpCheckRecord[];
   /** The layer's datasets (its manifest.json), for the email lists a refresh has not yet rebuilt. */
   layer: ManifestEntry[];
   /** The one command (locally) or step (AWS) that fills what is missing. */
@@ -181,6 +183,17 @@ function withChecks(d: Dataset, entry: ManifestEntry, checks: readonly IpCheckRe
   return { ...d, checkedAt: latest.checkedAt, note: note === '' ? null : note };
 }
 
+/**
+ * A lists dataset after the lists refresh's last run: a rejected run since the copy in service was
+ * fetched asked the upstreams too (checkedAt) and published nothing, which its note says.
+ */
+function withListsRun(d: Dataset, checks: readonly IpCheckRecord[]): Dataset {
+  const run = checks.find((c) => c.name === 'lists');
+  if (run?.status !== 'rejected' || (d.checkedAt !== null && d.checkedAt >= run.checkedAt)) return d;
+  const rejected = `the refresh at ${run.checkedAt} was rejected, this copy kept${run.note ? ` (${run.note})` : ''}`;
+  return { ...d, checkedAt: run.checkedAt, note: d.note ? `${d.note}; ${rejected}` : rejected };
+}
+
 /** What a missing IP dataset means for an answer, in words. */
 const IP_ROLE_WORDS: Record<NonNullable<ManifestEntry['role']>, string> = {
   location: 'location data (every lookup is found: false)',
@@ -234,11 +247,12 @@ export function dataReport(data: DataInService): DataReport {
     }
   }
 
+  const listed = datasets.map((d) => (d.area === 'ip' ? d : withListsRun(d, data.listsChecks ?? [])));
   // The credit lines of the data in service: none for a dataset that holds nothing (no postal codes
   // yet, say). A dataset's attribution may hold several lines, one per source it draws on.
   const attribution = [
     ...new Set(
-      datasets.flatMap((d) => (d.attribution !== null && d.count > 0 ? d.attribution.split('\n') : [])),
+      listed.flatMap((d) => (d.attribution !== null && d.count > 0 ? d.attribution.split('\n') : [])),
     ),
   ];
   return {
@@ -246,7 +260,7 @@ export function dataReport(data: DataInService): DataReport {
       ip: reportedVersion(data.ip?.version),
       lists: reportedVersion(security?.version) ?? reportedVersion(data.email?.version),
     },
-    datasets,
+    datasets: listed,
     missing,
     fix: missing.length > 0 ? data.fix : null,
     attribution,

@@ -1,4 +1,5 @@
 import { EMAIL_LIST_FILES, parseListText } from '../email/lists.js';
+import type { IpCheckRecord } from '../ip/manifest.js';
 import { sha256Hex } from '../security/artifact.js';
 import { type FileReport, parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
 import { type Rejection, shrinkRejections } from '../security/validate.js';
@@ -223,4 +224,20 @@ export async function runRefresh(deps: RefreshDeps): Promise<RefreshOutcome> {
     { path: ARTIFACT_PATHS.emailManifest, body: json(email), contentType: 'application/json' },
   ];
   return { accepted: true, version, security: securityManifest, email, files };
+}
+
+/**
+ * The record of a lists run (LISTS_CHECKS_FILE): when it asked the upstreams and whether it
+ * published; a rejected run's reasons in its note.
+ */
+export function listsCheck(outcome: RefreshOutcome, at: Date): IpCheckRecord {
+  const checkedAt = at.toISOString();
+  if (outcome.accepted) return { name: 'lists', checkedAt, status: 'published' };
+  const note = outcome.rejections.map((r) => `${r.id}: ${r.reason}`).join('; ');
+  return { name: 'lists', checkedAt, status: 'rejected', note };
+}
+
+/** LISTS_CHECKS_FILE's bytes for a lists run. */
+export function listsCheckFile(outcome: RefreshOutcome, at: Date): Uint8Array {
+  return json({ checks: [listsCheck(outcome, at)] });
 }

@@ -11,7 +11,7 @@ import {
   parseIpChecks,
   parseIpManifest,
 } from '../ip/manifest.js';
-import { ARTIFACT_PATHS } from '../refresh/artifact-paths.js';
+import { ARTIFACT_PATHS, LISTS_CHECKS_FILE } from '../refresh/artifact-paths.js';
 import { type EmailListsManifest, parseEmailListsManifest } from '../refresh/email-build.js';
 import { isNewerVersion } from '../refresh/version.js';
 import { parseSecurityManifest, type SecurityManifest } from '../security/manifest.js';
@@ -20,9 +20,9 @@ import type { Services } from './services.js';
 
 // The manifests of the data in service, for GET /v1/data and the start banner: in AWS
 // (DATA_REFRESH_S3) the versions S3's pointers name, else (and for anything not yet published) the
-// data directory's own files. Only manifests are read, never the databases; and the IP refresh's
-// last checks of its upstreams (ip/last-check.json, in S3 beside the IP versions), which a run that
-// publishes nothing still writes.
+// data directory's own files. Only manifests are read, never the databases; and the refreshes' last
+// checks of their upstreams (ip/last-check.json beside the IP versions, lists-last-check.json beside
+// the lists'), which a run that publishes nothing still writes.
 
 /** How to fill missing data, by where the data comes from. */
 export const FIX_LOCAL =
@@ -53,7 +53,14 @@ function parsed<T>(text: string | null, parse: (t: string) => T): T | null {
 /** The manifests of a data directory (the layer, or what `npm run data:refresh` wrote). */
 export async function dataInDirectory(root: string, fix = FIX_LOCAL): Promise<DataInService> {
   const read: Read = (path) => readText(join(root, path));
-  return manifestsFrom(read, read, read, () => read(`ip/${IP_CHECKS_FILE}`), fix);
+  return manifestsFrom(
+    read,
+    read,
+    read,
+    () => read(`ip/${IP_CHECKS_FILE}`),
+    () => read(LISTS_CHECKS_FILE),
+    fix,
+  );
 }
 
 async function manifestsFrom(
@@ -61,9 +68,10 @@ async function manifestsFrom(
   listsRead: Read,
   layerRead: Read,
   checksRead: () => Promise<string | null>,
+  listsChecksRead: () => Promise<string | null>,
   fix: string,
 ): Promise<DataInService> {
-  const [ip, security, email, layer, ipChecks] = await Promise.all([
+  const [ip, security, email, layer, ipChecks, listsChecks] = await Promise.all([
     ipRead(`ip/${IP_DATA_FILES.manifest}`).then((t) => parsed<IpManifest>(t, parseIpManifest)),
     listsRead(ARTIFACT_PATHS.securityManifest).then((t) =>
       parsed<SecurityManifest>(t, parseSecurityManifest),
@@ -81,8 +89,19 @@ async function manifestsFrom(
     checksRead()
       .catch(() => null)
       .then((t) => parsed<IpCheckRecord[]>(t, parseIpChecks)),
+    listsChecksRead()
+      .catch(() => null)
+      .then((t) => parsed<IpCheckRecord[]>(t, parseIpChecks)),
   ]);
-  return { ip, security, email, layer: layer ?? [], ipChecks: ipChecks ?? [], fix };
+  return {
+    ip,
+    security,
+    email,
+    layer: layer ?? [],
+    ipChecks: ipChecks ?? [],
+    listsChecks: listsChecks ?? [],
+    fix,
+  };
 }
 
 /** The report of this deployment's data in service. */
@@ -123,12 +142,20 @@ export async function dataReportInService(s: Services): Promise<DataReport> {
     );
     return body === null ? null : decoder.decode(body);
   };
+  // The lists refresh writes its last run beside the lists' versions (data-refresh/handler.ts).
+  const listsChecks = async () => {
+    const body = await new S3DataStore(s3Client(s), refresh.bucket, DATA_PREFIX).readBeside(
+      LISTS_CHECKS_FILE,
+    );
+    return body === null ? null : decoder.decode(body);
+  };
   return dataReport(
     await manifestsFrom(
       published(IP_DATA_PREFIX, ipLayer),
       published(DATA_PREFIX, listsLayer),
       local,
       checks,
+      listsChecks,
       FIX_AWS,
     ),
   );

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { dataReport } from '../../../functions/lib/data-report.js';
 import { loadEmailLists } from '../../../functions/lib/email/lists.js';
+import { LISTS_CHECKS_FILE } from '../../../functions/lib/refresh/artifact-paths.js';
 import { parseEmailListsManifest } from '../../../functions/lib/refresh/email-build.js';
+import { dataInDirectory } from '../../../functions/lib/runtime/data-report.js';
 import { loadLayerSecurity } from '../../../functions/lib/runtime/security.js';
 import { DATA_LAYER_DIR } from '../../../layers/build/data-layer.js';
 import { FIXTURE_SNAPSHOTS, ip, ROOT } from '../../unit/security/support/fixtures.js';
@@ -96,6 +99,19 @@ describe('cli', () => {
         expect(result.stderr).toContain('x4bnet-vpn-ipv4');
         expect(await readFile(join(out, 'security/ranges.bin'))).toEqual(before);
         expect(await readFile(join(out, 'email/disposable.txt'), 'utf8')).toBe(beforeLists);
+        // The run is recorded beside the lists (GET /v1/data shows it on the lists in service).
+        const run = JSON.parse(await readFile(join(out, LISTS_CHECKS_FILE), 'utf8'));
+        expect(run.checks).toEqual([
+          expect.objectContaining({
+            name: 'lists',
+            status: 'rejected',
+            note: expect.stringContaining('fakefilter: SourceFormatError'),
+          }),
+        ]);
+        const report = dataReport(await dataInDirectory(out));
+        expect(report.datasets.find((d) => d.name === 'email: fakefilter')?.note).toContain(
+          `the refresh at ${run.checks[0].checkedAt} was rejected, this copy kept`,
+        );
       } finally {
         await rm(broken, { recursive: true, force: true });
       }

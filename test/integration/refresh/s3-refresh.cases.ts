@@ -17,7 +17,7 @@ import { EMAIL_LIST_FILES, loadEmailLists } from '../../../functions/lib/email/l
 import { compileAsnCsv } from '../../../functions/lib/ip/compile/asn.js';
 import { IP_CHECKS_FILE, IP_DATA_FILES } from '../../../functions/lib/ip/manifest.js';
 import { createMetrics, logger } from '../../../functions/lib/observability.js';
-import { EMAIL_MANIFEST_FILE } from '../../../functions/lib/refresh/artifact-paths.js';
+import { EMAIL_MANIFEST_FILE, LISTS_CHECKS_FILE } from '../../../functions/lib/refresh/artifact-paths.js';
 import { emailListsFromVersion } from '../../../functions/lib/refresh/email-version.js';
 import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
 import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
@@ -165,12 +165,51 @@ describe('s3-refresh', () => {
       const summary = await createRefreshHandler(
         deps({
           fetcher: () => overridingFetcher(snapshotFetcher(FIXTURE_SNAPSHOTS), { 'tor-exits-csv': '' }),
+          // After the snapshots' fetch times, which the copy in service carries.
+          now: () => new Date('2030-01-01T00:00:00Z'),
         }),
       )();
       expect(summary).toMatchObject({ status: 'rejected', current: before?.version });
       expect(addMetric).toHaveBeenCalledWith(REFRESH_METRICS.rejected, 'Count', 1);
       addMetric.mockRestore();
       expect(await store.readPointer()).toEqual(before);
+
+      // GET /v1/data in AWS says the lists were asked for and the run rejected; the copy in service stays.
+      const run = JSON.parse(
+        new TextDecoder().decode((await store.readBeside(LISTS_CHECKS_FILE)) ?? undefined),
+      );
+      expect(run).toEqual({
+        checks: [
+          {
+            name: 'lists',
+            checkedAt: expect.any(String),
+            status: 'rejected',
+            note: expect.stringContaining('tor-exits-csv'),
+          },
+        ],
+      });
+      Object.assign(process.env, { DATA_REFRESH_S3: 'true', DATA_BUCKET: BUCKET, NETINTEL_DATA_PATH: layer });
+      try {
+        const tor = (await dataReportInService(createServices(environmentConfig()))).datasets.find(
+          (d) => d.name === 'security: tor-exits',
+        );
+        expect(tor).toMatchObject({
+          checkedAt: run.checks[0].checkedAt,
+          note: expect.stringContaining(
+            `the refresh at ${run.checks[0].checkedAt} was rejected, this copy kept`,
+          ),
+        });
+      } finally {
+        delete process.env.DATA_REFRESH_S3;
+        delete process.env.DATA_BUCKET;
+        delete process.env.NETINTEL_DATA_PATH;
+      }
+      // A published run is recorded as such: the note goes with the copy it was about.
+      await createRefreshHandler(deps())();
+      const published = JSON.parse(
+        new TextDecoder().decode((await store.readBeside(LISTS_CHECKS_FILE)) ?? undefined),
+      );
+      expect(published.checks[0]).toMatchObject({ name: 'lists', status: 'published' });
     });
 
     test('the first refresh (no version in S3) is held to the layer’s npm-built lists; {"force": true} takes it', async () => {

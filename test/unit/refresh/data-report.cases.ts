@@ -120,6 +120,37 @@ describe('data report', () => {
     expect(report({}).versions).toEqual({ ip: '20261127T000000Z-2', lists: '20261127T000000Z-1' });
   });
 
+  test("a rejected lists run since the copy in service was fetched is the lists' checkedAt, its reasons in the note", () => {
+    const fetched = security([{ optional: false, status: 'ok' }]);
+    (fetched.sources[0]!.files[0] as { fetchedAt: string | null }).fetchedAt = '2026-11-27T00:00:00.000Z';
+    const run = (checkedAt: string, status: string) => ({
+      name: 'lists',
+      checkedAt,
+      status,
+      ...(status === 'rejected' ? { note: 'f0: shrank from 10 to 1 entries' } : {}),
+    });
+    const tor = (checks: ReturnType<typeof run>[]) =>
+      report({ security: fetched, listsChecks: checks }).datasets.find((d) => d.name === 'security: tor');
+    expect(tor([run('2026-11-28T06:00:00.000Z', 'rejected')])).toMatchObject({
+      checkedAt: '2026-11-28T06:00:00.000Z',
+      note: 'the refresh at 2026-11-28T06:00:00.000Z was rejected, this copy kept (f0: shrank from 10 to 1 entries)',
+    });
+    // A published run, or a rejection before this copy was fetched, changes nothing.
+    for (const checks of [
+      [run('2026-11-28T06:00:00.000Z', 'published')],
+      [run('2026-11-26T00:00:00.000Z', 'rejected')],
+      [],
+    ]) {
+      expect(tor(checks)).toMatchObject({ checkedAt: '2026-11-27T00:00:00.000Z', note: null });
+    }
+    // The IP datasets keep their own checks.
+    expect(
+      report({ listsChecks: [run('2026-11-28T06:00:00.000Z', 'rejected')] }).datasets.find(
+        (d) => d.role === 'location',
+      )?.note,
+    ).toBeNull();
+  });
+
   test('credit lines: only of data in service, one per source, SPDX parentheses not doubled', () => {
     const r = report({
       ip: {
