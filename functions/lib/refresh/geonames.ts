@@ -19,6 +19,9 @@ import { readSource } from './read-source.js';
 // nearest-postal-code index (../ip/postal-index.ts), and the admin1 names, one of the inputs of the
 // subdivision table (../ip/compile/subdivisions.ts). Both are required when the refresh asks for
 // them: a file that cannot be fetched or read is a rejection, and the version in service stays.
+// Beside the admin1 names the refresh fetches Debian iso-codes' ISO 3166-2 list (LGPL-2.1+), the
+// subdivision table's list of codes and their names: optional, a list that cannot be fetched or is
+// implausible is left out (its report says why) and the table is compiled without it.
 //
 // The postal dump is a zip of ~16 MB holding allCountries.txt (~100+ MB). The zip is held in memory
 // (it has been fetched whole); its entry is inflated in small steps and cut into lines as it goes,
@@ -48,6 +51,95 @@ export const GEONAMES_ADMIN1_TARGET: FetchTarget = {
   url: 'https://download.geonames.org/export/dump/admin1CodesASCII.txt',
   snapshot: 'geonames/admin1CodesASCII.txt',
 };
+
+/**
+ * Debian iso-codes' ISO 3166-2 list (LGPL-2.1+): `{"3166-2": [{"code": "AD-02", "name": "Canillo",
+ * "type": "Parish"}, {"code": "AZ-BAB", ..., "parent": "NX"}, ...]}`, from the project's repository.
+ */
+export const ISO_CODES_TARGET: FetchTarget = {
+  id: 'iso-codes',
+  url: 'https://salsa.debian.org/iso-codes-team/iso-codes/-/raw/main/data/iso_3166-2.json',
+  snapshot: 'iso-codes/iso_3166-2.json',
+};
+
+export const ISO_CODES_SOURCE = {
+  name: 'Debian iso-codes',
+  licence: 'LGPL-2.1-or-later',
+  homepage: 'https://salsa.debian.org/iso-codes-team/iso-codes',
+} as const;
+
+export interface IsoCodesLimits {
+  /** Longest file accepted, in characters. Default 4 Mi (the list is ~0.5 MB). */
+  maxChars: number;
+  /** Fewest entries accepted. Default 20: an empty or all but empty list. */
+  minEntries: number;
+  /** Most entries accepted. Default 20,000 (the list has ~5,100). */
+  maxEntries: number;
+  /** Longest name accepted, in characters. Default 120 (the longest is ~50). */
+  maxNameLength: number;
+}
+
+export const ISO_CODES_LIMITS: IsoCodesLimits = {
+  maxChars: 4 * 2 ** 20,
+  minEntries: 20,
+  maxEntries: 20_000,
+  maxNameLength: 120,
+};
+
+const ISO_CODE = /^[A-Z]{2}-[A-Z0-9]{1,3}$/;
+/** A parent is a suffix (`NX`) or, in some entries, a whole code (`GB-ENG`). */
+const ISO_PARENT = /^([A-Z]{2}-)?[A-Z0-9]{1,3}$/;
+/** Control characters and markup have no place in a subdivision name. */
+const UNSAFE_NAME = /[\p{Cc}<>]/u;
+
+const IsoEntrySchema = z.object({
+  code: z.string().check(z.regex(ISO_CODE)),
+  name: z.string(),
+  type: z.optional(z.string().check(z.maxLength(80))),
+  parent: z.optional(z.string().check(z.regex(ISO_PARENT))),
+});
+
+/**
+ * iso_3166-2.json: an entry needs a code like `AD-02`, a name of at most `maxNameLength` characters
+ * without control characters or markup, and, when given, a parent suffix; other entries are invalid.
+ * A file over `maxChars`, not JSON, without the `3166-2` array or with more than `maxEntries` entries
+ * or fewer than `minEntries` valid ones is a SourceFormatError.
+ */
+export function parseIsoSubdivisions(
+  text: string,
+  limits: IsoCodesLimits = ISO_CODES_LIMITS,
+): ParseResult<IsoSubdivision> {
+  const what = ISO_CODES_TARGET.id;
+  if (text.length > limits.maxChars) {
+    throw new SourceFormatError(`${what}: ${text.length} characters, over the ${limits.maxChars} limit`);
+  }
+  let list: unknown;
+  try {
+    list = (JSON.parse(text) as Record<string, unknown> | null)?.['3166-2'];
+  } catch (error) {
+    throw new SourceFormatError(`${what}: not JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(list)) throw new SourceFormatError(`${what}: no "3166-2" list`);
+  if (list.length > limits.maxEntries) {
+    throw new SourceFormatError(`${what}: ${list.length} entries, more than ${limits.maxEntries}`);
+  }
+  const entries: IsoSubdivision[] = [];
+  let invalid = 0;
+  for (const item of list) {
+    const parsed = IsoEntrySchema.safeParse(item);
+    const name = parsed.success ? parsed.data.name.trim() : '';
+    if (!parsed.success || name === '' || name.length > limits.maxNameLength || UNSAFE_NAME.test(name)) {
+      invalid++;
+      continue;
+    }
+    const { code, type, parent } = parsed.data;
+    entries.push({ code, name, ...(type !== undefined ? { type } : {}), ...(parent ? { parent } : {}) });
+  }
+  if (entries.length > 0 && entries.length < limits.minEntries) {
+    throw new SourceFormatError(`${what}: ${entries.length} valid entries, fewer than ${limits.minEntries}`);
+  }
+  return { entries, invalid };
+}
 
 export interface GeonamesLimits {
   /** Largest uncompressed postal entry accepted (declared or actual). Default 512 MiB. */
@@ -224,9 +316,8 @@ export interface GeonamesDeps {
   holidays?: SubdivisionSources['holidays'];
   /** The curated alias table (country → source name → ISO 3166-2 suffix). */
   aliases?: SubdivisionSources['aliases'];
-  /** Debian iso-codes' ISO 3166-2 list, when the deployment has it. */
-  iso?: IsoSubdivision[];
   limits?: GeonamesLimits;
+  isoLimits?: IsoCodesLimits;
 }
 
 export interface GeonamesCompileResult {
@@ -234,28 +325,44 @@ export interface GeonamesCompileResult {
   postal: PostalCompileResult | null;
   /** The subdivision table with the GeoNames names; null when the admin1 file failed. */
   subdivisions: SubdivisionCompileResult | null;
-  /** One per file (postal, admin1), for the manifest and the shrink rule. */
+  /**
+   * One per file (postal, admin1, iso-codes), for the manifest and the shrink rule. The iso-codes
+   * report is optional: `unavailable` (its note says why) means the table was compiled without it.
+   */
   reports: FileReport[];
   /** Non-empty: the refresh must not publish. */
   failures: Rejection[];
 }
 
-/** Fetches and compiles both GeoNames files. Never throws for a bad or missing file: see `failures`. */
+/**
+ * Fetches and compiles both GeoNames files and the iso-codes list. Never throws for a bad or missing
+ * file: a GeoNames file is in `failures`; the iso-codes list, optional, only in its report.
+ */
 export async function compileGeonames(deps: GeonamesDeps): Promise<GeonamesCompileResult> {
   const admin1File = { ...GEONAMES_ADMIN1_TARGET, parse: parseAdmin1 };
+  const isoFile = {
+    ...ISO_CODES_TARGET,
+    optional: true,
+    parse: (text: string) => parseIsoSubdivisions(text, deps.isoLimits),
+  };
   // Fetched side by side; the postal compile then runs on its own (it is synchronous work).
-  const [admin1, postal] = await Promise.all([
+  const [admin1, iso, postal] = await Promise.all([
     readSource(deps.fetcher, admin1File),
+    readSource(deps.fetcher, isoFile),
     readGeonamesPostal(deps.fetcher, deps.limits),
   ]);
   const sources: SubdivisionSources = { geonames: admin1.entries };
-  if (deps.iso) sources.iso = deps.iso;
+  if (iso.entries.length > 0) sources.iso = iso.entries;
   if (deps.holidays) sources.holidays = deps.holidays;
   if (deps.aliases) sources.aliases = deps.aliases;
+  const isoReport: FileReport =
+    iso.report.status === 'ok'
+      ? iso.report
+      : { ...iso.report, note: `${iso.report.note}; the subdivision table is compiled without it` };
   return {
     postal: postal.postal,
     subdivisions: admin1.failure === null ? compileSubdivisions(deps.cityPairs, sources) : null,
-    reports: [postal.report, admin1.report],
+    reports: [postal.report, admin1.report, isoReport],
     failures: [postal.failure, admin1.failure].filter((f): f is Rejection => f !== null),
   };
 }

@@ -1,5 +1,5 @@
 import { forEachMmdbRecord } from '../ip/compile/mmdb-records.js';
-import type { IsoSubdivision, SubdivisionSources } from '../ip/compile/subdivisions.js';
+import type { SubdivisionSources } from '../ip/compile/subdivisions.js';
 import { compileGeofeeds, type GeofeedEntry, parseGeofeed } from '../ip/geofeed.js';
 import type { ReadDataFile } from '../ip/ip-data.js';
 import { detectLocationSchema } from '../ip/location-readers.js';
@@ -14,6 +14,8 @@ import {
   type GeonamesCounts,
   geonamesCounts,
   geonamesShrinkRejections,
+  ISO_CODES_SOURCE,
+  ISO_CODES_TARGET,
 } from './geonames.js';
 import {
   checkCandidate,
@@ -25,7 +27,8 @@ import { nextVersionId } from './version.js';
 
 // One refresh of the IP data, free of I/O of its own: the deployer's location and network
 // databases downloaded when a newer build is published (conditional requests, checksum, the shrink
-// guard of mmdb-download.ts), GeoNames' postal codes and admin1 names fetched and compiled, the
+// guard of mmdb-download.ts), GeoNames' postal codes and admin1 names and iso-codes' ISO 3166-2 list
+// (optional: the subdivision table is compiled without it when it fails) fetched and compiled, the
 // operator's geofeeds fetched and validated; everything else carried from the version in service.
 // The caller publishes the files (S3's `ip-data/` in the refresh function, the data directory for
 // `npm run data:refresh`) only when the outcome is `accepted`: a rejected refresh leaves the current
@@ -54,7 +57,8 @@ export interface IpRefreshDeps {
    * build lists (SUBDIVISION_PAIRS_NAME); absent, they are read from the files (seconds).
    */
   cityPairs?: Map<string, Set<string>>;
-  subdivisionSources: Pick<SubdivisionSources, 'holidays' | 'aliases'> & { iso?: IsoSubdivision[] };
+  /** The subdivision table's inputs that ship with the code (iso-codes' list is fetched). */
+  subdivisionSources: Pick<SubdivisionSources, 'holidays' | 'aliases'>;
   now: () => Date;
   /**
    * Skip the shrink rule against the data in service (databases, GeoNames, geofeeds): a deployer's
@@ -332,16 +336,31 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
       rejections.push(...geonamesShrinkRejections(countsOf(deps.current.manifest), counts));
     if (geonames.postal && geonames.subdivisions && counts) {
       const table = geonames.subdivisions.table;
+      const iso = geonames.reports.find((r) => r.id === ISO_CODES_TARGET.id);
+      const withIso = iso?.status === 'ok';
+      // Without iso-codes' list most names of the location data find no code (docs/data-sources.md).
+      const isoNote = withIso
+        ? `iso-codes subdivisions: ${iso.count}`
+        : `compiled without iso-codes (${iso?.note ?? 'not fetched'})`;
       add({
         entry: {
           name: 'subdivisions',
           version: table.source,
-          licence: `${GEONAMES_TERMS.licence}; ISC AND CC-BY-3.0 (date-holidays)`,
+          licence: [
+            GEONAMES_TERMS.licence,
+            ...(withIso ? [`${ISO_CODES_SOURCE.licence} (iso-codes)`] : []),
+            'ISC AND CC-BY-3.0 (date-holidays)',
+          ].join('; '),
           attribution: `${GEONAMES_TERMS.attribution}\n${DATE_HOLIDAYS_TERMS.attribution}`,
-          source: `https://download.geonames.org/export/dump/admin1CodesASCII.txt + curated aliases + npm date-holidays`,
+          source: [
+            'https://download.geonames.org/export/dump/admin1CodesASCII.txt',
+            ...(withIso ? [`${ISO_CODES_TARGET.url} (${ISO_CODES_SOURCE.name}, LGPL-2.1+)`] : []),
+            'curated aliases',
+            'npm date-holidays',
+          ].join(' + '),
           // Named codes: with a MaxMind location no name needs mapping (its records carry ISO codes).
           count: Object.keys(table.names).length,
-          note: `admin1 names: ${counts.admin1}; ${geonames.subdivisions.mapped} of ${geonames.subdivisions.pairs} location (country, subdivision) pairs mapped to ISO 3166-2; ${Object.keys(table.names).length} named codes`,
+          note: `admin1 names: ${counts.admin1}; ${isoNote}; ${geonames.subdivisions.mapped} of ${geonames.subdivisions.pairs} location (country, subdivision) pairs mapped to ISO 3166-2; ${Object.keys(table.names).length} named codes`,
           role: 'subdivisions',
           files: [IP_DATA_FILES.subdivisions],
           checkedAt: at,

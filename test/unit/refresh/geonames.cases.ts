@@ -18,15 +18,19 @@ import {
   type GeonamesDeps,
   geonamesCounts,
   geonamesShrinkRejections,
+  ISO_CODES_LIMITS,
+  ISO_CODES_TARGET,
   parseAdmin1,
+  parseIsoSubdivisions,
   readGeonamesPostal,
   zipEntryLines,
 } from '../../../functions/lib/refresh/geonames.js';
 import { httpFetcher, mirroredUrl } from '../../../functions/lib/refresh/http-fetcher.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
+import { ISO_3166_2, ISO_CODES_URL, ISO_SUBDIVISIONS } from '../../support/geonames-files.js';
 
 // The GeoNames sources of the refresh: allCountries.zip (postal codes) and admin1CodesASCII.txt,
-// read through both fetch adapters, compiled into the postal index and the subdivision table. The
+// with iso-codes' iso_3166-2.json (optional) fetched beside them, read through both fetch adapters, compiled into the postal index and the subdivision table. The
 // archives are made here with fflate from a few rows in GeoNames' format.
 
 /** allCountries.txt rows: country, code, place, admin1 name/code, admin2 name/code, admin3 name/code, lat, lon, accuracy. */
@@ -160,23 +164,26 @@ const DEPS = {
   cityPairs: new Map([
     ['FR', new Set(['Ile-de-France'])],
     ['EE', new Set(['Jaervamaa'])],
+    // Named only by iso-codes (no GeoNames name, no alias, no holiday list here).
+    ['AD', new Set(['Andorra la Vella'])],
   ]),
-  iso: [
-    { code: 'FR-IDF', name: 'Île-de-France', type: 'Metropolitan region' },
-    { code: 'EE-51', name: 'Järvamaa', type: 'County' },
-  ],
   aliases: {},
 } satisfies Omit<GeonamesDeps, 'fetcher'>;
 
-/** A fetcher answering the admin1 text and the given bytes for the postal zip. */
-function stubFetcher(zip: Uint8Array, admin1: string | null = ADMIN1_TEXT): SourceFetcher {
+/** A fetcher answering the admin1 text, the iso-codes text and the given bytes for the postal zip. */
+function stubFetcher(
+  zip: Uint8Array,
+  admin1: string | null = ADMIN1_TEXT,
+  iso: string | null = ISO_3166_2,
+): SourceFetcher {
   const at = new Date('2026-11-22T06:00:00Z');
   return {
     mode: 'upstream',
     async fetch(target) {
-      if (target.id !== GEONAMES_ADMIN1_TARGET.id || admin1 === null)
-        throw new SourceUnavailableError(`${target.id}: not served`);
-      return { text: admin1, fetchedAt: at, origin: 'stub' };
+      const text =
+        target.id === GEONAMES_ADMIN1_TARGET.id ? admin1 : target.id === ISO_CODES_TARGET.id ? iso : null;
+      if (text === null) throw new SourceUnavailableError(`${target.id}: not served`);
+      return { text, fetchedAt: at, origin: 'stub' };
     },
     async fetchBytes() {
       return { bytes: zip, fetchedAt: at, origin: 'stub' };
@@ -209,9 +216,11 @@ describe('geonames', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'netintel-geonames-'));
     await mkdir(join(dir, 'geonames'));
+    await mkdir(join(dir, 'iso-codes'));
     for (const [path, body] of [
       [GEONAMES_POSTAL_TARGET.snapshot, POSTAL_ZIP],
       [GEONAMES_ADMIN1_TARGET.snapshot, ADMIN1_TEXT],
+      [ISO_CODES_TARGET.snapshot, ISO_3166_2],
     ] as const) {
       await writeFile(join(dir, path as string), body);
       await utimes(join(dir, path as string), SNAPSHOT_TIME, SNAPSHOT_TIME);
@@ -223,6 +232,8 @@ describe('geonames', () => {
         res.writeHead(200, { 'content-type': 'application/zip' }).end(POSTAL_ZIP);
       } else if (req.url === '/mirror/download.geonames.org/export/dump/admin1CodesASCII.txt') {
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(ADMIN1_TEXT);
+      } else if (req.url === `/mirror/${ISO_CODES_URL.slice('https://'.length)}`) {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(ISO_3166_2);
       } else if (req.url === '/chunked/download.geonames.org/export/zip/allCountries.zip') {
         // No content-length: the cap has to be enforced while reading.
         res.writeHead(200, { 'content-type': 'application/zip' });
@@ -286,6 +297,15 @@ describe('geonames', () => {
           invalid: 0,
           fetchedAt: SNAPSHOT_TIME.toISOString(),
         }),
+        expect.objectContaining({
+          id: 'iso-codes',
+          url: ISO_CODES_URL,
+          status: 'ok',
+          optional: true,
+          count: ISO_SUBDIVISIONS.length,
+          invalid: 0,
+          fetchedAt: SNAPSHOT_TIME.toISOString(),
+        }),
       ]);
       expect(geonamesCounts(result)).toEqual({ postalPoints: POINTS, postalCountries: 6, admin1: 7 });
     });
@@ -297,9 +317,10 @@ describe('geonames', () => {
       expect(table?.byName.FR).toEqual({ 'Ile-de-France': 'IDF' });
       expect(table?.names['FR-IDF']).toBe('Île-de-France');
       // "Jaervamaa" (GeoNames' ASCII name) reaches the ISO name Järvamaa only through GeoNames.
-      expect(table?.byName.EE).toEqual({ Jaervamaa: '51' });
-      expect(table?.names['EE-51']).toBe('Järvamaa');
-      const without = compileSubdivisions(DEPS.cityPairs, { iso: DEPS.iso, aliases: {} });
+      expect(table?.byName.EE).toEqual({ Jaervamaa: '52' });
+      expect(table?.names['EE-52']).toBe('Järvamaa');
+      const iso = [...ISO_SUBDIVISIONS];
+      const without = compileSubdivisions(DEPS.cityPairs, { iso, aliases: {} });
       expect(without.unmapped).toEqual(['EE\tJaervamaa']);
     });
 
@@ -314,6 +335,8 @@ describe('geonames', () => {
         ]);
         expect(result.subdivisions).toBeNull();
         expect(result.reports[1]).toMatchObject({ status: 'unavailable', count: 0 });
+        // The optional iso-codes list, absent too, is reported and not a rejection.
+        expect(result.reports[2]).toMatchObject({ id: 'iso-codes', status: 'unavailable', optional: true });
         expect(geonamesCounts(result)).toBeNull();
       } finally {
         await rm(empty, { recursive: true, force: true });
@@ -341,11 +364,13 @@ describe('geonames', () => {
       expect(requested.sort()).toEqual([
         '/mirror/download.geonames.org/export/dump/admin1CodesASCII.txt',
         '/mirror/download.geonames.org/export/zip/allCountries.zip',
+        '/mirror/salsa.debian.org/iso-codes-team/iso-codes/-/raw/main/data/iso_3166-2.json',
       ]);
       // Reports name the upstream, not the mirror.
       expect(result.reports.map((r) => [r.url, r.fetchedAt])).toEqual([
         [GEONAMES_POSTAL_TARGET.url, at.toISOString()],
         [GEONAMES_ADMIN1_TARGET.url, at.toISOString()],
+        [ISO_CODES_URL, at.toISOString()],
       ]);
       const fromSnapshot = await compileGeonames({ fetcher: snapshotFetcher(dir), ...DEPS });
       expect(Buffer.compare(result.postal?.file as Buffer, fromSnapshot.postal?.file as Buffer)).toBe(0);
@@ -381,6 +406,118 @@ describe('geonames', () => {
         { id: 'geonames-postal', reason: expect.stringContaining(`${CAP}-byte cap`) },
       ]);
       expect(capped.postal).toBeNull();
+    });
+  });
+
+  describe('the iso-codes list', () => {
+    const compileWith = (iso: string | null, isoLimits = ISO_CODES_LIMITS) =>
+      compileGeonames({ fetcher: stubFetcher(POSTAL_ZIP, ADMIN1_TEXT, iso), ...DEPS, isoLimits });
+
+    test('is fetched beside the admin1 names and used: a subdivision only iso-codes names gets its code and name', async () => {
+      const asked: string[] = [];
+      const base = stubFetcher(POSTAL_ZIP);
+      const fetcher: SourceFetcher = {
+        ...base,
+        fetch: (target) => {
+          asked.push(target.url);
+          return base.fetch(target);
+        },
+      };
+      const result = await compileGeonames({ fetcher, ...DEPS });
+      expect(asked.sort()).toEqual([GEONAMES_ADMIN1_TARGET.url, ISO_CODES_URL]);
+      expect(result.failures).toEqual([]);
+      const table = result.subdivisions?.table;
+      expect(table?.source).toBe('aliases+iso-codes+geonames-admin1');
+      expect(table?.byName.AD).toEqual({ 'Andorra la Vella': '07' });
+      expect(table?.names['AD-07']).toBe('Andorra la Vella');
+      // Top-level codes no location name uses are named too; iso-codes' editorial notes are cut.
+      expect(table?.names['GB-WLS']).toBe('Wales');
+      expect(table?.names['AZ-BAB']).toBeUndefined();
+      expect(table?.byName.FR).toEqual({ 'Ile-de-France': 'IDF' });
+    });
+
+    test.each([
+      ['an HTML error page', '<html><body>502 Bad Gateway</body></html>', 'not JSON'],
+      ['JSON without the list', '{"3166-1": []}', 'no "3166-2" list'],
+      ['a truncated file', ISO_3166_2.slice(0, 400), 'not JSON'],
+      ['an empty list', '{"3166-2": []}', 'no valid entries'],
+      [
+        'a list of a handful',
+        JSON.stringify({ '3166-2': ISO_SUBDIVISIONS.slice(0, 5) }),
+        '5 valid entries, fewer than 20',
+      ],
+      [
+        'codes and names that are not subdivisions',
+        JSON.stringify({
+          '3166-2': [
+            ...ISO_SUBDIVISIONS,
+            ...Array.from({ length: 10 }, (_, i) => ({ code: `<script>${i}`, name: 'x' })),
+            { code: 'FR-IDF1', name: 'Île-de-France' },
+            { code: 'US-CA', name: '<img src=x onerror=alert(1)>' },
+            { code: 'US-NY', name: 'New\u0000York' },
+            { code: 'US-TX', name: 'T'.repeat(500) },
+            { code: 'AZ-BAB', name: 'Babək', parent: '../../etc' },
+            { code: 'DE-BE', name: 42 },
+            null,
+            'AD-02',
+          ],
+        }),
+        'records are malformed',
+      ],
+      [
+        'more entries than any real list',
+        JSON.stringify({ '3166-2': Array.from({ length: 20_001 }, () => ISO_SUBDIVISIONS[0]) }),
+        '20001 entries, more than 20000',
+      ],
+      ['a file over the size limit', `{"3166-2": [], "pad": "${'x'.repeat(4 * 2 ** 20)}"}`, 'over the'],
+    ])('%s is refused, and the refresh goes on without it', async (_, text, reason) => {
+      const result = await compileWith(text);
+      expect(result.failures).toEqual([]);
+      const report = result.reports.find((r) => r.id === 'iso-codes');
+      expect(report).toMatchObject({ status: 'unavailable', optional: true, count: 0 });
+      expect(report?.note).toContain('SourceFormatError');
+      expect(report?.note).toContain(reason);
+      expect(report?.note).toContain('compiled without it');
+      // The table is compiled from the other sources: published, without iso-codes' codes.
+      expect(result.subdivisions?.table.source).toBe('aliases+geonames-admin1');
+      expect(result.subdivisions?.table.byName.AD).toBeUndefined();
+      expect(result.postal).not.toBeNull();
+      expect(geonamesCounts(result)).not.toBeNull();
+    });
+
+    test('an upstream that does not answer is not a rejection either', async () => {
+      const result = await compileWith(null);
+      expect(result.failures).toEqual([]);
+      expect(result.reports[2]).toMatchObject({
+        id: 'iso-codes',
+        status: 'unavailable',
+        note: expect.stringContaining('SourceUnavailableError'),
+      });
+      expect(result.subdivisions).not.toBeNull();
+    });
+
+    test('parseIsoSubdivisions keeps type and parent, counts malformed entries and trims names', () => {
+      const parsed = parseIsoSubdivisions(
+        JSON.stringify({
+          '3166-2': [
+            ...ISO_SUBDIVISIONS,
+            { code: 'ad-02', name: 'Canillo' },
+            { code: 'AD-9999', name: 'Nowhere' },
+            { code: 'EE-37', name: '   ' },
+            { code: 'US-WY', name: ' Wyoming ', type: 'State' },
+          ],
+        }),
+      );
+      expect(parsed.invalid).toBe(3);
+      expect(parsed.entries).toHaveLength(ISO_SUBDIVISIONS.length + 1);
+      expect(parsed.entries).toContainEqual({ code: 'US-WY', name: 'Wyoming', type: 'State' });
+      expect(parsed.entries).toContainEqual({ code: 'AZ-BAB', name: 'Babək', parent: 'NX', type: 'Rayon' });
+      expect(parsed.entries).toContainEqual({
+        code: 'GB-LND',
+        name: 'London, City of',
+        parent: 'GB-ENG',
+        type: 'City corporation',
+      });
     });
   });
 
