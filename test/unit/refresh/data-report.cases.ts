@@ -21,7 +21,8 @@ const location: ManifestEntry = {
 };
 const subdivisions = (withGeonames: boolean): ManifestEntry => ({
   name: 'subdivisions',
-  version: 'x',
+  // The sources that built the table (ip/compile/subdivisions.ts).
+  version: withGeonames ? 'aliases+iso-codes+geonames-admin1+date-holidays' : 'aliases+date-holidays',
   licence: 'CC-BY-4.0',
   // A source string may name GeoNames while saying it was left out: the credit line decides.
   source: withGeonames ? 'GeoNames admin1' : 'date-holidays (no GeoNames names)',
@@ -149,6 +150,33 @@ describe('data report', () => {
         (d) => d.role === 'location',
       )?.note,
     ).toBeNull();
+  });
+
+  test("subdivision names with GeoNames' credit but compiled without iso-codes are missing, and the note says why", () => {
+    const withoutIso = { ...subdivisions(true), version: 'aliases+geonames-admin1+date-holidays', note: 'n' };
+    const r = report({
+      ip: { version: 'v', datasets: [location, withoutIso, postal(10)] },
+    });
+    expect(r.missing).toEqual([expect.stringContaining('iso-codes')]);
+    expect(r.fix).toBe('run the refresh');
+    expect(r.datasets.find((d) => d.role === 'subdivisions')).toMatchObject({
+      status: 'missing',
+      note: expect.stringMatching(/^n; compiled without iso-codes' ISO 3166-2 list/),
+    });
+    // A failed check of the list since is in the note too.
+    const failed = report({
+      ip: {
+        version: 'v',
+        datasets: [location, { ...subdivisions(true), checkedAt: '2026-11-24T01:00:00Z' }],
+      },
+      ipChecks: [
+        { name: 'iso-codes', checkedAt: '2026-11-24T07:00:00.000Z', status: 'failed', note: 'HTTP 503' },
+      ],
+    });
+    expect(failed.datasets.find((d) => d.role === 'subdivisions')).toMatchObject({
+      status: 'ok',
+      note: 'the check of iso-codes at 2026-11-24T07:00:00.000Z failed: HTTP 503',
+    });
   });
 
   test('credit lines: only of data in service, one per source, SPDX parentheses not doubled', () => {
