@@ -20,6 +20,8 @@ export const ATTRIBUTION = [
     '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
   'Postal codes and subdivision names: **[GeoNames](https://www.geonames.org)**, licensed ' +
     '[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/).',
+  'ISO 3166-2 subdivision codes and names: [Debian iso-codes](https://salsa.debian.org/iso-codes-team/iso-codes), ' +
+    'licensed LGPL-2.1-or-later.',
   'Where a deployment uses MaxMind GeoLite2 data: this product includes GeoLite2 data created by MaxMind, ' +
     'available from [https://www.maxmind.com](https://www.maxmind.com).',
   'Where a deployment uses IPinfo Lite data: IP address data powered by [IPinfo](https://ipinfo.io), licensed ' +
