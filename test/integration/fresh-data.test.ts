@@ -10,6 +10,7 @@ import { makeDataRoot } from '../support/data-root.js';
 import {
   GEONAMES_ADMIN1_URL,
   GEONAMES_POSTAL_URL,
+  ISO_CODES_URL,
   LONDON_EC1A,
   PARIS_75001,
   PARIS_75002,
@@ -140,7 +141,7 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     const before = (await lookup('81.2.69.142')).version;
     expect(await refresh()).toBe(0);
     expect(mirror.requests).toEqual(
-      expect.arrayContaining([GEONAMES_POSTAL_URL, GEONAMES_ADMIN1_URL, GEOFEED]),
+      expect.arrayContaining([GEONAMES_POSTAL_URL, GEONAMES_ADMIN1_URL, ISO_CODES_URL, GEOFEED]),
     );
     let london: Lookup | undefined;
     for (let i = 0; i < 500 && !london; i++) {
@@ -171,6 +172,12 @@ describe('a fresh clone’s data, completed by the refresh', () => {
     expect(after.missing).toEqual([]);
     expect(after.fix).toBeNull();
     expect(after.datasets.find((d) => d.role === 'postal')).toMatchObject({ status: 'ok', count: 3 });
+    // The subdivision names with iso-codes' list, which the refresh fetched (LGPL-2.1+, named).
+    expect(after.datasets.find((d) => d.role === 'subdivisions')).toMatchObject({
+      status: 'ok',
+      version: expect.stringContaining('iso-codes'),
+      licence: expect.stringContaining('LGPL-2.1-or-later'),
+    });
     expect(after.datasets.find((d) => d.role === 'geofeed')).toMatchObject({ count: 1, source: GEOFEED });
     expect(after.attribution.some((a) => a.includes('GeoNames'))).toBe(true);
     expect(await dataBanner(stack.services)).not.toContain('DATA INCOMPLETE');

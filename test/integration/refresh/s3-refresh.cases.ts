@@ -20,7 +20,11 @@ import { createMetrics, logger } from '../../../functions/lib/observability.js';
 import { EMAIL_MANIFEST_FILE, LISTS_CHECKS_FILE } from '../../../functions/lib/refresh/artifact-paths.js';
 import { emailListsFromVersion } from '../../../functions/lib/refresh/email-version.js';
 import type { SourceFetcher } from '../../../functions/lib/refresh/fetch.js';
-import { GEONAMES_ADMIN1_TARGET, GEONAMES_POSTAL_TARGET } from '../../../functions/lib/refresh/geonames.js';
+import {
+  GEONAMES_ADMIN1_TARGET,
+  GEONAMES_POSTAL_TARGET,
+  ISO_CODES_TARGET,
+} from '../../../functions/lib/refresh/geonames.js';
 import { REFRESH_METRICS } from '../../../functions/lib/refresh/metrics.js';
 import { snapshotFetcher } from '../../../functions/lib/refresh/snapshot-fetcher.js';
 import { versionId } from '../../../functions/lib/refresh/version.js';
@@ -30,7 +34,13 @@ import { followEmailLists } from '../../../functions/lib/runtime/email.js';
 import { securityClassifier } from '../../../functions/lib/runtime/security.js';
 import { createServices } from '../../../functions/lib/runtime/services.js';
 import { buildOwnDatabase } from '../../../layers/build/ip-data.js';
-import { ADMIN1, PARIS_75001, postalZip } from '../../support/geonames-files.js';
+import {
+  ADMIN1,
+  ISO_3166_2,
+  ISO_SUBDIVISIONS,
+  PARIS_75001,
+  postalZip,
+} from '../../support/geonames-files.js';
 import { FIXTURE_SNAPSHOTS, ip, overridingFetcher, ROOT } from '../../unit/security/support/fixtures.js';
 
 // The refresh Lambda's handler against a real S3 protocol server (s3rver, on disk), and a function
@@ -314,7 +324,7 @@ describe('s3-refresh', () => {
     });
 
     test('the IP data: published under ip-data/ when it changed, loaded by a function from S3, an unchanged run publishes nothing', async () => {
-      // A layer whose location data is a MaxMind City database, and GeoNames' two dumps.
+      // A layer whose location data is a MaxMind City database, GeoNames' two dumps and iso-codes' list.
       const ipLayer = join(dir, 'ip-layer');
       await makeLayer(ipLayer);
       const location = await buildOwnDatabase(
@@ -331,6 +341,7 @@ describe('s3-refresh', () => {
       const served: Record<string, Uint8Array> = {
         [GEONAMES_POSTAL_TARGET.id]: postalZip([PARIS_75001]),
         [GEONAMES_ADMIN1_TARGET.id]: new TextEncoder().encode(ADMIN1),
+        [ISO_CODES_TARGET.id]: new TextEncoder().encode(ISO_3166_2),
       };
       const fetcher: SourceFetcher = {
         mode: 'upstream',
@@ -377,8 +388,16 @@ describe('s3-refresh', () => {
         'postal',
         'geofeed',
       ]);
+      // The subdivision table was compiled with iso-codes' list, and its entry names it.
+      expect(loaded.manifest.datasets.find((d) => d.role === 'subdivisions')).toMatchObject({
+        version: expect.stringContaining('iso-codes'),
+        licence: expect.stringContaining('LGPL-2.1-or-later (iso-codes)'),
+        source: expect.stringContaining(ISO_CODES_TARGET.url),
+        note: expect.stringContaining(`iso-codes subdivisions: ${ISO_SUBDIVISIONS.length}`),
+      });
       const checks = await ipStore.readBeside(IP_CHECKS_FILE);
       expect(new TextDecoder().decode(checks as Uint8Array)).toContain('geonames-postal');
+      expect(new TextDecoder().decode(checks as Uint8Array)).toContain('iso-codes');
 
       const second = await run(2);
       expect(second.ip).toEqual({ status: 'unchanged', version: pointer?.version });
@@ -394,6 +413,8 @@ describe('s3-refresh', () => {
       const report = await dataReportInService(services);
       expect(report.versions.ip).toBe(pointer?.version);
       expect(report.datasets.find((d) => d.role === 'postal')).toMatchObject({ count: 1, status: 'ok' });
+      expect(report.datasets.find((d) => d.role === 'subdivisions')).toMatchObject({ status: 'ok' });
+      expect(report.missing).not.toContainEqual(expect.stringContaining('subdivision names'));
       // A later run that was rejected (GeoNames answered 500) publishes nothing but records its checks
       // beside the versions: the report's checkedAt and note are that run's.
       await ipStore.writeBeside(
@@ -423,6 +444,27 @@ describe('s3-refresh', () => {
         JSON.stringify({ version: '20270101T000000Z-b0', datasets: [location] }),
       );
       expect((await dataReportInService(services)).versions.ip).toBe('20270101T000000Z-b0');
+
+      // iso-codes' upstream answering an error page: the refresh is not rejected, the table is compiled
+      // without the list, and the manifest and GET /v1/data say so.
+      served[ISO_CODES_TARGET.id] = new TextEncoder().encode('<html><body>502 Bad Gateway</body></html>');
+      const without = await run(3);
+      expect(without.ip).toMatchObject({ status: 'published' });
+      const version = (without.ip as { version: string }).version;
+      const manifest = (await s3IpVersions(ipStore).load(version)).manifest;
+      const subdivisions = manifest.datasets.find((d) => d.role === 'subdivisions');
+      expect(subdivisions?.version).not.toContain('iso-codes');
+      expect(subdivisions?.licence).not.toContain('LGPL');
+      expect(subdivisions?.note).toContain(
+        'compiled without iso-codes (SourceFormatError: iso-codes: not JSON',
+      );
+      const degraded = await dataReportInService(services);
+      expect(degraded.versions.ip).toBe(version);
+      expect(degraded.datasets.find((d) => d.role === 'subdivisions')).toMatchObject({
+        status: 'missing',
+        note: expect.stringContaining("compiled without iso-codes' ISO 3166-2 list"),
+      });
+      expect(degraded.missing).toContainEqual(expect.stringContaining('iso-codes'));
       for (const name of ['DATA_REFRESH_S3', 'DATA_BUCKET', 'NETINTEL_DATA_PATH']) delete process.env[name];
     });
   });
