@@ -342,6 +342,16 @@ export async function runIpRefresh(deps: IpRefreshDeps): Promise<IpRefreshOutcom
       const isoNote = withIso
         ? `iso-codes subdivisions: ${iso.count}`
         : `compiled without iso-codes (${iso?.note ?? 'not fetched'})`;
+      // The list is optional for a table that never had it (a fresh clone's first refresh), not in
+      // place of one that has it: an upstream outage would swap a table mapping 4 in 5 names for one
+      // mapping 1 in 6. Held to it like the shrink rule (`force` takes the poorer table).
+      const inService = deps.current.manifest ? datasetOf(deps.current.manifest, 'subdivisions') : undefined;
+      if (!withIso && !deps.force && inService && /\biso-codes\b/.test(inService.version)) {
+        rejections.push({
+          id: ISO_CODES_TARGET.id,
+          reason: `${iso?.note ?? 'not fetched'}: the subdivision table in service was compiled with it`,
+        });
+      }
       add({
         entry: {
           name: 'subdivisions',

@@ -359,7 +359,7 @@ describe('s3-refresh', () => {
             : base.fetchBytes(target),
       };
       const ipStore = new S3DataStore(client, BUCKET, IP_DATA_PREFIX);
-      const run = (hour: number) =>
+      const run = (hour: number, event?: unknown) =>
         createRefreshHandler(
           deps({
             dataRoot: () => ipLayer,
@@ -372,7 +372,7 @@ describe('s3-refresh', () => {
             },
             now: () => new Date(Date.UTC(2026, 10, 24, hour)),
           }),
-        )();
+        )(event);
 
       const first = await run(1);
       expect(first.ip).toMatchObject({ status: 'published', previous: '20260101T000000Z-a0' });
@@ -465,6 +465,28 @@ describe('s3-refresh', () => {
         note: expect.stringContaining("compiled without iso-codes' ISO 3166-2 list"),
       });
       expect(degraded.missing).toContainEqual(expect.stringContaining('iso-codes'));
+
+      // Once the table in service was compiled with the list, an outage of its upstream does not
+      // replace it by a poorer one: the run is rejected (the versions in service stay) unless forced.
+      served[ISO_CODES_TARGET.id] = new TextEncoder().encode(ISO_3166_2);
+      const restored = await run(4);
+      expect(restored.ip).toMatchObject({ status: 'published' });
+      served[ISO_CODES_TARGET.id] = new TextEncoder().encode('<html><body>502 Bad Gateway</body></html>');
+      const outage = await run(5);
+      expect(outage.ip).toMatchObject({
+        status: 'rejected',
+        rejections: [
+          {
+            id: 'iso-codes',
+            reason: expect.stringMatching(
+              /not JSON.*: the subdivision table in service was compiled with it$/,
+            ),
+          },
+        ],
+      });
+      expect((await ipStore.readPointer())?.version).toBe((restored.ip as { version: string }).version);
+      const forcedWithout = await run(6, { force: true });
+      expect(forcedWithout.ip).toMatchObject({ status: 'published' });
       for (const name of ['DATA_REFRESH_S3', 'DATA_BUCKET', 'NETINTEL_DATA_PATH']) delete process.env[name];
     });
   });
