@@ -41,7 +41,7 @@ export const LOCAL_VARIABLES: readonly LocalVariable[] = [
     name: 'DATA_DIR',
     default: '`./.data`',
     meaning:
-      'Local state: DynamoDB, S3, dev keys, the outbox, `endpoints.json`, `user-id-secret`, and `npm-start.pid` while an `npm start` uses it. A folder, made when missing (`npm start` refuses a file).',
+      'Local state: DynamoDB, S3, dev keys, the outbox, `endpoints.json`, `user-id-secret`, and `npm-start.pid` while an `npm start` uses it. A folder, made when missing (`npm start` refuses a file, and a folder it may not read and write or make).',
     readBy: '`npm start`, `npm run admin`, `npm run jobs`',
   },
   {
