@@ -171,6 +171,9 @@ export function* zipEntryLines(
   limits: Pick<GeonamesLimits, 'maxEntryBytes' | 'maxLineLength'> = GEONAMES_LIMITS,
 ): Generator<string> {
   const { maxEntryBytes, maxLineLength } = limits;
+  // An empty body (an upstream or mirror that answered 200 with nothing) is said as such, not as
+  // an archive without its entry.
+  if (zip.byteLength === 0) throw new SourceFormatError('the body is empty, not a zip archive');
   let found = false;
   let ended = false;
   let failure: string | null = null;
