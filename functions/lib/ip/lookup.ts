@@ -206,10 +206,20 @@ export function lookupAnswer(
   const userAgent = options.userAgent ?? null;
   const fields = options.fields;
   if (!at) {
+    // In the order of a found answer: a client showing the keys as they come sees one shape.
     return {
       ip: ip.input,
-      ...NOWHERE,
+      country: null,
+      region: null,
+      regionCode: null,
+      city: null,
+      postalCode: null,
       continent: null,
+      latitude: null,
+      longitude: null,
+      accuracyRadiusKm: null,
+      timezone: null,
+      locationSource: null,
       isEUCountry: false,
       ...NO_NETWORK,
       currency: null,
@@ -221,8 +231,8 @@ export function lookupAnswer(
       age: null,
       tax: null,
       userAgent,
-      ...securityOf(ip, options.includeSecurity, fields, security),
       found: false,
+      ...securityOf(ip, options.includeSecurity, fields, security),
     };
   }
   const place = at.place;

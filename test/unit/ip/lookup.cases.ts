@@ -287,6 +287,15 @@ describe('lookup', () => {
       expect(z.strictObject(IpLookupResultSchema.shape).parse(r)).toEqual(r);
     });
 
+    test('an address not found has the keys of a found one, in the same order', async () => {
+      const found = await lookup.lookup(ip('8.8.8.8'), { includeSecurity: true });
+      for (const address of ['10.0.0.1', '2001:db8::1']) {
+        const notFound = await lookup.lookup(ip(address), { includeSecurity: true });
+        expect(notFound.found).toBe(false);
+        expect(Object.keys(notFound)).toEqual(Object.keys(found));
+      }
+    });
+
     test('the classifier is asked with the parsed address', async () => {
       const seen: string[] = [];
       const spy: SecurityClassifier = {
