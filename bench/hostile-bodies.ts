@@ -42,6 +42,7 @@ function request(body: Buffer, contentType: string, gzip: boolean): HttpRequest 
     query: {},
     headers: { 'content-type': contentType, ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
     repeatedHeaders: [],
+    repeatedQuery: [],
     body,
     sourceIp: '127.0.0.1',
     requestId: 'bench',

@@ -66,7 +66,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'email: Invalid input: expected string, received number',
   },
   invalid_query: {
-    when: 'a query parameter has a value the route does not take',
+    when: 'a query parameter has a value the route does not take, or one it reads is given twice',
     message: 'include takes the value hostname.',
   },
   invalid_user_id: {

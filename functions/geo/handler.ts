@@ -3,7 +3,7 @@ import { edgeLocationTrust } from '../lib/gateway/edge-origin.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
 import { fieldSelection } from '../lib/http/fields-param.js';
-import { validate } from '../lib/http/validate.js';
+import { validateQuery } from '../lib/http/validate.js';
 import { parseCloudFrontViewerHeaders } from '../lib/ip/cloudfront-headers.js';
 import { GEO_FIELDS } from '../lib/ip/field-catalogs.js';
 import { selectFields, wants } from '../lib/ip/fields.js';
@@ -28,7 +28,7 @@ export const handler = defineHandler({
     if (trust === 'other_spelling') {
       throw new HttpError('not_found', `Call ${GEO_PATH} exactly (no trailing slash or other spelling).`);
     }
-    const query = validate(GeoQuery, req.query, 'query');
+    const query = validateQuery(GeoQuery, req);
     const fields = fieldSelection(query.fields, GEO_FIELDS);
     const edge = trust === 'trusted' ? parseCloudFrontViewerHeaders(req.headers) : null;
     // Not X-Forwarded-For: behind CloudFront its first entry is whatever the viewer sent.

@@ -9,7 +9,7 @@ import { looksGzipped } from '../lib/gzip.js';
 import { defineHandler, type Reservation } from '../lib/http/define-handler.js';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
-import { validate, validateHeaders } from '../lib/http/validate.js';
+import { validateHeaders, validateQuery } from '../lib/http/validate.js';
 import { bodyFingerprint } from '../lib/jobs/idempotency.js';
 import { type JobRecord, toJob } from '../lib/jobs/job.js';
 import {
@@ -93,7 +93,7 @@ export const handler = defineHandler({
       req,
       'invalid_idempotency_key',
     );
-    const { filename, webhookUrl } = validate(JobsCreateQuery, req.query, 'query');
+    const { filename, webhookUrl } = validateQuery(JobsCreateQuery, req);
     // Refused before anything is read or charged: 400 invalid_webhook_url.
     const webhook =
       webhookUrl === undefined ? undefined : checkedUrl(webhookUrl, destinationPolicy(services));

@@ -1,6 +1,6 @@
 import { jobRecords } from '../lib/aws/job-record-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { validate } from '../lib/http/validate.js';
+import { validateQuery } from '../lib/http/validate.js';
 import { toJob } from '../lib/jobs/job.js';
 import { decodeCursor, encodeCursor, LIST_LIMIT_DEFAULT } from '../lib/jobs/list-cursor.js';
 import { routeByName } from '../routes.js';
@@ -11,7 +11,7 @@ import { JobsListQuery } from './contract.js';
 export const handler = defineHandler({
   route: routeByName('jobs-list'),
   input: (req) => {
-    const { limit, cursor } = validate(JobsListQuery, req.query, 'query');
+    const { limit, cursor } = validateQuery(JobsListQuery, req);
     // The contract accepted the cursor as one encodeCursor made.
     return {
       limit: limit ?? LIST_LIMIT_DEFAULT,

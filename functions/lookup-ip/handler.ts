@@ -1,7 +1,7 @@
 import { accountRules } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { fieldSelection } from '../lib/http/fields-param.js';
-import { validate } from '../lib/http/validate.js';
+import { validate, validateQuery } from '../lib/http/validate.js';
 import { LOOKUP_FIELDS } from '../lib/ip/field-catalogs.js';
 import { selectFields, wants } from '../lib/ip/fields.js';
 import { parseIp } from '../lib/ip/parse-ip.js';
@@ -19,7 +19,7 @@ export const handler = defineHandler({
   route: routeByName('lookup-ip'),
   input: (req) => {
     const path = validate(LookupIpPath, req.pathParameters, 'path');
-    const query = validate(LookupIpQuery, req.query, 'query');
+    const query = validateQuery(LookupIpQuery, req);
     const fields = fieldSelection(query.fields, LOOKUP_FIELDS);
     return {
       // The contract accepted the path's ip as an address.

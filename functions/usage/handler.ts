@@ -1,6 +1,6 @@
 import { usageCounter } from '../lib/aws/services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { validate } from '../lib/http/validate.js';
+import { validateQuery } from '../lib/http/validate.js';
 import { usageReport } from '../lib/limits/usage-report.js';
 import { routeByName } from '../routes.js';
 import { UsageQuery } from './contract.js';
@@ -9,7 +9,7 @@ import { UsageQuery } from './contract.js';
 // minute like every keyed call, so the report includes this call.
 export const handler = defineHandler({
   route: routeByName('usage'),
-  input: (req) => validate(UsageQuery, req.query, 'query'),
+  input: (req) => validateQuery(UsageQuery, req),
   run: async ({ days }, { principal, now, services }) => ({
     json: await usageReport(usageCounter(services), principal, now, { days }),
   }),

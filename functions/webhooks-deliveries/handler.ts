@@ -1,6 +1,6 @@
 import { webhookStore } from '../lib/aws/webhook-store-services.js';
 import { defineHandler } from '../lib/http/define-handler.js';
-import { validate } from '../lib/http/validate.js';
+import { validate, validateQuery } from '../lib/http/validate.js';
 import { getEndpoint } from '../lib/webhooks/manage.js';
 import { DeliveriesQuery, WebhookPath } from '../lib/webhooks/schema.js';
 import { routeByName } from '../routes.js';
@@ -14,7 +14,7 @@ export const handler = defineHandler({
   route: routeByName('webhooks-deliveries'),
   input: (req) => ({
     ...validate(WebhookPath, req.pathParameters, 'path'),
-    ...validate(DeliveriesQuery, req.query, 'query'),
+    ...validateQuery(DeliveriesQuery, req),
   }),
   run: async ({ id, limit, cursor }, { principal, services }) => {
     const store = webhookStore(services);

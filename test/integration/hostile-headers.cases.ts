@@ -232,7 +232,7 @@ describe('hostile-headers', () => {
     });
   });
 
-  describe('a contract header sent twice is refused, not decided by the last one', () => {
+  describe('a contract header or query parameter sent twice is refused, not decided by the last one', () => {
     test('two If-Match lines on a travel save are 400 invalid_field and nothing is saved', async () => {
       const before = await stack.call('GET', '/v1/account/travel', { headers: stack.secret() });
       const body = JSON.stringify({ maxSpeedKmh: 900 });
@@ -275,6 +275,24 @@ describe('hostile-headers', () => {
       );
       expectError(res, 400, 'invalid_idempotency_key');
       expect(await monthUsage()).toBe(before);
+    });
+
+    test('a query parameter sent twice is 400 invalid_query and nothing is charged; fields are joined', async () => {
+      const before = await monthUsage();
+      const usage = await get('/v1/usage?days=90&days=1', [`Authorization: Bearer ${stack.dev.secretKey}`]);
+      expectError(usage, 400, 'invalid_query');
+      expect(usage.body).toMatchObject({ message: '?days was sent more than once: send it once.' });
+      const lookup = await get('/v1/lookup/8.8.8.8?include=security&include=hostname', [
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+      ]);
+      expectError(lookup, 400, 'invalid_query');
+      expect(await monthUsage()).toBe(before);
+      // A list parameter given twice is one list, as documented.
+      const fields = await get('/v1/lookup/8.8.8.8?fields=country&fields=asn', [
+        `Authorization: Bearer ${stack.dev.secretKey}`,
+      ]);
+      expect(fields.status).toBe(200);
+      expect(Object.keys(fields.body as object).sort()).toEqual(['asn', 'country', 'found', 'ip']);
     });
   });
 

@@ -1726,7 +1726,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `invalid_query`: a query parameter has a value the route does not take
+             * @description - `invalid_query`: a query parameter has a value the route does not take, or one it reads is given twice
              *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
@@ -2019,7 +2019,7 @@ export interface operations {
             };
             /**
              * @description - `invalid_ip`: an IP address is malformed; a batch fails whole and names the index
-             *     - `invalid_query`: a query parameter has a value the route does not take
+             *     - `invalid_query`: a query parameter has a value the route does not take, or one it reads is given twice
              *     - `invalid_fields`: fields (query or batch body) names an unknown field, none, or more than 100 (or is over 8,000 characters)
              */
             400: {
@@ -2849,7 +2849,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_query`: a query parameter has a value the route does not take */
+            /** @description - `invalid_query`: a query parameter has a value the route does not take, or one it reads is given twice */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4192,7 +4192,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_query`: a query parameter has a value the route does not take */
+            /** @description - `invalid_query`: a query parameter has a value the route does not take, or one it reads is given twice */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6336,7 +6336,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_query`: a query parameter has a value the route does not take */
+            /** @description - `invalid_query`: a query parameter has a value the route does not take, or one it reads is given twice */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

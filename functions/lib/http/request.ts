@@ -4,7 +4,8 @@ import { headerValues, queryValues } from './multi-value.js';
 /**
  * Query parameters that are lists: given more than once (`?fields=country&fields=asn`), their
  * values are joined with commas, as one `?fields=country,asn`. Any other parameter keeps its last
- * value, as API Gateway's single-value map does.
+ * value, as API Gateway's single-value map does, and is named in `repeatedQuery`: a parameter the
+ * route's contract names is refused when repeated (validateQuery).
  */
 const LIST_PARAMETERS: readonly string[] = ['fields'];
 
@@ -21,6 +22,8 @@ export interface HttpRequest {
    * as API Gateway's single-value map does. A contract header sent twice is refused (validateHeaders).
    */
   repeatedHeaders: readonly string[];
+  /** Names of the query parameters sent more than once, list parameters (`fields`) aside. */
+  repeatedQuery: readonly string[];
   body: Buffer | null;
   sourceIp: string;
   requestId: string;
@@ -43,6 +46,9 @@ export function fromApiGatewayEvent(event: APIGatewayProxyEvent): HttpRequest {
     headers,
     repeatedHeaders: Object.entries(headerValues(event))
       .filter(([, values]) => values.length > 1)
+      .map(([name]) => name),
+    repeatedQuery: Object.entries(queryValues(event))
+      .filter(([name, values]) => values.length > 1 && !LIST_PARAMETERS.includes(name))
       .map(([name]) => name),
     body,
     sourceIp: event.requestContext?.identity?.sourceIp ?? '',

@@ -138,3 +138,19 @@ export function validateHeaders<S extends z.core.$ZodObject>(
   }
   return validate(schema, named, 'header');
 }
+
+/**
+ * Validates a request's query parameters with a contract's query schema. A parameter the schema
+ * names that was sent more than once (`?days=90&days=1`) is refused: which one was meant is not
+ * ours to guess. List parameters (`fields`) are joined instead (request.ts).
+ */
+export function validateQuery<S extends z.core.$ZodObject>(
+  schema: S,
+  req: Pick<HttpRequest, 'query' | 'repeatedQuery'>,
+): z.output<S> {
+  for (const name of Object.keys(schema._zod.def.shape)) {
+    if (req.repeatedQuery.includes(name))
+      throw new ValidationError(INVALID.query, `?${name} was sent more than once: send it once.`);
+  }
+  return validate(schema, req.query, 'query');
+}

@@ -16,6 +16,7 @@ function request(body: Buffer | string | null, headers: Record<string, string> =
     query: {},
     headers: { 'content-type': 'application/json', ...headers },
     repeatedHeaders: [],
+    repeatedQuery: [],
     body: typeof body === 'string' ? Buffer.from(body) : body,
     sourceIp: '127.0.0.1',
     requestId: 'r',

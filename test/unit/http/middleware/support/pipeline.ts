@@ -41,6 +41,7 @@ export const HTTP_REQUEST: HttpRequest = {
   query: {},
   headers: {},
   repeatedHeaders: [],
+  repeatedQuery: [],
   body: null,
   sourceIp: '203.0.113.9',
   requestId: 'req-1',
