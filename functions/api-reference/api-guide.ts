@@ -214,7 +214,8 @@ ${testDomainAgesTable()}
 Each deployment chooses its IP data: DB-IP Lite by default, or the operator's own MaxMind (GeoIP2 or GeoLite2) or
 IPinfo Lite database, refreshed in place, and RFC 8805 geofeeds that override it for their prefixes (operators:
 \`docs/data-sources.md\` in the netintel repository says how, locally and in AWS). \`GET /v1/data\` lists the
-datasets in service and every lookup answer names their versions in \`X-Data-Version\`.
+datasets in service and every lookup answer names their versions in \`X-Data-Version\`
+(\`ip=<version>, lists=<version>\`; \`none\` for data not yet built or fetched, such as a fresh clone's security lists).
 
 ${ATTRIBUTION.map((line) => `- ${line}`).join('\n')}
 `;
