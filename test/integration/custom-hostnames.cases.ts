@@ -1,8 +1,9 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { accountStore } from '../../functions/lib/aws/services.js';
+import { accountStore, hostnameStore, memberStore } from '../../functions/lib/aws/services.js';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
 import { runAdmin } from '../../scripts/admin-cli.js';
+import { signIn } from '../support/dashboard-session.js';
 import { cname, type DnsServer, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
 
@@ -304,6 +305,36 @@ describe('custom-hostnames', () => {
         'unknown account "acct_nope"',
         'unknown account "acct_nope"',
       ]);
+    });
+  });
+
+  describe("the dashboard's hostnames and the admin CLI over the same claims", () => {
+    let people = 0;
+    /** A new account of `plan` with a member signed in to its dashboard. */
+    async function dashboardAccount(plan = 'pro') {
+      const email = `owner${++people}@hostnames.example`;
+      const created = await accountStore(stack.services).createAccount(plan, { email });
+      await memberStore(stack.services).addMember(created.accountId, email, clock.now());
+      return { accountId: created.accountId, session: await signIn(stack, email) };
+    }
+    const dashboard = (
+      session: Awaited<ReturnType<typeof signIn>>,
+      method: string,
+      path: string,
+      body?: unknown,
+    ) =>
+      stack.call(method, `/v1/dashboard/hostnames${path}`, {
+        headers: method === 'GET' ? { Cookie: session.cookie } : session.change(),
+        ...(body === undefined ? {} : { body }),
+      });
+
+    test('an A-label that is not punycode of any name is refused as an invalid hostname', async () => {
+      const { accountId, session } = await dashboardAccount();
+      const res = await dashboard(session, 'POST', '', { hostname: 'xn--zz.customer-shop.com' });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe('invalid_field');
+      expect((await domainAdd(accountId, 'xn--zz.customer-shop.com')).code).toBe(2);
+      expect(await hostnameStore(stack.services).getHostname('xn--zz.customer-shop.com')).toBeUndefined();
     });
   });
 });

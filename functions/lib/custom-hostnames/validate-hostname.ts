@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 import { parse } from 'tldts';
 import { normaliseHostname } from '../dns/host-name.js';
+import { hasValidPunycodeLabels } from '../dns/punycode-labels.js';
 import { isWithin, labelProblem, MAX_HOSTNAME_OCTETS } from './hostname-labels.js';
 
 // Which names may be claimed as custom hostnames: public DNS names on a domain the customer can
@@ -37,6 +38,11 @@ export function validateCustomHostname(raw: string, baseDomain: string): Hostnam
     const ascii = domainToASCII(hostname);
     if (ascii === '') return refuse('invalid_hostname', `"${raw}" is not a valid internationalised name.`);
     hostname = ascii;
+  }
+  // An A-label given as such must decode to the name it stands for (`xn--zz` decodes to nothing:
+  // IDNA refuses it, so no certificate could name it).
+  if (!hasValidPunycodeLabels(hostname)) {
+    return refuse('invalid_hostname', `"${raw}" is not a valid internationalised name.`);
   }
   if (Buffer.byteLength(hostname) > MAX_HOSTNAME_OCTETS) {
     return refuse('invalid_hostname', `The hostname is longer than ${MAX_HOSTNAME_OCTETS} characters.`);

@@ -1,5 +1,5 @@
 import { domainToASCII } from 'node:url';
-import punycode from 'punycode/punycode.js';
+import { hasValidPunycodeLabels } from '../dns/punycode-labels.js';
 import { DOT, isValidAsciiDomain, isValidLocalPart, LDH, MAX_ADDRESS_OCTETS } from './address-shape.js';
 
 // Address syntax (the reason `invalid_syntax`; docs/api.md: Email checks, "Syntax"): RFC 5321 length
@@ -37,29 +37,6 @@ export interface ParsedAddress {
 
 function isAscii(value: string): boolean {
   for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-/**
- * Whether every `xn--` label of an ASCII domain is well-formed punycode (RFC 3492, RFC 5891 §5.4):
- * it decodes, to lowercase NFC text with at least one non-ASCII character, that encodes back to
- * the same label. Checked with the `punycode` package pinned in the lock file rather than Node's
- * URL parser, whose answer changed between Node versions (`xn--zz` is refused by Node 20 and 22,
- * accepted by Node 24): a verdict must not depend on the runtime.
- */
-function hasValidPunycodeLabels(domain: string): boolean {
-  for (const label of domain.split('.')) {
-    if (!label.startsWith('xn--')) continue;
-    let decoded: string;
-    try {
-      decoded = punycode.decode(label.slice(4));
-    } catch {
-      return false;
-    }
-    if (decoded === '' || isAscii(decoded)) return false;
-    if (decoded !== decoded.normalize('NFC') || decoded !== decoded.toLowerCase()) return false;
-    if (punycode.encode(decoded) !== label.slice(4)) return false;
-  }
   return true;
 }
 

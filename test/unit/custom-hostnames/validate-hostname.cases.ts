@@ -37,6 +37,11 @@ describe('validate-hostname', () => {
       [`${'a'.repeat(64)}.customer.com`, 'invalid_hostname'],
       [`${'abcdefghi.'.repeat(26)}com`, 'invalid_hostname'],
       ['www.example.123', 'invalid_hostname'],
+      // A-labels that are not punycode of any name (IDNA refuses them; no certificate could be issued).
+      ['xn--zz.customer.com', 'invalid_hostname'],
+      ['api.xn--bcher-kvb.customer.com', 'invalid_hostname'],
+      ['api.xn--bcher-kva.xn--zz.com', 'invalid_hostname'],
+      ['api.XN--ZZ.customer.com', 'invalid_hostname'],
       ['localhost', 'not_public'],
       ['geo.localhost', 'not_public'],
       ['geo.customer.example', 'not_public'],
