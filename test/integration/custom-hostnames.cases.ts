@@ -328,6 +328,29 @@ describe('custom-hostnames', () => {
         ...(body === undefined ? {} : { body }),
       });
 
+    test('a hostname is looked up as it was added: IDNA, case and the trailing dot, in the dashboard and the CLI', async () => {
+      const { accountId, session } = await dashboardAccount();
+      const added = await dashboard(session, 'POST', '', { hostname: 'bücher.idna-shop.de' });
+      expect(added.status).toBe(201);
+      expect(((await added.json()) as { hostname: string }).hostname).toBe('xn--bcher-kva.idna-shop.de');
+      expect((await dashboard(session, 'POST', '/b%C3%BCcher.idna-shop.de/check')).status).toBe(200);
+      expect((await dashboard(session, 'POST', '/B%C3%9CCHER.IDNA-SHOP.DE./check')).status).toBe(200);
+      expect((await dashboard(session, 'DELETE', '/b%C3%BCcher.idna-shop.de')).status).toBe(204);
+      expect(await hostnameStore(stack.services).getHostname('xn--bcher-kva.idna-shop.de')).toBeUndefined();
+
+      expect((await dashboard(session, 'POST', '', { hostname: 'GEO.Idna-Shop.COM.' })).status).toBe(201);
+      expect((await dashboard(session, 'DELETE', '/GEO.IDNA-SHOP.COM.')).status).toBe(204);
+      expect(await hostnameStore(stack.services).getHostname('geo.idna-shop.com')).toBeUndefined();
+
+      expect((await domainAdd(accountId, 'Müller.idna-shop.de')).out).toMatchObject({
+        hostname: 'xn--mller-kva.idna-shop.de',
+      });
+      expect((await domainVerify('MÜLLER.IDNA-SHOP.DE.')).code).toBe(0);
+      expect((await domainVerify('müller.idna-shop.de')).code).toBe(0);
+      expect((await admin(['domain', 'remove', '--hostname', 'Müller.Idna-Shop.DE.'])).code).toBe(0);
+      expect(await hostnameStore(stack.services).getHostname('xn--mller-kva.idna-shop.de')).toBeUndefined();
+    });
+
     test('an A-label that is not punycode of any name is refused as an invalid hostname', async () => {
       const { accountId, session } = await dashboardAccount();
       const res = await dashboard(session, 'POST', '', { hostname: 'xn--zz.customer-shop.com' });

@@ -1,11 +1,10 @@
 import pLimit from 'p-limit';
 import type { Account } from '../accounts/account.js';
-import { normaliseHostname } from '../dns/host-name.js';
 import { DomainRefusedError } from './errors.js';
 import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
 import { recordsFor } from './records.js';
-import { validateCustomHostname } from './validate-hostname.js';
+import { canonicalHostname, validateCustomHostname } from './validate-hostname.js';
 import { advance } from './verify.js';
 
 // What the admin CLI (`domain add|verify|list|remove`) and the scheduled verifier do with custom
@@ -121,7 +120,7 @@ function ownedOrRefuse(record: HostnameRecord, accountId: string): HostnameRecor
 }
 
 async function existing(hostname: string, deps: DomainDeps): Promise<HostnameRecord> {
-  const record = await deps.store.getHostname(normaliseHostname(hostname));
+  const record = await deps.store.getHostname(canonicalHostname(hostname));
   if (!record) throw new DomainRefusedError('unknown_hostname', `unknown hostname "${hostname}"`);
   return record;
 }

@@ -17,6 +17,21 @@ export type HostnameCheck =
 
 const refuse = (code: HostnameRefusal, message: string): HostnameCheck => ({ ok: false, code, message });
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/**
+ * The one spelling of a hostname as claims are stored and looked up: lower case, no trailing dot,
+ * internationalised names as their A-labels (`Bücher.Customer.DE.` -> `xn--bcher-kva.customer.de`).
+ * What `domain add` stores, `domain verify|remove` and the dashboard's check and remove look up.
+ * A name IDNA refuses is returned as normalised text (it matches no claim); '' when it is empty.
+ */
+export function canonicalHostname(raw: string): string {
+  const hostname = normaliseHostname(raw);
+  if (!NON_ASCII.test(hostname)) return hostname;
+  return domainToASCII(hostname) || hostname;
+}
+
 /**
  * Checks a hostname a customer wants to claim and returns it in canonical form (lower case,
  * internationalised names as A-labels). Refused: IP addresses; names that are not LDH labels or are
@@ -26,22 +41,16 @@ const refuse = (code: HostnameRefusal, message: string): HostnameCheck => ({ ok:
  * and our own base domain with every name under it.
  */
 export function validateCustomHostname(raw: string, baseDomain: string): HostnameCheck {
-  let hostname = normaliseHostname(raw);
+  const hostname = canonicalHostname(raw);
   if (hostname === '') return refuse('invalid_hostname', 'The hostname is empty.');
   const bare = hostname.replace(/^\[|\]$/g, '');
   if (isIP(bare) !== 0) {
     return refuse('invalid_hostname', `"${raw}" is an IP address; a custom hostname is a DNS name.`);
   }
-  // Internationalised names are claimed by their A-label (xn--...), the form DNS holds.
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range is the point
-  if (/[^\x00-\x7f]/.test(hostname)) {
-    const ascii = domainToASCII(hostname);
-    if (ascii === '') return refuse('invalid_hostname', `"${raw}" is not a valid internationalised name.`);
-    hostname = ascii;
-  }
-  // An A-label given as such must decode to the name it stands for (`xn--zz` decodes to nothing:
-  // IDNA refuses it, so no certificate could name it).
-  if (!hasValidPunycodeLabels(hostname)) {
+  // Internationalised names are claimed by their A-label (xn--...), the form DNS holds: one IDNA
+  // refuses stays non-ASCII, and an A-label given as such must decode to the name it stands for
+  // (`xn--zz` decodes to nothing: no certificate could name it).
+  if (NON_ASCII.test(hostname) || !hasValidPunycodeLabels(hostname)) {
     return refuse('invalid_hostname', `"${raw}" is not a valid internationalised name.`);
   }
   if (Buffer.byteLength(hostname) > MAX_HOSTNAME_OCTETS) {

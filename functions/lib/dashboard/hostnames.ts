@@ -7,8 +7,8 @@ import {
   viewOf,
 } from '../custom-hostnames/lifecycle.js';
 import { ScheduledCertificates } from '../custom-hostnames/scheduled-certificates.js';
+import { canonicalHostname } from '../custom-hostnames/validate-hostname.js';
 import { checkDns } from '../custom-hostnames/verify.js';
-import { normaliseHostname } from '../dns/host-name.js';
 import { NotYoursError } from './dashboard-errors.js';
 
 // The dashboard's custom hostnames: the admin CLI's lifecycle (custom-hostnames/lifecycle.ts) on
@@ -28,7 +28,7 @@ export function hostnameView(record: HostnameRecord) {
 }
 
 async function own(accountId: string, hostname: string, deps: DomainDeps): Promise<HostnameRecord> {
-  const record = await deps.store.getHostname(normaliseHostname(hostname));
+  const record = await deps.store.getHostname(canonicalHostname(hostname));
   if (!record || record.accountId !== accountId)
     throw new NotYoursError(`unknown hostname "${hostname.slice(0, 253)}"`);
   return record;

@@ -1,7 +1,10 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { getPublicSuffix } from 'tldts';
-import { validateCustomHostname } from '../../../functions/lib/custom-hostnames/validate-hostname.js';
+import {
+  canonicalHostname,
+  validateCustomHostname,
+} from '../../../functions/lib/custom-hostnames/validate-hostname.js';
 import { normaliseHostname } from '../../../functions/lib/dns/host-name.js';
 
 const BASE = 'api.netintel.com';
@@ -73,6 +76,25 @@ describe('validate-hostname', () => {
         ok: true,
         hostname: 'api.netintel.com',
       });
+    });
+  });
+
+  describe('canonicalHostname: the one spelling of a claim, for adding and looking up alike', () => {
+    test.each([
+      ['Bücher.Customer.DE.', 'xn--bcher-kva.customer.de'],
+      ['bücher.customer.de', 'xn--bcher-kva.customer.de'],
+      ['GEO.CUSTOMER.COM.', 'geo.customer.com'],
+      [' geo.customer.com ', 'geo.customer.com'],
+      ['xn--bcher-kva.customer.de', 'xn--bcher-kva.customer.de'],
+    ])('%s is %s', (raw, canonical) => {
+      expect(canonicalHostname(raw)).toBe(canonical);
+    });
+
+    test('what validation accepts is the canonical form of what was given', () => {
+      for (const raw of ['Bücher.Customer.DE.', 'GEO.Customer.COM.', 'api.shop.co.uk']) {
+        const checked = check(raw);
+        expect(checked).toEqual({ ok: true, hostname: canonicalHostname(raw) });
+      }
     });
   });
 
