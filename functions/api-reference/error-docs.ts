@@ -126,6 +126,10 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     when: 'a dashboard hostname claim when the account already holds 20 custom hostnames',
     message: 'An account holds at most 20 custom hostnames: remove one first.',
   },
+  hostname_claimed: {
+    when: 'a dashboard hostname claim of a name another account holds (its claim pending or active), or whose earlier failed claim is still being released',
+    message: 'geo.customer.com is already claimed by another account',
+  },
   geofeed_not_found: {
     when: 'GET /v1/account/geofeed of an account that has no geofeed',
     message: 'This account has no geofeed: PUT one to /v1/account/geofeed.',

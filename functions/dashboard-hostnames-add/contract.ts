@@ -8,5 +8,5 @@ export const contract: DashboardContract = {
   body: HostnameBody,
   response: HostnameView,
   responseStatus: 201,
-  errors: ['missing_field', 'invalid_field', 'not_in_plan', 'too_many_hostnames'],
+  errors: ['missing_field', 'invalid_field', 'not_in_plan', 'too_many_hostnames', 'hostname_claimed'],
 };

@@ -328,6 +328,20 @@ describe('custom-hostnames', () => {
         ...(body === undefined ? {} : { body }),
       });
 
+    test("another account's claim is 409 hostname_claimed, its message shown as the docs say", async () => {
+      const holder = await dashboardAccount();
+      const other = await dashboardAccount('business');
+      expect((await dashboard(holder.session, 'POST', '', { hostname: 'api.taken-shop.com' })).status).toBe(
+        201,
+      );
+      const res = await dashboard(other.session, 'POST', '', { hostname: 'API.Taken-Shop.com' });
+      expect(res.status).toBe(409);
+      expect(await res.json()).toEqual({
+        error: 'hostname_claimed',
+        message: 'api.taken-shop.com is already claimed by another account',
+      });
+    });
+
     test('a hostname is looked up as it was added: IDNA, case and the trailing dot, in the dashboard and the CLI', async () => {
       const { accountId, session } = await dashboardAccount();
       const added = await dashboard(session, 'POST', '', { hostname: 'bücher.idna-shop.de' });

@@ -3,7 +3,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { hostnameStore } from '../../functions/lib/aws/services.js';
+import { accountStore, dashboardDomainDeps, hostnameStore } from '../../functions/lib/aws/services.js';
+import { addHostname } from '../../functions/lib/custom-hostnames/lifecycle.js';
 import { challengeName, challengeValue } from '../../functions/lib/custom-hostnames/records.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DEV_MEMBER } from '../../scripts/local/seed.js';
@@ -458,6 +459,43 @@ maybe('the dashboard end to end on the local stack', () => {
     } finally {
       await context.close();
       await receiver.close();
+    }
+  }, 120_000);
+
+  test("the Custom hostnames page: a name another account holds is refused with the API's message (409 hostname_claimed), and nothing is added", async () => {
+    const TAKEN = 'api.taken-e2e-shop.com';
+    const other = await accountStore(stack.services).createAccount('pro', {});
+    await addHostname(other.accountId, TAKEN, dashboardDomainDeps(stack.services));
+    const context = await browser.newContext({ viewport: PHONE });
+    const page = await context.newPage();
+    const problems = await watchPage(page);
+    try {
+      await page.goto(`${stack.url}/dashboard/`);
+      await page.getByLabel('E-mail address').fill(DEV_MEMBER);
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
+      await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
+      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await page.getByRole('link', { name: 'Custom hostnames' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Custom hostnames' }).waitFor();
+      const answered = page.waitForResponse(
+        (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/v1/dashboard/hostnames',
+      );
+      await page.getByLabel('Hostname').fill('API.Taken-E2E-Shop.com');
+      await page.getByRole('button', { name: 'Add hostname' }).click();
+      const response = await answered;
+      expect(response.status()).toBe(409);
+      expect(((await response.json()) as { error: string }).error).toBe('hostname_claimed');
+      await page
+        .getByRole('alert')
+        .filter({ hasText: `${TAKEN} is already claimed by another account` })
+        .waitFor();
+      expect(await page.getByRole('heading', { level: 2, name: TAKEN }).count()).toBe(0);
+      expect((await hostnameStore(stack.services).getHostname(TAKEN))?.accountId).toBe(other.accountId);
+      expect(await cspViolations(page)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
     }
   }, 120_000);
 });

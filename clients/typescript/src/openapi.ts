@@ -1502,7 +1502,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "webhook_disabled" | "too_many_keys" | "too_many_hostnames" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "rules_changed" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
+            error: "invalid_ip" | "empty_batch" | "batch_too_large" | "invalid_body" | "empty_job" | "job_too_large" | "invalid_json" | "missing_field" | "invalid_field" | "invalid_query" | "invalid_fields" | "invalid_user_id" | "bad_request" | "invalid_host" | "invalid_idempotency_key" | "invalid_geofeed" | "invalid_webhook_url" | "invalid_api_key" | "session_required" | "invalid_sign_in_link" | "csrf_token_invalid" | "not_in_plan" | "wrong_key_type" | "live_key_required" | "origin_not_allowed" | "hostname_not_yours" | "not_found" | "job_not_found" | "geofeed_not_found" | "webhook_not_found" | "event_not_found" | "method_not_allowed" | "request_timeout" | "job_not_completed" | "too_many_webhooks" | "webhook_disabled" | "too_many_keys" | "too_many_hostnames" | "hostname_claimed" | "idempotency_key_reused" | "idempotency_key_in_progress" | "job_expired" | "rules_changed" | "body_too_large" | "unsupported_media_type" | "hostname_not_active" | "location_unavailable" | "rate_limit_exceeded" | "too_many_sign_in_requests" | "monthly_limit_exceeded" | "headers_too_large" | "internal_error" | "job_storage_unavailable" | "service_unavailable" | "gateway_timeout";
             /** @description Human-readable; may change. */
             message: string;
             /** @description monthly_limit_exceeded only: requests left of the monthly cap when the call was refused. */
@@ -7445,7 +7445,10 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `too_many_hostnames`: a dashboard hostname claim when the account already holds 20 custom hostnames */
+            /**
+             * @description - `too_many_hostnames`: a dashboard hostname claim when the account already holds 20 custom hostnames
+             *     - `hostname_claimed`: a dashboard hostname claim of a name another account holds (its claim pending or active), or whose earlier failed claim is still being released
+             */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

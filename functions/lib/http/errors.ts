@@ -61,6 +61,11 @@ export const ERROR_CODES = {
   too_many_keys: 409,
   /** Dashboard: the account already holds its most custom hostnames (20); remove one first. */
   too_many_hostnames: 409,
+  /**
+   * Dashboard: another account holds the hostname (its claim pending or active), or an earlier claim
+   * that failed is still being released; docs/custom-hostnames.md.
+   */
+  hostname_claimed: 409,
   /** The Idempotency-Key was used in the last 24 h with another body. */
   idempotency_key_reused: 409,
   /** The Idempotency-Key's first request is still being created (or its crash not yet swept). */

@@ -115,6 +115,8 @@ export const DOMAIN_ERRORS: readonly ErrorRegistration[] = [
       return new HttpError('not_found', err.message);
     if (err.code === 'plan_not_eligible') return new HttpError('not_in_plan', err.message);
     if (err.code === 'too_many_hostnames') return new HttpError('too_many_hostnames', err.message);
+    // A state of the name, not a mistake in the request: the same body may succeed later.
+    if (err.code === 'hostname_claimed') return new HttpError('hostname_claimed', err.message);
     return new ValidationError('invalid_field', err.message);
   }),
 ];

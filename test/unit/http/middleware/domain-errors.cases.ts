@@ -170,6 +170,10 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
       error: 'not_in_plan',
     });
     expect(answer(new DomainRefusedError('hostname_claimed', 'x'))).toMatchObject({
+      status: 409,
+      error: 'hostname_claimed',
+    });
+    expect(answer(new DomainRefusedError('invalid_hostname', 'x'))).toMatchObject({
       status: 400,
       error: 'invalid_field',
     });
