@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore, hostnameStore, memberStore } from '../../functions/lib/aws/services.js';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
+import { MAX_HOSTNAMES_PER_ACCOUNT } from '../../functions/lib/custom-hostnames/lifecycle.js';
 import { runAdmin } from '../../scripts/admin-cli.js';
 import { signIn } from '../support/dashboard-session.js';
 import { cname, type DnsServer, type Rr, startDnsServer, txt } from '../support/dns-server.js';
@@ -327,6 +328,37 @@ describe('custom-hostnames', () => {
         headers: method === 'GET' ? { Cookie: session.cookie } : session.change(),
         ...(body === undefined ? {} : { body }),
       });
+
+    test(`claims at the same moment, from the dashboard and the CLI, never hold more than ${MAX_HOSTNAMES_PER_ACCOUNT} hostnames; a removal makes room for one`, async () => {
+      const { accountId, session } = await dashboardAccount();
+      const viaDashboard = Array.from({ length: 24 }, (_, i) =>
+        dashboard(session, 'POST', '', { hostname: `h${i}.race.com` }).then((res) => res.status),
+      );
+      const viaCli = Array.from({ length: 6 }, (_, i) =>
+        domainAdd(accountId, `cli${i}.race.com`).then((res) => (res.code === 0 ? 201 : 409)),
+      );
+      const statuses = await Promise.all([...viaDashboard, ...viaCli]);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(30 - MAX_HOSTNAMES_PER_ACCOUNT);
+      const listed = async () =>
+        ((await (await dashboard(session, 'GET', '')).json()) as { hostnames: unknown[] }).hostnames;
+      expect(await listed()).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+      const refused = await dashboard(session, 'POST', '', { hostname: 'one-more.race.com' });
+      expect([refused.status, ((await refused.json()) as { error: string }).error]).toEqual([
+        409,
+        'too_many_hostnames',
+      ]);
+      const cli = await domainAdd(accountId, 'one-more.race.com');
+      expect(cli.code).toBe(2);
+      expect(cli.error).toMatch(/at most 20 custom hostnames/);
+      const [first] = (await listed()) as { hostname: string }[];
+      expect((await dashboard(session, 'DELETE', `/${first!.hostname}`)).status).toBe(204);
+      const after = await Promise.all(
+        ['x1', 'x2', 'x3'].map((n) => dashboard(session, 'POST', '', { hostname: `${n}.race.com` })),
+      );
+      expect(after.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+      expect(await listed()).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+    });
 
     test("another account's claim is 409 hostname_claimed, its message shown as the docs say", async () => {
       const holder = await dashboardAccount();

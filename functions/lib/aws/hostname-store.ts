@@ -5,8 +5,10 @@ import {
   GetCommand,
   PutCommand,
   paginateScan,
+  QueryCommand,
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import type { KeySlot, KeySlots } from '../accounts/live-keys.js';
 import {
   type HostnameRecord,
   HostnameRecordSchema,
@@ -15,9 +17,13 @@ import {
   UNSETTLED_STATUSES,
 } from '../custom-hostnames/hostname.js';
 import { accountItems } from './account-items.js';
+import { conditional } from './dynamo-conditions.js';
 
 // Custom hostnames in the Accounts table (see account-store.ts for the other items):
-//   HOST#<hostname> / HOST     one claim; the key makes a hostname claimable by one account only
+//   HOST#<hostname> / HOST              one claim; the key makes a hostname claimable by one account only
+//   ACCOUNT#<id> / HOSTSLOT#<nn>        a hostname's slot of the account's 20: hostname, claimedAt
+//   ACCOUNT#<id> / HOSTSLOTS            every hostname of the account holds a slot (backfill done)
+// None but the claim carries accountId, so the byAccount index holds the claims only.
 //
 // The hot path (the authorizer) reads one item by key. An account's hostnames are one Query of the
 // byAccount index (the dashboard lists them); finding the pending ones is scheduled work that
@@ -26,19 +32,40 @@ import { accountItems } from './account-items.js';
 const SK = 'HOST';
 const key = (hostname: string) => ({ pk: `HOST#${hostname}`, sk: SK });
 
+/** What the sort keys of an account's hostname slot items begin with (one Query reads them all). */
+const SLOT_ITEMS = 'HOSTSLOT';
+const SLOT_PREFIX = `${SLOT_ITEMS}#`;
+const SLOTS_MARKER_SK = `${SLOT_ITEMS}S`;
+const slotKey = (accountId: string, n: number) => ({
+  pk: `ACCOUNT#${accountId}`,
+  sk: `${SLOT_PREFIX}${String(n).padStart(2, '0')}`,
+});
+
 function parse(item: Record<string, unknown>): HostnameRecord {
   const { pk: _pk, sk: _sk, ...rest } = item;
   return HostnameRecordSchema.parse(rest);
 }
 
 export class DynamoHostnameStore implements HostnameStore {
+  readonly slots: KeySlots;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.slots = new DynamoHostnameSlots(db, table, this);
+  }
 
   async getHostname(hostname: string): Promise<HostnameRecord | undefined> {
     const res = await this.db.send(new GetCommand({ TableName: this.table, Key: key(hostname) }));
+    return res.Item ? parse(res.Item) : undefined;
+  }
+
+  /** getHostname with a consistent read: whether a slot's hostname is still its account's. */
+  async getHostnameConsistent(hostname: string): Promise<HostnameRecord | undefined> {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: key(hostname), ConsistentRead: true }),
+    );
     return res.Item ? parse(res.Item) : undefined;
   }
 
@@ -106,5 +133,78 @@ export class DynamoHostnameStore implements HostnameStore {
       if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
+  }
+}
+
+/**
+ * The slots of an account's hostnames (accounts/live-keys.ts, with the hostname as the holder),
+ * items beside the account's profile, read in one Query.
+ */
+class DynamoHostnameSlots implements KeySlots {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly table: string,
+    private readonly hostnames: DynamoHostnameStore,
+  ) {}
+
+  async slots(accountId: string): Promise<{ held: KeySlot[]; backfilled: boolean }> {
+    const res = await this.db.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
+        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':slot': SLOT_ITEMS },
+        ConsistentRead: true,
+      }),
+    );
+    const items = res.Items ?? [];
+    return {
+      held: items
+        .filter((item) => String(item.sk).startsWith(SLOT_PREFIX))
+        .map((item) => ({
+          n: Number(String(item.sk).slice(SLOT_PREFIX.length)),
+          keyId: String(item.hostname),
+          claimedAt: String(item.claimedAt),
+        })),
+      backfilled: items.some((item) => item.sk === SLOTS_MARKER_SK),
+    };
+  }
+
+  async markBackfilled(accountId: string): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.table, Item: { pk: `ACCOUNT#${accountId}`, sk: SLOTS_MARKER_SK } }),
+    );
+  }
+
+  async claimSlot(accountId: string, slot: KeySlot): Promise<boolean> {
+    return conditional(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...slotKey(accountId, slot.n), hostname: slot.keyId, claimedAt: slot.claimedAt },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      ),
+    );
+  }
+
+  async freeSlot(accountId: string, slot: Pick<KeySlot, 'n' | 'keyId'>): Promise<void> {
+    await conditional(() =>
+      this.db.send(
+        new DeleteCommand({
+          TableName: this.table,
+          Key: slotKey(accountId, slot.n),
+          ConditionExpression: 'hostname = :hostname',
+          ExpressionAttributeValues: { ':hostname': slot.keyId },
+        }),
+      ),
+    );
+  }
+
+  async isLive(accountId: string, hostname: string): Promise<boolean> {
+    return (await this.hostnames.getHostnameConsistent(hostname))?.accountId === accountId;
+  }
+
+  async liveKeyIds(accountId: string): Promise<string[]> {
+    return (await this.hostnames.listByAccount(accountId)).map((record) => record.hostname);
   }
 }

@@ -1,3 +1,4 @@
+import type { KeySlots } from '../accounts/live-keys.js';
 import * as z from '../zod.js';
 
 // Custom hostnames (docs/custom-hostnames.md): an account on a plan with the custom-hostname
@@ -102,4 +103,10 @@ export interface HostnameStore extends HostnameLookup {
   listByAccount(accountId: string): Promise<HostnameRecord[]>;
   /** Records in pending_dns, pending_certificate or removing. */
   listUnsettled(): Promise<HostnameRecord[]>;
+  /**
+   * The slots that bound an account's hostnames (MAX_HOSTNAMES_PER_ACCOUNT), the live keys' slots
+   * (accounts/live-keys.ts) held by hostnames: a slot's `keyId` is the hostname holding it, and a
+   * holder is live while that hostname's record is the account's.
+   */
+  readonly slots: KeySlots;
 }

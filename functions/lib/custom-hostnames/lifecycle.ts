@@ -1,5 +1,7 @@
 import pLimit from 'p-limit';
 import type { Account } from '../accounts/account.js';
+import { LiveKeyLimitError } from '../accounts/errors.js';
+import { claimKeySlot, freeKeySlot, KEY_SLOT_GRACE_MS, type KeySlot } from '../accounts/live-keys.js';
 import { DomainRefusedError } from './errors.js';
 import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
@@ -49,14 +51,19 @@ export function viewOf(record: HostnameRecord): HostnameView {
  */
 export const MAX_HOSTNAMES_PER_ACCOUNT = 20;
 
+/** Longer than a claim can run (the dashboard's 10 s function timeout, the CLI's few writes). */
+export const HOSTNAME_SLOT_GRACE_MS = KEY_SLOT_GRACE_MS;
+
 /**
  * Claims a hostname for an account (rule 7: plans with the custom-hostname flag only). The claim is
  * a conditional put, so of two accounts racing for one hostname exactly one gets it. Adding a
  * hostname the account already holds returns it as it stands. Another account's claim that failed
  * (never proven within its 72 hours, or its certificate refused) is released for the new claimant:
- * `failed` is final, so the name would otherwise stay blocked until its holder removed it. The
- * count against MAX_HOSTNAMES_PER_ACCOUNT is read before the claim, so claims racing at the limit
- * may pass it by their number.
+ * `failed` is final, so the name would otherwise stay blocked until its holder removed it.
+ *
+ * MAX_HOSTNAMES_PER_ACCOUNT holds under concurrent claims as the live keys' limit does: the claim
+ * first takes one of the account's numbered slots with a write that succeeds only while the slot
+ * is free (accounts/live-keys.ts), and gives it back when its put loses or its hostname goes.
  */
 export async function addHostname(accountId: string, raw: string, deps: DomainDeps): Promise<HostnameRecord> {
   const account = await deps.accounts.getAccount(accountId);
@@ -74,13 +81,9 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
   const existing = await deps.store.getHostname(hostname);
   if (existing?.accountId === accountId) return existing;
   if (existing) await releaseFailedClaim(existing, deps);
-  if ((await deps.store.listByAccount(accountId)).length >= MAX_HOSTNAMES_PER_ACCOUNT) {
-    throw new DomainRefusedError(
-      'too_many_hostnames',
-      `An account holds at most ${MAX_HOSTNAMES_PER_ACCOUNT} custom hostnames: remove one first.`,
-    );
-  }
-  const at = deps.now().toISOString();
+  const now = deps.now();
+  const slot = await claimHostnameSlot(accountId, hostname, now, deps);
+  const at = now.toISOString();
   const record: HostnameRecord = {
     hostname,
     accountId,
@@ -90,10 +93,39 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
     createdAt: at,
     updatedAt: at,
   };
-  if (await deps.store.create(record)) return record;
+  let created: boolean;
+  try {
+    created = await deps.store.create(record);
+  } catch (err) {
+    await deps.store.slots.freeSlot(accountId, slot).catch(() => undefined);
+    throw err;
+  }
+  if (created) return record;
+  await deps.store.slots.freeSlot(accountId, slot);
   const winner = await deps.store.getHostname(hostname);
   if (!winner) throw new Error(`hostname ${hostname} was claimed and released concurrently; try again`);
   return ownedOrRefuse(winner, accountId);
+}
+
+/** One of the account's MAX_HOSTNAMES_PER_ACCOUNT slots for `hostname`, or too_many_hostnames. */
+async function claimHostnameSlot(
+  accountId: string,
+  hostname: string,
+  now: Date,
+  deps: DomainDeps,
+): Promise<KeySlot> {
+  try {
+    return await claimKeySlot(deps.store.slots, accountId, hostname, now, {
+      max: MAX_HOSTNAMES_PER_ACCOUNT,
+      graceMs: HOSTNAME_SLOT_GRACE_MS,
+    });
+  } catch (err) {
+    if (!(err instanceof LiveKeyLimitError)) throw err;
+    throw new DomainRefusedError(
+      'too_many_hostnames',
+      `An account holds at most ${MAX_HOSTNAMES_PER_ACCOUNT} custom hostnames: remove one first.`,
+    );
+  }
 }
 
 /**
@@ -140,7 +172,7 @@ export async function verifyHostname(hostname: string, deps: DomainDeps): Promis
   if (record.status === 'active' || record.status === 'failed') return { record, transitions: [] };
   if (record.status === 'removing') {
     if ((await deps.certificates.release(record.hostname)) === 'pending') return { record, transitions: [] };
-    await deps.store.remove(record.hostname, 'removing');
+    if (await deps.store.remove(record.hostname, 'removing')) await freeSlotOf(record, deps);
     return { record: null, transitions: ['removed'] };
   }
   const outcome = await advance(record, {
@@ -185,7 +217,17 @@ async function removeRecord(
     }
     return 'removing';
   }
-  return (await deps.store.remove(record.hostname, record.status)) ? 'removed' : 'changed';
+  if (!(await deps.store.remove(record.hostname, record.status))) return 'changed';
+  await freeSlotOf(record, deps);
+  return 'removed';
+}
+
+/**
+ * Gives back the slot a removed hostname held (a removal cut short before this leaves it to the
+ * next claim that finds every slot held: its hostname is no longer the account's).
+ */
+async function freeSlotOf(record: HostnameRecord, deps: DomainDeps): Promise<void> {
+  await freeKeySlot(deps.store.slots, record.accountId, record.hostname);
 }
 
 export async function listHostnames(accountId: string, deps: DomainDeps): Promise<HostnameView[]> {

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import {
   addHostname,
   type DomainDeps,
+  HOSTNAME_SLOT_GRACE_MS,
   listHostnames,
   MAX_HOSTNAMES_PER_ACCOUNT,
   removeHostname,
@@ -82,6 +83,56 @@ describe('lifecycle', () => {
       expect(await addHostname('acct_2', 'one-more.shop.com', d)).toMatchObject({ accountId: 'acct_2' });
       await removeHostname('h3.shop.com', d);
       expect(await addHostname('acct_1', 'h20.shop.com', d)).toMatchObject({ status: 'pending_dns' });
+    });
+
+    test(`claims at the same moment never hold more than ${MAX_HOSTNAMES_PER_ACCOUNT} hostnames; the loser of a race for one name gives its slot back`, async () => {
+      const d = deps();
+      const names = Array.from({ length: MAX_HOSTNAMES_PER_ACCOUNT + 10 }, (_, i) => `h${i}.race.com`);
+      const results = await Promise.allSettled(names.map((name) => addHostname('acct_1', name, d)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+      const refused = results.filter((r) => r.status === 'rejected');
+      expect(refused).toHaveLength(10);
+      for (const r of refused) expect(r).toMatchObject({ reason: { code: 'too_many_hostnames' } });
+      expect(await d.store.listByAccount('acct_1')).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+      expect(d.store.slotsHeld('acct_1')).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+      // Removing one frees its slot: exactly one more claim gets in.
+      await removeHostname('h0.race.com', d);
+      const again = await Promise.allSettled(
+        ['x1.race.com', 'x2.race.com', 'x3.race.com'].map((name) => addHostname('acct_1', name, d)),
+      );
+      expect(again.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      // Two claims of one name by one account: one record, one slot.
+      const e = deps();
+      await Promise.all([
+        addHostname('acct_1', 'twice.race.com', e),
+        addHostname('acct_1', 'twice.race.com', e),
+      ]);
+      expect(e.store.slotsHeld('acct_1')).toHaveLength(1);
+    });
+
+    test('a slot whose hostname is gone (a removal cut short) is taken back once the grace has passed', async () => {
+      let now = T0;
+      const d = deps({ now: () => now });
+      for (let i = 0; i < MAX_HOSTNAMES_PER_ACCOUNT; i++) await addHostname('acct_1', `h${i}.shop.com`, d);
+      // The record goes, its slot stays: what a process killed between the two writes leaves.
+      d.store.items.delete('h5.shop.com');
+      await expect(addHostname('acct_1', 'late.shop.com', d)).rejects.toMatchObject({
+        code: 'too_many_hostnames',
+      });
+      now = new Date(T0.getTime() + HOSTNAME_SLOT_GRACE_MS);
+      expect(await addHostname('acct_1', 'late.shop.com', d)).toMatchObject({ hostname: 'late.shop.com' });
+      expect(d.store.slotsHeld('acct_1').map((s) => s.keyId)).not.toContain('h5.shop.com');
+    });
+
+    test('hostnames claimed before the slots existed count: the first claim gives each a slot', async () => {
+      const d = deps();
+      for (let i = 0; i < MAX_HOSTNAMES_PER_ACCOUNT; i++) {
+        d.store.items.set(`old${i}.shop.com`, pendingRecord({ hostname: `old${i}.shop.com` }));
+      }
+      await expect(addHostname('acct_1', 'new.shop.com', d)).rejects.toMatchObject({
+        code: 'too_many_hostnames',
+      });
+      expect(d.store.slotsHeld('acct_1')).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
     });
 
     test("another account's failed claim is released for a new claimant; a pending or active one is not", async () => {

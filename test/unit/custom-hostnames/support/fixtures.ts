@@ -1,4 +1,5 @@
 import type { Account } from '../../../../functions/lib/accounts/account.js';
+import type { KeySlot, KeySlots } from '../../../../functions/lib/accounts/live-keys.js';
 import {
   type HostnameRecord,
   type HostnameStatus,
@@ -62,6 +63,9 @@ export class ScriptedCertificates implements CertificateProvider {
   }
 }
 
+/** A turn of the event loop: what a store's round trip gives the claims running beside it. */
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export const T0 = new Date('2026-03-01T12:00:00Z');
 export const hoursLater = (hours: number) => new Date(T0.getTime() + hours * 3_600_000);
 
@@ -86,36 +90,87 @@ export function configuredZone(): ZoneTable {
   });
 }
 
-/** The store port in memory, with the same conditional semantics as the DynamoDB adapter. */
+/**
+ * The store port in memory, with the same conditional semantics as the DynamoDB adapter. Each call
+ * yields a turn first, so claims started together interleave as requests do.
+ */
 export class MemoryHostnameStore implements HostnameStore {
   readonly items = new Map<string, HostnameRecord>();
+  /** `<accountId>` -> slot number -> the slot. */
+  readonly held = new Map<string, Map<number, KeySlot>>();
+  readonly backfilled = new Set<string>();
   reads = 0;
 
+  readonly slots: KeySlots = {
+    slots: async (accountId) => {
+      await turn();
+      return {
+        held: [...(this.held.get(accountId)?.values() ?? [])].map((s) => ({ ...s })),
+        backfilled: this.backfilled.has(accountId),
+      };
+    },
+    markBackfilled: async (accountId) => {
+      await turn();
+      this.backfilled.add(accountId);
+    },
+    claimSlot: async (accountId, slot) => {
+      await turn();
+      const held = this.held.get(accountId) ?? new Map<number, KeySlot>();
+      this.held.set(accountId, held);
+      if (held.has(slot.n)) return false;
+      held.set(slot.n, { ...slot });
+      return true;
+    },
+    freeSlot: async (accountId, slot) => {
+      await turn();
+      if (this.held.get(accountId)?.get(slot.n)?.keyId === slot.keyId)
+        this.held.get(accountId)!.delete(slot.n);
+    },
+    isLive: async (accountId, hostname) => {
+      await turn();
+      return this.items.get(hostname)?.accountId === accountId;
+    },
+    liveKeyIds: async (accountId) => {
+      await turn();
+      return [...this.items.values()].filter((r) => r.accountId === accountId).map((r) => r.hostname);
+    },
+  };
+
+  /** The slots the account holds. */
+  slotsHeld(accountId: string): KeySlot[] {
+    return [...(this.held.get(accountId)?.values() ?? [])];
+  }
+
   async getHostname(hostname: string) {
+    await turn();
     this.reads++;
     const found = this.items.get(hostname);
     return found ? { ...found } : undefined;
   }
 
   async create(record: HostnameRecord) {
+    await turn();
     if (this.items.has(record.hostname)) return false;
     this.items.set(record.hostname, { ...record });
     return true;
   }
 
   async replace(record: HostnameRecord, expected: HostnameStatus) {
+    await turn();
     if (this.items.get(record.hostname)?.status !== expected) return false;
     this.items.set(record.hostname, { ...record });
     return true;
   }
 
   async remove(hostname: string, expected: HostnameStatus) {
+    await turn();
     if (this.items.get(hostname)?.status !== expected) return false;
     this.items.delete(hostname);
     return true;
   }
 
   async listByAccount(accountId: string) {
+    await turn();
     return [...this.items.values()].filter((r) => r.accountId === accountId);
   }
 
