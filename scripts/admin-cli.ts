@@ -203,7 +203,7 @@ const DOMAIN_HINTS: Record<DomainRefusal, string> = {
   zone_apex: HOSTNAME_HINT,
   base_domain: HOSTNAME_HINT,
   hostname_claimed:
-    'a hostname serves one account: its holder keeps it until `npm run admin -- domain remove --hostname HOST`',
+    'a hostname serves one account: its holder keeps it while its claim is active or within its 72 hours to show DNS; a failed or lapsed claim goes to the next account that adds the name',
   too_many_hostnames: `${HOSTNAMES_HINT} (domain remove --hostname HOST frees one)`,
   unknown_hostname: HOSTNAMES_HINT,
 };

@@ -127,7 +127,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'An account holds at most 20 custom hostnames: remove one first.',
   },
   hostname_claimed: {
-    when: 'a dashboard hostname claim of a name another account holds (its claim pending or active), or whose earlier failed claim is still being released',
+    when: 'a dashboard hostname claim of a name another account holds (its claim pending within its 72 hours, or active), or whose earlier failed claim is still being released',
     message: 'geo.customer.com is already claimed by another account',
   },
   geofeed_not_found: {

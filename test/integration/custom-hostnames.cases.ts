@@ -405,5 +405,30 @@ describe('custom-hostnames', () => {
       expect((await domainAdd(accountId, 'xn--zz.customer-shop.com')).code).toBe(2);
       expect(await hostnameStore(stack.services).getHostname('xn--zz.customer-shop.com')).toBeUndefined();
     });
+
+    test('removing a pending claim and adding it again does not restart its 72 h; past them, another account gets it', async () => {
+      const squatter = await account('pro');
+      const owner = await account('business');
+      const first = await domainAdd(squatter.accountId, 'api.squat-shop.com');
+      expect(first.code).toBe(0);
+      const claimedAt = (await hostnameStore(stack.services).getHostname('api.squat-shop.com'))!.createdAt;
+      for (const hours of [24, 47]) {
+        clock.advance(hours * 3_600_000 - 60_000);
+        expect((await admin(['domain', 'remove', '--hostname', 'api.squat-shop.com'])).code).toBe(0);
+        const again = await domainAdd(squatter.accountId, 'api.squat-shop.com');
+        expect(again.out).toEqual(first.out);
+        expect((await hostnameStore(stack.services).getHostname('api.squat-shop.com'))!.createdAt).toBe(
+          claimedAt,
+        );
+        expect((await domainAdd(owner.accountId, 'api.squat-shop.com')).code).toBe(2);
+      }
+      // 72 h after the first claim: the owner of the name gets it, verifier run or not.
+      clock.advance(HOSTNAME_TIMEOUTS.dnsMs - 71 * 3_600_000 + 180_000);
+      const taken = await domainAdd(owner.accountId, 'api.squat-shop.com');
+      expect(taken.code).toBe(0);
+      expect((await hostnameStore(stack.services).getHostname('api.squat-shop.com'))!.accountId).toBe(
+        owner.accountId,
+      );
+    });
   });
 });

@@ -7447,7 +7447,7 @@ export interface operations {
             };
             /**
              * @description - `too_many_hostnames`: a dashboard hostname claim when the account already holds 20 custom hostnames
-             *     - `hostname_claimed`: a dashboard hostname claim of a name another account holds (its claim pending or active), or whose earlier failed claim is still being released
+             *     - `hostname_claimed`: a dashboard hostname claim of a name another account holds (its claim pending within its 72 hours, or active), or whose earlier failed claim is still being released
              */
             409: {
                 headers: {

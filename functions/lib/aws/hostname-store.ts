@@ -10,6 +10,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { KeySlot, KeySlots } from '../accounts/live-keys.js';
 import {
+  type FirstClaim,
   type HostnameRecord,
   HostnameRecordSchema,
   type HostnameStatus,
@@ -21,6 +22,7 @@ import { conditional } from './dynamo-conditions.js';
 
 // Custom hostnames in the Accounts table (see account-store.ts for the other items):
 //   HOST#<hostname> / HOST              one claim; the key makes a hostname claimable by one account only
+//   HOST#<hostname> / CLAIM#<accountId> the account's first claim of it: claimedAt, token (30 days)
 //   ACCOUNT#<id> / HOSTSLOT#<nn>        a hostname's slot of the account's 20: hostname, claimedAt
 //   ACCOUNT#<id> / HOSTSLOTS            every hostname of the account holds a slot (backfill done)
 // None but the claim carries accountId, so the byAccount index holds the claims only.
@@ -31,6 +33,11 @@ import { conditional } from './dynamo-conditions.js';
 
 const SK = 'HOST';
 const key = (hostname: string) => ({ pk: `HOST#${hostname}`, sk: SK });
+
+const claimKey = (hostname: string, accountId: string) => ({
+  pk: `HOST#${hostname}`,
+  sk: `CLAIM#${accountId}`,
+});
 
 /** What the sort keys of an account's hostname slot items begin with (one Query reads them all). */
 const SLOT_ITEMS = 'HOSTSLOT';
@@ -54,6 +61,26 @@ export class DynamoHostnameStore implements HostnameStore {
     private readonly table: string,
   ) {
     this.slots = new DynamoHostnameSlots(db, table, this);
+  }
+
+  async firstClaim(hostname: string, accountId: string): Promise<FirstClaim | undefined> {
+    const res = await this.db.send(
+      new GetCommand({ TableName: this.table, Key: claimKey(hostname, accountId), ConsistentRead: true }),
+    );
+    return res.Item ? { claimedAt: String(res.Item.claimedAt), token: String(res.Item.token) } : undefined;
+  }
+
+  async rememberClaim(hostname: string, accountId: string, claim: FirstClaim, since: string) {
+    return conditional(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...claimKey(hostname, accountId), claimedAt: claim.claimedAt, token: claim.token },
+          ConditionExpression: 'attribute_not_exists(pk) OR claimedAt < :since',
+          ExpressionAttributeValues: { ':since': since },
+        }),
+      ),
+    );
   }
 
   async getHostname(hostname: string): Promise<HostnameRecord | undefined> {

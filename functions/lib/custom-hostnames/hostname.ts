@@ -46,8 +46,8 @@ export type HostnameReason = keyof typeof HOSTNAME_REASONS;
 const HOUR_MS = 3_600_000;
 
 /**
- * Deadlines. 72 h for DNS after `domain add` (then `failed`/dns_not_configured), and 72 h for the
- * certificate after DNS verified, which is also how long ACM keeps trying to validate a pending
+ * Deadlines. 72 h for DNS after the account's first claim of the name (then `failed`/
+ * dns_not_configured), and 72 h for the certificate after DNS verified, which is also how long ACM keeps trying to validate a pending
  * certificate before it gives up (validation-timed-out).
  */
 export const HOSTNAME_TIMEOUTS = {
@@ -58,6 +58,12 @@ export const HOSTNAME_TIMEOUTS = {
   /** Per-try DNS query timeout for the checks, and tries per server. */
   dnsQueryTimeoutMs: 1_000,
   dnsTries: 2,
+  /**
+   * How long an account's first claim of a hostname is remembered (claim time and TXT token): its
+   * claims of that name within this time all run their 72 h from the first, so removing and adding
+   * it again never restarts them (docs/custom-hostnames.md: Claims that prove nothing).
+   */
+  claimMemoryMs: 30 * 24 * HOUR_MS,
 } as const;
 
 export const DnsRecordSchema = z.object({
@@ -88,6 +94,14 @@ export const HostnameRecordSchema = z.object({
 /** A claimed hostname (one item per hostname: two accounts can never hold the same one). */
 export type HostnameRecord = z.infer<typeof HostnameRecordSchema>;
 
+/** An account's first claim of a hostname, remembered for HOSTNAME_TIMEOUTS.claimMemoryMs. */
+export interface FirstClaim {
+  /** When the account first claimed the name (ISO): its claims' 72 h run from here. */
+  claimedAt: string;
+  /** The TXT token of that claim, kept for the claims after it. */
+  token: string;
+}
+
 /** The port to where hostname records live (DynamoDB in AWS and locally). */
 export interface HostnameLookup {
   getHostname(hostname: string): Promise<HostnameRecord | undefined>;
@@ -109,4 +123,11 @@ export interface HostnameStore extends HostnameLookup {
    * holder is live while that hostname's record is the account's.
    */
   readonly slots: KeySlots;
+  /** The account's first claim of the hostname, as remembered (whatever its age). */
+  firstClaim(hostname: string, accountId: string): Promise<FirstClaim | undefined>;
+  /**
+   * Remembers the account's first claim of the hostname unless one claimed at or after `since` is
+   * remembered already; false then (read it with firstClaim).
+   */
+  rememberClaim(hostname: string, accountId: string, claim: FirstClaim, since: string): Promise<boolean>;
 }

@@ -3,7 +3,14 @@ import type { Account } from '../accounts/account.js';
 import { LiveKeyLimitError } from '../accounts/errors.js';
 import { claimKeySlot, freeKeySlot, KEY_SLOT_GRACE_MS, type KeySlot } from '../accounts/live-keys.js';
 import { DomainRefusedError } from './errors.js';
-import type { DnsRecord, HostnameRecord, HostnameStatus, HostnameStore } from './hostname.js';
+import {
+  type DnsRecord,
+  type FirstClaim,
+  HOSTNAME_TIMEOUTS,
+  type HostnameRecord,
+  type HostnameStatus,
+  type HostnameStore,
+} from './hostname.js';
 import type { CertificateProvider, DomainResolver } from './ports.js';
 import { recordsFor } from './records.js';
 import { canonicalHostname, validateCustomHostname } from './validate-hostname.js';
@@ -57,13 +64,16 @@ export const HOSTNAME_SLOT_GRACE_MS = KEY_SLOT_GRACE_MS;
 /**
  * Claims a hostname for an account (rule 7: plans with the custom-hostname flag only). The claim is
  * a conditional put, so of two accounts racing for one hostname exactly one gets it. Adding a
- * hostname the account already holds returns it as it stands. Another account's claim that failed
- * (never proven within its 72 hours, or its certificate refused) is released for the new claimant:
- * `failed` is final, so the name would otherwise stay blocked until its holder removed it.
+ * hostname the account already holds returns it as it stands. Another account's claim that failed,
+ * or whose 72 hours to show DNS ran out, is released for the new claimant: the name would otherwise
+ * stay blocked until its holder removed it.
  *
  * MAX_HOSTNAMES_PER_ACCOUNT holds under concurrent claims as the live keys' limit does: the claim
  * first takes one of the account's numbered slots with a write that succeeds only while the slot
  * is free (accounts/live-keys.ts), and gives it back when its put loses or its hostname goes.
+ *
+ * The 72 hours run from the account's first claim of the name in HOSTNAME_TIMEOUTS.claimMemoryMs,
+ * with that claim's TXT token: removing a claim and adding it again does not restart them.
  */
 export async function addHostname(accountId: string, raw: string, deps: DomainDeps): Promise<HostnameRecord> {
   const account = await deps.accounts.getAccount(accountId);
@@ -80,21 +90,22 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
 
   const existing = await deps.store.getHostname(hostname);
   if (existing?.accountId === accountId) return existing;
-  if (existing) await releaseFailedClaim(existing, deps);
+  if (existing) await releaseLapsedClaim(existing, deps);
   const now = deps.now();
   const slot = await claimHostnameSlot(accountId, hostname, now, deps);
-  const at = now.toISOString();
-  const record: HostnameRecord = {
-    hostname,
-    accountId,
-    status: 'pending_dns',
-    target: deps.target,
-    token: deps.newToken(),
-    createdAt: at,
-    updatedAt: at,
-  };
+  let record: HostnameRecord;
   let created: boolean;
   try {
+    const first = await firstClaim(hostname, accountId, now, deps);
+    record = {
+      hostname,
+      accountId,
+      status: 'pending_dns',
+      target: deps.target,
+      token: first.token,
+      createdAt: first.claimedAt,
+      updatedAt: now.toISOString(),
+    };
     created = await deps.store.create(record);
   } catch (err) {
     await deps.store.slots.freeSlot(accountId, slot).catch(() => undefined);
@@ -105,6 +116,26 @@ export async function addHostname(accountId: string, raw: string, deps: DomainDe
   const winner = await deps.store.getHostname(hostname);
   if (!winner) throw new Error(`hostname ${hostname} was claimed and released concurrently; try again`);
   return ownedOrRefuse(winner, accountId);
+}
+
+/**
+ * The account's first claim of the name within HOSTNAME_TIMEOUTS.claimMemoryMs, or this one (then
+ * remembered). Of two claims at once the first remembered is the one both use.
+ */
+async function firstClaim(
+  hostname: string,
+  accountId: string,
+  now: Date,
+  deps: DomainDeps,
+): Promise<FirstClaim> {
+  const since = new Date(now.getTime() - HOSTNAME_TIMEOUTS.claimMemoryMs).toISOString();
+  const known = await deps.store.firstClaim(hostname, accountId);
+  if (known && known.claimedAt >= since) return known;
+  const claim: FirstClaim = { claimedAt: now.toISOString(), token: deps.newToken() };
+  if (await deps.store.rememberClaim(hostname, accountId, claim, since)) return claim;
+  const remembered = await deps.store.firstClaim(hostname, accountId);
+  if (!remembered) throw new Error(`the first claim of ${hostname} changed concurrently; try again`);
+  return remembered;
 }
 
 /** One of the account's MAX_HOSTNAMES_PER_ACCOUNT slots for `hostname`, or too_many_hostnames. */
@@ -128,12 +159,20 @@ async function claimHostnameSlot(
   }
 }
 
+/** Whether a claim still pending DNS is past its 72 hours (the verifier fails it at its next run). */
+function lapsed(record: HostnameRecord, now: Date): boolean {
+  return (
+    record.status === 'pending_dns' && now.getTime() - Date.parse(record.createdAt) >= HOSTNAME_TIMEOUTS.dnsMs
+  );
+}
+
 /**
- * Another account's claim: released when it failed, else the name is taken. A claimant racing for
- * the same failed name may remove it first ('changed'): the conditional put then decides.
+ * Another account's claim: released when it failed or its 72 hours to show DNS ran out, else the
+ * name is taken. A claimant racing for the same name may remove it first ('changed'): the
+ * conditional put then decides.
  */
-async function releaseFailedClaim(record: HostnameRecord, deps: DomainDeps): Promise<void> {
-  if (record.status !== 'failed') throw claimed(record.hostname);
+async function releaseLapsedClaim(record: HostnameRecord, deps: DomainDeps): Promise<void> {
+  if (record.status !== 'failed' && !lapsed(record, deps.now())) throw claimed(record.hostname);
   if ((await removeRecord(record, deps)) === 'removing') {
     throw new DomainRefusedError(
       'hostname_claimed',

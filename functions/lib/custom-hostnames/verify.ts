@@ -13,7 +13,7 @@ import { challengeName, challengeValue } from './records.js';
 //
 //   pending_dns --(CNAME to our edge + TXT challenge found)--> pending_certificate --(issued)--> active
 //        |                                                         |
-//        +-- 72 h after `domain add` without them --> failed       +-- refused, or 72 h --> failed
+//        +-- 72 h after the first claim without them -> failed     +-- refused, or 72 h --> failed
 //            (dns_not_configured)                                      (certificate_failed/_timeout)
 //
 // One call advances as far as it can: where the certificate is issued at once (locally), a hostname
@@ -105,7 +105,7 @@ export async function advance(record: HostnameRecord, deps: VerifyDeps): Promise
         move({
           status: 'failed',
           reason: 'dns_not_configured',
-          message: `The DNS records were not in place ${HOSTNAME_TIMEOUTS.dnsMs / 3_600_000} hours after the hostname was added. Last check: ${dns.message} Remove it and add it again to retry.`,
+          message: `The DNS records were not in place ${HOSTNAME_TIMEOUTS.dnsMs / 3_600_000} hours after the hostname was first claimed. Last check: ${dns.message} Publish the records, then remove it and add it again: the 72 hours are not restarted, so it verifies at its first check.`,
         });
       } else {
         current = { ...current, reason: dns.reason, message: dns.message };

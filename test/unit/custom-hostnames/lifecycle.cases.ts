@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import { HOSTNAME_TIMEOUTS } from '../../../functions/lib/custom-hostnames/hostname.js';
 import {
   addHostname,
   type DomainDeps,
@@ -133,6 +134,77 @@ describe('lifecycle', () => {
         code: 'too_many_hostnames',
       });
       expect(d.store.slotsHeld('acct_1')).toHaveLength(MAX_HOSTNAMES_PER_ACCOUNT);
+    });
+
+    test('a claim removed and added again keeps its first claim time and token: the 72 h are not restarted', async () => {
+      let now = T0;
+      const d = deps({ now: () => now, resolver: new ZoneTable() });
+      const first = await addHostname('acct_1', 'geo.shop.com', d);
+      for (const hours of [10, 40, 71]) {
+        now = hoursLater(hours);
+        await removeHostname('geo.shop.com', d);
+        expect(await addHostname('acct_1', 'geo.shop.com', d)).toMatchObject({
+          createdAt: T0.toISOString(),
+          token: first.token,
+          status: 'pending_dns',
+        });
+      }
+      // 72 h after the first claim it fails, and another account that adds it then gets it.
+      now = hoursLater(72);
+      expect((await verifyHostname('geo.shop.com', d)).record).toMatchObject({
+        status: 'failed',
+        reason: 'dns_not_configured',
+      });
+      expect(await addHostname('acct_2', 'geo.shop.com', d)).toMatchObject({ accountId: 'acct_2' });
+    });
+
+    test("a claim past its 72 h without DNS no longer blocks another account, even before the verifier's run", async () => {
+      let now = T0;
+      const d = deps({ now: () => now, resolver: new ZoneTable() });
+      await addHostname('acct_1', 'geo.shop.com', d);
+      now = hoursLater(71.9);
+      await expect(addHostname('acct_2', 'geo.shop.com', d)).rejects.toMatchObject({
+        code: 'hostname_claimed',
+      });
+      now = hoursLater(72);
+      expect(await addHostname('acct_2', 'geo.shop.com', d)).toMatchObject({ accountId: 'acct_2' });
+      // acct_1's slot went with its claim.
+      expect(d.store.slotsHeld('acct_1')).toHaveLength(0);
+    });
+
+    test('a lapsed claim added again by the same account has no new 72 h: it must verify at its first check', async () => {
+      let now = T0;
+      const d = deps({ now: () => now, resolver: new ZoneTable() });
+      await addHostname('acct_1', 'geo.shop.com', d);
+      now = hoursLater(80);
+      await verifyHostname('geo.shop.com', d);
+      await removeHostname('geo.shop.com', d);
+      const again = await addHostname('acct_1', 'geo.shop.com', d);
+      expect(again.createdAt).toBe(T0.toISOString());
+      // Not in place: failed at once, and the name is free for others at the same moment.
+      expect((await verifyHostname('geo.shop.com', d)).record).toMatchObject({ status: 'failed' });
+      await removeHostname('geo.shop.com', d);
+      await addHostname('acct_1', 'geo.shop.com', d);
+      expect(await addHostname('acct_2', 'geo.shop.com', d)).toMatchObject({ accountId: 'acct_2' });
+      // The owner of the domain who publishes the records first still gets it on its first check.
+      const e = deps({ now: () => now });
+      e.store.claims.set('geo.shop.com acct_1', { claimedAt: T0.toISOString(), token: 'tok123' });
+      expect(await addHostname('acct_1', 'geo.shop.com', e)).toMatchObject({ createdAt: T0.toISOString() });
+      expect((await verifyHostname('geo.shop.com', e)).record).toMatchObject({ status: 'active' });
+    });
+
+    test(`the first claim is forgotten after ${HOSTNAME_TIMEOUTS.claimMemoryMs / 86_400_000} days: a claim then has its own 72 h`, async () => {
+      let now = T0;
+      const d = deps({ now: () => now, resolver: new ZoneTable() });
+      const first = await addHostname('acct_1', 'geo.shop.com', d);
+      await removeHostname('geo.shop.com', d);
+      now = new Date(T0.getTime() + HOSTNAME_TIMEOUTS.claimMemoryMs + 1);
+      const later = await addHostname('acct_1', 'geo.shop.com', d);
+      expect(later.createdAt).toBe(now.toISOString());
+      expect(later.token).not.toBe(first.token);
+      // Another account's first claim is its own: it never inherits acct_1's time.
+      await removeHostname('geo.shop.com', d);
+      expect(await addHostname('acct_2', 'geo.shop.com', d)).toMatchObject({ createdAt: now.toISOString() });
     });
 
     test("another account's failed claim is released for a new claimant; a pending or active one is not", async () => {

@@ -1,6 +1,7 @@
 import type { Account } from '../../../../functions/lib/accounts/account.js';
 import type { KeySlot, KeySlots } from '../../../../functions/lib/accounts/live-keys.js';
 import {
+  type FirstClaim,
   type HostnameRecord,
   type HostnameStatus,
   type HostnameStore,
@@ -96,6 +97,8 @@ export function configuredZone(): ZoneTable {
  */
 export class MemoryHostnameStore implements HostnameStore {
   readonly items = new Map<string, HostnameRecord>();
+  /** `<hostname> <accountId>` -> the account's first claim of it. */
+  readonly claims = new Map<string, FirstClaim>();
   /** `<accountId>` -> slot number -> the slot. */
   readonly held = new Map<string, Map<number, KeySlot>>();
   readonly backfilled = new Set<string>();
@@ -135,6 +138,20 @@ export class MemoryHostnameStore implements HostnameStore {
       return [...this.items.values()].filter((r) => r.accountId === accountId).map((r) => r.hostname);
     },
   };
+
+  async firstClaim(hostname: string, accountId: string) {
+    await turn();
+    const found = this.claims.get(`${hostname} ${accountId}`);
+    return found ? { ...found } : undefined;
+  }
+
+  async rememberClaim(hostname: string, accountId: string, claim: FirstClaim, since: string) {
+    await turn();
+    const found = this.claims.get(`${hostname} ${accountId}`);
+    if (found && found.claimedAt >= since) return false;
+    this.claims.set(`${hostname} ${accountId}`, { ...claim });
+    return true;
+  }
 
   /** The slots the account holds. */
   slotsHeld(accountId: string): KeySlot[] {
