@@ -15,7 +15,8 @@ import { parseDeliveryMessage } from '../lib/webhooks/message.js';
 // record is one attempt to make now. The records of a batch are attempted at once (a receiver that
 // never answers holds its own attempt, for at most ATTEMPT_TIMEOUT_MS, and nobody else's). A failed
 // attempt is not a failed record: the attempt is logged and its retry scheduled (webhooks/delivery.ts);
-// a record fails only when the storage does, and SQS delivers it again.
+// a record fails only when the storage does, and SQS delivers it again. A receiver busy with another
+// attempt puts the record's delivery in its line; each attempt that ends queues the next in line.
 async function processRecord(deps: DeliveryDeps, record: SQSRecord): Promise<void> {
   const message = parseDeliveryMessage(record.body);
   const outcome = await deliver(deps, message);

@@ -82,6 +82,8 @@ export class WebhookPipeline extends Construct {
       }),
     );
     tables.grant('Webhooks', this.delivery.fn, 'readWrite', this.delivery);
+    // An attempt that ends hands its receiver to the next delivery in the receiver's line and queues it.
+    this.queue.grantSendMessages(this.delivery.fn);
     tables.grant('Accounts', this.delivery.fn, 'read', this.delivery);
     grantSendUsageNotices(this.delivery.fn, props.notifyFrom);
 

@@ -328,6 +328,23 @@ describe('webhooks', () => {
     expect(await attempts(other.id, 1)).toEqual([expect.objectContaining({ outcome: 'succeeded' })]);
   });
 
+  test("while an attempt hangs, the endpoint's other events wait in its line and follow as soon as it ends, oldest first, with no sweep", async () => {
+    const slow = await receiver(['hang', 200]);
+    const { id } = await endpoint(slow.url);
+    const first = await sendTest(id);
+    await slow.nth(1);
+    const others = [await sendTest(id), await sendTest(id)];
+    // Drained once the hanging attempt gives up (10 s): the other two were handed the receiver in turn.
+    await stack.pollers.drained();
+    expect(slow.deliveries.map((d) => d.event.id)).toEqual([first, ...others]);
+    const entries = await attempts(id, 3);
+    expect(entries.map((e) => [e.eventId, e.outcome])).toEqual([
+      [others[1], 'succeeded'],
+      [others[0], 'succeeded'],
+      [first, 'failed'],
+    ]);
+  });
+
   test('a disabled endpoint refuses test events and redeliveries (409) and gets nothing until it is enabled', async () => {
     const hook = await receiver([200, 200, 200]);
     const { id } = await endpoint(hook.url);

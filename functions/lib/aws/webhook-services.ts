@@ -32,6 +32,7 @@ export function deliveryDeps(s: Services, mailer: () => Promise<Mailer>): Delive
     store: webhookStore(s),
     post: webhookPost(s),
     policy: destinationPolicy(s),
+    queue: webhookQueue(s),
     now: s.now,
     disabled: async (accountId, endpoint, reason) => {
       // A test partition's endpoints (docs/test-mode.md) are its live account's to hear about.

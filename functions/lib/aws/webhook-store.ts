@@ -8,9 +8,11 @@ import type {
   DeliveryRecord,
   DueItem,
   JobReceiver,
+  ReceiverHolder,
   StoredEvent,
   WebhookStore,
 } from '../webhooks/ports.js';
+import { firstInLine } from '../webhooks/ports.js';
 import { conditional } from './dynamo-conditions.js';
 import { WEBHOOKS_DUE } from './resources.js';
 
@@ -19,7 +21,8 @@ import { WEBHOOKS_DUE } from './resources.js';
 //   EVENT#<eventId>                      the event and the job's own receiver, kept EVENT_RETENTION_DAYS
 //   DELIVERY#<eventId>#<targetId>        one event's delivery to one receiver: state, attempts, next attempt
 //   ATTEMPT#<targetId>#<at>#<eventId>#<n> the delivery log, newest last
-//   RECEIVER#<targetId>                  the attempt in flight to a receiver (one at a time)
+//   RECEIVER#<targetId>                  the attempt in flight to a receiver (one at a time), or the
+//                                        delivery it is handed to next, and its line (eventId: due time)
 // Items awaiting work carry `dueQueue` and `dueAt` (the sparse index webhooksDue): an event not yet
 // announced, a delivery whose next attempt is due. Everything but the endpoint set expires by TTL.
 
@@ -214,38 +217,133 @@ export class DynamoWebhookStore implements WebhookStore {
     );
   }
 
-  holdReceiver(accountId: string, receiver: string, token: string, now: Date, until: Date): Promise<boolean> {
+  async holdReceiver(
+    accountId: string,
+    receiver: string,
+    eventId: string,
+    token: string,
+    now: Date,
+    until: Date,
+  ): Promise<boolean> {
+    const free = 'attribute_not_exists(pk) OR #until < :now OR handedTo = :event';
+    const hold = (update: string, line: string) =>
+      conditional(() =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { pk: pk(accountId), sk: `RECEIVER#${receiver}` },
+            UpdateExpression: `SET #token = :token, #until = :until, expiresAt = :expires${update}`,
+            ConditionExpression: `(${free}) AND ${line}`,
+            ExpressionAttributeNames: {
+              '#token': 'token',
+              '#until': 'until',
+              '#line': 'line',
+              ...(update.includes('#event') ? { '#event': eventId } : {}),
+            },
+            ExpressionAttributeValues: {
+              ':token': token,
+              ':until': until.getTime(),
+              ':expires': Math.floor(until.getTime() / 1000) + 3600,
+              ':now': now.getTime(),
+              ':event': eventId,
+              ...(update.includes(':empty') ? { ':empty': {} } : {}),
+            },
+          }),
+        ),
+      );
+    // A receiver with a line (the usual case once it was held): this delivery leaves the line as it
+    // takes the receiver. One never held, or let go with an empty line: its line is made.
+    return (
+      (await hold(' REMOVE handedTo, #line.#event', 'attribute_exists(#line)')) ||
+      hold(', #line = :empty REMOVE handedTo', 'attribute_not_exists(#line)')
+    );
+  }
+
+  waitForReceiver(
+    accountId: string,
+    receiver: string,
+    eventId: string,
+    dueAt: string,
+    now: Date,
+    max: number,
+  ): Promise<boolean> {
     return conditional(() =>
       this.db.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table,
-          Item: {
-            pk: pk(accountId),
-            sk: `RECEIVER#${receiver}`,
-            token,
-            until: until.getTime(),
-            expiresAt: Math.floor(until.getTime() / 1000) + 3600,
-          },
-          ConditionExpression: 'attribute_not_exists(pk) OR #until < :now',
-          ExpressionAttributeNames: { '#until': 'until' },
-          ExpressionAttributeValues: { ':now': now.getTime() },
+          Key: { pk: pk(accountId), sk: `RECEIVER#${receiver}` },
+          UpdateExpression: 'SET #line.#event = :due',
+          ConditionExpression:
+            'attribute_exists(#line) AND #until >= :now AND (size(#line) < :max OR attribute_exists(#line.#event))',
+          ExpressionAttributeNames: { '#line': 'line', '#until': 'until', '#event': eventId },
+          ExpressionAttributeValues: { ':due': dueAt, ':now': now.getTime(), ':max': max },
         }),
       ),
     );
   }
 
-  async releaseReceiver(accountId: string, receiver: string, token: string): Promise<void> {
-    await conditional(() =>
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: { pk: pk(accountId), sk: `RECEIVER#${receiver}` },
-          ConditionExpression: '#token = :token',
-          ExpressionAttributeNames: { '#token': 'token' },
-          ExpressionAttributeValues: { ':token': token },
-        }),
-      ),
-    );
+  async passReceiver(
+    accountId: string,
+    receiver: string,
+    holder: ReceiverHolder,
+    until: Date,
+  ): Promise<string | null> {
+    const key = { pk: pk(accountId), sk: `RECEIVER#${receiver}` };
+    const [held, value] =
+      'token' in holder ? ['#token = :holder', holder.token] : ['handedTo = :holder', holder.handedTo];
+    // Read, then written on the condition that nothing changed the holder or the chosen one meanwhile;
+    // a delivery joining the line between the two is read again.
+    for (let round = 0; round < 5; round++) {
+      const res = await this.db.send(
+        new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }),
+      );
+      const item = res.Item;
+      if (!item || ('token' in holder ? item.token !== value : item.handedTo !== value)) return null;
+      const next = firstInLine((item.line ?? {}) as Record<string, string>);
+      if (next === null) {
+        const freed = await conditional(() =>
+          this.db.send(
+            new DeleteCommand({
+              TableName: this.table,
+              Key: key,
+              ConditionExpression: `${held} AND (attribute_not_exists(#line) OR size(#line) = :zero)`,
+              ExpressionAttributeNames: {
+                '#line': 'line',
+                ...('token' in holder ? { '#token': 'token' } : {}),
+              },
+              ExpressionAttributeValues: { ':holder': value, ':zero': 0 },
+            }),
+          ),
+        );
+        if (freed) return null;
+        continue;
+      }
+      const handed = await conditional(() =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key,
+            UpdateExpression:
+              'SET handedTo = :next, #until = :until, expiresAt = :expires REMOVE #token, #line.#next',
+            ConditionExpression: `${held} AND attribute_exists(#line.#next)`,
+            ExpressionAttributeNames: {
+              '#token': 'token',
+              '#until': 'until',
+              '#line': 'line',
+              '#next': next,
+            },
+            ExpressionAttributeValues: {
+              ':holder': value,
+              ':next': next,
+              ':until': until.getTime(),
+              ':expires': Math.floor(until.getTime() / 1000) + 3600,
+            },
+          }),
+        ),
+      );
+      if (handed) return next;
+    }
+    return null;
   }
 
   async restartDelivery(d: DeliveryRecord): Promise<void> {

@@ -23,14 +23,18 @@ export const ANNOUNCE_GRACE_MS = 60_000;
 export const SWEEP_LEASE_MS = 15 * 60_000;
 
 /**
- * When the sweep looks at a pending delivery: at its next attempt's time when it is a retry or was put
- * off; a first attempt is queued by announce() at once, so the sweep looks at it only SWEEP_LEASE_MS
- * later (its message lost). Null when it is not pending.
+ * When the sweep looks at a pending delivery: at its next attempt's time when it is a retry; a first
+ * attempt is queued by announce() at once, so the sweep looks at it only SWEEP_LEASE_MS later (its
+ * message lost); one waiting in its receiver's line, which the attempt before it hands the receiver
+ * to, not before its `waitingUntil` (that hand-off lost). Null when it is not pending.
  */
 export function deliveryDueAt(d: DeliveryRecord): string | null {
   if (d.state !== 'pending' || d.nextAttemptAt === null) return null;
-  if (d.attempts > 0 || (d.deferred ?? 0) > 0) return d.nextAttemptAt;
-  return new Date(Date.parse(d.nextAttemptAt) + SWEEP_LEASE_MS).toISOString();
+  const at =
+    d.attempts > 0 || (d.deferred ?? 0) > 0
+      ? d.nextAttemptAt
+      : new Date(Date.parse(d.nextAttemptAt) + SWEEP_LEASE_MS).toISOString();
+  return d.waitingUntil !== undefined && d.waitingUntil > at ? d.waitingUntil : at;
 }
 
 export interface AnnounceDeps {

@@ -35,8 +35,13 @@ export interface DeliveryRecord {
   reason?: string;
   /** Until then a worker holds the attempt in progress. */
   claimedUntil?: number;
-  /** Times the attempt was put off because its receiver was busy with another (webhooks/delivery.ts). */
+  /** Times the attempt waited because its receiver was busy with another (webhooks/delivery.ts). */
   deferred?: number;
+  /**
+   * Set while the delivery waits in its receiver's line: the attempt in flight hands the receiver to
+   * it; the sweep takes it up only after this time, should that hand-off never come (a worker died).
+   */
+  waitingUntil?: string;
 }
 
 /** One attempt, as GET /v1/webhooks/{id}/deliveries lists it. */
@@ -85,12 +90,44 @@ export interface WebhookStore {
    */
   recordAttempt(d: DeliveryRecord, next: DeliveryRecord, log: AttemptLog | null): Promise<void>;
   /**
-   * Holds a receiver (an endpoint, or a job's own) for one attempt until `until`: false while another
-   * attempt holds it. One attempt at a time per receiver, so a receiver that never answers holds one
-   * worker, not one per event.
+   * Holds a receiver (an endpoint, or a job's own) for the attempt of delivery `eventId` until `until`,
+   * under `token`: true when the receiver was free, its holder's time had run out, or it was handed to
+   * this delivery (passReceiver); false while another attempt holds it or it is handed to another.
+   * One attempt at a time per receiver, so a receiver that never answers holds one worker, not one
+   * per event. The receiver's line is kept.
    */
-  holdReceiver(accountId: string, receiver: string, token: string, now: Date, until: Date): Promise<boolean>;
-  releaseReceiver(accountId: string, receiver: string, token: string): Promise<void>;
+  holdReceiver(
+    accountId: string,
+    receiver: string,
+    eventId: string,
+    token: string,
+    now: Date,
+    until: Date,
+  ): Promise<boolean>;
+  /**
+   * Puts delivery `eventId`, due at `dueAt`, in the line of a receiver that is held (or handed on):
+   * false when it is free (hold it instead) or its line already has `max` deliveries.
+   */
+  waitForReceiver(
+    accountId: string,
+    receiver: string,
+    eventId: string,
+    dueAt: string,
+    now: Date,
+    max: number,
+  ): Promise<boolean>;
+  /**
+   * Lets go of a receiver that `holder` still holds (the attempt's token, or the delivery it was handed
+   * to, which will not use it): handed to the delivery longest due in its line, reserved for it until
+   * `until`, whose eventId is returned; freed when the line is empty (null). Null too when `holder`
+   * no longer holds it.
+   */
+  passReceiver(
+    accountId: string,
+    receiver: string,
+    holder: ReceiverHolder,
+    until: Date,
+  ): Promise<string | null>;
   /** Starts a new round of attempts now (a redelivery); creates the delivery when there is none. */
   restartDelivery(d: DeliveryRecord): Promise<void>;
   /** Marks a pending delivery as queued again until `until` (the sweep's lease). */
@@ -103,6 +140,21 @@ export interface WebhookStore {
   ): Promise<{ items: AttemptLog[]; next: string | null }>;
   /** Pending work whose time has come: events not yet announced, deliveries due for a retry. */
   due(now: Date, limit: number): Promise<DueItem[]>;
+}
+
+/** Who lets go of a receiver: the attempt that held it, or the delivery it was handed to. */
+export type ReceiverHolder = { token: string } | { handedTo: string };
+
+/** The greatest number of deliveries waiting in one receiver's line; past it they wait for the sweep. */
+export const RECEIVER_LINE_MAX = 500;
+
+/** The first in a receiver's line: longest due, then by event id. */
+export function firstInLine(line: Readonly<Record<string, string>>): string | null {
+  let first: [string, string] | null = null;
+  for (const [eventId, dueAt] of Object.entries(line))
+    if (first === null || dueAt < first[1] || (dueAt === first[1] && eventId < first[0]))
+      first = [eventId, dueAt];
+  return first ? first[0] : null;
 }
 
 export interface DeliveryMessage {

@@ -4,6 +4,7 @@ import {
   AttemptInProgressError,
   deliver,
   nextAttemptAt,
+  RECEIVER_WAIT_MS,
   RETRY_WINDOW_SECONDS,
   retryDelaySeconds,
 } from '../../../functions/lib/webhooks/delivery.js';
@@ -289,7 +290,7 @@ describe('webhook delivery', () => {
     expect((await w.store.endpointSet(ACCOUNT)).endpoints[0]!.status).toBe('disabled');
   });
 
-  test('one attempt at a time per receiver: the others are put off, not run beside a hanging one', async () => {
+  test('one attempt at a time per receiver: the others wait in its line, not beside a hanging one, and go when it ends', async () => {
     const w = await setUp();
     const a = await w.announceOne();
     const b = await w.announceOne();
@@ -306,16 +307,160 @@ describe('webhook delivery', () => {
     expect(w.post.calls).toHaveLength(1);
     expect(await deliver(w.delivery, b.messages[0]!)).toBe('deferred');
     expect(w.post.calls).toHaveLength(1);
-    const putOff = (await w.store.getDelivery(ACCOUNT, b.event.id, w.endpoint.id))!;
-    expect(putOff).toMatchObject({ state: 'pending', attempts: 0, deferred: 1 });
+    const waiting = (await w.store.getDelivery(ACCOUNT, b.event.id, w.endpoint.id))!;
+    expect(waiting).toMatchObject({ state: 'pending', attempts: 0, deferred: 1 });
+    // Not an attempt, and not left to the sweep: the sweep looks at it only after RECEIVER_WAIT_MS.
+    expect(await sweepWebhooks(w.announcing)).toEqual({ announced: 0, retried: 0 });
+    expect(w.queue.take()).toEqual([]);
     answer();
     expect(await first).toBe('succeeded');
-    // Not an attempt: its time comes in RECEIVER_BUSY_DELAY_MS, and the sweep queues it then.
-    w.clock.set(putOff.nextAttemptAt!);
-    await sweepWebhooks(w.announcing);
-    const [again] = w.queue.take().filter((m) => m.eventId === b.event.id);
-    expect(await deliver(w.delivery, again!)).toBe('succeeded');
+    // The attempt that ended handed the receiver to it and queued it, at the same instant.
+    const handed = w.queue.take();
+    expect(handed).toEqual(b.messages);
+    expect(await deliver(w.delivery, handed[0]!)).toBe('succeeded');
     expect(w.post.calls).toHaveLength(2);
+    expect(w.queue.take()).toEqual([]);
+    expect(w.store.receivers.size).toBe(0);
+  });
+
+  test("a receiver's due retries go oldest due first, each as the one before ends, not one a sweep", async () => {
+    const w = await setUp();
+    // Four events whose first attempts fail a second apart: their retries are due a second apart.
+    const events: { event: { id: string }; messages: DeliveryMessage[] }[] = [];
+    w.post.answer(FAIL, FAIL, FAIL, FAIL);
+    for (let n = 0; n < 4; n++) {
+      const one = await w.announceOne();
+      expect(await deliver(w.delivery, one.messages[0]!)).toBe('retry');
+      events.push(one);
+      w.clock.advance(1_000);
+    }
+    const ids = events.map((e) => e.event.id);
+    w.clock.set(new Date(T0.getTime() + 2 * 60_000));
+    expect(await sweepWebhooks(w.announcing)).toEqual({ announced: 0, retried: 4 });
+    const swept = w.queue.take();
+    expect(swept.map((m) => m.eventId)).toEqual(ids);
+
+    // The queue hands them out in any order: the newest first, its receiver slow to answer.
+    let answer!: () => void;
+    w.post.next(
+      () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ status: 200, latencyMs: 5, response: 'ok' });
+        }),
+    );
+    w.post.always({ status: 200, latencyMs: 5, response: 'ok' });
+    const newest = deliver(w.delivery, swept[3]!);
+    for (let i = 0; i < 100 && w.post.calls.length === 4; i++) await Promise.resolve();
+    expect(w.post.calls).toHaveLength(5);
+    for (const m of [swept[2]!, swept[0]!, swept[1]!]) expect(await deliver(w.delivery, m)).toBe('deferred');
+    // A new event meanwhile: due after every retry waiting, so it waits behind them.
+    const late = await w.announceOne();
+    expect(await deliver(w.delivery, late.messages[0]!)).toBe('deferred');
+    answer();
+    expect(await newest).toBe('succeeded');
+
+    // Each attempt that ends queues the next in line: the receiver's pace, no sweep, no time passing.
+    const outcomes: string[] = [];
+    for (let m = w.queue.take(); m.length > 0; m = w.queue.take()) {
+      expect(m).toHaveLength(1);
+      outcomes.push(await deliver(w.delivery, m[0]!));
+    }
+    expect(outcomes).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+    expect(w.clock.now()).toEqual(new Date(T0.getTime() + 2 * 60_000));
+    const order = w.post.calls.slice(4).map((c) => c.headers['Netintel-Event-Id']);
+    expect(order).toEqual([ids[3], ids[0], ids[1], ids[2], late.event.id]);
+    for (const id of ids.slice(0, 3))
+      expect(await w.store.getDelivery(ACCOUNT, id, w.endpoint.id)).toMatchObject({
+        state: 'succeeded',
+        attempts: 2,
+        deferred: 1,
+      });
+    expect(w.store.receivers.size).toBe(0);
+    w.clock.advance(SWEEP_LEASE_MS);
+    expect(await sweepWebhooks(w.announcing)).toEqual({ announced: 0, retried: 0 });
+  });
+
+  test('a worker that dies holding the receiver, or a hand-off that is lost, leaves the line to the sweep after RECEIVER_WAIT_MS', async () => {
+    const w = await setUp();
+    const a = await w.announceOne();
+    const b = await w.announceOne();
+    const c = await w.announceOne();
+    // A worker took the receiver for an attempt and died: its hold runs out after 30 s.
+    const now = w.clock.now();
+    expect(
+      await w.store.holdReceiver(
+        ACCOUNT,
+        w.endpoint.id,
+        'evt_dead',
+        'dead',
+        now,
+        new Date(now.getTime() + 30_000),
+      ),
+    ).toBe(true);
+    expect(await deliver(w.delivery, a.messages[0]!)).toBe('deferred');
+    expect(await deliver(w.delivery, b.messages[0]!)).toBe('deferred');
+    expect(await deliver(w.delivery, c.messages[0]!)).toBe('deferred');
+    expect(w.post.calls).toHaveLength(0);
+    w.clock.advance(RECEIVER_WAIT_MS - 1);
+    expect(await sweepWebhooks(w.announcing)).toEqual({ announced: 0, retried: 0 });
+    w.clock.advance(1);
+    expect(await sweepWebhooks(w.announcing)).toEqual({ announced: 0, retried: 3 });
+    const swept = w.queue.take();
+    expect(swept.map((m) => m.eventId)).toEqual([a.event.id, b.event.id, c.event.id]);
+    // The first attempt then hands the receiver on, but its hand-off is never queued (the worker
+    // dies there, or the queue fails): the attempt stays recorded, the next one waits for the sweep.
+    w.queue.failNext();
+    await expect(deliver(w.delivery, swept[0]!)).rejects.toThrow('the queue is unavailable');
+    expect(await w.store.getDelivery(ACCOUNT, a.event.id, w.endpoint.id)).toMatchObject({
+      state: 'succeeded',
+    });
+    // The receiver is b's now: c, swept too, waits in line behind it.
+    expect(await deliver(w.delivery, swept[2]!)).toBe('deferred');
+    // The queue gives the message that failed again: made, nothing to do, and b's turn is not taken.
+    expect(await deliver(w.delivery, swept[0]!)).toBe('skipped');
+    expect(w.queue.take()).toEqual([]);
+    // b's own copy from the sweep takes the receiver handed to it, and hands it to c.
+    expect(await deliver(w.delivery, swept[1]!)).toBe('succeeded');
+    expect(w.queue.take()).toEqual(c.messages);
+    expect(await deliver(w.delivery, c.messages[0]!)).toBe('succeeded');
+    expect(w.post.calls.map((call) => call.headers['Netintel-Event-Id'])).toEqual([
+      a.event.id,
+      b.event.id,
+      c.event.id,
+    ]);
+    expect(w.queue.take()).toEqual([]);
+    expect(w.store.receivers.size).toBe(0);
+    w.clock.advance(SWEEP_LEASE_MS);
+    expect(await sweepWebhooks(w.announcing)).toEqual({ announced: 0, retried: 0 });
+  });
+
+  test('a hand-off to a delivery already made or cancelled goes on to the next in line', async () => {
+    const w = await setUp();
+    const a = await w.announceOne();
+    const b = await w.announceOne();
+    const c = await w.announceOne();
+    let answer!: () => void;
+    w.post.next(
+      () =>
+        new Promise((resolve) => {
+          answer = () => resolve({ status: 200, latencyMs: 1, response: 'ok' });
+        }),
+    );
+    const first = deliver(w.delivery, a.messages[0]!);
+    for (let i = 0; i < 100 && w.post.calls.length === 0; i++) await Promise.resolve();
+    expect(await deliver(w.delivery, b.messages[0]!)).toBe('deferred');
+    expect(await deliver(w.delivery, c.messages[0]!)).toBe('deferred');
+    // b is redelivered meanwhile to a receiver that no longer exists: it is cancelled.
+    await deleteEndpoint(w.store, ACCOUNT, w.endpoint.id);
+    answer();
+    expect(await first).toBe('succeeded');
+    expect(w.queue.take()).toEqual(b.messages);
+    expect(await deliver(w.delivery, b.messages[0]!)).toBe('cancelled');
+    expect(w.queue.take()).toEqual(c.messages);
+    expect(await deliver(w.delivery, c.messages[0]!)).toBe('cancelled');
+    expect(w.queue.take()).toEqual([]);
+    expect(w.store.receivers.size).toBe(0);
+    expect(w.post.calls).toHaveLength(1);
   });
 
   test('a deleted or disabled endpoint: cancelled, no request, nothing logged', async () => {

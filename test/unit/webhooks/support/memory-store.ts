@@ -8,14 +8,17 @@ import type {
   DeliveryRecord,
   DueItem,
   JobReceiver,
+  ReceiverHolder,
   StoredEvent,
   WebhookStore,
 } from '../../../../functions/lib/webhooks/ports.js';
+import { firstInLine } from '../../../../functions/lib/webhooks/ports.js';
 
 // An in-memory WebhookStore with the conditions of the DynamoDB one (functions/lib/aws/webhook-store.ts):
 // the endpoint set is written only at the version read, an event and a delivery are created only when
 // absent, an attempt is claimed only while pending with the same attempts and no live claim, and an
-// outcome is recorded only while pending with the same attempts. What is due mirrors the sparse index
+// outcome is recorded only while pending with the same attempts; a receiver is held only when free,
+// run out or handed to the delivery asking, and let go only by its holder. What is due mirrors the sparse index
 // (dueQueue/dueAt): an event until it is announced, a pending delivery with attempts made and a next
 // time; the sweep's lease moves a delivery's due time. Every value is copied in and out, as a
 // database would, so a caller's object never aliases what is stored.
@@ -116,26 +119,69 @@ export class MemoryWebhookStore implements WebhookStore {
     return row ? copy(row.record) : undefined;
   }
 
-  /** Receivers held by an attempt in flight: token and until (ms). */
-  readonly receivers = new Map<string, { token: string; until: number }>();
+  /**
+   * Receivers, as the RECEIVER# items: the attempt in flight (token) or the delivery handed the
+   * receiver next (handedTo), until when (ms), and the line (eventId: due time).
+   */
+  readonly receivers = new Map<
+    string,
+    { token?: string; handedTo?: string; until: number; line: Record<string, string> }
+  >();
 
   async holdReceiver(
     accountId: string,
     receiver: string,
+    eventId: string,
     token: string,
     now: Date,
     until: Date,
   ): Promise<boolean> {
+    this.calls.push('holdReceiver');
     const key = `${accountId}#${receiver}`;
     const held = this.receivers.get(key);
-    if (held && held.until >= now.getTime()) return false;
-    this.receivers.set(key, { token, until: until.getTime() });
+    if (held && !(held.until < now.getTime()) && held.handedTo !== eventId) return false;
+    // Taken by a delivery of its line: out of the line.
+    const line = held?.line ?? {};
+    delete line[eventId];
+    this.receivers.set(key, { token, until: until.getTime(), line });
     return true;
   }
 
-  async releaseReceiver(accountId: string, receiver: string, token: string): Promise<void> {
+  async waitForReceiver(
+    accountId: string,
+    receiver: string,
+    eventId: string,
+    dueAt: string,
+    now: Date,
+    max: number,
+  ): Promise<boolean> {
+    this.calls.push('waitForReceiver');
+    const held = this.receivers.get(`${accountId}#${receiver}`);
+    if (!held || held.until < now.getTime()) return false;
+    if (Object.keys(held.line).length >= max && !(eventId in held.line)) return false;
+    held.line[eventId] = dueAt;
+    return true;
+  }
+
+  async passReceiver(
+    accountId: string,
+    receiver: string,
+    holder: ReceiverHolder,
+    until: Date,
+  ): Promise<string | null> {
+    this.calls.push('passReceiver');
     const key = `${accountId}#${receiver}`;
-    if (this.receivers.get(key)?.token === token) this.receivers.delete(key);
+    const held = this.receivers.get(key);
+    if (!held || ('token' in holder ? held.token !== holder.token : held.handedTo !== holder.handedTo))
+      return null;
+    const next = firstInLine(held.line);
+    if (next === null) {
+      this.receivers.delete(key);
+      return null;
+    }
+    delete held.line[next];
+    this.receivers.set(key, { handedTo: next, until: until.getTime(), line: held.line });
+    return next;
   }
 
   async claimAttempt(d: DeliveryRecord, now: Date, until: Date): Promise<boolean> {

@@ -56,6 +56,7 @@ export function webhookWorld(start = '2026-11-28T10:00:00.000Z') {
     store,
     post: post.post,
     policy: LIVE,
+    queue,
     now: clock.now,
     disabled: async (accountId, endpoint, reason) => {
       notices.push({ accountId, endpoint, reason });
