@@ -4,7 +4,7 @@ import { examples } from './examples.js';
 
 export const contract: RouteContract = {
   body: EndpointCreateBody,
-  requestErrors: ['invalid_field', 'missing_field'],
+  requestErrors: ['invalid_field', 'missing_field', 'invalid_webhook_url'],
   errors: ['invalid_webhook_url', 'too_many_webhooks'],
   response: EndpointWithSecretSchema,
   responseStatus: 201,

@@ -5,7 +5,7 @@ import { examples } from './examples.js';
 export const contract: RouteContract = {
   params: WebhookPath,
   body: EndpointUpdateBody,
-  requestErrors: ['invalid_field'],
+  requestErrors: ['invalid_field', 'invalid_webhook_url'],
   errors: ['webhook_not_found', 'invalid_webhook_url'],
   response: EndpointSchema,
   examples,

@@ -20,15 +20,18 @@ const eventTypes = z.array(z.enum(WEBHOOK_EVENT_TYPES)).check(
   z.describe(`The events the endpoint receives: ${WEBHOOK_EVENT_TYPES.join(', ')}.`),
 );
 
-const url = z
-  .string()
-  .check(
-    z.minLength(1),
-    z.maxLength(URL_MAX),
-    z.describe(
-      'Where events are POSTed: an absolute https URL on a public host (never a private, loopback, link-local or metadata address; a name is checked again at every delivery).',
-    ),
-  );
+const url = z.string().check(
+  z.minLength(1),
+  // invalid_webhook_url, as every other refusal of the URL and a job's too long webhookUrl (docs/errors.md).
+  z.refine((value) => value.length <= URL_MAX, {
+    ...apiCode('invalid_webhook_url'),
+    error: `The URL is longer than ${URL_MAX.toLocaleString('en-US')} characters.`,
+  }),
+  z.meta({ maxLength: URL_MAX }),
+  z.describe(
+    'Where events are POSTed: an absolute https URL on a public host (never a private, loopback, link-local or metadata address; a name is checked again at every delivery).',
+  ),
+);
 
 const description = z
   .nullable(z.string().check(z.maxLength(DESCRIPTION_MAX)))

@@ -90,6 +90,24 @@ describe('request-validation', () => {
       expect(outcome(() => validate(risk, { ip: '8.8.8.8' }))).toBe('missing_field');
     });
 
+    test("a webhook URL over 2,048 characters is invalid_webhook_url, as a job's webhookUrl is, in plain words", () => {
+      const long = `https://hooks.shop.example/${'a'.repeat(2048)}`;
+      const refusal = { code: 'invalid_webhook_url', message: 'The URL is longer than 2,048 characters.' };
+      expect(() =>
+        validate(CONTRACTS['webhooks-create'].body!, { url: long, events: ['job.completed'] }),
+      ).toThrow(expect.objectContaining(refusal));
+      expect(() => validate(CONTRACTS['webhooks-update'].body!, { url: long })).toThrow(
+        expect.objectContaining(refusal),
+      );
+      expect(() => validate(CONTRACTS['jobs-create'].query!, { webhookUrl: long }, 'query')).toThrow(
+        expect.objectContaining({ code: 'invalid_webhook_url' }),
+      );
+      // 2,048 exactly is not refused for its length.
+      const longest = `https://hooks.shop.example/${'a'.repeat(2048 - 27)}`;
+      expect(longest).toHaveLength(2048);
+      expect(outcome(() => validate(CONTRACTS['webhooks-update'].body!, { url: longest }))).toBe('accepted');
+    });
+
     test('an IP batch item that is not a string is invalid_ip naming its index', () => {
       expect(() => validate(CONTRACTS['lookup-batch'].body!, { ips: ['8.8.8.8', null] })).toThrow(
         expect.objectContaining({ code: 'invalid_ip', message: expect.stringContaining('ips[1]') }),
