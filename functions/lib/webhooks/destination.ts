@@ -27,6 +27,23 @@ export type DestinationCheck =
 
 export const DESTINATION_URL_MAX_LENGTH = 2048;
 
+const PORT_MESSAGE = 'The port of the URL must be from 1 to 65535.';
+/** The port of a URL's authority when it is a number above 65535 (`//host:65536/`, `//[::1]:99999`): prefix, port. */
+const LARGE_PORT =
+  /^([a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?(?:\[[^\]/?#]*\]|[^:/?#[\]]*):)(0*(?:[1-9]\d{5,}|6553[6-9]|655[4-9]\d|65[6-9]\d\d|6[6-9]\d{3}|[7-9]\d{4}))(?=[/?#]|$)/i;
+
+/** Whether WHATWG URL refused `raw` for its port alone: the same URL with port 1 is a URL. */
+function portOutOfRange(raw: string): boolean {
+  const match = LARGE_PORT.exec(raw);
+  if (!match) return false;
+  try {
+    new URL(`${match[1]}1${raw.slice(match[0].length)}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** How a refusal names each special-purpose range. */
 const RANGE_WORDS: Record<SpecialRange, string> = {
   unspecified: 'unspecified',
@@ -78,13 +95,15 @@ export function parseDestination(raw: string, policy: DestinationPolicy): Destin
     return {
       ok: false,
       reason: 'invalid_url',
-      message: `The URL is longer than ${DESTINATION_URL_MAX_LENGTH} characters.`,
+      message: `The URL is longer than ${DESTINATION_URL_MAX_LENGTH.toLocaleString('en-US')} characters.`,
     };
   }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
+    // WHATWG URL refuses a port over 65535 outright: said as what it is, like port 0 below.
+    if (portOutOfRange(raw)) return { ok: false, reason: 'invalid_url', message: PORT_MESSAGE };
     return { ok: false, reason: 'invalid_url', message: 'The URL is not an absolute URL.' };
   }
   if (url.username || url.password) {
@@ -92,7 +111,7 @@ export function parseDestination(raw: string, policy: DestinationPolicy): Destin
   }
   // WHATWG URL keeps port 0, which no connection can reach.
   if (url.port === '0') {
-    return { ok: false, reason: 'invalid_url', message: 'The port of the URL must be from 1 to 65535.' };
+    return { ok: false, reason: 'invalid_url', message: PORT_MESSAGE };
   }
   const literal = literalAddress(url.hostname);
   const localhost = isLocalhostName(url.hostname);

@@ -92,6 +92,32 @@ describe('webhook destinations', () => {
     expect(parseDestination(`https://x.example/${'a'.repeat(2048)}`, LIVE)).toMatchObject({
       ok: false,
       reason: 'invalid_url',
+      message: 'The URL is longer than 2,048 characters.',
+    });
+  });
+
+  test('a port above 65535 is said to be out of range, as port 0 is, not called a URL that is not absolute', () => {
+    for (const url of [
+      'https://example.com:65536/',
+      'https://example.com:65536',
+      'https://example.com:99999/hook?x=1',
+      'https://example.com:1000000/',
+      'https://example.com:0065536/',
+      'https://user:pw@example.com:70000/',
+      'https://[2001:db8::1]:65536/',
+    ]) {
+      expect({ url, check: parseDestination(url, LIVE) }).toEqual({
+        url,
+        check: { ok: false, reason: 'invalid_url', message: 'The port of the URL must be from 1 to 65535.' },
+      });
+    }
+    expect(parseDestination('https://example.com:65535/', LIVE)).toMatchObject({ ok: true });
+    // Not a port at all: still not an absolute URL.
+    expect(parseDestination('https://example.com:80a/', LIVE)).toMatchObject({
+      message: 'The URL is not an absolute URL.',
+    });
+    expect(parseDestination('https://exa mple.com:65536/', LIVE)).toMatchObject({
+      message: 'The URL is not an absolute URL.',
     });
   });
 
