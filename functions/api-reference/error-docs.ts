@@ -176,9 +176,9 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'The job is processing; results exist once it is completed.',
   },
   idempotency_key_reused: {
-    when: 'the Idempotency-Key was used in the last 24 hours with another body',
+    when: 'the Idempotency-Key was used in the last 24 hours with another request: another body, content type, filename or webhookUrl',
     message:
-      'This Idempotency-Key was used in the last 24 hours with a different body; use a new key for a new list.',
+      'This Idempotency-Key was used in the last 24 hours with a different request (body, content type, filename or webhookUrl); use a new key for a new list.',
   },
   idempotency_key_in_progress: {
     when: "the Idempotency-Key's first request is still being processed (see Retry-After)",

@@ -67,8 +67,9 @@ export const JobsCreateHeaders = z.object({
     )
     .check(
       z.describe(
-        'Makes retries safe: the same key and body within 24 h answer with the same job, charged once; ' +
-          'another body is 409 idempotency_key_reused. Per account; no control characters.',
+        'Makes retries safe: the same key and request within 24 h answer with the same job, charged once; ' +
+          'another request (the decoded body, its content type, filename or webhookUrl) is 409 ' +
+          'idempotency_key_reused. Per account; no control characters.',
       ),
     ),
 });

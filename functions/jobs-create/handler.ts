@@ -116,8 +116,9 @@ export const handler = defineHandler({
     const key = source.idempotencyKey;
     const upload: JobUpload =
       'upload' in source ? source.upload : { body: source.body, contentType: source.contentType };
-    // The body's identity: the decoded body (or the landed upload it names), its type and filename,
-    // and the webhookUrl when there is one (the same key with another is 409 idempotency_key_reused).
+    // The request's identity: the decoded body (or the landed upload it names), its type and filename,
+    // and the webhookUrl when there is one (the same key with another of any is 409 idempotency_key_reused).
+    // The webhookSecret is not part of it: it is made here, never sent.
     const receiver = source.webhook === undefined ? [] : ['webhookUrl', source.webhook];
     const fingerprint = async () =>
       bodyFingerprint(

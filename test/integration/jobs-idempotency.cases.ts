@@ -91,6 +91,37 @@ describe('jobs-idempotency', () => {
       expect(await charged()).toBe(2);
     });
 
+    test('the same key and list to another webhookUrl, or without one, is another request: 409, not said to be another body', async () => {
+      const { auth, charged } = await account();
+      const toHook = (key: string, url: string | undefined) =>
+        stack.call(
+          'POST',
+          `/v1/email/jobs${url === undefined ? '' : `?webhookUrl=${encodeURIComponent(url)}`}`,
+          {
+            headers: { ...auth, 'Idempotency-Key': key },
+            body: list,
+          },
+        );
+      const first = await toHook('hooked-1', 'http://127.0.0.1:9/first');
+      expect(first.status).toBe(202);
+      const job = (await first.json()) as JobBody & { webhookSecret: string };
+      // The same request again: the same job and the same secret.
+      expect(await (await toHook('hooked-1', 'http://127.0.0.1:9/first')).json()).toMatchObject({
+        id: job.id,
+        webhookSecret: job.webhookSecret,
+      });
+      for (const url of ['http://127.0.0.1:9/second', undefined]) {
+        const res = await toHook('hooked-1', url);
+        expect(res.status).toBe(409);
+        expect(await res.json()).toEqual({
+          error: 'idempotency_key_reused',
+          message:
+            'This Idempotency-Key was used in the last 24 hours with a different request (body, content type, filename or webhookUrl); use a new key for a new list.',
+        });
+      }
+      expect(await charged()).toBe(2);
+    });
+
     test("one account's key never collides with another's", async () => {
       const a = await account();
       const b = await account();

@@ -2940,7 +2940,7 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Makes retries safe: the same key and body within 24 h answer with the same job, charged once; another body is 409 idempotency_key_reused. Per account; no control characters.
+                 * @description Makes retries safe: the same key and request within 24 h answer with the same job, charged once; another request (the decoded body, its content type, filename or webhookUrl) is 409 idempotency_key_reused. Per account; no control characters.
                  * @example signups-2026-11-24
                  */
                 "Idempotency-Key"?: string;
@@ -3063,7 +3063,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with another body
+             * @description - `idempotency_key_reused`: the Idempotency-Key was used in the last 24 hours with another request: another body, content type, filename or webhookUrl
              *     - `idempotency_key_in_progress`: the Idempotency-Key's first request is still being processed (see Retry-After)
              */
             409: {

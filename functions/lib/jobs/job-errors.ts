@@ -21,11 +21,14 @@ export class JobInputError extends Error {
   }
 }
 
-/** The Idempotency-Key was used in the last 24 hours with another body (jobs/job-creation.ts). */
+/**
+ * The Idempotency-Key was used in the last 24 hours with another request: another decoded body, content
+ * type, filename or ?webhookUrl= (jobs/job-creation.ts, the fingerprint of functions/jobs-create).
+ */
 export class IdempotencyKeyReusedError extends Error {
   constructor() {
     super(
-      'This Idempotency-Key was used in the last 24 hours with a different body; use a new key for a new list.',
+      'This Idempotency-Key was used in the last 24 hours with a different request (body, content type, filename or webhookUrl); use a new key for a new list.',
     );
     this.name = 'IdempotencyKeyReusedError';
   }

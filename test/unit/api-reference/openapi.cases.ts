@@ -148,6 +148,17 @@ describe('openapi', () => {
       expect(where('empty_batch')).toEqual(['lookup-batch', 'email-batch']);
     });
 
+    test("a list job's Idempotency-Key covers its webhookUrl, and the reference says so", () => {
+      const create = opOf(routes.find((r) => r.name === 'jobs-create')!) as Operation & {
+        parameters: { name: string; description?: string }[];
+      };
+      const key = create.parameters.find((p) => p.name === 'Idempotency-Key')!;
+      expect(key.description).toContain('webhookUrl');
+      const reused = create.responses['409']!.content!['application/json']!.examples!.idempotency_key_reused!;
+      expect((reused.value as { message: string }).message).toContain('different request');
+      expect((reused.value as { message: string }).message).toContain('webhookUrl');
+    });
+
     test('every error response is the shared Error object, with an example of each code under its status', () => {
       for (const route of [...routes]) {
         for (const [status, res] of Object.entries(opOf(route).responses)) {

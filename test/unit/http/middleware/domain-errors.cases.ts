@@ -57,12 +57,12 @@ describe("the domain's own errors, answered in one place (docs/api.md: Errors)",
     });
   });
 
-  test('an Idempotency-Key used with another body is 409 idempotency_key_reused', () => {
+  test('an Idempotency-Key used with another request (body, content type, filename or webhookUrl) is 409 idempotency_key_reused', () => {
     expect(answer(new IdempotencyKeyReusedError())).toEqual({
       status: 409,
       error: 'idempotency_key_reused',
       message:
-        'This Idempotency-Key was used in the last 24 hours with a different body; use a new key for a new list.',
+        'This Idempotency-Key was used in the last 24 hours with a different request (body, content type, filename or webhookUrl); use a new key for a new list.',
       headers: {},
     });
   });
