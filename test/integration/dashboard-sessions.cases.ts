@@ -360,6 +360,41 @@ describe('dashboard-sessions', () => {
       expect(check.status).toBe(404);
     });
 
+    test("the notices page shows what each e-mail said when it went out, not figures made from today's cap", async () => {
+      freshSignInWindow(); // first: the notices and the page read the same month
+      const BOB = 'bob@notices.example';
+      const store = accountStore(stack.services);
+      const account = await store.createAccount('pro', { email: BOB, monthlyCap: 50, perMinute: 10_000 });
+      const secret = await store.createKey(account.accountId, 'secret', []);
+      await memberStore(stack.services).addMember(account.accountId, BOB, new Date());
+      const bearer = { Authorization: `Bearer ${secret.key}` };
+      const lookup = (n: number, from: number) =>
+        stack.call('POST', '/v1/lookup', {
+          headers: bearer,
+          body: { ips: Array.from({ length: n }, (_, i) => `8.8.4.${from + i}`) },
+        });
+      // 30, then a batch of 15 crossing 75% (38) and 90% (45) at once, then 5 more to 100%.
+      for (const [n, from] of [
+        [30, 1],
+        [15, 31],
+        [5, 46],
+      ] as const) {
+        expect((await lookup(n, from)).status).toBe(200);
+      }
+      await store.updateAccount(account.accountId, { monthlyCap: 100 });
+      const bob = await signIn(stack, BOB);
+      const res = await stack.call('GET', '/v1/dashboard/notices', { headers: { Cookie: bob.cookie } });
+      expect(res.status).toBe(200);
+      const { notices } = (await res.json()) as {
+        notices: { percent: number; used: number | null; cap: number | null; sentAt: string }[];
+      };
+      expect(notices.map(({ percent, used, cap }) => ({ percent, used, cap }))).toEqual([
+        { percent: 75, used: 45, cap: 50 },
+        { percent: 90, used: 45, cap: 50 },
+        { percent: 100, used: 50, cap: 50 },
+      ]);
+    });
+
     test('a session opens only its own account: the list-job routes with a session see its jobs only', async () => {
       freshSignInWindow();
       const alice = await signIn(stack, ALICE);

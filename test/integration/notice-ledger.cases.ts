@@ -59,7 +59,7 @@ describe('notice-ledger', () => {
       const mine = await ledger.claim(n, T0, at(MINUTES_5));
       expect(mine).toEqual({ status: 'claimed', token: expect.any(String) });
       expect(await ledger.claim(n, at(1000), at(1000 + MINUTES_5))).toEqual({ status: 'busy' });
-      await ledger.markSent(n, (mine as { token: string }).token, at(2000));
+      await ledger.markSent(n, (mine as { token: string }).token, { sentAt: at(2000), used: 75, cap: 100 });
       expect(await ledger.claim(n, at(3000), at(3000 + MINUTES_5))).toEqual({ status: 'sent' });
       // Still sent after the claim's time has long passed.
       expect(await ledger.claim(n, at(10 * MINUTES_5), at(11 * MINUTES_5))).toEqual({ status: 'sent' });
@@ -84,8 +84,10 @@ describe('notice-ledger', () => {
       expect(heir.status).toBe('claimed');
       await ledger.release(n, dead.token); // no effect on the heir's claim
       expect(await ledger.claim(n, at(MINUTES_5 + 2), at(2 * MINUTES_5))).toEqual({ status: 'busy' });
-      await expect(ledger.markSent(n, dead.token, at(MINUTES_5 + 3))).rejects.toThrow();
-      await ledger.markSent(n, heir.token, at(MINUTES_5 + 4));
+      await expect(
+        ledger.markSent(n, dead.token, { sentAt: at(MINUTES_5 + 3), used: 75, cap: 100 }),
+      ).rejects.toThrow();
+      await ledger.markSent(n, heir.token, { sentAt: at(MINUTES_5 + 4), used: 75, cap: 100 });
       const item = await db.send(
         new GetCommand({ TableName: TABLE, Key: { pk: 'ACCOUNT#acct_c', sk: 'NOTICE#2026-11#75' } }),
       );
@@ -101,6 +103,28 @@ describe('notice-ledger', () => {
         }),
       );
       expect(await ledger.claim(notice('acct_old'), T0, at(MINUTES_5))).toEqual({ status: 'sent' });
+    });
+
+    test('a sent notice keeps the figures its e-mail carried and its own sent time; an item from before they were stored has sentAt alone', async () => {
+      const month = '2026-11';
+      const id = (percent: 75 | 90 | 100): NoticeId => ({ accountId: 'acct_fig', month, percent });
+      for (const [percent, ms, used] of [
+        [75, 1000, 45],
+        [90, 1500, 45],
+        [100, 9000, 50],
+      ] as const) {
+        const claim = (await ledger.claim(id(percent), at(ms - 10), at(ms + MINUTES_5))) as { token: string };
+        await ledger.markSent(id(percent), claim.token, { sentAt: at(ms), used, cap: 50 });
+      }
+      expect(await ledger.sentIn('acct_fig', month, [75, 90, 100])).toEqual([
+        { percent: 75, sentAt: at(1000).toISOString(), used: 45, cap: 50 },
+        { percent: 90, sentAt: at(1500).toISOString(), used: 45, cap: 50 },
+        { percent: 100, sentAt: at(9000).toISOString(), used: 50, cap: 50 },
+      ]);
+      // The item acct_old's test wrote, as notices marked sent before the figures were stored.
+      expect(await ledger.sentIn('acct_old', month, [75, 90, 100])).toEqual([
+        { percent: 75, sentAt: T0.toISOString() },
+      ]);
     });
   });
 });

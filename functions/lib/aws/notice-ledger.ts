@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { NoticeClaim, NoticeId, NoticeLedger } from '../limits/notifier.js';
+import type {
+  NoticeClaim,
+  NoticeId,
+  NoticeLedger,
+  SentNoticeFigures,
+  SentNoticeRecord,
+} from '../limits/notifier.js';
 import type { NotifyPercent } from '../limits/thresholds.js';
 
 /** Notice items are kept a little over a year (the Usage table's TTL attribute). */
@@ -14,6 +20,8 @@ const key = (n: NoticeId) => ({ pk: `ACCOUNT#${n.accountId}`, sk: `NOTICE#${n.mo
  * One item per (account, month, percent) in the Usage table, written with single-item conditional
  * writes: `claimed` (with a token and an expiry) while a sender holds it, `sent` once SES accepted
  * it; a released claim is one that has expired. GetItem, PutItem and UpdateItem only. Items written before claims existed have no status and only `sentAt`: they read as sent.
+ * A sent item holds what the notice said (`used`, `cap`) and when it went out (`sentAt`); items
+ * marked sent before those figures were stored have `sentAt` alone.
  */
 export class DynamoNoticeLedger implements NoticeLedger {
   constructor(
@@ -52,15 +60,22 @@ export class DynamoNoticeLedger implements NoticeLedger {
     return { status: 'sent' };
   }
 
-  async markSent(notice: NoticeId, token: string, now: Date): Promise<void> {
+  async markSent(notice: NoticeId, token: string, sent: SentNoticeFigures): Promise<void> {
     await this.db.send(
       new UpdateCommand({
         TableName: this.table,
         Key: key(notice),
-        UpdateExpression: 'SET #status = :sent, sentAt = :at REMOVE #token, claimedUntil',
+        UpdateExpression:
+          'SET #status = :sent, sentAt = :at, #used = :used, #cap = :cap REMOVE #token, claimedUntil',
         ConditionExpression: '#token = :token',
-        ExpressionAttributeNames: { '#status': 'status', '#token': 'token' },
-        ExpressionAttributeValues: { ':sent': 'sent', ':at': now.toISOString(), ':token': token },
+        ExpressionAttributeNames: { '#status': 'status', '#token': 'token', '#used': 'used', '#cap': 'cap' },
+        ExpressionAttributeValues: {
+          ':sent': 'sent',
+          ':at': sent.sentAt.toISOString(),
+          ':used': sent.used,
+          ':cap': sent.cap,
+          ':token': token,
+        },
       }),
     );
   }
@@ -85,19 +100,28 @@ export class DynamoNoticeLedger implements NoticeLedger {
     }
   }
 
-  /** The notices of an account's month that went out, with when (the dashboard's Notices page). */
+  /**
+   * The notices of an account's month that went out, with when and what they said (the dashboard's
+   * Notices page); `used` and `cap` are absent on items marked sent before they were stored.
+   */
   async sentIn(
     accountId: string,
     month: string,
     percents: readonly NotifyPercent[],
-  ): Promise<{ percent: NotifyPercent; sentAt: string }[]> {
-    const out: { percent: NotifyPercent; sentAt: string }[] = [];
+  ): Promise<SentNoticeRecord[]> {
+    const out: SentNoticeRecord[] = [];
     for (const percent of percents) {
       const res = await this.db.send(
         new GetCommand({ TableName: this.table, Key: key({ accountId, month, percent }) }),
       );
-      const sentAt = res.Item?.sentAt;
-      if (typeof sentAt === 'string') out.push({ percent, sentAt });
+      const item = res.Item;
+      if (typeof item?.sentAt !== 'string') continue;
+      const { used, cap } = item;
+      out.push({
+        percent,
+        sentAt: item.sentAt,
+        ...(typeof used === 'number' && typeof cap === 'number' ? { used, cap } : {}),
+      });
     }
     return out;
   }

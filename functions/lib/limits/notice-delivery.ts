@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { NoticeId, NoticeLedger, UsageNotice, UsageNotifier } from './notifier.js';
 import { type NotifyPercent, reachedThresholds } from './thresholds.js';
 
@@ -38,7 +39,8 @@ export interface NoticeDeps {
   /** The account's e-mail address, read only when a notice goes out. */
   email: () => Promise<string | null>;
   sent: SentNotices;
-  now: Date;
+  /** Read for each claim and each notice's sent time: notices of one call go out one after another. */
+  clock: Clock;
   /**
    * Tells the account's webhooks too (usage.threshold: docs/webhooks.md), before the e-mail: the
    * event's id is the notice's, so a notice sent again after a failure announces nothing twice.
@@ -78,7 +80,8 @@ async function deliver(id: NoticeId, usage: MonthUsage, deps: NoticeDeps): Promi
   const { percent } = id;
   let token: string;
   try {
-    const claim = await deps.ledger.claim(id, deps.now, new Date(deps.now.getTime() + NOTICE_CLAIM_MS));
+    const now = deps.clock.now();
+    const claim = await deps.ledger.claim(id, now, new Date(now.getTime() + NOTICE_CLAIM_MS));
     if (claim.status === 'sent') {
       deps.sent.add(id);
       return { percent, status: 'already_sent' };
@@ -107,7 +110,9 @@ async function deliver(id: NoticeId, usage: MonthUsage, deps: NoticeDeps): Promi
     return { percent, status: 'failed', error };
   }
   try {
-    await deps.ledger.markSent(id, token, deps.now);
+    // What the e-mail said, and when it went out (read after the notifier accepted it: a later
+    // notice of the same call has a later time, as the outbox and SES have).
+    await deps.ledger.markSent(id, token, { sentAt: deps.clock.now(), used: usage.used, cap: usage.cap });
   } catch (error) {
     return { percent, status: 'sent_unrecorded', error };
   }

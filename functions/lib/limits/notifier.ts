@@ -44,13 +44,33 @@ export type NoticeClaim =
   | { status: 'busy' };
 
 /**
+ * What a notice said when it went out, recorded with it: the dashboard shows these, never figures
+ * recomputed from today's cap (a cap changed since would rewrite history).
+ */
+export interface SentNoticeFigures {
+  /** When the notifier accepted it. */
+  sentAt: Date;
+  /** The month's usage and cap the notice reported. */
+  used: number;
+  cap: number;
+}
+
+/** A notice of the month as the ledger holds it. Records written before the figures were stored have none. */
+export interface SentNoticeRecord {
+  percent: NotifyPercent;
+  sentAt: string;
+  used?: number;
+  cap?: number;
+}
+
+/**
  * Who sends each notice, and whether it went out: claim -> send -> markSent, or release when the
  * send failed, so a notice is marked sent only once SES accepted it and a failed one is retried.
  * A claim expires at `until`, so a sender that died between claim and send does not hold it forever.
  */
 export interface NoticeLedger {
   claim(notice: NoticeId, now: Date, until: Date): Promise<NoticeClaim>;
-  markSent(notice: NoticeId, token: string, now: Date): Promise<void>;
+  markSent(notice: NoticeId, token: string, sent: SentNoticeFigures): Promise<void>;
   release(notice: NoticeId, token: string): Promise<void>;
 }
 

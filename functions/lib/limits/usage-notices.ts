@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.js';
 import type { Admitted } from './admission.js';
 import { deliverDueNotices, type NoticeOutcome, type SentNotices } from './notice-delivery.js';
 import type { NoticeLedger, UsageNotice, UsageNotifier } from './notifier.js';
@@ -24,7 +25,7 @@ export async function sendUsageNotices(
   account: { accountId: string; monthlyCap: number },
   admitted: Pick<Admitted, 'month' | 'monthBefore' | 'monthAfter'>,
   stores: NoticeStores,
-  now: Date,
+  clock: Clock,
 ): Promise<NoticeOutcome[]> {
   const billed = admitted.monthAfter - admitted.monthBefore;
   if (billed <= 0 || reachedThresholds(admitted.monthAfter, account.monthlyCap).length === 0) return [];
@@ -41,7 +42,7 @@ export async function sendUsageNotices(
       notifier: stores.notifier,
       email: async () => (await stores.accounts.getAccount(account.accountId))?.email ?? null,
       sent: stores.sent,
-      now,
+      clock,
       ...(stores.announce ? { announce: stores.announce } : {}),
     },
   );

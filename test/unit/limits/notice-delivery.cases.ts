@@ -1,4 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
+import type { Clock } from '../../../functions/lib/clock.js';
 import {
   deliverDueNotices,
   NOTICE_CLAIM_MS,
@@ -32,7 +33,7 @@ function deps(ledger: MemoryNoticeLedger, notifier: UsageNotifier, overrides: Pa
     notifier: async () => notifier,
     email: async () => 'ops@customer.example',
     sent: new SentNotices(),
-    now: T0,
+    clock: { now: () => T0 },
     ...overrides,
   } satisfies NoticeDeps;
 }
@@ -88,6 +89,38 @@ describe('notice-delivery', () => {
       expect(ledger.status(notice75)).toBe('free');
     });
 
+    test('a sent notice records what its e-mail said and when it went out: one call over 75 and 90 sends two, one after the other', async () => {
+      // A batch takes a 50-unit month from 30 to 45: it crosses 75% (38) and 90% (45) at once, so
+      // both e-mails rightly say "45 of 50". Each is recorded as sent when the notifier accepted it.
+      const ledger = new MemoryNoticeLedger();
+      let ms = T0.getTime();
+      const ticking: Clock = {
+        now: () => {
+          ms += 1000;
+          return new Date(ms);
+        },
+      };
+      const sentAt: Record<number, Date> = {};
+      const notifier: UsageNotifier = {
+        send: async (n) => {
+          sentAt[n.percent] = new Date(ms); // the clock's last reading before this send
+        },
+      };
+      const cap50 = { accountId: 'acct_1', month, billed: 15, used: 45, cap: 50 };
+      expect(await deliverDueNotices(cap50, deps(ledger, notifier, { clock: ticking }))).toEqual([
+        { percent: 75, status: 'sent' },
+        { percent: 90, status: 'sent' },
+      ]);
+      const f75 = ledger.figures(notice75);
+      const f90 = ledger.figures({ ...notice75, percent: 90 });
+      expect(f75).toMatchObject({ used: 45, cap: 50 });
+      expect(f90).toMatchObject({ used: 45, cap: 50 });
+      // Read after each send: the 75% one before the 90% one was sent, the 90% one after it.
+      expect(f75?.sentAt.getTime()).toBeGreaterThan(sentAt[75]?.getTime() ?? Number.NaN);
+      expect(f75?.sentAt.getTime()).toBeLessThanOrEqual(sentAt[90]?.getTime() ?? Number.NaN);
+      expect(f90?.sentAt.getTime()).toBeGreaterThan(f75?.sentAt.getTime() ?? Number.NaN);
+    });
+
     test('while another caller holds the claim the notice is not sent twice', async () => {
       const ledger = new MemoryNoticeLedger();
       await ledger.claim(notice75, T0, new Date(T0.getTime() + NOTICE_CLAIM_MS));
@@ -103,9 +136,9 @@ describe('notice-delivery', () => {
       await ledger.claim(notice75, T0, new Date(T0.getTime() + NOTICE_CLAIM_MS));
       const notifier = new FlakyNotifier();
       const later = new Date(T0.getTime() + NOTICE_CLAIM_MS + 1);
-      expect(await deliverDueNotices(usage(80), deps(ledger, notifier, { now: later }))).toEqual([
-        { percent: 75, status: 'sent' },
-      ]);
+      expect(
+        await deliverDueNotices(usage(80), deps(ledger, notifier, { clock: { now: () => later } })),
+      ).toEqual([{ percent: 75, status: 'sent' }]);
       expect(notifier.accepted).toHaveLength(1);
     });
 

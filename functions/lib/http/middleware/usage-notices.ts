@@ -24,7 +24,7 @@ export function usageNotices(options: {
         stateOf(context, 'principal'),
         stateOf(context, 'admitted'),
         options.notices,
-        options.clock.now(),
+        options.clock,
       );
       for (const outcome of outcomes) {
         if (outcome.status === 'failed') {

@@ -1,6 +1,11 @@
-import type { NoticeClaim, NoticeId, NoticeLedger } from '../../../../functions/lib/limits/notifier.js';
+import type {
+  NoticeClaim,
+  NoticeId,
+  NoticeLedger,
+  SentNoticeFigures,
+} from '../../../../functions/lib/limits/notifier.js';
 
-type Entry = { status: 'claimed'; token: string; until: number } | { status: 'sent' };
+type Entry = { status: 'claimed'; token: string; until: number } | ({ status: 'sent' } & SentNoticeFigures);
 
 /**
  * The notice ledger's contract in memory: the same conditions as the DynamoDB item's conditional
@@ -25,11 +30,11 @@ export class MemoryNoticeLedger implements NoticeLedger {
     return { status: 'claimed', token };
   }
 
-  async markSent(n: NoticeId, token: string): Promise<void> {
+  async markSent(n: NoticeId, token: string, sent: SentNoticeFigures): Promise<void> {
     this.calls.push(`markSent ${n.percent}`);
     const entry = this.entries.get(MemoryNoticeLedger.key(n));
     if (entry?.status !== 'claimed' || entry.token !== token) throw new Error('not our claim');
-    this.entries.set(MemoryNoticeLedger.key(n), { status: 'sent' });
+    this.entries.set(MemoryNoticeLedger.key(n), { status: 'sent', ...sent });
   }
 
   async release(n: NoticeId, token: string): Promise<void> {
@@ -39,6 +44,12 @@ export class MemoryNoticeLedger implements NoticeLedger {
     if (entry?.status === 'claimed' && entry.token === token) {
       this.entries.set(MemoryNoticeLedger.key(n), { status: 'claimed', token: '', until: 0 });
     }
+  }
+
+  /** What a sent notice was recorded with (undefined while it is not sent). */
+  figures(n: NoticeId): SentNoticeFigures | undefined {
+    const entry = this.entries.get(MemoryNoticeLedger.key(n));
+    return entry?.status === 'sent' ? { sentAt: entry.sentAt, used: entry.used, cap: entry.cap } : undefined;
   }
 
   /** `free` when nobody holds it: never claimed, or released. */
