@@ -116,8 +116,10 @@ by its tests) and the same call in curl and JavaScript.
   CORS headers, so the browser blocks it whatever the body says. Allowed origins get CORS headers.
 - A secret key stays on your server: never in a page, an app bundle or any client you do not control. Secret-key
   operations have no origin check and send no CORS headers.
-- Send exactly one key. A missing, malformed, unknown or revoked key is \`401 invalid_api_key\`; a key of the
-  other type is \`403 wrong_key_type\`. Nothing is billed for either.
+- Send exactly one key. A missing, empty, malformed, unknown or revoked key, or one sent where its operation
+  does not read it (\`?key=\` outside \`GET /v1/geo\`; a key of the right type in the wrong header), is
+  \`401 invalid_api_key\`; a key of the other type is \`403 wrong_key_type\`, wherever it was sent. Nothing is
+  billed for either.
 - Test keys (\`ni_test_pub_…\`, \`ni_test_sec_…\`) work the same way on every operation: see Test mode.
 
 ## Limits and response headers

@@ -135,12 +135,12 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'This account has no geofeed: PUT one to /v1/account/geofeed.',
   },
   invalid_api_key: {
-    when: 'no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer',
+    when: 'no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route',
     message:
       'No API key was sent: send a secret key in the Authorization header as Bearer <key>, a publishable key in the X-Api-Key header.',
   },
   wrong_key_type: {
-    when: 'a publishable key on a secret-key route, or the reverse',
+    when: 'a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)',
     message: 'This route takes a secret key; a publishable key was sent.',
   },
   live_key_required: {

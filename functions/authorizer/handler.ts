@@ -87,7 +87,8 @@ async function authorize(
   const cookies = (allHeaders.cookie ?? []).join('; ');
   if (
     !decision.ok &&
-    decision.message === AUTH_MESSAGES.noKey &&
+    // No key, or only a `?key=` this route does not read: the dashboard's session may stand in.
+    (decision.message === AUTH_MESSAGES.noKey || decision.message === AUTH_MESSAGES.keyQueryNotRead) &&
     route.dashboardSession &&
     cookies.includes(`${SESSION_COOKIE}=`)
   ) {

@@ -114,6 +114,28 @@ describe('accounts', () => {
       await expectError(res, 401, 'invalid_api_key');
     });
 
+    test('a key in ?key= where only GET /v1/geo reads it is said to be; an empty ?key= is an empty key', async () => {
+      const said = async (res: Response, message: string) => {
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual({ error: 'invalid_api_key', message });
+      };
+      await said(
+        await stack.call('GET', `/v1/lookup/8.8.8.8?key=${stack.dev.secretKey}`),
+        AUTH_MESSAGES.keyQueryNotRead,
+      );
+      await said(
+        await stack.call('POST', `/v1/email/validate?key=${stack.dev.publishableKey}`, {
+          headers: { Origin: 'http://localhost:3000' },
+          body: { email: 'a@b.example' },
+        }),
+        AUTH_MESSAGES.keyQueryNotRead,
+      );
+      await said(
+        await stack.call('GET', '/v1/geo?key=', { headers: stack.browser() }),
+        AUTH_MESSAGES.emptyKey('the key query parameter'),
+      );
+    });
+
     test('an origin not on the list is 403 with no CORS header', async () => {
       for (const headers of [
         stack.browser('https://evil.example'),

@@ -1741,7 +1741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1752,7 +1752,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `origin_not_allowed`: the page's Origin (or Referer) is not on the publishable key's list; no CORS header, so a browser blocks it
              *     - `hostname_not_yours`: another account's custom hostname
              */
@@ -2034,7 +2034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2045,7 +2045,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -2312,7 +2312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2323,7 +2323,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -2495,7 +2495,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2506,7 +2506,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `origin_not_allowed`: the page's Origin (or Referer) is not on the publishable key's list; no CORS header, so a browser blocks it
              *     - `hostname_not_yours`: another account's custom hostname
              */
@@ -2684,7 +2684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2695,7 +2695,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -2862,7 +2862,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2873,7 +2873,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -3039,7 +3039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3050,7 +3050,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -3202,7 +3202,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3213,7 +3213,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -3331,7 +3331,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3342,7 +3342,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -3437,7 +3437,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3448,7 +3448,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -3674,7 +3674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3685,7 +3685,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -3876,7 +3876,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3887,7 +3887,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4029,7 +4029,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4040,7 +4040,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4205,7 +4205,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4216,7 +4216,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4339,7 +4339,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4350,7 +4350,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4437,7 +4437,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4448,7 +4448,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4565,7 +4565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4576,7 +4576,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
@@ -4736,7 +4736,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4747,7 +4747,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -4934,7 +4934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4945,7 +4945,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
@@ -5061,7 +5061,7 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5072,7 +5072,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -5193,7 +5193,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5204,7 +5204,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
@@ -5334,7 +5334,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5345,7 +5345,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `live_key_required`: a test key on a route that changes the account's own rules (they apply to live calls too)
              *     - `hostname_not_yours`: another account's custom hostname
              */
@@ -5456,7 +5456,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5467,7 +5467,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -5593,7 +5593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5604,7 +5604,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -5744,7 +5744,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5755,7 +5755,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -5899,7 +5899,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5910,7 +5910,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -6029,7 +6029,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6040,7 +6040,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -6179,7 +6179,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6190,7 +6190,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -6349,7 +6349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6360,7 +6360,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -6460,7 +6460,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6471,7 +6471,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {
@@ -6608,7 +6608,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `invalid_api_key`: no key, more than one key, a malformed, unknown or revoked key, or a secret key not sent as Bearer */
+            /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6619,7 +6619,7 @@ export interface operations {
                 };
             };
             /**
-             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse
+             * @description - `wrong_key_type`: a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)
              *     - `hostname_not_yours`: another account's custom hostname
              */
             403: {

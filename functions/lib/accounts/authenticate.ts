@@ -65,6 +65,9 @@ export const AUTH_MESSAGES = {
   malformedKey:
     'The API key is malformed: keys are ni_pub_, ni_sec_, ni_test_pub_ or ni_test_sec_ followed by 32 characters.',
   unknownKey: 'The API key is unknown or has been revoked.',
+  keyQueryNotRead:
+    'The key query parameter is read on GET /v1/geo only: send a secret key in the Authorization header as Bearer <key>, a publishable key in the X-Api-Key header.',
+  emptyKey: (where: string) => `The API key in ${where} is empty: send the key there, or leave ${where} out.`,
   twoKeys: 'Send exactly one API key; two different keys were sent.',
   sentTwice: (where: string, times: number) => `Send exactly one API key; ${where} was sent ${times} times.`,
   secretOutsideBearer: 'Send secret keys as "Authorization: Bearer <key>", not in X-Api-Key or ?key=.',
@@ -97,6 +100,8 @@ const CHANNEL_NAMES: Record<Channel, string> = {
  * so the request is refused instead, even when both values are the same.
  */
 function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | string {
+  // An empty X-Api-Key or `?key=` is refused as an empty key, never dropped (a key sent where it is
+  // not read is said to be, below): one rule for every channel, as for a channel sent twice.
   const sent: [Channel, readonly string[]][] = [
     ['bearer', input.headers.authorization ?? []],
     ['header', input.headers['x-api-key'] ?? []],
@@ -115,11 +120,17 @@ function presentedKeys(input: AuthInput): { key: string; channel: Channel }[] | 
       if (!m) return AUTH_MESSAGES.malformedAuthorization;
       found.push({ key: m[1]!, channel });
     } else {
-      found.push({ key: channel === 'header' ? value.trim() : value, channel });
+      const key = channel === 'header' ? value.trim() : value;
+      if (key === '') return AUTH_MESSAGES.emptyKey(CHANNEL_NAMES[channel]);
+      found.push({ key, channel });
     }
   }
   return found;
 }
+
+/** A `?key=` on a route that does not read it (every route but GET /v1/geo). */
+const keyQueryIgnored = (input: AuthInput): boolean =>
+  input.route.name !== 'geo' && (input.query.key?.length ?? 0) > 0;
 
 /** The last value of a header, the one API Gateway's single-value map holds. */
 const lastOf = (values: readonly string[] | undefined): string | undefined => values?.at(-1);
@@ -134,7 +145,14 @@ export async function authenticate(input: AuthInput, store: AccountStore): Promi
   const presented = presentedKeys(input);
   if (typeof presented === 'string') return deny(401, 'invalid_api_key', presented);
   const distinct = new Set(presented.map((p) => p.key));
-  if (distinct.size === 0) return deny(401, 'invalid_api_key', AUTH_MESSAGES.noKey);
+  if (distinct.size === 0) {
+    // A key was sent, only not where this route reads it: saying none was would mislead.
+    return deny(
+      401,
+      'invalid_api_key',
+      keyQueryIgnored(input) ? AUTH_MESSAGES.keyQueryNotRead : AUTH_MESSAGES.noKey,
+    );
+  }
   if (distinct.size > 1) return deny(401, 'invalid_api_key', AUTH_MESSAGES.twoKeys);
   const key = presented[0]!.key;
   if (!isWellFormedKey(key)) return deny(401, 'invalid_api_key', AUTH_MESSAGES.malformedKey);

@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from '@jest/globals';
+import { ERROR_DOCS } from '../../../functions/api-reference/error-docs.js';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
 import { AUTH_MESSAGES, authenticate } from '../../../functions/lib/accounts/authenticate.js';
@@ -456,6 +458,51 @@ describe('each refusal says what to change (docs/api.md: Errors)', () => {
     ],
   ];
 
+  test('a key sent in ?key= on a route that reads it only on GET /v1/geo is said to be, not "no key"', async () => {
+    const email = routeByName('email-validate');
+    for (const [route, key, headers] of [
+      [email, publishableKey, { origin: ['https://app.example'] }],
+      [lookup, secretKey, {}],
+      [lookup, '', {}],
+    ] as const) {
+      const d = await authenticate({ route, headers, query: { key: [key] } }, fixtureStore());
+      expect(d).toMatchObject({
+        ok: false,
+        status: 401,
+        code: 'invalid_api_key',
+        message: AUTH_MESSAGES.keyQueryNotRead,
+      });
+    }
+    // With the key where the route reads it, the ?key= it does not read changes nothing.
+    const d = await authenticate(
+      { route: lookup, headers: one({ authorization: `Bearer ${secretKey}` }), query: { key: ['whatever'] } },
+      fixtureStore(),
+    );
+    expect(d.ok).toBe(true);
+  });
+
+  test('an empty ?key= or X-Api-Key is refused as an empty key, alone or beside a key: never "two different keys"', async () => {
+    const origin = ['https://app.example'];
+    const cases: [Record<string, string[]>, Record<string, string[]>, string][] = [
+      [
+        { 'x-api-key': [publishableKey], origin },
+        { key: [''] },
+        AUTH_MESSAGES.emptyKey('the key query parameter'),
+      ],
+      [{ origin }, { key: [''] }, AUTH_MESSAGES.emptyKey('the key query parameter')],
+      [
+        { 'x-api-key': [''], origin },
+        { key: [publishableKey] },
+        AUTH_MESSAGES.emptyKey('the X-Api-Key header'),
+      ],
+      [{ 'x-api-key': ['  '], origin }, {}, AUTH_MESSAGES.emptyKey('the X-Api-Key header')],
+    ];
+    for (const [headers, query, message] of cases) {
+      const d = await authenticate({ route: geo, headers, query }, fixtureStore());
+      expect(d).toMatchObject({ ok: false, status: 401, code: 'invalid_api_key', message });
+    }
+  });
+
   test('one Origin decides, whatever Referers come with it', async () => {
     const d = await authenticate(
       {
@@ -493,5 +540,32 @@ describe('each refusal says what to change (docs/api.md: Errors)', () => {
       fixtureStore(),
     );
     expect(d).toMatchObject({ code: 'origin_not_allowed', refusedOrigin: 'https://evil.example' });
+  });
+});
+
+describe('the refusals as documented (docs/api.md: Authentication; docs/errors.md)', () => {
+  test('a key of the other type is 403 wrong_key_type wherever it was sent, and the docs say so', async () => {
+    for (const [route, headers] of [
+      [lookup, one({ authorization: `Bearer ${publishableKey}` })],
+      [geo, one({ 'x-api-key': secretKey, origin: 'http://localhost:3000' })],
+      [geo, one({ authorization: `Bearer ${secretKey}`, origin: 'https://app.example' })],
+      [lookup, one({ 'x-api-key': publishableKey })],
+    ] as const) {
+      expect(await authenticate({ route, headers, query: {} }, fixtureStore())).toMatchObject({
+        status: 403,
+        code: 'wrong_key_type',
+      });
+    }
+    // The 401s for a key in the wrong channel are its own type's route only.
+    expect(ERROR_DOCS.invalid_api_key.when).toMatch(/secret key not sent as Bearer on a secret-key route/);
+    expect(ERROR_DOCS.invalid_api_key.when).toMatch(
+      /publishable key sent as Bearer on a publishable-key route/,
+    );
+    expect(ERROR_DOCS.wrong_key_type.when).toMatch(/wherever the key was sent/);
+    const api = await readFile(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+    const why = api.slice(api.indexOf('- **Why a key was refused**'), api.indexOf('- **Secret keys**'));
+    expect(why).toMatch(/a secret key outside `Bearer` on a secret-key route/);
+    expect(why).toMatch(/publishable key sent as `Bearer` on a publishable-key route/);
+    expect(why).toMatch(/a key of the other type is `403 wrong_key_type` wherever it travels/);
   });
 });
