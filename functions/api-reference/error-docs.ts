@@ -41,11 +41,11 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   },
   empty_batch: {
     when: 'a batch with no items',
-    message: 'emails: Too small: expected array to have >=1 items',
+    message: 'The batch is empty: send 1 to 100 addresses in `emails`.',
   },
   batch_too_large: {
     when: 'a batch of more than 100 items',
-    message: 'emails: Too big: expected array to have <=100 items',
+    message: 'The batch is too large: 101 addresses were sent in `emails`; send at most 100 a call.',
   },
   invalid_body: {
     when: 'a list-job body that is neither a list of addresses nor a readable CSV, or an empty geofeed',
@@ -63,7 +63,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   missing_field: { when: 'a required field is absent', message: 'emails is required.' },
   invalid_field: {
     when: 'a field has the wrong type or form, or a header (If-Match) is malformed or sent more than once',
-    message: 'email: Invalid input: expected string, received number',
+    message: 'email must be a string.',
   },
   invalid_query: {
     when: 'a query parameter has a value the route does not take, or one it reads is given twice',

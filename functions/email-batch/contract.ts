@@ -7,7 +7,7 @@ import { examples } from './examples.js';
 export const EMAIL_BATCH_MAX = 100;
 
 export const EmailBatchBody = z.object({
-  emails: batchOf(z.string(), EMAIL_BATCH_MAX).check(
+  emails: batchOf(z.string(), EMAIL_BATCH_MAX, 'addresses').check(
     z.describe('1 to 100 addresses. Addresses on the same domain share one DNS lookup.'),
   ),
 });

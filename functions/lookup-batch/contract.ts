@@ -9,7 +9,7 @@ import { examples } from './examples.js';
 export const LOOKUP_BATCH_MAX = 100;
 
 export const LookupBatchBody = z.object({
-  ips: batchOf(IpBatchItemSchema, LOOKUP_BATCH_MAX).check(
+  ips: batchOf(IpBatchItemSchema, LOOKUP_BATCH_MAX, 'addresses').check(
     z.describe(
       '1 to 100 addresses; the whole batch is validated first, one malformed address fails the call.',
     ),

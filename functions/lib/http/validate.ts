@@ -73,13 +73,63 @@ export function issueCode(issue: z.core.$ZodIssue, part: RequestPart): ErrorCode
 }
 
 /**
- * The message of one issue: `where: problem` (`ips[3]: not an IPv4 or IPv6 address`, zod's own
- * `email: Invalid input: ...`), or, for a message written as a sentence of its own (ending in a
+ * The message of one issue: `where: problem` (`ips[3]: not an IPv4 or IPv6 address`), a sentence in
+ * plain words for zod's own size and type texts (plainMessage), or, for a message written as a sentence of its own (ending in a
  * full stop, naming its field: `limit: an integer from 1 to 100.`), that sentence as it is.
  */
 function issueMessage(issue: z.core.$ZodIssue, code: ErrorCode, at: string): string {
   if (code === 'missing_field') return `${at} is required.`;
+  const plain = ZOD_DEFAULT.test(issue.message) ? plainMessage(issue, at) : undefined;
+  if (plain) return plain;
   return issue.message.endsWith('.') ? issue.message : `${at}: ${issue.message}`;
+}
+
+/** zod's own English texts ("Too small: expected string to have >=1 characters"), which no caller should read. */
+const ZOD_DEFAULT = /^(?:Too small|Too big|Invalid input): expected /;
+
+const TYPE_NAMES: Record<string, string> = {
+  int: 'a whole number',
+  number: 'a number',
+  string: 'a string',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+};
+
+/**
+ * A sentence of our own for a built-in check whose message is zod's default (an empty hostname is
+ * `hostname is empty.`), in the API's style: the field, then what to send. Undefined where there is
+ * none: zod's text is kept, after the field.
+ */
+function plainMessage(issue: z.core.$ZodIssue, at: string): string | undefined {
+  if (issue.code === 'invalid_type') {
+    const name = TYPE_NAMES[issue.expected];
+    return name ? `${at} must be ${name}.` : undefined;
+  }
+  if (issue.code !== 'too_small' && issue.code !== 'too_big') return undefined;
+  const bound = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+  const small = issue.code === 'too_small';
+  switch (issue.origin) {
+    case 'string':
+      if (small && bound === 1) return `${at} is empty.`;
+      return small
+        ? `${at} is too short: at least ${bound} characters.`
+        : `${at} is too long: at most ${bound} characters.`;
+    case 'array':
+    case 'set':
+      if (small && bound === 1) return `${at} is empty: send at least one item.`;
+      return small
+        ? `${at} has too few items: at least ${bound}.`
+        : `${at} has too many items: at most ${bound}.`;
+    case 'number':
+    case 'int':
+    case 'bigint':
+      if (small)
+        return issue.inclusive ? `${at} must be at least ${bound}.` : `${at} must be more than ${bound}.`;
+      return issue.inclusive ? `${at} must be at most ${bound}.` : `${at} must be less than ${bound}.`;
+    default:
+      return undefined;
+  }
 }
 
 /** The ValidationError answering a failed parse: its first issue by precedence, as its API code. */

@@ -2,6 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import type { KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
+import { HostnameBody } from '../../../functions/dashboard-hostnames-add/contract.js';
 import { ValidationError } from '../../../functions/lib/http/errors.js';
 import { validate } from '../../../functions/lib/http/validate.js';
 import { KEY_ROUTES } from '../../../functions/routes.js';
@@ -43,6 +44,20 @@ function outcome(run: () => unknown): string {
   }
 }
 
+/** The message of a refusal ('' when accepted). */
+function messageOf(run: () => unknown): string {
+  try {
+    run();
+    return '';
+  } catch (err) {
+    if (err instanceof ValidationError) return err.message;
+    throw err;
+  }
+}
+
+/** zod's own English, which a caller should never read. */
+const ZOD_TEXT = /Too small: expected|Too big: expected|Invalid input: expected/;
+
 describe('request-validation', () => {
   describe('request validation by contract', () => {
     test('the routes whose contract validates their body declare their refusal codes', () => {
@@ -80,6 +95,40 @@ describe('request-validation', () => {
       const body = { ips: Array.from({ length: 101 }, () => 7) };
       expect(outcome(() => validate(CONTRACTS['lookup-batch'].body!, body))).toBe('batch_too_large');
       expect(outcome(() => validate(CONTRACTS['email-batch'].body!, { emails: [] }))).toBe('empty_batch');
+    });
+
+    test('batch sizes are refused in plain words, on both batch routes', () => {
+      const lookup = CONTRACTS['lookup-batch'].body!;
+      const emails = CONTRACTS['email-batch'].body!;
+      expect(messageOf(() => validate(lookup, { ips: [] }))).toBe(
+        'The batch is empty: send 1 to 100 addresses in `ips`.',
+      );
+      expect(messageOf(() => validate(emails, { emails: [] }))).toBe(
+        'The batch is empty: send 1 to 100 addresses in `emails`.',
+      );
+      expect(
+        messageOf(() => validate(emails, { emails: Array.from({ length: 101 }, () => 'a@b.example') })),
+      ).toBe('The batch is too large: 101 addresses were sent in `emails`; send at most 100 a call.');
+      expect(messageOf(() => validate(lookup, { ips: Array.from({ length: 150 }, () => 7) }))).toBe(
+        'The batch is too large: 150 addresses were sent in `ips`; send at most 100 a call.',
+      );
+    });
+
+    test("a built-in check's refusal is a sentence of ours, never zod's text: an empty hostname is empty", () => {
+      expect(messageOf(() => validate(HostnameBody, { hostname: '' }))).toBe('hostname is empty.');
+      expect(messageOf(() => validate(HostnameBody, { hostname: 'a'.repeat(254) }))).toBe(
+        'hostname is too long: at most 253 characters.',
+      );
+      expect(messageOf(() => validate(HostnameBody, { hostname: 5 }))).toBe('hostname must be a string.');
+    });
+
+    test.each(VALIDATED)("%s: no refusal of any JSON body quotes zod's own text", (_name, contract) => {
+      fc.assert(
+        fc.property(body, (b) => {
+          expect(messageOf(() => validate(contract.body!, b))).not.toMatch(ZOD_TEXT);
+        }),
+        { numRuns: 1000 },
+      );
     });
 
     test('the shape comes before field rules: a mistyped ip beside an empty userId is invalid_field', () => {
