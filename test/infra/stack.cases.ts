@@ -412,7 +412,9 @@ describe('REST API', () => {
       expect(params['method.response.header.Access-Control-Allow-Methods']).toBe(
         `'${route.method}, OPTIONS'`,
       );
-      expect(params['method.response.header.Access-Control-Allow-Headers']).toBe("'Content-Type, X-Api-Key'");
+      expect(params['method.response.header.Access-Control-Allow-Headers']).toBe(
+        "'Content-Type, Content-Encoding, X-Api-Key'",
+      );
     }
   });
 

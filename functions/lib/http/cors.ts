@@ -2,7 +2,10 @@ import type { KeyType } from '../accounts/key-type.js';
 
 // CORS only on publishable (browser) routes and only for an origin the key allows: a refused origin
 // gets no CORS header at all. Secret routes never send CORS headers (docs/api.md: Authentication).
-export const CORS_ALLOW_HEADERS = 'Content-Type, X-Api-Key';
+// The request headers a browser route reads (a preflight must allow each, or the browser never sends
+// the call): the key, the body's type, and `Content-Encoding: gzip`, which every JSON body may use
+// (docs/api.md: Requests). Idempotency-Key and If-Match belong to secret routes, which have no CORS.
+export const CORS_ALLOW_HEADERS = 'Content-Type, Content-Encoding, X-Api-Key';
 export const CORS_MAX_AGE_SECONDS = 600;
 
 /**
