@@ -52,4 +52,29 @@ describe('allowed origins of publishable keys (docs/api.md: Authentication)', ()
     expect(normaliseAllowedOrigin('https://a.example/app')).toBeUndefined();
     expect(normaliseAllowedOrigin('HTTP://LOCALHOST:*')).toBe('http://localhost:*');
   });
+
+  test("port 0 is no page's port: no Origin, Referer or allowed entry has it, and the local wildcards do not take it", () => {
+    expect(headerOriginOf('http://localhost:0')).toBeUndefined();
+    expect(headerOriginOf('http://localhost:00')).toBeUndefined();
+    expect(originOf('http://localhost:0/page')).toBeUndefined();
+    expect(isOriginAllowed('http://localhost:0', allowed)).toBe(false);
+    expect(isOriginAllowed('http://localhost:0', ['http://localhost:0'])).toBe(false);
+    expect(normaliseAllowedOrigin('http://localhost:0')).toBeUndefined();
+    expect(normaliseAllowedOrigin('https://a.example.com:0')).toBeUndefined();
+    expect(isOriginAllowed('http://localhost:1', allowed)).toBe(true);
+  });
+
+  test("an allowed entry with its scheme's default port is that origin, as browsers send it", () => {
+    expect(normaliseAllowedOrigin('https://a.example.com:443')).toBe('https://a.example.com');
+    expect(normaliseAllowedOrigin('HTTP://A.Example.com:80/')).toBe('http://a.example.com');
+    expect(
+      isOriginAllowed(headerOriginOf('https://a.example.com')!, [
+        normaliseAllowedOrigin('https://a.example.com:443')!,
+      ]),
+    ).toBe(true);
+    // Another scheme's default port is a port like any other.
+    expect(normaliseAllowedOrigin('http://a.example.com:443')).toBe('http://a.example.com:443');
+    expect(normaliseAllowedOrigin('https://a.example.com:80')).toBe('https://a.example.com:80');
+    expect(normaliseAllowedOrigin('https://a.example.com:0443')).toBeUndefined();
+  });
 });
