@@ -1,5 +1,6 @@
 import type { RouteContract } from '../lib/http/contract.js';
 import { apiCode } from '../lib/http/validate.js';
+import { FILENAME_MAX, FILENAME_MESSAGES, hasControlCharacter } from '../lib/jobs/filename.js';
 import { IDEMPOTENCY_KEY_MAX } from '../lib/jobs/idempotency.js';
 import { JobSchema } from '../lib/jobs/job.js';
 import { JobJsonBody, JobUploadBody } from '../lib/jobs/job-input.js';
@@ -15,7 +16,7 @@ function hasControl(text: string): boolean {
   return false;
 }
 
-export const FILENAME_MAX = 255;
+export { FILENAME_MAX };
 
 /** The longest webhookUrl a job takes. */
 const WEBHOOK_URL_MAX = 2048;
@@ -39,13 +40,18 @@ export const JobsCreateWebhook = z
   );
 
 export const JobsCreateQuery = z.object({
-  // invalid_body, like a too-long filename in a JSON body or a form's file part (job-request.ts).
+  // invalid_body, like a too-long filename or one with a control character in a JSON body or a
+  // form's file part (job-request.ts, lib/jobs/filename.ts).
   filename: z
     .optional(
       z.string().check(
         z.refine((name) => name.length <= FILENAME_MAX, {
           ...apiCode('invalid_body'),
-          error: 'filename is too long.',
+          error: FILENAME_MESSAGES.tooLong,
+        }),
+        z.refine((name) => !hasControlCharacter(name), {
+          ...apiCode('invalid_body'),
+          error: FILENAME_MESSAGES.control,
         }),
         z.meta({ maxLength: FILENAME_MAX }),
       ),

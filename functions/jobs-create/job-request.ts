@@ -2,8 +2,8 @@ import { looksGzipped } from '../lib/gzip.js';
 import { declaresGzip, mediaType } from '../lib/http/body.js';
 import { HttpError, ValidationError } from '../lib/http/errors.js';
 import type { HttpRequest } from '../lib/http/request.js';
+import { filenameProblem } from '../lib/jobs/filename.js';
 import { CSV_LIMIT_BYTES, csvJobSource, type JobSource, jsonJobSource } from '../lib/jobs/job-input.js';
-import { FILENAME_MAX } from './contract.js';
 import { type FilePart, MULTIPART_EXAMPLE, readFilePart } from './multipart.js';
 
 // The HTTP side of a POST /v1/email/jobs body: its media type (application/json, text/csv or
@@ -25,10 +25,10 @@ export function sentGzipped(req: HttpRequest, body: Buffer): boolean {
   return declaresGzip(req) && looksGzipped(body);
 }
 
-/** The name a form's file part gives itself, held to the same bound as ?filename=. */
+/** The name a form's file part gives itself, held to the same rules as ?filename=. */
 function checkedFilename(filename: string | null): string | null {
-  if (filename !== null && filename.length > FILENAME_MAX)
-    throw new ValidationError('invalid_body', 'filename is too long.');
+  const problem = filenameProblem(filename);
+  if (problem) throw new ValidationError('invalid_body', problem);
   return filename;
 }
 

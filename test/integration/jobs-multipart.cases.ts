@@ -1,8 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { accountStore } from '../../functions/lib/aws/services.js';
+import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
+import { FILENAME_MESSAGES } from '../../functions/lib/jobs/filename.js';
+import { monthKey } from '../../functions/lib/limits/windows.js';
 import { type DnsServer, mx, startDnsServer } from '../support/dns-server.js';
-import { startTestStack, type TestStack } from '../support/local-stack.js';
+import { serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';
 
 // POST /v1/email/jobs with `curl -F file=@list.csv`: a multipart/form-data body with one file part.
 let stack: TestStack;
@@ -36,6 +38,14 @@ describe('jobs-multipart', () => {
       Buffer.from(content),
       Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
     ]);
+  }
+
+  /** A form whose file part names itself with RFC 5987's filename* (UTF-8, percent-encoded). */
+  function encodedNameForm(encodedName: string, content: string): Buffer {
+    return Buffer.from(
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename*=UTF-8''${encodedName}\r\n` +
+        `Content-Type: text/csv\r\n\r\n${content}\r\n--${BOUNDARY}--\r\n`,
+    );
   }
 
   function postForm(body: Buffer | FormData, query = ''): Promise<Response> {
@@ -79,6 +89,47 @@ describe('jobs-multipart', () => {
         ),
       );
       expect(job).toMatchObject({ status: 'queued', filename: 'list.csv', total: 3, credits: 2 });
+    });
+
+    test('a filename with a control character is 400 invalid_body, nothing made or charged: ?filename=, the file part, a JSON body', async () => {
+      const account = await accountStore(stack.services).createAccount('pro', {});
+      const key = (await accountStore(stack.services).createKey(account.accountId, 'secret', [])).key;
+      const auth = { Authorization: `Bearer ${key}` };
+      const csv = 'email\na@x.example\n';
+      const post = (query: string, body: string | Buffer, type: string) =>
+        fetch(`${stack.url}/v1/email/jobs${query}`, {
+          method: 'POST',
+          headers: { ...auth, 'Content-Type': type },
+          body,
+        });
+      const form = `multipart/form-data; boundary=${BOUNDARY}`;
+      const attempts: Promise<Response>[] = [
+        post('?filename=%1B%5B2J%1B%5B31mEVIL%1B%5B0m.csv', csv, 'text/csv'),
+        post('?filename=a%0D%0Ab.csv', csv, 'text/csv'),
+        post('?filename=a%00.csv', csv, 'text/csv'),
+        post('?filename=a%C2%9B2J.csv', csv, 'text/csv'), // C1 CSI
+        post('?filename=%1B%5B2J.csv', curlForm('list.csv', csv), form),
+        // A raw ESC or DEL in a part header is refused as a malformed header; RFC 5987's filename*
+        // carries them encoded.
+        post('', encodedNameForm('%1B%5B2J%1B%5B31mEVIL.csv', csv), form),
+        post('', encodedNameForm('del%7F.csv', csv), form),
+        post('', encodedNameForm('a%0D%0Ab.csv', csv), form),
+        post('', JSON.stringify({ emails: ['a@x.example'], filename: 'a\u001b[0m.csv' }), 'application/json'),
+      ];
+      for (const res of attempts) {
+        expect(await refused(await res, 400, 'invalid_body')).toBe(FILENAME_MESSAGES.control);
+      }
+      const listed = (await (await fetch(`${stack.url}/v1/email/jobs`, { headers: auth })).json()) as {
+        jobs: unknown[];
+      };
+      expect(listed.jobs).toEqual([]);
+      expect(
+        (await usageCounter(stack.services).read(account.accountId, monthKey(serviceNow()))).monthCount,
+      ).toBe(0);
+      // A name of printable characters, non-ASCII included, is kept.
+      expect(
+        (await created(await post('?filename=r%C3%A9sum%C3%A9%20(1).csv', csv, 'text/csv'))).filename,
+      ).toBe('résumé (1).csv');
     });
 
     test('?filename= names the job instead of the file part', async () => {

@@ -4,6 +4,7 @@ import { parseJsonBody } from '../json/syntax-error.js';
 import { withoutBom } from '../utf8.js';
 import * as z from '../zod.js';
 import { CSV_SLICE_BYTES, CsvInputError, readCsvEmails } from './csv-input.js';
+import { FILENAME_MAX, filenameProblem } from './filename.js';
 import { JOB_MAX_ROWS } from './job.js';
 import { JobInputError } from './job-errors.js';
 import { scanJobJson } from './job-json-scan.js';
@@ -20,7 +21,7 @@ import { scanJobJson } from './job-json-scan.js';
 // the addresses.
 
 export const CSV_LIMIT_BYTES = 10 * 1024 * 1024;
-const FILENAME = z.optional(z.string().check(z.maxLength(255)));
+const FILENAME = z.optional(z.string().check(z.maxLength(FILENAME_MAX)));
 /** Room in a JSON body for values that are not addresses (filename, unknown members). */
 const JSON_OTHER_VALUES = 1_000;
 const JSON_MAX_DEPTH = 32;
@@ -167,6 +168,7 @@ export async function jsonJobSource(body: Buffer, gzipped: boolean): Promise<Job
         'invalid_body',
         'uploadId must be the id returned by POST /v1/email/jobs/uploads.',
       );
+    checkFilename(parsed.data.filename);
     return { kind: 'upload', uploadId: parsed.data.uploadId, filename: parsed.data.filename ?? null };
   }
   const parsed = JobJsonBody.safeParse(json);
@@ -175,6 +177,7 @@ export async function jsonJobSource(body: Buffer, gzipped: boolean): Promise<Job
     if (Array.isArray(emails) && emails.length > JOB_MAX_ROWS) checkRowCount(emails);
     throw new JobInputError('invalid_body', 'Expected {"emails": string[], "filename"?: string}.');
   }
+  checkFilename(parsed.data.filename);
   // Blank entries are skipped, as a CSV's rows whose email cell is empty: they are no address, so
   // neither a row of the results nor a charge; a list of only blanks is empty_job.
   const emails = parsed.data.emails.filter((email) => email.trim() !== '');
@@ -187,6 +190,12 @@ export async function jsonJobSource(body: Buffer, gzipped: boolean): Promise<Job
     body,
     contentType: 'application/json',
   };
+}
+
+/** A JSON body's filename, held to the rules of ?filename= (filename.ts). */
+function checkFilename(filename: string | undefined): void {
+  const problem = filenameProblem(filename);
+  if (problem) throw new JobInputError('invalid_body', problem);
 }
 
 /** The list of a CSV body (gzip-compressed when `gzipped`), named `filename`. */

@@ -11,6 +11,7 @@ import { ValidationError } from '../../../functions/lib/http/errors.js';
 import { headerValues } from '../../../functions/lib/http/multi-value.js';
 import { fromApiGatewayEvent } from '../../../functions/lib/http/request.js';
 import { headersNamedBy, validate, validateHeaders } from '../../../functions/lib/http/validate.js';
+import { FILENAME_MESSAGES } from '../../../functions/lib/jobs/filename.js';
 import { encodeCursor, LIST_LIMIT_MAX } from '../../../functions/lib/jobs/list-cursor.js';
 import type * as z from '../../../functions/lib/zod.js';
 import { LookupIpPath, LookupIpQuery } from '../../../functions/lookup-ip/contract.js';
@@ -282,6 +283,18 @@ describe('request-parameters', () => {
         code: 'invalid_body',
         message: 'filename is too long.',
       });
+      for (const bad of [
+        '\u001b[2J\u001b[31mEVIL\u001b[0m.csv',
+        'a\r\nb.csv',
+        'a\u0000.csv',
+        'a\u009b2J.csv',
+      ]) {
+        expect(refusal(query(JobsCreateQuery, { filename: bad }))).toEqual({
+          status: 400,
+          code: 'invalid_body',
+          message: FILENAME_MESSAGES.control,
+        });
+      }
     });
   });
 
