@@ -1,4 +1,5 @@
 import { CliError } from '../cli/cli-error.js';
+import { printable, printableJson } from '../cli/printable.js';
 import { parseCommandLine } from './args.js';
 import { COMMAND_RUNNERS, type JobsContext, type JobsIo } from './commands.js';
 import { connect } from './connection.js';
@@ -11,8 +12,9 @@ export type { JobsIo } from './commands.js';
 // this process; scripts/jobs.ts is the command-line entry.
 
 /** Runs one jobs command; answers its exit code (0 done, 2 input to correct, 1 failure). */
-export async function runJobs(argv: string[], io: JobsIo): Promise<number> {
+export async function runJobs(argv: string[], given: JobsIo): Promise<number> {
   const json = argv.includes('--json');
+  const io = printingSafely(given);
   try {
     const parsed = parseCommandLine(argv);
     if ('help' in parsed) {
@@ -30,11 +32,26 @@ export async function runJobs(argv: string[], io: JobsIo): Promise<number> {
         : err instanceof ListFileError
           ? new CliError(err.message)
           : new CliError(`failed: ${(err as Error).message}`, { exitCode: 1 });
-    if (json) io.err(JSON.stringify({ error: error.message, ...(error.hint ? { hint: error.hint } : {}) }));
+    if (json) io.err(printableJson({ error: error.message, ...(error.hint ? { hint: error.hint } : {}) }));
     else {
       io.err(`error: ${error.message}`);
       if (error.hint) io.err(`hint: ${error.hint}`);
     }
     return error.exitCode;
   }
+}
+
+/**
+ * The io with every control character in what is printed escaped (printable.ts), line breaks
+ * aside: a command prints what the API answered (filenames, messages), including jobs stored before
+ * the API refused control characters in a filename, and nothing it prints may drive the terminal.
+ */
+function printingSafely(io: JobsIo): JobsIo {
+  const lines = (text: string) => printable(text, ['\n']);
+  return {
+    ...io,
+    out: (text) => io.out(lines(text)),
+    err: (text) => io.err(lines(text)),
+    ...(io.status ? { status: (line: string) => io.status?.(printable(line)) } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import type { Job } from '@netintel/client';
 import { parse } from 'csv-parse';
 import { CliError } from '../cli/cli-error.js';
 import { wholeNumber } from '../cli/command-line.js';
+import { printable, printableJson } from '../cli/printable.js';
 import type { JobsApi } from './api-client.js';
 import { type Command, helpHint, type Values } from './args.js';
 import { KeepColumnsError, keepColumns } from './keep-columns.js';
@@ -46,7 +47,7 @@ const running = (status: string) => status === 'queued' || status === 'processin
 const path = (ctx: JobsContext, file: string) => resolve(ctx.io.cwd, file);
 
 function print(ctx: JobsContext, value: unknown): void {
-  ctx.io.out(JSON.stringify(value, null, ctx.values.json ? 0 : 2));
+  ctx.io.out(printableJson(value, ctx.values.json ? 0 : 2));
 }
 
 /**
@@ -225,13 +226,13 @@ async function list(ctx: JobsContext): Promise<void> {
   if (values.json) return print(ctx, page);
   if (page.jobs.length === 0) io.out('no jobs');
   else {
-    const rows = page.jobs.map((j) => [
-      j.id,
-      j.status,
-      `${j.processed}/${j.total}`,
-      j.createdAt,
-      j.filename ?? '',
-    ]);
+    // Each cell escaped whole (a line break too): a filename stored before control characters were
+    // refused could otherwise forge a row or drive the terminal.
+    const rows = page.jobs.map((j) =>
+      [j.id, j.status, `${j.processed}/${j.total}`, j.createdAt, j.filename ?? ''].map((cell) =>
+        printable(cell),
+      ),
+    );
     const head = ['ID', 'STATUS', 'CHECKED', 'CREATED', 'FILENAME'];
     const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
     for (const r of [head, ...rows])

@@ -6,3 +6,4 @@ import './keep-columns.cases.js';
 import './list-file.cases.js';
 import './progress.cases.js';
 import './api-errors.cases.js';
+import './server-text.cases.js';
