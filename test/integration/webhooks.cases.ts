@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { accountStore } from '../../functions/lib/aws/services.js';
+import { webhookStore } from '../../functions/lib/aws/webhook-store-services.js';
 import { retryDelaySeconds } from '../../functions/lib/webhooks/delivery.js';
 import { a, type DnsServer, startDnsServer } from '../support/dns-server.js';
 import { clock, startTestStack, type TestStack } from '../support/local-stack.js';
@@ -334,7 +335,16 @@ describe('webhooks', () => {
     const first = await sendTest(id);
     await slow.nth(1);
     const others = [await sendTest(id), await sendTest(id)];
-    // Drained once the hanging attempt gives up (10 s): the other two were handed the receiver in turn.
+    // Both wait in the receiver's line (their workers gave them back); then the hanging attempt ends,
+    // released rather than timed out (10 s), and the receiver is handed to the other two in turn.
+    const store = webhookStore(stack.services);
+    for (let tries = 0; ; tries++) {
+      const waiting = await Promise.all(others.map((e) => store.getDelivery(stack.dev.accountId, e, id)));
+      if (waiting.every((d) => d?.waitingUntil !== undefined)) break;
+      if (tries > 5000) throw new Error('the events never waited in the receiver line');
+      await new Promise((r) => setImmediate(r));
+    }
+    slow.release();
     await stack.pollers.drained();
     expect(slow.deliveries.map((d) => d.event.id)).toEqual([first, ...others]);
     const entries = await attempts(id, 3);
