@@ -32,7 +32,7 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
     message: 'Custom hostnames come with the pro and business plans.',
   },
   too_many_sign_in_requests: {
-    when: 'more than 5 sign-in links for one address, or 20 from one client IP, in any 15 minutes',
+    when: 'more than 5 sign-in links for one address from one client IP, 30 for one address in all, or 20 from one client IP, in any 15 minutes',
     message: 'Too many sign-in links were asked for this address; try again later.',
   },
   invalid_ip: {

@@ -12,7 +12,8 @@ import { clock, startTestStack, type TestStack } from '../support/local-stack.js
 
 // The dashboard's sign-in and sessions over HTTP on the local stack: links by e-mail (the outbox),
 // once and for 15 minutes; sessions by cookie with 12 h idle and 7 d absolute expiry; sign-out;
-// CSRF refusal; no enumeration; limits per address and per IP; another account's things are 404.
+// CSRF refusal; no enumeration; limits per address and IP, per address and per IP (X-Forwarded-For
+// stands in for the client IP); another account's things are 404.
 // Time moves with the injected clock, never by sleeping.
 
 let stack: TestStack;
@@ -22,7 +23,7 @@ let otherKeyId: string;
 
 describe('dashboard-sessions', () => {
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startTestStack({ trustForwardedFor: true });
     await memberStore(stack.services).addMember(stack.dev.accountId, ALICE, new Date());
     const other = await accountStore(stack.services).createAccount('pro', { email: 'mallory@other.example' });
     otherAccount = other.accountId;
@@ -100,9 +101,9 @@ describe('dashboard-sessions', () => {
       expect(junk.status).toBe(401);
     });
 
-    test(`more than ${SIGN_IN_LIMITS.email} links for one address in 15 minutes is 429 with Retry-After`, async () => {
+    test(`more than ${SIGN_IN_LIMITS.emailFromIp} links for one address from one client IP in 15 minutes is 429 with Retry-After`, async () => {
       freshSignInWindow();
-      for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+      for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp; i++)
         expect((await requestLink(stack, 'carol@shop.example')).status).toBe(202);
       const refused = await requestLink(stack, 'carol@shop.example');
       expect(refused.status).toBe(429);
@@ -110,12 +111,51 @@ describe('dashboard-sessions', () => {
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
+    test("a stranger asking for a member's address from another network does not lock the member out", async () => {
+      freshSignInWindow();
+      const stranger = { 'X-Forwarded-For': '198.51.100.7' };
+      for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp; i++)
+        expect((await requestLink(stack, ALICE, stranger)).status).toBe(202);
+      const refused = await requestLink(stack, ALICE, stranger);
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { message: string }).message).toContain('this address');
+      // Keeping it up, one request every 3 minutes, still locks out only the stranger's network.
+      clock.advance(3 * 60_000);
+      expect((await requestLink(stack, ALICE, stranger)).status).toBe(429);
+      // The member, from their own network, still gets a link.
+      const before = (await linksFor(stack, ALICE)).length;
+      const own = await requestLink(stack, ALICE, { 'X-Forwarded-For': '203.0.113.40' });
+      expect(own.status).toBe(202);
+      expect(await linksFor(stack, ALICE)).toHaveLength(before + 1);
+    });
+
+    test(`more than ${SIGN_IN_LIMITS.email} links for one address from all client IPs in 15 minutes is 429`, async () => {
+      freshSignInWindow();
+      const networks = Math.ceil(SIGN_IN_LIMITS.email / SIGN_IN_LIMITS.emailFromIp);
+      let asked = 0;
+      for (let n = 0; n < networks; n++)
+        for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp && asked < SIGN_IN_LIMITS.email; i++, asked++) {
+          const res = await requestLink(stack, 'erin@shop.example', {
+            'X-Forwarded-For': `198.51.100.${20 + n}`,
+          });
+          expect(res.status).toBe(202);
+        }
+      const refused = await requestLink(stack, 'erin@shop.example', { 'X-Forwarded-For': '198.51.100.99' });
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { message: string }).message).toContain('this address');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Another address from that network is not refused: the limit is the address's.
+      expect(
+        (await requestLink(stack, 'frank@shop.example', { 'X-Forwarded-For': '198.51.100.99' })).status,
+      ).toBe(202);
+    });
+
     test('a window edge is no door to a second burst: the last 15 minutes count', async () => {
       freshSignInWindow();
       // The limit's requests in the last seconds of a window…
       const edge = (Math.floor(clock.now().getTime() / SIGN_IN_WINDOW_MS) + 1) * SIGN_IN_WINDOW_MS;
       clock.set(new Date(edge - 5_000));
-      for (let i = 0; i < SIGN_IN_LIMITS.email; i++)
+      for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp; i++)
         expect((await requestLink(stack, 'dora@shop.example')).status).toBe(202);
       // …still count just after its edge (fixed windows admitted as many again here).
       clock.set(new Date(edge + 1_000));
@@ -123,7 +163,7 @@ describe('dashboard-sessions', () => {
       expect(refused.status).toBe(429);
       // One more fits once a fifth of them has slid out of the last 15 minutes.
       const wait = Number(refused.headers.get('retry-after'));
-      expect(wait).toBe(Math.ceil((SIGN_IN_WINDOW_MS / SIGN_IN_LIMITS.email - 1_000) / 1000));
+      expect(wait).toBe(Math.ceil((SIGN_IN_WINDOW_MS / SIGN_IN_LIMITS.emailFromIp - 1_000) / 1000));
       clock.advance(wait * 1000);
       expect((await requestLink(stack, 'dora@shop.example')).status).toBe(202);
       expect((await requestLink(stack, 'dora@shop.example')).status).toBe(429);

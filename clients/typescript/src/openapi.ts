@@ -6791,7 +6791,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description - `too_many_sign_in_requests`: more than 5 sign-in links for one address, or 20 from one client IP, in any 15 minutes */
+            /** @description - `too_many_sign_in_requests`: more than 5 sign-in links for one address from one client IP, 30 for one address in all, or 20 from one client IP, in any 15 minutes */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

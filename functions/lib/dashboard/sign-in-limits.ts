@@ -1,15 +1,22 @@
-// How many sign-in links may be asked for (issue #17): per e-mail address, so nobody floods a
-// person's inbox, and per client IP, so nobody probes many addresses. Counted in 15-minute windows,
-// and a request is admitted only while the count of the last 15 minutes stays under the limit: the
+// How many sign-in links may be asked for (issue #17). Three limits, each counted in 15-minute windows:
+// - emailFromIp, 5 per address from one client IP: what one network may ask for one address. A
+//   stranger who asks for a member's address again and again uses up only their own network's share;
+//   the member asking from theirs is not locked out by it.
+// - email, 30 per address from all client IPs together: so no flood from many networks fills a
+//   person's inbox. Only requests admitted by the two limits above count here, so one network
+//   alone never reaches it (it takes 6 networks each at its 5 per 15 minutes).
+// - ip, 20 per client IP whatever the addresses: so nobody probes many addresses.
+// A request is admitted only while the count of the last 15 minutes stays under the limit: the
 // current window's count plus the previous window's, weighted by the share of it still inside the
 // last 15 minutes (rounded up). So the edge of a window is no door to a second burst (5 requests at
 // 09:59 and 5 more at 10:00 were all admitted with fixed windows). Counted whether or not the address
-// belongs to a member, so the limit reveals nothing either.
+// belongs to a member, so the limits reveal nothing either.
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 export const SIGN_IN_LIMITS = {
-  email: 5,
+  emailFromIp: 5,
+  email: 30,
   ip: 20,
 } as const;
 

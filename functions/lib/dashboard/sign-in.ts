@@ -47,16 +47,19 @@ async function count(kind: SignInLimit, subject: string, deps: SignInDeps): Prom
   if (room > 0 && (await deps.sessions.countSignIn(kind, subject, window, room, expiresAt))) return;
   const current = await deps.sessions.signInCount(kind, subject, window);
   throw new SignInLimitError(
-    kind === 'email'
-      ? 'Too many sign-in links were asked for this address; try again later.'
-      : 'Too many sign-in links were asked for from this network; try again later.',
+    kind === 'ip'
+      ? 'Too many sign-in links were asked for from this network; try again later.'
+      : 'Too many sign-in links were asked for this address; try again later.',
     secondsUntilSignInAllowed(SIGN_IN_LIMITS[kind], previous, current, now),
   );
 }
 
 /**
  * Sends a sign-in link to `rawEmail` when it is a member's; answers nothing either way. Each request
- * counts against the client IP's and the address's limits first, member or not.
+ * counts first, member or not, against the client IP's limit, then the address's from this client IP,
+ * then the address's from all client IPs (sign-in-limits.ts); one refused counts in none after it.
+ * So a stranger asking for a member's address uses up what their own network may ask for it, not
+ * what the member's may: only a flood from 6 networks or more reaches the address's overall limit.
  */
 export async function requestSignInLink(
   rawEmail: string,
@@ -65,7 +68,10 @@ export async function requestSignInLink(
 ): Promise<void> {
   const email = memberEmail(rawEmail);
   if (!email) throw new DashboardInputError('email is not a valid e-mail address');
-  await count('ip', request.clientIp || 'unknown', deps);
+  const clientIp = request.clientIp || 'unknown';
+  await count('ip', clientIp, deps);
+  // Stored by hash, as the address alone is: the pair (JSON, so no address and IP run together).
+  await count('emailFromIp', hashSecret(JSON.stringify([email, clientIp])), deps);
   await count('email', hashSecret(email), deps);
   const member = await deps.members.getMember(email);
   if (!member) return;
