@@ -1,5 +1,6 @@
 import { dashboardUrl, signInDeps } from '../lib/aws/services.js';
 import { requestSignInLink } from '../lib/dashboard/sign-in.js';
+import { viewerAddress } from '../lib/gateway/edge-origin.js';
 import { readJsonBody } from '../lib/http/body.js';
 import { defineHandler } from '../lib/http/define-handler.js';
 import { HttpError } from '../lib/http/errors.js';
@@ -17,7 +18,9 @@ export const handler = defineHandler({
   run: async ({ email }, { req, services }) => {
     const url = dashboardUrl(services, req.headers);
     if (!url) throw new HttpError('bad_request', "Ask for a sign-in link on the dashboard's own address.");
-    await requestSignInLink(email, { clientIp: req.sourceIp, dashboardUrl: url }, signInDeps(services));
+    // The limits count the visitor: behind our CloudFront, sourceIp is CloudFront's server.
+    const clientIp = viewerAddress(req, services.config.ORIGIN_SECRET) ?? req.sourceIp;
+    await requestSignInLink(email, { clientIp, dashboardUrl: url }, signInDeps(services));
     return { status: 202, json: { message: SIGN_IN_ANSWER } };
   },
 });

@@ -21,6 +21,7 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
+import { VIEWER_ADDRESS_HEADER } from '../../functions/lib/gateway/edge-origin.js';
 import { routeByName } from '../../functions/routes.js';
 import { NetintelFunction } from './netintel-function.js';
 
@@ -34,18 +35,23 @@ import { NetintelFunction } from './netintel-function.js';
  *   function through it: a viewer's own CloudFront-Viewer-Country must not arrive there looking
  *   like CloudFront's (functions/lib/gateway/edge-origin.ts refuses such requests too). Not used on
  *   the geo behaviour itself, where CloudFront writes those headers and a viewer-request function
- *   would see, and delete, the real ones.
+ *   would see, and delete, the real ones;
+ * - writes the viewer's IP address (event.viewer.ip) into X-Viewer-Address, overwriting whatever the
+ *   viewer sent there: API Gateway's sourceIp is CloudFront's server, and the sign-in limits count
+ *   the visitor (functions/lib/gateway/edge-origin.ts viewerAddress, believed with the origin secret).
  * Header names in the event are lower case (CloudFront Functions event structure).
  */
 export const FORWARDED_HOST_CODE =
-  "async function handler(event) { var r = event.request; var hs = r.headers; for (var n in hs) { if (n.indexOf('cloudfront-viewer-') === 0) { delete hs[n]; } } var h = hs.host; if (h) { hs['x-forwarded-host'] = { value: h.value }; } else { delete hs['x-forwarded-host']; } return r; }";
+  "async function handler(event) { var r = event.request; var hs = r.headers; for (var n in hs) { if (n.indexOf('cloudfront-viewer-') === 0) { delete hs[n]; } } var h = hs.host; if (h) { hs['x-forwarded-host'] = { value: h.value }; } else { delete hs['x-forwarded-host']; } " +
+  `var v = event.viewer && event.viewer.ip; if (v) { hs['${VIEWER_ADDRESS_HEADER.toLowerCase()}'] = { value: v }; } else { delete hs['${VIEWER_ADDRESS_HEADER.toLowerCase()}']; } return r; }`;
 
 /** The CloudFront Function of FORWARDED_HOST_CODE, for the API default behaviour of a distribution. */
 export class ForwardedHostFunction extends CloudFrontFunction {
   constructor(scope: Construct, id: string) {
     super(scope, id, {
       runtime: FunctionRuntime.JS_2_0,
-      comment: 'netintel: Host -> X-Forwarded-Host; drop viewer-sent CloudFront-Viewer-*',
+      comment:
+        'netintel: Host -> X-Forwarded-Host, viewer IP -> X-Viewer-Address; drop viewer-sent CloudFront-Viewer-*',
       code: FunctionCode.fromInline(FORWARDED_HOST_CODE),
     });
   }

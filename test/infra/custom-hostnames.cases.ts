@@ -154,6 +154,22 @@ describe('the X-Forwarded-Host CloudFront Function', () => {
     const without = await handler({ request: { headers: { 'x-forwarded-host': { value: 'victim.com' } } } });
     expect(without.headers['x-forwarded-host']).toBeUndefined();
   });
+
+  it("writes the viewer's IP address into X-Viewer-Address and overwrites one the viewer sent", async () => {
+    const handler = new Function(`${FORWARDED_HOST_CODE}; return handler;`)() as (
+      e: unknown,
+    ) => Promise<Props>;
+    const forged = {
+      'x-viewer-address': { value: '198.51.100.7' },
+      host: { value: 'api.netintel-test.com' },
+    };
+    for (const ip of ['203.0.113.9', '2001:db8::1']) {
+      const request = await handler({ viewer: { ip }, request: { headers: { ...forged } } });
+      expect(request.headers['x-viewer-address']).toEqual({ value: ip });
+    }
+    const without = await handler({ request: { headers: { ...forged } } });
+    expect(without.headers['x-viewer-address']).toBeUndefined();
+  });
 });
 
 describe('the scheduled verifier', () => {

@@ -17,12 +17,14 @@ import { clock, startTestStack, type TestStack } from '../support/local-stack.js
 // Time moves with the injected clock, never by sleeping.
 
 let stack: TestStack;
+const ORIGIN_SECRET = 'test-origin-secret-dashboard-sessions';
 const ALICE = 'alice@shop.example';
 let otherAccount: string;
 let otherKeyId: string;
 
 describe('dashboard-sessions', () => {
   beforeAll(async () => {
+    process.env.ORIGIN_SECRET = ORIGIN_SECRET;
     stack = await startTestStack({ trustForwardedFor: true });
     await memberStore(stack.services).addMember(stack.dev.accountId, ALICE, new Date());
     const other = await accountStore(stack.services).createAccount('pro', { email: 'mallory@other.example' });
@@ -30,7 +32,10 @@ describe('dashboard-sessions', () => {
     otherKeyId = (await accountStore(stack.services).createKey(otherAccount, 'secret', [])).keyId;
     await memberStore(stack.services).addMember(otherAccount, 'mallory@other.example', new Date());
   });
-  afterAll(async () => stack.close());
+  afterAll(async () => {
+    await stack.close();
+    delete process.env.ORIGIN_SECRET;
+  });
 
   /**
    * Whether `cookie` opens a live session, as the page asks on its first load: GET
@@ -127,6 +132,31 @@ describe('dashboard-sessions', () => {
       const own = await requestLink(stack, ALICE, { 'X-Forwarded-For': '203.0.113.40' });
       expect(own.status).toBe(202);
       expect(await linksFor(stack, ALICE)).toHaveLength(before + 1);
+    });
+
+    test("behind our CloudFront the limits count the visitor's address (X-Viewer-Address), believed only with the origin secret", async () => {
+      freshSignInWindow();
+      // Every request reaches API Gateway from the same CloudFront server.
+      const edge = (viewer: string, secret = ORIGIN_SECRET) => ({
+        'X-Forwarded-For': '192.0.2.10',
+        'X-Origin-Verify': secret,
+        'X-Viewer-Address': viewer,
+      });
+      for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp; i++)
+        expect((await requestLink(stack, 'gina@shop.example', edge('198.51.100.50'))).status).toBe(202);
+      expect((await requestLink(stack, 'gina@shop.example', edge('198.51.100.50'))).status).toBe(429);
+      // Another visitor through the same CloudFront server is another client.
+      expect((await requestLink(stack, 'gina@shop.example', edge('2001:db8::60'))).status).toBe(202);
+      // Without the secret the header is the caller's own words: the connecting address counts.
+      const direct = (viewer: string) => ({ 'X-Forwarded-For': '198.51.100.51', 'X-Viewer-Address': viewer });
+      for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp; i++)
+        expect((await requestLink(stack, 'gina@shop.example', direct(`203.0.113.${70 + i}`))).status).toBe(
+          202,
+        );
+      expect((await requestLink(stack, 'gina@shop.example', direct('203.0.113.99'))).status).toBe(429);
+      const wrong = edge('203.0.113.98', 'not-the-secret');
+      wrong['X-Forwarded-For'] = '198.51.100.51';
+      expect((await requestLink(stack, 'gina@shop.example', wrong)).status).toBe(429);
     });
 
     test(`more than ${SIGN_IN_LIMITS.email} links for one address from all client IPs in 15 minutes is 429`, async () => {

@@ -1,7 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
+import { parseIp } from '../ip/parse-ip.js';
 
 /** The header CloudFront adds to origin requests (infra/constructs/edge.ts); its value is ORIGIN_SECRET. */
 export const ORIGIN_VERIFY_HEADER = 'X-Origin-Verify';
+
+/**
+ * The header the API's default behaviour's viewer-request function writes the viewer's IP address
+ * into (CloudFront Functions' event.viewer.ip), over whatever the viewer sent in it
+ * (infra/constructs/custom-hostnames.ts FORWARDED_HOST_CODE). Behind CloudFront, API Gateway's
+ * sourceIp is CloudFront's server, not the visitor.
+ */
+export const VIEWER_ADDRESS_HEADER = 'X-Viewer-Address';
 
 /**
  * True only for requests that came through our CloudFront distributions: their secret origin
@@ -44,4 +53,19 @@ export function edgeLocationTrust(
 ): EdgeLocationTrust {
   if (!fromOurEdge(req, secret)) return 'untrusted';
   return req.path === geoPath ? 'trusted' : 'other_spelling';
+}
+
+/**
+ * The visitor's IP address as our CloudFront saw it (VIEWER_ADDRESS_HEADER, canonical text), or
+ * null: not from our CloudFront (fromOurEdge), so the header is the caller's own words, or no
+ * address in it. Callers fall back to API Gateway's sourceIp, the connecting address.
+ */
+export function viewerAddress(
+  req: { headers: Record<string, string | undefined> },
+  /** ORIGIN_SECRET of the configuration: none, and nothing is from our edge. */
+  secret: string | undefined,
+): string | null {
+  if (!fromOurEdge(req, secret)) return null;
+  const sent = req.headers[VIEWER_ADDRESS_HEADER.toLowerCase()]?.trim();
+  return (sent && parseIp(sent)?.canonical) || null;
 }

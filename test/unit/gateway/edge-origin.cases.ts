@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { edgeLocationTrust } from '../../../functions/lib/gateway/edge-origin.js';
+import { edgeLocationTrust, viewerAddress } from '../../../functions/lib/gateway/edge-origin.js';
 import { routeByName } from '../../../functions/routes.js';
 
 // GET /v1/geo believes CloudFront-Viewer-* headers only from the one CloudFront behaviour that
@@ -42,6 +42,32 @@ describe('edge-origin', () => {
       expect(edgeLocationTrust({ path: GEO, headers: { 'x-origin-verify': SECRET } }, GEO, undefined)).toBe(
         'untrusted',
       );
+    });
+  });
+
+  describe('the visitor address X-Viewer-Address names (the sign-in limits)', () => {
+    test('through our CloudFront it is the visitor, in canonical text', () => {
+      const from = (v: string) =>
+        viewerAddress({ headers: { 'x-origin-verify': SECRET, 'x-viewer-address': v } }, SECRET);
+      expect(from('203.0.113.9')).toBe('203.0.113.9');
+      expect(from(' 2001:DB8:0:0::1 ')).toBe('2001:db8::1');
+    });
+
+    test('without the origin secret, or with no address in it, there is none', () => {
+      for (const headers of [
+        { 'x-viewer-address': '203.0.113.9' },
+        { 'x-viewer-address': '203.0.113.9', 'x-origin-verify': 'wrong' },
+        { 'x-origin-verify': SECRET },
+        { 'x-origin-verify': SECRET, 'x-viewer-address': 'not an address' },
+      ]) {
+        expect(viewerAddress({ headers }, SECRET)).toBeNull();
+      }
+      expect(
+        viewerAddress(
+          { headers: { 'x-origin-verify': SECRET, 'x-viewer-address': '203.0.113.9' } },
+          undefined,
+        ),
+      ).toBeNull();
     });
   });
 });
