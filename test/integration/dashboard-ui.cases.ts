@@ -913,6 +913,86 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
+  // By keyboard: a submit button keeps the focus while its request runs (a disabled one would drop
+  // it to <body>), and what replaces the form (a key or secret shown once) takes it.
+  test('by keyboard, creating a key: a refused origin keeps the focus on the button; the new key takes it, then the list', async () => {
+    const opened = await open(DESKTOP, '#/keys', new FakeDashboardApi());
+    const { page } = opened;
+    const create = page.getByRole('button', { name: 'Create publishable key' });
+    await create.waitFor();
+    // A refused origin: Tab from the field to the button, Enter; the focus is still on the button.
+    await page.getByLabel('Allowed origins').fill('not an origin');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Create publishable key');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'is not an origin' }).waitFor();
+    expect(await focusedText(page)).toBe('Create publishable key');
+    // A key made: its panel, shown once, takes the focus; "I have copied it" gives it to the list.
+    await page.getByLabel('Allowed origins').fill('https://shop.example.com');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expectFocusOn(page, 'Your new publishable key');
+    await page.getByRole('button', { name: 'I have copied it' }).focus();
+    await page.keyboard.press('Enter');
+    await create.waitFor();
+    expect(await focusedText(page)).toBe('Your keys');
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 90_000);
+
+  test('by keyboard, in the origins dialog: a refused origin keeps the focus on Save, inside the dialog', async () => {
+    const opened = await open(DESKTOP, '#/keys', new FakeDashboardApi());
+    const { page } = opened;
+    await page.getByRole('button', { name: 'Edit origins of key Shop front (…x9Qa)' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Allowed origins, one per line').fill('not an origin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Save origins');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('alert').filter({ hasText: 'is not an origin' }).waitFor();
+    expect(await focusedText(page)).toBe('Save origins');
+    await page.keyboard.press('Escape');
+    await opened.close();
+  }, 90_000);
+
+  test('by keyboard, adding a webhook: a refused URL keeps the focus on the button; the secret shown once takes it, then the list', async () => {
+    const opened = await open(DESKTOP, '#/webhooks', new FakeDashboardApi());
+    const { page } = opened;
+    const add = page.getByRole('button', { name: 'Add endpoint' });
+    await add.waitFor();
+    await page.getByLabel('Endpoint URL').fill('https://10.0.0.1/');
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'public addresses only' }).waitFor();
+    expect(await focusedText(page)).toBe('Add endpoint');
+    await page.getByLabel('Endpoint URL').fill('https://receiver.example.net/hooks');
+    await add.focus();
+    await page.keyboard.press('Enter');
+    await expectFocusOn(page, 'Signing secret of your new endpoint');
+    await page.getByRole('button', { name: 'I have copied it' }).focus();
+    await page.keyboard.press('Enter');
+    await add.waitFor();
+    expect(await focusedText(page)).toBe('Your endpoints');
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 90_000);
+
+  test('by keyboard, email rules saved: the form starts again from the answer with the focus on its Save button', async () => {
+    const opened = await open(DESKTOP, '#/rules', new FakeDashboardApi());
+    const { page } = opened;
+    const save = page.getByRole('button', { name: 'Save email rules' });
+    await save.waitFor();
+    await page.getByLabel('Blocked domains').fill('blocked.example');
+    await save.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Email rules saved' }).waitFor();
+    expect(await focusedText(page)).toBe('Save email rules');
+    expect(opened.problems).toEqual([]);
+    await opened.close();
+  }, 90_000);
+
   test('a plan without custom hostnames gets the upgrade note instead of the form', async () => {
     const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi({ eligible: false }));
     await opened.page.getByText('Your plan does not include custom hostnames').waitFor();

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { BusyButton } from './busy-button.js';
 
 interface Props {
   title: string;
@@ -89,9 +90,9 @@ export function ConfirmDialog({
           <button type="button" onClick={onCancel}>
             Cancel
           </button>
-          <button type="submit" class={danger ? 'danger' : 'primary'} disabled={busy}>
+          <BusyButton class={danger ? 'danger' : 'primary'} busy={busy}>
             {confirmLabel}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </dialog>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { ApiError } from '../api.js';
 import { api } from '../api.js';
 import type { Hostname, HostnameStatus, Hostnames } from '../api-types.js';
+import { BusyButton } from '../components/busy-button.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { CopyValue } from '../components/copy-button.js';
 import { ErrorMessage, Loading, Status } from '../components/messages.js';
@@ -121,9 +122,9 @@ function AddHostnameForm({ onAdded, onStart }: { onAdded(h: Hostname): void; onS
         value={name}
         onInput={(e) => setName(e.currentTarget.value)}
       />
-      <button type="submit" class="primary" disabled={busy}>
+      <BusyButton class="primary" busy={busy}>
         Add hostname
-      </button>
+      </BusyButton>
       <ErrorMessage error={error} />
     </form>
   );

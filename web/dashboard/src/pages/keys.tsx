@@ -1,7 +1,8 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ApiError } from '../api.js';
 import { api } from '../api.js';
 import type { ApiKey, CreatedKey, KeyType } from '../api-types.js';
+import { BusyButton } from '../components/busy-button.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { CopyValue } from '../components/copy-button.js';
 import { ErrorMessage, Loading, Status } from '../components/messages.js';
@@ -27,7 +28,14 @@ export function KeysPage() {
         from fixed test data, kept apart from your live data, and are never billed.
       </p>
       {created ? (
-        <NewKey created={created} onDone={() => setCreated(null)} />
+        <NewKey
+          created={created}
+          onDone={() => {
+            setCreated(null);
+            // The panel and its button go: the focus goes to the list, where the new key is.
+            document.getElementById('keys-title')?.focus();
+          }}
+        />
       ) : (
         <CreateKeyForm
           onCreated={(key) => {
@@ -236,17 +244,20 @@ function CreateKeyForm({ onCreated }: { onCreated(key: CreatedKey): void }) {
         </>
       )}
       <ErrorMessage error={error} />
-      <button type="submit" class="primary" disabled={busy}>
+      <BusyButton class="primary" busy={busy}>
         Create {test ? `test ${type}` : type} key
-      </button>
+      </BusyButton>
     </form>
   );
 }
 
 function NewKey({ created, onDone }: { created: CreatedKey; onDone(): void }) {
+  // It replaces the form whose button had the focus: the focus goes to its heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
   return (
     <section class="card new-key" aria-labelledby="new-key-title">
-      <h2 id="new-key-title">
+      <h2 id="new-key-title" ref={heading} tabIndex={-1}>
         Your new {created.mode === 'test' ? `test ${created.type}` : created.type} key
       </h2>
       <p class="warning" role="alert">

@@ -8,6 +8,7 @@ import type {
   RelayAliasPolicy,
   TravelSettings,
 } from '../api-types.js';
+import { BusyButton } from '../components/busy-button.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ErrorMessage, Loading, Status } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -95,12 +96,16 @@ function SaveError({
 /**
  * What every rules form keeps: its save's error and busy flag, its save button, and the reload a
  * refused save offers. The reload button goes with the error: once the rules are read again the
- * focus moves to the save it is for.
+ * focus moves to the save it is for. A form started again from a save's answer (`afterSave`) is a
+ * new one: the focus, on the old form's save button, goes to the new one's.
  */
-function useSaveState(onReload: () => Promise<ApiError | null>) {
+function useSaveState(onReload: () => Promise<ApiError | null>, afterSave = false) {
   const [error, setError] = useState<ApiError | null>(null);
   const [busy, setBusy] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (afterSave) button.current?.focus();
+  }, []);
   async function reload() {
     const problem = await onReload();
     setError(problem);
@@ -218,6 +223,7 @@ function EmailRulesSection() {
           </p>
           <EmailRulesForm
             key={saves}
+            afterSave={saves > 0}
             rules={rules.data}
             onStart={() => setSaid('')}
             onSaved={(saved) => {
@@ -249,18 +255,20 @@ const READ_AGAIN = (what: string) =>
 // error never stands beside the success of the one before.
 function EmailRulesForm({
   rules,
+  afterSave,
   onSaved,
   onStart,
   onReload,
 }: {
   rules: Tagged<EmailRules>;
+  afterSave: boolean;
   onSaved(saved: Tagged<EmailRules>): void;
   onStart(): void;
   onReload(): Promise<ApiError | null>;
 }) {
   const [lists, setLists] = useState(() => listsOf(rules.value));
   const [relay, setRelay] = useState<RelayAliasPolicy>(rules.value.relayAliases);
-  const { error, setError, busy, setBusy, button: saveButton, reload } = useSaveState(onReload);
+  const { error, setError, busy, setBusy, button: saveButton, reload } = useSaveState(onReload, afterSave);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -340,9 +348,9 @@ function EmailRulesForm({
         to a real inbox. {RELAY_TEXT[relay].explanation}
       </p>
       <SaveError error={error} what="email rules" onReload={reload} />
-      <button ref={saveButton} type="submit" class="primary" disabled={busy}>
+      <BusyButton buttonRef={saveButton} class="primary" busy={busy}>
         Save email rules
-      </button>
+      </BusyButton>
     </form>
   );
 }
@@ -413,9 +421,9 @@ function TryAddress() {
           Checked as your calls are, with your rules in force (POST /v1/email/batch). Each try is billed as
           one email check.
         </p>
-        <button type="submit" class="primary" disabled={busy}>
+        <BusyButton class="primary" busy={busy}>
           Try the address
-        </button>
+        </BusyButton>
       </form>
       <ErrorMessage error={error} />
       {result && <TryResult result={result} />}
@@ -713,9 +721,9 @@ function UploadFeed({
       </p>
       {refused && <RefusedRows message={refused.message} lines={refused.lines} />}
       <SaveError error={error} what="geofeed" onReload={reload} />
-      <button ref={uploadButton} type="submit" class="primary" disabled={busy}>
+      <BusyButton buttonRef={uploadButton} class="primary" busy={busy}>
         Upload the feed
-      </button>
+      </BusyButton>
     </form>
   );
 }
@@ -806,6 +814,7 @@ function TravelSection() {
           </p>
           <TravelForm
             key={saves}
+            afterSave={saves > 0}
             settings={travel.data}
             onStart={() => setSaid('')}
             onSaved={(saved) => {
@@ -829,11 +838,13 @@ function TravelSection() {
 
 function TravelForm({
   settings,
+  afterSave,
   onSaved,
   onStart,
   onReload,
 }: {
   settings: Tagged<TravelSettings>;
+  afterSave: boolean;
   onSaved(saved: Tagged<TravelSettings>): void;
   onStart(): void;
   onReload(): Promise<ApiError | null>;
@@ -843,7 +854,7 @@ function TravelForm({
     minDistanceKm: String(settings.value.minDistanceKm),
     minSeconds: String(settings.value.minSeconds),
   }));
-  const { error, setError, busy, setBusy, button: saveButton, reload } = useSaveState(onReload);
+  const { error, setError, busy, setBusy, button: saveButton, reload } = useSaveState(onReload, afterSave);
 
   async function submit(e: Event) {
     e.preventDefault();
@@ -892,9 +903,9 @@ function TravelForm({
         })}
       </div>
       <SaveError error={error} what="travel settings" onReload={reload} />
-      <button ref={saveButton} type="submit" class="primary" disabled={busy}>
+      <BusyButton buttonRef={saveButton} class="primary" busy={busy}>
         Save travel settings
-      </button>
+      </BusyButton>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
+import { BusyButton } from '../components/busy-button.js';
 import { ErrorMessage, Status } from '../components/messages.js';
 import { PageHeading } from '../components/page-heading.js';
 import { asApiError } from '../use-load.js';
@@ -53,9 +54,9 @@ export function SignInPage({ notice }: { notice: string | null }) {
           value={email}
           onInput={(e) => setEmail(e.currentTarget.value)}
         />
-        <button type="submit" class="primary" disabled={busy}>
+        <BusyButton class="primary" busy={busy}>
           Email me a sign-in link
-        </button>
+        </BusyButton>
         <p class="help">
           We e-mail you a link that signs you in. It works once, for 15 minutes, in the browser you open it
           in.

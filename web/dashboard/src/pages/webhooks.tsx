@@ -8,6 +8,7 @@ import type {
   WebhookEventType,
   WebhookWithSecret,
 } from '../api-types.js';
+import { BusyButton } from '../components/busy-button.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { CopyValue } from '../components/copy-button.js';
 import { ErrorMessage, Loading, Status } from '../components/messages.js';
@@ -63,9 +64,17 @@ export function WebhooksPage() {
       {created ? (
         <SecretOnce
           titleId="created-secret-title"
-          heading={<h2 id="created-secret-title">Signing secret of your new endpoint</h2>}
+          heading={
+            <h2 id="created-secret-title" tabIndex={-1}>
+              Signing secret of your new endpoint
+            </h2>
+          }
           webhook={created}
-          onDone={() => setCreated(null)}
+          onDone={() => {
+            setCreated(null);
+            // The panel and its button go: the focus goes to the list, where the new endpoint is.
+            document.getElementById('endpoints-title')?.focus();
+          }}
         >
           <p>
             Endpoint <code class="wrap">{created.url}</code> receives {created.events.join(', ')}.
@@ -194,9 +203,9 @@ function AddWebhookForm({ onCreated }: { onCreated(webhook: WebhookWithSecret): 
         onInput={(e) => setDescription(e.currentTarget.value)}
       />
       <ErrorMessage error={error} />
-      <button type="submit" class="primary" disabled={busy}>
+      <BusyButton class="primary" busy={busy}>
         Add endpoint
-      </button>
+      </BusyButton>
     </form>
   );
 }
@@ -218,6 +227,8 @@ function SecretOnce({
   onDone(): void;
   children?: ComponentChildren;
 }) {
+  // It replaces what had the focus (the form's button, the dialog): the focus goes to its heading.
+  useEffect(() => document.getElementById(titleId)?.focus(), [titleId]);
   return (
     <section class="card new-key" aria-labelledby={titleId}>
       {heading}
@@ -258,6 +269,7 @@ function EndpointCard({
   const [rotating, setRotating] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotated, setRotated] = useState<WebhookWithSecret | null>(null);
+  const rotateButton = useRef<HTMLButtonElement>(null);
   // Each queued event bumps it: the log is read again until the new attempt shows.
   const [queued, setQueued] = useState(0);
   const slug = w.id.replace(/[^A-Za-z0-9_-]/g, '-');
@@ -377,7 +389,7 @@ function EndpointCard({
         <button type="button" onClick={sendTest} disabled={busy || !enabled}>
           Send test event<span class="visually-hidden"> to {w.url}</span>
         </button>
-        <button type="button" onClick={() => setRotating(true)} disabled={busy}>
+        <button ref={rotateButton} type="button" onClick={() => setRotating(true)} disabled={busy}>
           Rotate secret<span class="visually-hidden"> of {w.url}</span>
         </button>
         <button type="button" onClick={toggle} disabled={busy}>
@@ -393,9 +405,16 @@ function EndpointCard({
       {rotated && (
         <SecretOnce
           titleId={`${titleId}-secret`}
-          heading={<h4 id={`${titleId}-secret`}>New signing secret</h4>}
+          heading={
+            <h4 id={`${titleId}-secret`} tabIndex={-1}>
+              New signing secret
+            </h4>
+          }
           webhook={rotated}
-          onDone={() => setRotated(null)}
+          onDone={() => {
+            setRotated(null);
+            rotateButton.current?.focus();
+          }}
         >
           <p>
             {rotated.previousSecretExpiresAt
