@@ -993,6 +993,24 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
+  test('a webhook URL longer than 2,048 characters is sent whole and refused with the API message, not cut short', async () => {
+    const fake = new FakeDashboardApi();
+    const opened = await open(PHONE, '#/webhooks', fake);
+    const { page } = opened;
+    const long = `https://receiver.example.net/${'a'.repeat(2100)}`;
+    const field = page.getByLabel('Endpoint URL');
+    await field.fill(long);
+    expect((await field.inputValue()).length).toBe(long.length);
+    const sent = page.waitForRequest(
+      (r) => r.method() === 'POST' && new URL(r.url()).pathname === '/v1/webhooks',
+    );
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(JSON.parse((await sent).postData() ?? '{}').url).toBe(long);
+    await page.getByRole('alert').filter({ hasText: 'The URL is longer than 2,048 characters.' }).waitFor();
+    expect(await page.getByRole('button', { name: 'I have copied it' }).count()).toBe(0);
+    await opened.close();
+  }, 90_000);
+
   test('a plan without custom hostnames gets the upgrade note instead of the form', async () => {
     const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi({ eligible: false }));
     await opened.page.getByText('Your plan does not include custom hostnames').waitFor();

@@ -133,6 +133,7 @@ interface FakeWebhook {
  * link-local address literal, localhost. Null when it takes it.
  */
 function webhookUrlRefusal(raw: string): string | null {
+  if (raw.length > 2048) return 'The URL is longer than 2,048 characters.';
   let url: URL;
   try {
     url = new URL(raw);

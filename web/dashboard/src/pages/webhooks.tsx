@@ -162,7 +162,6 @@ function AddWebhookForm({ onCreated }: { onCreated(webhook: WebhookWithSecret): 
         id="webhook-url"
         type="url"
         required
-        maxLength={2048}
         autocomplete="off"
         autocapitalize="off"
         spellcheck={false}
