@@ -1011,6 +1011,25 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
+  test('"Try an address" with only spaces is refused in the page: nothing is sent, nothing billed', async () => {
+    const opened = await open(PHONE, '#/rules', new FakeDashboardApi());
+    const { page } = opened;
+    const batches: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/v1/email/batch') batches.push(r.postData() ?? '');
+    });
+    await page.getByLabel('Email address').fill('   ');
+    await page.getByRole('button', { name: 'Try the address' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter an email address to try.' }).waitFor();
+    expect(batches).toEqual([]);
+    // A real one, with spaces around, is sent trimmed.
+    await page.getByLabel('Email address').fill('  someone@example.com ');
+    await page.getByRole('button', { name: 'Try the address' }).click();
+    await page.getByRole('status').filter({ hasText: 'someone@example.com:' }).waitFor();
+    expect(batches.map((b) => JSON.parse(b))).toEqual([{ emails: ['someone@example.com'] }]);
+    await opened.close();
+  }, 90_000);
+
   test('a plan without custom hostnames gets the upgrade note instead of the form', async () => {
     const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi({ eligible: false }));
     await opened.page.getByText('Your plan does not include custom hostnames').waitFor();

@@ -387,10 +387,17 @@ function TryAddress() {
 
   async function submit(e: Event) {
     e.preventDefault();
+    // Each try is billed: one that is only spaces is not sent.
+    const address = email.trim();
+    if (!address) {
+      setResult(null);
+      setError(new ApiError(0, 'client_error', 'Enter an email address to try.'));
+      return;
+    }
     setBusy(true);
     setError(null);
     try {
-      const [checked] = await api.checkEmails([email.trim()]);
+      const [checked] = await api.checkEmails([address]);
       setResult(checked ?? null);
     } catch (err) {
       setResult(null);
