@@ -1030,6 +1030,19 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
+  test("a failed sign-in link's message goes when the tab goes to another address", async () => {
+    const fake = new FakeDashboardApi({ signedIn: false });
+    const opened = await open(PHONE, '#/sign-in/garbage', fake);
+    const { page } = opened;
+    const used = page.getByText('This sign-in link has expired or was already used.');
+    await used.waitFor();
+    await page.evaluate("location.hash = '#/nope'");
+    await used.waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page.getByRole('heading', { name: 'Sign in to the netintel dashboard' }).waitFor();
+    expect(await used.count()).toBe(0);
+    await opened.close();
+  }, 90_000);
+
   test('a plan without custom hostnames gets the upgrade note instead of the form', async () => {
     const opened = await open(PHONE, '#/hostnames', new FakeDashboardApi({ eligible: false }));
     await opened.page.getByText('Your plan does not include custom hostnames').waitFor();

@@ -63,6 +63,13 @@ export function App() {
   const page = route.page === 'sign-in' ? 'overview' : route.page;
   // A notice is about the page it was given on: another page starts without it.
   useEffect(() => setNotice(null), [page]);
+  // So is the sign-in form's: a link that failed is not what the next address (#/nope) is about. Each
+  // hashchange makes a new route, even to a page the form stands for as well.
+  useEffect(
+    () =>
+      setSession((s) => (s.state === 'signed-out' && s.notice ? { state: 'signed-out', notice: null } : s)),
+    [route],
+  );
 
   const title =
     session.state === 'checking'
