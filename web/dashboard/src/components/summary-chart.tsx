@@ -1,5 +1,5 @@
 import type { Job } from '../api-types.js';
-import { count, percentOf } from '../format.js';
+import { count, shareOf, sharesOf } from '../format.js';
 
 type Summary = NonNullable<Job['summary']>;
 
@@ -22,8 +22,26 @@ export function SummaryChart({ summary, total }: { summary: Summary; total: numb
   const reasons = Object.entries(summary.reasons).map(([code, n]) => ({ key: code, label: code, n: n ?? 0 }));
   return (
     <div class="summary">
-      <Bars caption="Rows by verdict" rows={verdicts} total={total} kind="verdict" />
-      {reasons.length > 0 && <Bars caption="Rows by reason" rows={reasons} total={total} kind="reason" />}
+      <Bars
+        caption="Rows by verdict"
+        rows={verdicts}
+        total={total}
+        kind="verdict"
+        shares={sharesOf(
+          verdicts.map((r) => r.n),
+          total,
+        )}
+      />
+      {reasons.length > 0 && (
+        // A row may have several reasons: theirs are shares each, not parts of one whole.
+        <Bars
+          caption="Rows by reason"
+          rows={reasons}
+          total={total}
+          kind="reason"
+          shares={reasons.map((r) => shareOf(r.n, total))}
+        />
+      )}
     </div>
   );
 }
@@ -33,17 +51,20 @@ function Bars({
   rows,
   total,
   kind,
+  shares,
 }: {
   caption: string;
   rows: { key: string; label: string; n: number }[];
   total: number;
   kind: string;
+  /** Each row's share of `total`, as read out. */
+  shares: string[];
 }) {
   return (
     <table class="bars">
       <caption>{caption}</caption>
       <tbody>
-        {rows.map((r) => (
+        {rows.map((r, i) => (
           <tr key={r.key}>
             <th scope="row">{kind === 'reason' ? <code>{r.label}</code> : r.label}</th>
             <td class="bar-cell">
@@ -53,7 +74,7 @@ function Bars({
               />
             </td>
             <td class="num">
-              {count(r.n)} ({percentOf(r.n, total)})
+              {count(r.n)} ({shares[i]})
             </td>
           </tr>
         ))}
