@@ -979,6 +979,27 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
+  test("by keyboard, an endpoint's own buttons keep the focus while their request runs: a test event, disable", async () => {
+    const opened = await open(DESKTOP, '#/webhooks', new FakeDashboardApi());
+    const { page } = opened;
+    const orders = page.getByRole('region', { name: 'https://hooks.example.com/netintel', exact: true });
+    const sendTest = orders.getByRole('button', {
+      name: 'Send test event to https://hooks.example.com/netintel',
+    });
+    await sendTest.focus();
+    await page.keyboard.press('Enter');
+    await orders
+      .getByRole('status')
+      .filter({ hasText: /^Test event \S+ queued/ })
+      .waitFor();
+    expect(await focusedText(page)).toBe('Send test event to https://hooks.example.com/netintel');
+    await orders.getByRole('button', { name: 'Disable https://hooks.example.com/netintel' }).focus();
+    await page.keyboard.press('Enter');
+    await orders.getByRole('status').filter({ hasText: 'Endpoint disabled' }).waitFor();
+    expect(await focusedText(page)).toBe('Enable https://hooks.example.com/netintel');
+    await opened.close();
+  }, 90_000);
+
   test('by keyboard, email rules saved: the form starts again from the answer with the focus on its Save button', async () => {
     const opened = await open(DESKTOP, '#/rules', new FakeDashboardApi());
     const { page } = opened;

@@ -224,10 +224,10 @@ function HostnameCard({
       )}
       <div class="actions">
         {(h.status === 'pending_dns' || h.status === 'pending_certificate') && (
-          <button type="button" onClick={check} disabled={checking}>
+          <BusyButton type="button" onClick={check} busy={checking}>
             {checking ? 'Checking…' : 'Check now'}
             <span class="visually-hidden"> {h.hostname}</span>
-          </button>
+          </BusyButton>
         )}
         {h.status !== 'removing' && (
           <button type="button" class="danger" onClick={() => setRemoving(true)}>

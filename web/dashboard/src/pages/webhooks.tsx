@@ -385,16 +385,16 @@ function EndpointCard({
         )}
       </dl>
       <div class="actions">
-        <button type="button" onClick={sendTest} disabled={busy || !enabled}>
+        <BusyButton type="button" onClick={sendTest} busy={busy} disabled={!enabled}>
           Send test event<span class="visually-hidden"> to {w.url}</span>
-        </button>
+        </BusyButton>
         <button ref={rotateButton} type="button" onClick={() => setRotating(true)} disabled={busy}>
           Rotate secret<span class="visually-hidden"> of {w.url}</span>
         </button>
-        <button type="button" onClick={toggle} disabled={busy}>
+        <BusyButton type="button" onClick={toggle} busy={busy}>
           {enabled ? 'Disable' : 'Enable'}
           <span class="visually-hidden"> {w.url}</span>
-        </button>
+        </BusyButton>
         <button type="button" class="danger" onClick={() => setDeleting(true)} disabled={busy}>
           Delete<span class="visually-hidden"> {w.url}</span>
         </button>
