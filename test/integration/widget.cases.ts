@@ -61,6 +61,8 @@ function examplePageServer(apiUrl: string, key: () => string): Promise<Server> {
     let file = '';
     // The TypeScript client's ES modules, as a page without a bundler imports them.
     if (path.startsWith('/client/')) file = join(CLIENT_DIST, path.slice('/client/'.length));
+    // The example page with its widget script tag twice (a site including it from two places).
+    else if (path === '/example/twice.html') file = join(WIDGET, 'example/index.html');
     else if (/^\/(example|dist)\//.test(path)) file = join(WIDGET, path);
     try {
       if (file && !file.startsWith(`${WIDGET}/`) && !file.startsWith(`${CLIENT_DIST}/`)) throw new Error();
@@ -70,10 +72,14 @@ function examplePageServer(apiUrl: string, key: () => string): Promise<Server> {
           : path === '/client-page.js'
             ? CLIENT_SCRIPT.replace('API_URL', apiUrl).replace('PUBLISHABLE_KEY', key())
             : await readFile(file, 'utf8');
-      if (path === '/example/index.html') {
+      if (path === '/example/index.html' || path === '/example/twice.html') {
         body = body
           .replace('http://127.0.0.1:8787', apiUrl)
           .replace('YOUR_PUBLISHABLE_KEY', url.searchParams.get('key') ?? key());
+      }
+      if (path === '/example/twice.html') {
+        const tag = /<script src="\.\.\/dist\/netintel-widget\.js"[^>]*><\/script>/.exec(body)?.[0] ?? '';
+        body = body.replace(tag, `${tag}\n${tag}`);
       }
       res.writeHead(200, {
         'Content-Type': `${TYPES[extname(path)] ?? 'text/plain'}; charset=utf-8`,
@@ -425,6 +431,75 @@ maybe('the signup-form widget in Chromium', () => {
       await page.locator('.netintel-hint[data-kind="no-mail-server"]').waitFor();
       expect(await page.textContent('.netintel-hint')).toContain('does not receive email');
       await page.screenshot({ path: join(SHOTS, 'no-mail-server.png'), fullPage: true });
+    } finally {
+      await close();
+    }
+  });
+
+  test('the script loaded twice, and enhance() called again, enhance the field once: one hint, one request per check', async () => {
+    // The page as a site that includes the widget twice (a template and a tag manager) serves it.
+    const { page, validations, problems, close } = await openExample(
+      `http://localhost:${port}`,
+      'example/twice.html',
+    );
+    try {
+      await page.locator('.netintel-hint').first().waitFor({ state: 'attached' });
+      expect(await page.locator('script[src$="netintel-widget.js"]').count()).toBe(2);
+      // And the ES module beside the script tags, given the same field.
+      const again = await page.evaluate(
+        async ([apiUrl, publishableKey]) => {
+          const g = globalThis as unknown as { document: { querySelector(s: string): unknown } };
+          const { enhance } = (await import('/dist/index.js' as string)) as {
+            enhance(input: unknown, options: { apiUrl: string; publishableKey: string }): () => void;
+          };
+          return typeof enhance(g.document.querySelector('#email'), { apiUrl, publishableKey });
+        },
+        [stack.url, key] as const,
+      );
+      expect(again).toBe('function');
+      expect(await page.locator('.netintel-hint').count()).toBe(1);
+      expect(await page.getAttribute('#email', 'aria-describedby')).toBe('netintel-hint-1');
+
+      await typeAndLeave(page, 'jane@gmial.com');
+      await page.locator('.netintel-suggestion').waitFor();
+      expect(await page.locator('.netintel-suggestion').count()).toBe(1);
+      // A later check's event comes after every event of this one: the list is complete then.
+      await typeAndLeave(page, 'someone@mailinator.com');
+      await page.locator('.netintel-hint[data-kind="disposable"]').waitFor();
+      const seen = await waitForResults(page, 2);
+      expect(seen.map((r) => r.email)).toEqual(['jane@gmial.com', 'someone@mailinator.com']);
+      expect(validations.map((body) => JSON.parse(body).email)).toEqual([
+        'jane@gmial.com',
+        'someone@mailinator.com',
+      ]);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  test('a 200 answer that is not JSON (a proxy page) is no result: the event has result null and error invalid_response', async () => {
+    const { page, close } = await openExample(`http://localhost:${port}`);
+    try {
+      await page.route(
+        (url) => url.origin === stack.url && url.pathname === '/v1/email/validate',
+        async (route) => {
+          if (route.request().method() !== 'POST') return route.continue();
+          const response = await route.fetch();
+          await route.fulfill({
+            response,
+            status: 200,
+            headers: { ...response.headers(), 'content-type': 'text/html' },
+            body: '<html>hi</html>',
+          });
+        },
+      );
+      await typeAndLeave(page, 'jane@gmial.com');
+      expect(await waitForResults(page, 1)).toEqual([
+        { email: 'jane@gmial.com', result: null, error: 'invalid_response' },
+      ]);
+      await waitForText(page, 'verdict', 'not checked: invalid_response');
+      expect(await page.locator('.netintel-suggestion').count()).toBe(0);
     } finally {
       await close();
     }

@@ -50,7 +50,8 @@ export interface ResultDetail {
   email: string;
   result: EmailCheck | null;
   /**
-   * Set when result is null: 'invalid_syntax' (not sent), the API's error code, 'network_error', or
+   * Set when result is null: 'invalid_syntax' (not sent), the API's error code, 'invalid_response' (an
+   * answer that is not a JSON object), 'network_error', or
    * 'timeout' (no answer within timeoutMs). A failed check is not kept: the next one asks again.
    */
   error?: string;
@@ -91,8 +92,13 @@ async function call<T>(
       body: body ? JSON.stringify(body) : undefined,
       signal: abort.signal,
     });
-    const answer = (await res.json().catch(() => ({}))) as { error?: string };
-    if (!res.ok || abort.signal.aborted) throw new Error(answer.error ?? `http_${res.status}`);
+    // Not JSON (a proxy's page, a captive portal): no result, with an error, as the API would never answer.
+    const answer = (await res.json().catch(() => undefined)) as { error?: unknown } | undefined;
+    if (abort.signal.aborted) throw new Error('timeout');
+    const object = typeof answer === 'object' && answer !== null && !Array.isArray(answer);
+    if (!res.ok)
+      throw new Error(object && typeof answer.error === 'string' ? answer.error : `http_${res.status}`);
+    if (!object) throw new Error('invalid_response');
     return answer as T;
   } catch (error) {
     throw new Error(
@@ -107,9 +113,20 @@ async function call<T>(
   }
 }
 
-/** Enhances one input; returns a function that removes the widget again. A secret key enhances nothing. */
+/**
+ * Marks an enhanced input, in the page itself: a second copy of the script (two script tags, or the
+ * module beside the script tag) sees it too, so a field is never checked twice (each check is billed).
+ */
+const ENHANCED = 'netintelEnhanced';
+
+/**
+ * Enhances one input; returns a function that removes the widget again. A secret key enhances
+ * nothing, nor does an input already enhanced (its first enhance() keeps it).
+ */
 export function enhance(input: HTMLInputElement, options: WidgetOptions): () => void {
   if (secretKey(options)) return () => undefined;
+  if (input.dataset[ENHANCED] !== undefined) return () => undefined;
+  input.dataset[ENHANCED] = '';
   const messages = { ...MESSAGES, ...options.messages };
   const checks = new Map<string, Promise<EmailCheck>>();
   const hint = document.createElement('div');
@@ -212,6 +229,7 @@ export function enhance(input: HTMLInputElement, options: WidgetOptions): () => 
     input.removeEventListener('focus', onFocus);
     input.removeEventListener('input', onInput);
     hint.remove();
+    delete input.dataset[ENHANCED];
     input.setAttribute('aria-describedby', describedBy ?? '');
     if (!describedBy) input.removeAttribute('aria-describedby');
   };
