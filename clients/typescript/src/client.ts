@@ -63,6 +63,14 @@ function fieldsParam(fields: Fields | undefined): string | undefined {
   return fields === undefined ? undefined : typeof fields === 'string' ? fields : fields.join(',');
 }
 
+/** maxRetryAfterSeconds: a number of seconds from 0, or Infinity (any wait); a RangeError otherwise (NaN would turn 429 retries off). */
+function retryAfterLimit(value: number): number {
+  if (typeof value === 'number' && value >= 0) return value;
+  throw new RangeError(
+    `maxRetryAfterSeconds must be a number of seconds from 0, or Infinity (got ${String(value)})`,
+  );
+}
+
 export class Netintel {
   private readonly transport: Transport;
   private readonly concurrency: number;
@@ -94,7 +102,7 @@ export class Netintel {
       auth: { kind, key },
       timeoutMs: checkedTimeout(options.timeoutMs ?? 30_000),
       maxRetries: wholeNumber(options.maxRetries ?? 2, 'maxRetries', 0),
-      maxRetryAfterSeconds: options.maxRetryAfterSeconds ?? 60,
+      maxRetryAfterSeconds: retryAfterLimit(options.maxRetryAfterSeconds ?? 60),
       fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     });
     this.concurrency = wholeNumber(options.concurrency ?? 4, 'concurrency', 1);

@@ -108,8 +108,19 @@ function backoffMs(attempt: number): number {
   return Math.min(8_000, 250 * 2 ** attempt) * (0.5 + Math.random() / 2);
 }
 
+/** The transport's options as it shows them: the key itself is in a private field, never here. */
+export type TransportSettings = Omit<TransportOptions, 'auth'> & { auth: { kind: 'secret' | 'publishable' } };
+
 export class Transport {
-  constructor(readonly options: TransportOptions) {}
+  /** The key is a private field: JSON.stringify and util.inspect of the client do not show it. */
+  readonly #key: string;
+  readonly options: TransportSettings;
+
+  constructor(options: TransportOptions) {
+    const { auth, ...rest } = options;
+    this.#key = auth.key;
+    this.options = { ...rest, auth: { kind: auth.kind } };
+  }
 
   url(path: string, query: Request['query'] = {}): string {
     const url = new URL(path.replace(/^\//, ''), this.options.baseUrl.replace(/\/?$/, '/'));
@@ -121,9 +132,9 @@ export class Transport {
 
   /** The call's answer when it is a success (2xx or 3xx followed); a NetintelError otherwise. */
   async send(request: Request): Promise<Response> {
-    const { auth } = this.options;
+    const key = this.#key;
     const headers: Record<string, string> = {
-      ...(auth.kind === 'secret' ? { Authorization: `Bearer ${auth.key}` } : { 'X-Api-Key': auth.key }),
+      ...(this.options.auth.kind === 'secret' ? { Authorization: `Bearer ${key}` } : { 'X-Api-Key': key }),
       ...(request.json === undefined ? {} : { 'Content-Type': 'application/json' }),
       ...request.headers,
     };

@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, test } from '@jest/globals';
 import { Netintel } from '@netintel/client';
@@ -129,6 +130,40 @@ describe('client inputs and answers', () => {
       message: `The results download from ${BASE_URL} was cut off after 35 bytes`,
     });
     expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
+  });
+
+  test('the secret key is in neither JSON.stringify nor util.inspect of the client', async () => {
+    const secretKey = 'ni_sec_thekeyitself0123456789';
+    const { requests, fetch } = recording(() => Response.json({ month: '2026-11' }));
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey, fetch });
+    expect(JSON.stringify(client)).not.toContain(secretKey);
+    expect(inspect(client, { depth: 5 })).not.toContain(secretKey);
+    expect(inspect(client, { depth: Number.POSITIVE_INFINITY, showHidden: true })).not.toContain(secretKey);
+    // It is still sent.
+    await client.usage();
+    expect(requests[0]?.headers.get('authorization')).toBe(`Bearer ${secretKey}`);
+    const publishableKey = 'ni_pub_thekeyitself0123456789';
+    const browser = new Netintel({ baseUrl: BASE_URL, publishableKey, fetch });
+    expect(JSON.stringify(browser)).not.toContain(publishableKey);
+    expect(inspect(browser, { depth: 5 })).not.toContain(publishableKey);
+  });
+
+  test('maxRetryAfterSeconds that is NaN or negative is refused by the constructor, as timeoutMs is', () => {
+    const { fetch } = recording(queued);
+    for (const maxRetryAfterSeconds of [Number.NaN, -1]) {
+      expect(
+        () => new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch, maxRetryAfterSeconds }),
+      ).toThrow(
+        new RangeError(
+          `maxRetryAfterSeconds must be a number of seconds from 0, or Infinity (got ${String(maxRetryAfterSeconds)})`,
+        ),
+      );
+    }
+    for (const maxRetryAfterSeconds of [0, 2.5, Number.POSITIVE_INFINITY]) {
+      expect(
+        () => new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch, maxRetryAfterSeconds }),
+      ).not.toThrow();
+    }
   });
 
   test('an empty or missing IP or job id, or a missing address, is a TypeError before any request, not a 404 for another route', async () => {
