@@ -41,7 +41,8 @@ export interface Request extends CallOptions {
   idempotent?: boolean;
   /**
    * The body is read by the caller as it arrives (a results file): the timeout covers the answer's
-   * headers only. Otherwise the whole body is read under the timeout.
+   * headers only, and the caller times the reads (jobs.resultsFile). Otherwise the whole body is
+   * read under the timeout.
    */
   stream?: boolean;
 }
@@ -111,6 +112,25 @@ function backoffMs(attempt: number): number {
 /** The transport's options as it shows them: the key itself is in a private field, never here. */
 export type TransportSettings = Omit<TransportOptions, 'auth'> & { auth: { kind: 'secret' | 'publishable' } };
 
+/**
+ * Whether a failed fetch or body read had an answer that is not HTTP the client can read: a reply
+ * that is not HTTP, a redirect loop, a body that is not in its Content-Encoding. The server (or
+ * something in between) answered: `invalid_response`, not retried, rather than `network_error`.
+ */
+export function malformedAnswer(cause: unknown): string | undefined {
+  // Not `instanceof Error`: fetch's errors may come from another realm (a VM context, a worker).
+  let error = cause as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined;
+  for (let depth = 0; typeof error === 'object' && error !== null && depth < 6; depth++) {
+    const { code, message } = error;
+    if (typeof code === 'string' && code.startsWith('HPE_')) return 'the reply is not HTTP';
+    if (code === 'Z_DATA_ERROR') return 'the body is not in its Content-Encoding';
+    if (typeof message === 'string' && /redirect count exceeded/i.test(message))
+      return 'it redirects in a loop';
+    error = error.cause as typeof error;
+  }
+  return undefined;
+}
+
 export class Transport {
   /** The key is a private field: JSON.stringify and util.inspect of the client do not show it. */
   readonly #key: string;
@@ -179,12 +199,33 @@ export class Transport {
     const attempt = attemptSignal(timeoutMs, request.signal);
     try {
       const res = await this.options.fetch(url, { ...init, signal: attempt.signal });
+      if (res.status < 200 || res.status > 599) {
+        // Not a status HTTP has (600, 999): an answer, but not the API's.
+        await res.body?.cancel().catch(() => undefined);
+        throw new NetintelError(
+          0,
+          'invalid_response',
+          `The answer's HTTP status ${res.status} is not one HTTP has`,
+          {
+            requestId: res.headers.get('x-request-id') ?? undefined,
+          },
+        );
+      }
       if (request.stream && res.ok) return res;
       const bytes = NULL_BODY_STATUSES.has(res.status) ? null : await bodyWithin(res, MAX_ANSWER_BYTES);
       return new Response(bytes, { status: res.status, statusText: res.statusText, headers: res.headers });
     } catch (cause) {
       if (request.signal?.aborted) throw request.signal.reason;
       if (cause instanceof NetintelError) throw cause; // an answer too large: no retry
+      const malformed = malformedAnswer(cause);
+      if (malformed) {
+        throw new NetintelError(
+          0,
+          'invalid_response',
+          `The answer from ${new URL(url).origin} is not one the client can read: ${malformed}`,
+          { cause },
+        );
+      }
       if (retryNoAnswer) return 'retry';
       if (attempt.timedOut()) {
         throw timeoutError(url, timeoutMs, cause, tries);
