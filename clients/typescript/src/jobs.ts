@@ -5,6 +5,7 @@ import {
   attemptSignal,
   type CallOptions,
   checkedTimeout,
+  malformedAnswer,
   sleep,
   type Transport,
   timeoutError,
@@ -73,27 +74,60 @@ async function bytesOf(input: Exclude<JobInput, string[]>): Promise<Uint8Array> 
 }
 
 /**
- * `body` with a read that fails (the connection cut mid-file) turned into a `network_error`
- * NetintelError, as every other failure of a call; a cancel through `signal` keeps its reason.
+ * `body` as the caller reads it, each read timed: no byte for `idleMs` (the call's timeoutMs) is the
+ * client's `timeout`, a read that fails (the connection cut mid-file) a `network_error`, a body
+ * that is not in its Content-Encoding an `invalid_response`, as every other failure of a call; a
+ * cancel through `signal` keeps its reason.
  */
-function cutOffAsNetworkError(
+function timedDownload(
   body: ReadableStream<Uint8Array>,
   origin: string,
+  idleMs: number,
   signal: AbortSignal | undefined,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let received = 0;
+  const stop = () => void reader.cancel().catch(() => undefined);
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let onAbort: (() => void) | undefined;
+      // Settles first when the server sends nothing for idleMs, or the caller cancels.
+      const stalled = new Promise<'stalled'>((resolve, reject) => {
+        if (signal?.aborted) return reject(signal.reason);
+        onAbort = () => reject(signal?.reason);
+        signal?.addEventListener('abort', onAbort, { once: true });
+        if (idleMs !== Number.POSITIVE_INFINITY) timer = setTimeout(() => resolve('stalled'), idleMs);
+      });
       try {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        received += value.byteLength;
-        controller.enqueue(value);
+        const next = await Promise.race([reader.read(), stalled]);
+        if (next === 'stalled') {
+          stop();
+          return controller.error(
+            new NetintelError(
+              0,
+              'timeout',
+              `The results download from ${origin} stalled: no byte within ${idleMs} ms after ${received} bytes`,
+            ),
+          );
+        }
+        if (next.done) return controller.close();
+        received += next.value.byteLength;
+        controller.enqueue(next.value);
       } catch (cause) {
+        if (signal?.aborted) {
+          stop();
+          return controller.error(signal.reason);
+        }
+        const malformed = malformedAnswer(cause);
         controller.error(
-          signal?.aborted
-            ? signal.reason
+          malformed
+            ? new NetintelError(
+                0,
+                'invalid_response',
+                `The results from ${origin} are not a file the client can read: ${malformed}`,
+                { cause },
+              )
             : new NetintelError(
                 0,
                 'network_error',
@@ -101,6 +135,9 @@ function cutOffAsNetworkError(
                 { cause },
               ),
         );
+      } finally {
+        clearTimeout(timer);
+        if (onAbort) signal?.removeEventListener('abort', onAbort);
       }
     },
     cancel: (reason) => reader.cancel(reason),
@@ -219,21 +256,32 @@ export class Jobs {
 
   /**
    * The results file as it arrives (text/csv, UTF-8): the redirect large results come from is
-   * followed. 409 job_not_completed until the job is completed, 410 job_expired after 7 days.
+   * followed. 409 job_not_completed until the job is completed, 410 job_expired after 7 days. An
+   * answer that is not text/csv (a proxy's page) is `invalid_response`; no byte for `timeoutMs`
+   * while it downloads is a `timeout`.
    */
   async resultsFile(id: string, options: CallOptions = {}): Promise<ReadableStream<Uint8Array>> {
-    const res = await this.transport().send({
+    const transport = this.transport();
+    const idleMs = checkedTimeout(options.timeoutMs ?? transport.options.timeoutMs);
+    const res = await transport.send({
       ...options,
       method: 'GET',
       path: `/v1/email/jobs/${encodeURIComponent(nonEmpty(id, 'a job id'))}/results`,
       stream: true,
     });
+    // The API's answer and the storage's redirected one are both text/csv (charset aside).
+    const type = res.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
+    if (type !== 'text/csv') {
+      await res.body?.cancel().catch(() => undefined);
+      throw new NetintelError(
+        0,
+        'invalid_response',
+        `The results answer (HTTP ${res.status}) is ${type ? type : 'without a Content-Type'}, not text/csv`,
+        { requestId: res.headers.get('x-request-id') ?? undefined },
+      );
+    }
     return res.body
-      ? cutOffAsNetworkError(
-          res.body,
-          new URL(res.url || this.transport().options.baseUrl).origin,
-          options.signal,
-        )
+      ? timedDownload(res.body, new URL(res.url || transport.options.baseUrl).origin, idleMs, options.signal)
       : new Blob([]).stream();
   }
 

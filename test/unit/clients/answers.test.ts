@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { Netintel } from '@netintel/client';
 
 // What the client makes of a server that answers, but not as the API does, over real HTTP on
-// loopback: replies that are not HTTP it can read.
+// loopback: results that are not CSV, a download that stalls, replies that are not HTTP it can
+// read. Small timeoutMs values keep the stalls short; nothing waits on the wall clock otherwise.
 
 const handlers = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>();
 const counts = new Map<string, number>();
@@ -22,6 +23,7 @@ const notHttp: TcpServer = createTcpServer((socket) => {
 });
 let baseUrl = '';
 let notHttpUrl = '';
+const open: ServerResponse[] = [];
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -30,9 +32,68 @@ beforeAll(async () => {
   notHttpUrl = `http://127.0.0.1:${(notHttp.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
+  for (const res of open) res.destroy();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   await new Promise((resolve) => notHttp.close(resolve));
+});
+
+const resultsPath = (id: string) => `/v1/email/jobs/${id}/results`;
+
+async function rowsOf(client: Netintel, id: string): Promise<Record<string, string>[]> {
+  const rows: Record<string, string>[] = [];
+  for await (const row of client.jobs.results(id)) rows.push(row);
+  return rows;
+}
+
+describe('results answers over loopback', () => {
+  test("an HTML page is invalid_response; the storage's text/csv object behind the redirect is read", async () => {
+    handlers.set(resultsPath('job_html'), (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/html' }).end('<html>hi</html>');
+    });
+    handlers.set(resultsPath('job_big'), (_req, res) => {
+      res.writeHead(302, { Location: '/bucket/job_big.csv' }).end();
+    });
+    handlers.set('/bucket/job_big.csv', (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/csv' }).end('email,verdict\na@example.com,accept\n');
+    });
+    const client = new Netintel({ baseUrl, secretKey: 'sk_x' });
+    await expect(rowsOf(client, 'job_html')).rejects.toMatchObject({
+      status: 0,
+      code: 'invalid_response',
+      message: 'The results answer (HTTP 200) is text/html, not text/csv',
+    });
+    expect(await rowsOf(client, 'job_big')).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
+  });
+
+  test('a download that stalls after its first byte, or drips slower than timeoutMs, is a timeout', async () => {
+    handlers.set(resultsPath('job_stall'), (_req, res) => {
+      open.push(res);
+      res.writeHead(200, { 'Content-Type': 'text/csv' });
+      res.write('e');
+    });
+    handlers.set(resultsPath('job_drip'), (_req, res) => {
+      open.push(res);
+      res.writeHead(200, { 'Content-Type': 'text/csv' });
+      res.write('e');
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write('m')), 200);
+      res.on('close', () => clearInterval(drip));
+    });
+    const client = new Netintel({ baseUrl, secretKey: 'sk_x', timeoutMs: 100, maxRetries: 0 });
+    await expect(rowsOf(client, 'job_stall')).rejects.toMatchObject({
+      status: 0,
+      code: 'timeout',
+      message: `The results download from ${baseUrl} stalled: no byte within 100 ms after 1 bytes`,
+    });
+    await expect(rowsOf(client, 'job_drip')).rejects.toMatchObject({ status: 0, code: 'timeout' });
+    // A per-call timeoutMs is the download's too.
+    const patient = new Netintel({ baseUrl, secretKey: 'sk_x', timeoutMs: 60_000 });
+    await expect(
+      (async () => {
+        for await (const _ of patient.jobs.results('job_stall', { timeoutMs: 50 })) void _;
+      })(),
+    ).rejects.toMatchObject({ code: 'timeout', message: /no byte within 50 ms/ });
+  });
 });
 
 describe('an answer the client cannot read', () => {
@@ -88,6 +149,19 @@ describe('an answer the client cannot read', () => {
       status: 0,
       code: 'network_error',
       message: `Cannot reach the API at ${closedUrl}`,
+    });
+  });
+
+  test('a results file that is not in its Content-Encoding is invalid_response, not a cut-off', async () => {
+    handlers.set(resultsPath('job_gzip'), (_req, res) => {
+      res
+        .writeHead(200, { 'Content-Type': 'text/csv', 'Content-Encoding': 'gzip' })
+        .end('email\na@b.example\n');
+    });
+    await expect(rowsOf(new Netintel({ baseUrl, secretKey: 'sk_x' }), 'job_gzip')).rejects.toMatchObject({
+      status: 0,
+      code: 'invalid_response',
+      message: `The results from ${baseUrl} are not a file the client can read: the body is not in its Content-Encoding`,
     });
   });
 });

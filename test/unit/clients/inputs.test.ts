@@ -132,6 +132,47 @@ describe('client inputs and answers', () => {
     expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
   });
 
+  test('a results answer that is not text/csv is invalid_response, as lookup() says of it, never an empty success', async () => {
+    const html = () =>
+      new Response('<html>hi</html>', {
+        status: 200,
+        headers: { 'Content-Type': 'text/html', 'X-Request-Id': 'req-2' },
+      });
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: recording(html).fetch });
+    const rows: Record<string, string>[] = [];
+    await expect(
+      (async () => {
+        for await (const row of client.jobs.results('job_1')) rows.push(row);
+      })(),
+    ).rejects.toMatchObject({
+      name: 'NetintelError',
+      status: 0,
+      code: 'invalid_response',
+      requestId: 'req-2',
+      message: 'The results answer (HTTP 200) is text/html, not text/csv',
+    });
+    expect(rows).toEqual([]);
+    await expect(client.lookup('192.0.2.1')).rejects.toMatchObject({ status: 0, code: 'invalid_response' });
+    const untyped = () => new Response('email\na@example.com\n', { status: 200 });
+    await expect(
+      new Netintel({
+        baseUrl: BASE_URL,
+        secretKey: 'sk_x',
+        fetch: recording(untyped).fetch,
+      }).jobs.resultsFile('job_1'),
+    ).rejects.toMatchObject({ code: 'invalid_response', message: /without a Content-Type, not text\/csv$/ });
+
+    // The API's own answer (text/csv; charset=utf-8), its media type in any case, is read.
+    for (const type of ['text/csv; charset=utf-8', 'Text/CSV', 'text/csv']) {
+      const csv = () =>
+        new Response('email,verdict\na@example.com,accept\n', { headers: { 'Content-Type': type } });
+      const reader = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: recording(csv).fetch });
+      const read: Record<string, string>[] = [];
+      for await (const row of reader.jobs.results('job_1')) read.push(row);
+      expect(read).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
+    }
+  });
+
   test('the secret key is in neither JSON.stringify nor util.inspect of the client', async () => {
     const secretKey = 'ni_sec_thekeyitself0123456789';
     const { requests, fetch } = recording(() => Response.json({ month: '2026-11' }));

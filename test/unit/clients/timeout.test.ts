@@ -103,6 +103,39 @@ describe('a server that never answers', () => {
     expect(attempts).toBe(1);
   });
 
+  test('a results download with no byte for timeoutMs after its first is a timeout, each byte restarting the wait', async () => {
+    let send: (text: string) => void = () => undefined;
+    const stalling: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('email,verdict\n'));
+            send = (text) => controller.enqueue(new TextEncoder().encode(text));
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'text/csv; charset=utf-8' } },
+      );
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: stalling });
+    const rows: Record<string, string>[] = [];
+    const read = (async () => {
+      for await (const row of client.jobs.results('job_1')) rows.push(row);
+    })();
+    const settled = jest.fn();
+    read.then(settled, settled);
+    await jest.advanceTimersByTimeAsync(29_999);
+    expect(settled).not.toHaveBeenCalled();
+    send('a@example.com,accept\n');
+    await jest.advanceTimersByTimeAsync(29_999);
+    expect(settled).not.toHaveBeenCalled();
+    await jest.advanceTimersByTimeAsync(1);
+    await expect(read).rejects.toMatchObject({
+      status: 0,
+      code: 'timeout',
+      message: `The results download from ${BASE_URL} stalled: no byte within 30000 ms after 35 bytes`,
+    });
+    expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
+  });
+
   test('an upload URL that never answers is a timeout after timeoutMs', async () => {
     const uploadUrl = 'https://uploads.netintel.invalid/bucket';
     const requests: string[] = [];
