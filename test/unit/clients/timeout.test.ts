@@ -136,6 +136,29 @@ describe('a server that never answers', () => {
     expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
   });
 
+  test("a results download cancelled through its signal mid-file rejects with the signal's reason", async () => {
+    const stalling: typeof fetch = async () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('email,verdict\na@example.com,accept\n'));
+          },
+        }),
+        { status: 200, headers: { 'Content-Type': 'text/csv' } },
+      );
+    const controller = new AbortController();
+    const client = new Netintel({ baseUrl: BASE_URL, secretKey: 'sk_x', fetch: stalling });
+    const rows: Record<string, string>[] = [];
+    const read = (async () => {
+      for await (const row of client.jobs.results('job_1', { signal: controller.signal })) {
+        rows.push(row);
+        controller.abort(new Error('the user left'));
+      }
+    })();
+    await expect(read).rejects.toThrow('the user left');
+    expect(rows).toEqual([{ email: 'a@example.com', verdict: 'accept' }]);
+  });
+
   test('an upload URL that never answers is a timeout after timeoutMs', async () => {
     const uploadUrl = 'https://uploads.netintel.invalid/bucket';
     const requests: string[] = [];
