@@ -1,14 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  paginateScan,
-  QueryCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, paginateScan, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
   type Account,
   AccountSchema,
@@ -25,6 +18,7 @@ import type { UsagePlanKey, UsagePlanKeyRecords } from '../accounts/usage-plan-k
 import type { KeyMode } from '../test-mode/mode.js';
 import { accountItems } from './account-items.js';
 import { conditional } from './dynamo-conditions.js';
+import { DynamoSlots } from './dynamo-slots.js';
 
 // Items of the Accounts table:
 //   ACCOUNT#<id> / PROFILE      the account, its effective limits and its usage-plan key
@@ -52,21 +46,18 @@ export type AccountChanges = Pick<
 export class UnknownPlanError extends Error {}
 export class UnknownAccountError extends Error {}
 
-/** What the sort keys of an account's slot items begin with (one Query reads them all). */
-const SLOT_ITEMS = 'KEYSLOT';
-const SLOT_PREFIX = `${SLOT_ITEMS}#`;
-/** Present once every live key of the account holds a slot (accounts/live-keys.ts). */
-const SLOTS_MARKER_SK = `${SLOT_ITEMS}S`;
-const slotKey = (accountId: string, n: number) => ({
-  pk: `ACCOUNT#${accountId}`,
-  sk: `${SLOT_PREFIX}${String(n).padStart(2, '0')}`,
-});
-
 export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, KeySlots {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.keySlots = new DynamoSlots(
+      db,
+      table,
+      { items: 'KEYSLOT', holder: 'keyId' },
+      { isLive: (a, k) => this.isLive(a, k), liveKeyIds: (a) => this.liveKeyIds(a) },
+    );
+  }
 
   async getKeyByHash(keyHash: string): Promise<KeyRecord | undefined> {
     const res = await this.db.send(
@@ -282,60 +273,24 @@ export class DynamoAccountStore implements AccountStore, UsagePlanKeyRecords, Ke
     );
   }
 
-  // KeySlots (accounts/live-keys.ts): the slots are items beside the account's profile, one Query.
+  // KeySlots (accounts/live-keys.ts): KEYSLOT items beside the account's profile (dynamo-slots.ts),
+  // held by key ids; isLive and liveKeyIds below say which keys still count.
+  private readonly keySlots: DynamoSlots;
 
-  async slots(accountId: string): Promise<{ held: KeySlot[]; backfilled: boolean }> {
-    // The slots (KEYSLOT#<nn>) and the backfill marker (KEYSLOTS) share the prefix: one Query.
-    const res = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
-        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':slot': SLOT_ITEMS },
-        ConsistentRead: true,
-      }),
-    );
-    const items = res.Items ?? [];
-    return {
-      held: items
-        .filter((item) => String(item.sk).startsWith(SLOT_PREFIX))
-        .map((item) => ({
-          n: Number(String(item.sk).slice(SLOT_PREFIX.length)),
-          keyId: String(item.keyId),
-          claimedAt: String(item.claimedAt),
-        })),
-      backfilled: items.some((item) => item.sk === SLOTS_MARKER_SK),
-    };
+  slots(accountId: string): Promise<{ held: KeySlot[]; backfilled: boolean }> {
+    return this.keySlots.slots(accountId);
   }
 
-  async markBackfilled(accountId: string): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { pk: `ACCOUNT#${accountId}`, sk: SLOTS_MARKER_SK } }),
-    );
+  markBackfilled(accountId: string): Promise<void> {
+    return this.keySlots.markBackfilled(accountId);
   }
 
-  async claimSlot(accountId: string, slot: KeySlot): Promise<boolean> {
-    return conditional(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...slotKey(accountId, slot.n), keyId: slot.keyId, claimedAt: slot.claimedAt },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
+  claimSlot(accountId: string, slot: KeySlot): Promise<boolean> {
+    return this.keySlots.claimSlot(accountId, slot);
   }
 
-  async freeSlot(accountId: string, slot: Pick<KeySlot, 'n' | 'keyId'>): Promise<void> {
-    await conditional(() =>
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: slotKey(accountId, slot.n),
-          ConditionExpression: 'keyId = :keyId',
-          ExpressionAttributeValues: { ':keyId': slot.keyId },
-        }),
-      ),
-    );
+  freeSlot(accountId: string, slot: Pick<KeySlot, 'n' | 'keyId'>): Promise<void> {
+    return this.keySlots.freeSlot(accountId, slot);
   }
 
   async isLive(accountId: string, keyId: string): Promise<boolean> {

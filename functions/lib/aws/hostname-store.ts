@@ -5,10 +5,9 @@ import {
   GetCommand,
   PutCommand,
   paginateScan,
-  QueryCommand,
   type ScanCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { KeySlot, KeySlots } from '../accounts/live-keys.js';
+import type { KeySlots } from '../accounts/live-keys.js';
 import {
   type FirstClaim,
   type HostnameRecord,
@@ -19,6 +18,7 @@ import {
 } from '../custom-hostnames/hostname.js';
 import { accountItems } from './account-items.js';
 import { conditional } from './dynamo-conditions.js';
+import { DynamoSlots } from './dynamo-slots.js';
 
 // Custom hostnames in the Accounts table (see account-store.ts for the other items):
 //   HOST#<hostname> / HOST              one claim; the key makes a hostname claimable by one account only
@@ -39,15 +39,6 @@ const claimKey = (hostname: string, accountId: string) => ({
   sk: `CLAIM#${accountId}`,
 });
 
-/** What the sort keys of an account's hostname slot items begin with (one Query reads them all). */
-const SLOT_ITEMS = 'HOSTSLOT';
-const SLOT_PREFIX = `${SLOT_ITEMS}#`;
-const SLOTS_MARKER_SK = `${SLOT_ITEMS}S`;
-const slotKey = (accountId: string, n: number) => ({
-  pk: `ACCOUNT#${accountId}`,
-  sk: `${SLOT_PREFIX}${String(n).padStart(2, '0')}`,
-});
-
 function parse(item: Record<string, unknown>): HostnameRecord {
   const { pk: _pk, sk: _sk, ...rest } = item;
   return HostnameRecordSchema.parse(rest);
@@ -60,7 +51,17 @@ export class DynamoHostnameStore implements HostnameStore {
     private readonly db: DynamoDBDocumentClient,
     private readonly table: string,
   ) {
-    this.slots = new DynamoHostnameSlots(db, table, this);
+    // Held by the hostname: one still the account's is live (a consistent read of its claim).
+    this.slots = new DynamoSlots(
+      db,
+      table,
+      { items: 'HOSTSLOT', holder: 'hostname' },
+      {
+        isLive: async (accountId, hostname) =>
+          (await this.getHostnameConsistent(hostname))?.accountId === accountId,
+        liveKeyIds: async (accountId) => (await this.listByAccount(accountId)).map((r) => r.hostname),
+      },
+    );
   }
 
   async firstClaim(hostname: string, accountId: string): Promise<FirstClaim | undefined> {
@@ -160,78 +161,5 @@ export class DynamoHostnameStore implements HostnameStore {
       if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
-  }
-}
-
-/**
- * The slots of an account's hostnames (accounts/live-keys.ts, with the hostname as the holder),
- * items beside the account's profile, read in one Query.
- */
-class DynamoHostnameSlots implements KeySlots {
-  constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly table: string,
-    private readonly hostnames: DynamoHostnameStore,
-  ) {}
-
-  async slots(accountId: string): Promise<{ held: KeySlot[]; backfilled: boolean }> {
-    const res = await this.db.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :slot)',
-        ExpressionAttributeValues: { ':pk': `ACCOUNT#${accountId}`, ':slot': SLOT_ITEMS },
-        ConsistentRead: true,
-      }),
-    );
-    const items = res.Items ?? [];
-    return {
-      held: items
-        .filter((item) => String(item.sk).startsWith(SLOT_PREFIX))
-        .map((item) => ({
-          n: Number(String(item.sk).slice(SLOT_PREFIX.length)),
-          keyId: String(item.hostname),
-          claimedAt: String(item.claimedAt),
-        })),
-      backfilled: items.some((item) => item.sk === SLOTS_MARKER_SK),
-    };
-  }
-
-  async markBackfilled(accountId: string): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.table, Item: { pk: `ACCOUNT#${accountId}`, sk: SLOTS_MARKER_SK } }),
-    );
-  }
-
-  async claimSlot(accountId: string, slot: KeySlot): Promise<boolean> {
-    return conditional(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { ...slotKey(accountId, slot.n), hostname: slot.keyId, claimedAt: slot.claimedAt },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        }),
-      ),
-    );
-  }
-
-  async freeSlot(accountId: string, slot: Pick<KeySlot, 'n' | 'keyId'>): Promise<void> {
-    await conditional(() =>
-      this.db.send(
-        new DeleteCommand({
-          TableName: this.table,
-          Key: slotKey(accountId, slot.n),
-          ConditionExpression: 'hostname = :hostname',
-          ExpressionAttributeValues: { ':hostname': slot.keyId },
-        }),
-      ),
-    );
-  }
-
-  async isLive(accountId: string, hostname: string): Promise<boolean> {
-    return (await this.hostnames.getHostnameConsistent(hostname))?.accountId === accountId;
-  }
-
-  async liveKeyIds(accountId: string): Promise<string[]> {
-    return (await this.hostnames.listByAccount(accountId)).map((record) => record.hostname);
   }
 }
