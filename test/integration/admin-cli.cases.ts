@@ -916,6 +916,10 @@ describe('admin-cli', () => {
         expect(lines[0]!.startsWith(error)).toBe(true);
         expect(lines[1]).toBe(hint);
       }
+      // The refused URLs were refused as written (a literal private address needs no resolution):
+      // nothing stored, so nothing will ever be delivered there.
+      const listed = await admin('webhooks', 'list', pro, '--json');
+      expect(JSON.parse(listed.stdout)).toMatchObject({ endpoints: [] });
     });
 
     test('a DATA_DIR with no local data is refused, not made into an empty store; outputs that are not JSON too', async () => {
