@@ -119,10 +119,15 @@ export type TransportSettings = Omit<TransportOptions, 'auth'> & { auth: { kind:
  */
 export function malformedAnswer(cause: unknown): string | undefined {
   // Not `instanceof Error`: fetch's errors may come from another realm (a VM context, a worker).
-  let error = cause as { code?: unknown; message?: unknown; cause?: unknown } | null | undefined;
+  let error = cause as
+    | { name?: unknown; code?: unknown; message?: unknown; cause?: unknown }
+    | null
+    | undefined;
   for (let depth = 0; typeof error === 'object' && error !== null && depth < 6; depth++) {
-    const { code, message } = error;
-    if (typeof code === 'string' && code.startsWith('HPE_')) return 'the reply is not HTTP';
+    const { name, code, message } = error;
+    // Node 20 and 22's fetch give the parser's code (HPE_*); Node 24's gives its HTTPParserError no code.
+    if ((typeof code === 'string' && code.startsWith('HPE_')) || name === 'HTTPParserError')
+      return 'the reply is not HTTP';
     if (code === 'Z_DATA_ERROR') return 'the body is not in its Content-Encoding';
     if (typeof message === 'string' && /redirect count exceeded/i.test(message))
       return 'it redirects in a loop';
