@@ -1,4 +1,4 @@
-import { describe, expect, test } from '@jest/globals';
+import { describe, expect, jest, test } from '@jest/globals';
 import { MAX_ENDPOINTS } from '../../../functions/lib/webhooks/endpoints.js';
 import {
   EndpointSetBusyError,
@@ -172,15 +172,23 @@ describe('managing webhook endpoints', () => {
       store.calls.push('saveEndpointSet');
       return false;
     };
-    await expect(
-      createEndpoint(
-        store,
-        LIVE,
-        ACCOUNT,
-        { url: 'https://hooks.shop.example/', events: ['job.completed'] },
-        T0,
-      ),
-    ).rejects.toThrow(EndpointSetBusyError);
+    // The waits between tries (backoff.ts, about 2.5 s in all) pass on a fake clock.
+    jest.useFakeTimers();
+    try {
+      const refused = expect(
+        createEndpoint(
+          store,
+          LIVE,
+          ACCOUNT,
+          { url: 'https://hooks.shop.example/', events: ['job.completed'] },
+          T0,
+        ),
+      ).rejects.toThrow(EndpointSetBusyError);
+      await jest.runAllTimersAsync();
+      await refused;
+    } finally {
+      jest.useRealTimers();
+    }
     const saves = store.calls.filter((c) => c === 'saveEndpointSet').length;
     expect(saves).toBeGreaterThan(1);
     expect(store.calls.filter((c) => c === 'endpointSet').length).toBe(saves);
