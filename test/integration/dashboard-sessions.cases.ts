@@ -134,6 +134,21 @@ describe('dashboard-sessions', () => {
       expect(await linksFor(stack, ALICE)).toHaveLength(before + 1);
     });
 
+    test('an IPv6 client is its /64: a new address in it for each request shares one limit', async () => {
+      freshSignInWindow();
+      for (let i = 0; i < SIGN_IN_LIMITS.emailFromIp; i++) {
+        const from = { 'X-Forwarded-For': `2001:db8:40:1:${(i + 1).toString(16)}::7` };
+        expect((await requestLink(stack, 'hana@shop.example', from)).status).toBe(202);
+      }
+      const refused = await requestLink(stack, 'hana@shop.example', {
+        'X-Forwarded-For': '2001:db8:40:1:ffff::1',
+      });
+      expect(refused.status).toBe(429);
+      // The next /64 is another client.
+      const next = await requestLink(stack, 'hana@shop.example', { 'X-Forwarded-For': '2001:db8:40:2::7' });
+      expect(next.status).toBe(202);
+    });
+
     test("behind our CloudFront the limits count the visitor's address (X-Viewer-Address), believed only with the origin secret", async () => {
       freshSignInWindow();
       // Every request reaches API Gateway from the same CloudFront server.

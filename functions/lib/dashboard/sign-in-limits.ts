@@ -6,6 +6,8 @@
 //   person's inbox. Only requests admitted by the two limits above count here, so one network
 //   alone never reaches it (it takes 6 networks each at its 5 per 15 minutes).
 // - ip, 20 per client IP whatever the addresses: so nobody probes many addresses.
+// A client IP is an IPv4 address, or an IPv6 address's /64 (ip/client-network.ts): an IPv6 host
+// picks new addresses in its /64 at will, so each address its own share would be no limit at all.
 // A request is admitted only while the count of the last 15 minutes stays under the limit: the
 // current window's count plus the previous window's, weighted by the share of it still inside the
 // last 15 minutes (rounded up). So the edge of a window is no door to a second burst (5 requests at

@@ -1,3 +1,4 @@
+import { clientNetwork } from '../ip/client-network.js';
 import type { Mailer } from '../limits/notifier.js';
 import { DashboardInputError, SignInLimitError, SignInLinkError } from './dashboard-errors.js';
 import { memberEmail } from './member-email.js';
@@ -68,10 +69,11 @@ export async function requestSignInLink(
 ): Promise<void> {
   const email = memberEmail(rawEmail);
   if (!email) throw new DashboardInputError('email is not a valid e-mail address');
-  const clientIp = request.clientIp || 'unknown';
-  await count('ip', clientIp, deps);
-  // Stored by hash, as the address alone is: the pair (JSON, so no address and IP run together).
-  await count('emailFromIp', hashSecret(JSON.stringify([email, clientIp])), deps);
+  // An IPv6 client is its /64: its host picks new addresses in it at will.
+  const network = clientNetwork(request.clientIp || 'unknown');
+  await count('ip', network, deps);
+  // Stored by hash, as the address alone is: the pair (JSON, so no address and network run together).
+  await count('emailFromIp', hashSecret(JSON.stringify([email, network])), deps);
   await count('email', hashSecret(email), deps);
   const member = await deps.members.getMember(email);
   if (!member) return;

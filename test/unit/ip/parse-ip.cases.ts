@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import ipaddr from 'ipaddr.js';
+import { clientNetwork } from '../../../functions/lib/ip/client-network.js';
 import { parseIp } from '../../../functions/lib/ip/parse-ip.js';
 
 describe('parse-ip', () => {
@@ -195,5 +196,35 @@ describe('parse-ip', () => {
         { numRuns: 500 },
       );
     });
+  });
+});
+
+describe('client-network', () => {
+  test.each([
+    ['198.51.100.7', '198.51.100.7'],
+    ['::ffff:198.51.100.7', '198.51.100.7'],
+    ['2001:db8:1:2::a', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2:ffff:ffff:ffff:ffff', '2001:db8:1:2::/64'],
+    ['2001:db8::', '2001:db8:0:0::/64'],
+    ['unknown', 'unknown'],
+    ['2001:db8::1%eth0', '2001:db8::1%eth0'],
+  ])('%s counts as %s', (address, network) => {
+    expect(clientNetwork(address)).toBe(network);
+  });
+
+  test('two IPv6 addresses are one client exactly when their first 64 bits are equal (property)', () => {
+    const v6 = fc
+      .array(fc.integer({ min: 0, max: 0xffff }), { minLength: 8, maxLength: 8 })
+      .map((groups) => groups.map((g) => g.toString(16)).join(':'))
+      .filter((text) => !ipaddr.IPv6.parse(text).isIPv4MappedAddress());
+    const prefix = (text: string) => ipaddr.IPv6.parse(text).toByteArray().slice(0, 8).join(',');
+    fc.assert(
+      fc.property(v6, v6, (a, b) => {
+        expect(clientNetwork(a) === clientNetwork(b)).toBe(prefix(a) === prefix(b));
+        // The same /64 with another interface id is the same client.
+        const sibling = `${a.split(':').slice(0, 4).join(':')}:${b.split(':').slice(4).join(':')}`;
+        expect(clientNetwork(sibling)).toBe(clientNetwork(a));
+      }),
+    );
   });
 });
