@@ -81,6 +81,7 @@ import { DeliveriesQuery, EndpointCreateBody, RedeliverBody } from '../functions
 import { environmentFromOutputs, OUTPUTS } from '../infra/outputs.js';
 import { CliError } from './cli/cli-error.js';
 import { type CommandLine, readCommandLine, wholeNumber } from './cli/command-line.js';
+import { printableJson, printingSafely } from './cli/printable.js';
 import { type Emulators, type Endpoints, startEmulators, useEndpoints } from './local/emulators.js';
 
 // `npm run admin -- <command>`: accounts, keys and usage, against the local stack or AWS.
@@ -912,12 +913,15 @@ const KNOWN_ERRORS = [
 ];
 
 /** Runs one admin command; answers its exit code (0 done, 2 refused input, 1 failure). */
-export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
+export async function runAdmin(args: string[], given: AdminIo): Promise<number> {
+  // What it prints holds what accounts stored (key names, origins, webhook URLs, hostnames): any
+  // control character in it is escaped, and the JSON escapes DEL and C1 too (printable.ts).
+  const io = printingSafely(given);
   const json = args.includes('--json');
   // A refusal is one line and where to look, not the whole usage (`--json`: {"error": ..., "hint": ...}).
   const refuse = (err: unknown, positionals: string[], message = (err as Error).message) => {
     const hint = hintFor(err, positionals);
-    if (json) return io.err(JSON.stringify({ error: message, ...(hint ? { hint } : {}) }));
+    if (json) return io.err(printableJson({ error: message, ...(hint ? { hint } : {}) }));
     io.err(`error: ${message}`);
     if (hint) io.err(`hint: ${hint}`);
   };
@@ -958,7 +962,7 @@ export async function runAdmin(args: string[], io: AdminIo): Promise<number> {
     // Built once the endpoints are known (connect), from the environment they are in.
     const services = createServices(environmentConfig(), io.clock ? { clock: io.clock } : {});
     const result = await command(services, values, positionals, connection.aws, io);
-    io.out(json ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+    io.out(json ? printableJson(result) : printableJson(result, 2));
     if (!json && positionals[0] === 'key' && positionals[1] === 'create') io.err(KEY_SHOWN_ONCE);
     if (!json && positionals[0] === 'webhooks' && positionals[1] === 'create')
       io.err(WEBHOOK_SECRET_SHOWN_ONCE);

@@ -33,3 +33,25 @@ export function printableJson(value: unknown, space?: number): string {
   }
   return out;
 }
+
+/** Where a command-line tool prints: its lines, its errors and, for some, a status line it rewrites. */
+interface Printing {
+  out(text: string): void;
+  err(text: string): void;
+  status?(line: string): void;
+}
+
+/**
+ * The io with every control character in what is printed escaped, line breaks aside: a tool prints
+ * what it read from elsewhere (an API answer, a stored record), and nothing it prints may drive the
+ * terminal.
+ */
+export function printingSafely<T extends Printing>(io: T): T {
+  const lines = (text: string) => printable(text, ['\n']);
+  return {
+    ...io,
+    out: (text: string) => io.out(lines(text)),
+    err: (text: string) => io.err(lines(text)),
+    ...(io.status ? { status: (line: string) => io.status?.(printable(line)) } : {}),
+  };
+}

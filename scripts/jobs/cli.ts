@@ -1,5 +1,5 @@
 import { CliError } from '../cli/cli-error.js';
-import { printable, printableJson } from '../cli/printable.js';
+import { printableJson, printingSafely } from '../cli/printable.js';
 import { parseCommandLine } from './args.js';
 import { COMMAND_RUNNERS, type JobsContext, type JobsIo } from './commands.js';
 import { connect } from './connection.js';
@@ -39,19 +39,4 @@ export async function runJobs(argv: string[], given: JobsIo): Promise<number> {
     }
     return error.exitCode;
   }
-}
-
-/**
- * The io with every control character in what is printed escaped (printable.ts), line breaks
- * aside: a command prints what the API answered (filenames, messages), including jobs stored before
- * the API refused control characters in a filename, and nothing it prints may drive the terminal.
- */
-function printingSafely(io: JobsIo): JobsIo {
-  const lines = (text: string) => printable(text, ['\n']);
-  return {
-    ...io,
-    out: (text) => io.out(lines(text)),
-    err: (text) => io.err(lines(text)),
-    ...(io.status ? { status: (line: string) => io.status?.(printable(line)) } : {}),
-  };
 }

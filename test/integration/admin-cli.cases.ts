@@ -158,6 +158,33 @@ describe('admin-cli', () => {
       expect(keys.every((k) => !('keyHash' in k))).toBe(true);
     });
 
+    test('stored text with control characters (a label written before labels refused them) is printed escaped, the JSON still the same value', async () => {
+      const { accountId } = stack.dev;
+      // ESC [2J clears a terminal; U+009B is the one-character CSI some terminals obey too.
+      const label = 'ops\u001b[2J\u009b31mkey\r';
+      const { keyId } = await accountStore(stack.services).createKey(
+        accountId,
+        'secret',
+        [],
+        clock.now(),
+        label,
+      );
+      for (const json of [true, false]) {
+        const { code, stdout } = await admin(
+          'key',
+          'list',
+          '--account',
+          accountId,
+          ...(json ? ['--json'] : []),
+        );
+        expect(code).toBe(0);
+        expect([...stdout].filter((c) => c !== '\n' && /\p{Cc}/u.test(c))).toEqual([]);
+        const { keys } = JSON.parse(stdout) as { keys: { keyId: string; label?: string }[] };
+        expect(keys.find((k) => k.keyId === keyId)?.label).toBe(label);
+      }
+      await admin('key', 'revoke', '--key-id', keyId);
+    });
+
     test('key create says the key is shown once', async () => {
       const { code, stdout, stderr } = await admin(
         'key',
