@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { TABLES } from '../../functions/lib/aws/resources.js';
 import { accountStore, hostnameStore, memberStore } from '../../functions/lib/aws/services.js';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
 import { MAX_HOSTNAMES_PER_ACCOUNT } from '../../functions/lib/custom-hostnames/lifecycle.js';
@@ -7,6 +9,7 @@ import { runAdmin } from '../../scripts/admin-cli.js';
 import { signIn } from '../support/dashboard-session.js';
 import { cname, type DnsServer, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { afterKeyCache, clock, startTestStack, type TestStack } from '../support/local-stack.js';
+import { dynamoAt } from '../support/server-process.js';
 
 // Custom hostnames (docs/custom-hostnames.md) on the local stack: `npm run admin -- domain ...`
 // against the running stack, a DNS server on loopback serving (or not) the customer's records, and
@@ -412,6 +415,17 @@ describe('custom-hostnames', () => {
       const first = await domainAdd(squatter.accountId, 'api.squat-shop.com');
       expect(first.code).toBe(0);
       const claimedAt = (await hostnameStore(stack.services).getHostname('api.squat-shop.com'))!.createdAt;
+      // The first claim is remembered 30 days, then the table's TTL drops it.
+      const remembered = await dynamoAt(stack.endpoints).send(
+        new GetCommand({
+          TableName: TABLES.find((t) => t.id === 'Accounts')!.localName,
+          Key: { pk: 'HOST#api.squat-shop.com', sk: `CLAIM#${squatter.accountId}` },
+        }),
+      );
+      expect(remembered.Item).toMatchObject({
+        claimedAt,
+        expiresAt: Math.ceil((Date.parse(claimedAt) + HOSTNAME_TIMEOUTS.claimMemoryMs) / 1000),
+      });
       for (const hours of [24, 47]) {
         clock.advance(hours * 3_600_000 - 60_000);
         expect((await admin(['domain', 'remove', '--hostname', 'api.squat-shop.com'])).code).toBe(0);

@@ -22,7 +22,8 @@ import { DynamoSlots } from './dynamo-slots.js';
 
 // Custom hostnames in the Accounts table (see account-store.ts for the other items):
 //   HOST#<hostname> / HOST              one claim; the key makes a hostname claimable by one account only
-//   HOST#<hostname> / CLAIM#<accountId> the account's first claim of it: claimedAt, token (30 days)
+//   HOST#<hostname> / CLAIM#<accountId> the account's first claim of it: claimedAt, token; expiresAt
+//                                       (the table's TTL) once its 30 days are over
 //   ACCOUNT#<id> / HOSTSLOT#<nn>        a hostname's slot of the account's 20: hostname, claimedAt
 //   ACCOUNT#<id> / HOSTSLOTS            every hostname of the account holds a slot (backfill done)
 // None but the claim carries accountId, so the byAccount index holds the claims only.
@@ -71,12 +72,24 @@ export class DynamoHostnameStore implements HostnameStore {
     return res.Item ? { claimedAt: String(res.Item.claimedAt), token: String(res.Item.token) } : undefined;
   }
 
-  async rememberClaim(hostname: string, accountId: string, claim: FirstClaim, since: string) {
+  async rememberClaim(
+    hostname: string,
+    accountId: string,
+    claim: FirstClaim,
+    since: string,
+    forgetAfter: Date,
+  ) {
     return conditional(() =>
       this.db.send(
         new PutCommand({
           TableName: this.table,
-          Item: { ...claimKey(hostname, accountId), claimedAt: claim.claimedAt, token: claim.token },
+          Item: {
+            ...claimKey(hostname, accountId),
+            claimedAt: claim.claimedAt,
+            token: claim.token,
+            // The table's TTL (epoch seconds) drops it once it no longer counts.
+            expiresAt: Math.ceil(forgetAfter.getTime() / 1000),
+          },
           ConditionExpression: 'attribute_not_exists(pk) OR claimedAt < :since',
           ExpressionAttributeValues: { ':since': since },
         }),

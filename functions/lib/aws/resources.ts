@@ -78,6 +78,8 @@ export const TABLES: readonly TableDef[] = [
     localName: 'netintel-accounts',
     partitionKey: 'pk',
     sortKey: 'sk',
+    // Only what stops counting carries it: a custom hostname's first claim after its 30 days.
+    ttlAttribute: 'expiresAt',
     indexes: [ACCOUNT_ITEMS],
     purpose: 'Accounts, API keys (by hash and by key id), dashboard members and custom hostnames',
   },

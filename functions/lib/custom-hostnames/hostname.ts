@@ -127,7 +127,14 @@ export interface HostnameStore extends HostnameLookup {
   firstClaim(hostname: string, accountId: string): Promise<FirstClaim | undefined>;
   /**
    * Remembers the account's first claim of the hostname unless one claimed at or after `since` is
-   * remembered already; false then (read it with firstClaim).
+   * remembered already; false then (read it with firstClaim). The store may forget it after
+   * `forgetAfter`, when it no longer counts (DynamoDB's TTL).
    */
-  rememberClaim(hostname: string, accountId: string, claim: FirstClaim, since: string): Promise<boolean>;
+  rememberClaim(
+    hostname: string,
+    accountId: string,
+    claim: FirstClaim,
+    since: string,
+    forgetAfter: Date,
+  ): Promise<boolean>;
 }

@@ -132,7 +132,8 @@ async function firstClaim(
   const known = await deps.store.firstClaim(hostname, accountId);
   if (known && known.claimedAt >= since) return known;
   const claim: FirstClaim = { claimedAt: now.toISOString(), token: deps.newToken() };
-  if (await deps.store.rememberClaim(hostname, accountId, claim, since)) return claim;
+  const forgetAfter = new Date(now.getTime() + HOSTNAME_TIMEOUTS.claimMemoryMs);
+  if (await deps.store.rememberClaim(hostname, accountId, claim, since, forgetAfter)) return claim;
   const remembered = await deps.store.firstClaim(hostname, accountId);
   if (!remembered) throw new Error(`the first claim of ${hostname} changed concurrently; try again`);
   return remembered;
