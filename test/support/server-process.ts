@@ -38,6 +38,11 @@ export function spawnServer(dataDir: string, env: NodeJS.ProcessEnv = {}): Child
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+      // The bounds of a test stack (local-stack.ts), not Lambda's 1-2 s: on a loaded 2-core machine
+      // a race of 16 callers against one emulator answered 503 when a call waited over 2 s. What
+      // these servers test is the answers; hung dependencies have tests of their own.
+      AWS_CONNECT_TIMEOUT_MS: '10000',
+      AWS_REQUEST_TIMEOUT_MS: '60000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
