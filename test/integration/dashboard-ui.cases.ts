@@ -979,7 +979,7 @@ maybe('the dashboard in Chromium', () => {
     await opened.close();
   }, 90_000);
 
-  test("by keyboard, an endpoint's own buttons keep the focus while their request runs: a test event, disable", async () => {
+  test("by keyboard, an endpoint's own buttons keep the focus while their request runs: a test event, disable, refresh", async () => {
     const opened = await open(DESKTOP, '#/webhooks', new FakeDashboardApi());
     const { page } = opened;
     const orders = page.getByRole('region', { name: 'https://hooks.example.com/netintel', exact: true });
@@ -997,6 +997,14 @@ maybe('the dashboard in Chromium', () => {
     await page.keyboard.press('Enter');
     await orders.getByRole('status').filter({ hasText: 'Endpoint disabled' }).waitFor();
     expect(await focusedText(page)).toBe('Enable https://hooks.example.com/netintel');
+    // The deliveries' Refresh keeps it too while the list loads again.
+    const refreshed = page.waitForResponse((r) => new URL(r.url()).pathname.endsWith('/deliveries'));
+    await orders
+      .getByRole('button', { name: 'Refresh the deliveries to https://hooks.example.com/netintel' })
+      .focus();
+    await page.keyboard.press('Enter');
+    await refreshed;
+    await expectFocusOn(page, 'Refresh the deliveries to https://hooks.example.com/netintel');
     await opened.close();
   }, 90_000);
 

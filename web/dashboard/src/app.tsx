@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useState } from 'preact/hooks';
 import { api, rememberSession, whenSessionEnds } from './api.js';
 import type { Session } from './api-types.js';
+import { BusyButton } from './components/busy-button.js';
 import { ErrorMessage, Loading } from './components/messages.js';
 import { PageHeading } from './components/page-heading.js';
 import { DataPage } from './pages/data.js';
@@ -233,9 +234,9 @@ export function App() {
         </nav>
         <div class="who">
           <span class="email">{session.session.email}</span>
-          <button type="button" class="small" onClick={signOut} disabled={signingOut}>
+          <BusyButton type="button" class="small" onClick={signOut} busy={signingOut}>
             Sign out
-          </button>
+          </BusyButton>
         </div>
       </header>
       <main id="main" class="page">

@@ -86,9 +86,9 @@ function SaveError({
   return (
     <div class="rules-changed">
       <ErrorMessage error={error} />
-      <button type="button" disabled={busy} onClick={reload}>
+      <BusyButton type="button" busy={busy} onClick={reload}>
         Reload the current {what}
-      </button>
+      </BusyButton>
     </div>
   );
 }

@@ -570,9 +570,9 @@ function DeliveryLog({
     <>
       <div class="log-head">
         <h4 id={titleId}>Recent deliveries</h4>
-        <button type="button" class="small" onClick={() => void log.reload()} disabled={log.loading}>
+        <BusyButton type="button" class="small" onClick={() => void log.reload()} busy={log.loading}>
           Refresh<span class="visually-hidden"> the deliveries to {w.url}</span>
-        </button>
+        </BusyButton>
       </div>
       {log.loading && !page && <Loading what="deliveries" />}
       <ErrorMessage error={log.error} />
@@ -613,10 +613,11 @@ function DeliveryLog({
                     <Excerpt text={a.response} />
                   </td>
                   <td class="row-actions">
-                    <button
+                    <BusyButton
                       type="button"
                       class="small"
-                      disabled={busy || w.status !== 'enabled'}
+                      busy={busy}
+                      disabled={w.status !== 'enabled'}
                       onClick={() => onRedeliver(a)}
                     >
                       Redeliver
@@ -624,7 +625,7 @@ function DeliveryLog({
                         {' '}
                         event {a.eventId} (attempt {a.attempt})
                       </span>
-                    </button>
+                    </BusyButton>
                   </td>
                 </tr>
               ))}
@@ -633,9 +634,9 @@ function DeliveryLog({
         </ScrollRegion>
       )}
       {page?.nextCursor && (
-        <button type="button" class="small" onClick={more} disabled={older.loading}>
+        <BusyButton type="button" class="small" onClick={more} busy={older.loading}>
           Show older attempts<span class="visually-hidden"> to {w.url}</span>
-        </button>
+        </BusyButton>
       )}
       <ErrorMessage error={older.error} />
     </>
