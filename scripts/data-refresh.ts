@@ -28,6 +28,7 @@ import { type IpDatabaseSources, ipDatabaseSources } from '../functions/lib/refr
 import { MX_LEARN_DEFAULTS, mxLearning } from '../functions/lib/refresh/mx-learn.js';
 import { listsCheckFile, runRefresh } from '../functions/lib/refresh/refresh.js';
 import { snapshotFetcher } from '../functions/lib/refresh/snapshot-fetcher.js';
+import { reportedVersion } from '../functions/lib/refresh/version.js';
 import { type Config, ConfigError, parseConfig } from '../functions/lib/runtime/config.js';
 import { dataInDirectory } from '../functions/lib/runtime/data-report.js';
 import { sharedDataDir } from '../layers/build/build-data.js';
@@ -63,6 +64,40 @@ import { readCommandLine, wholeNumber } from './cli/command-line.js';
 const USAGE =
   'usage: npm run data:refresh -- [--from DIR | --upstream] [--out DIR] [--only lists|ip] [--mx-domains N] [--dns SERVERS] [--force]';
 
+const HELP = `${USAGE}
+
+Refreshes the security lists, the disposable-email lists, the MX-host table and the IP data of a
+local data directory, as the refresh function does in AWS (docs/data-sources.md).
+
+  --from DIR        read snapshots of the sources from DIR (file names as the upstream URLs end)
+  --upstream        fetch every source from its upstream URL (through DATA_UPSTREAM_MIRROR when set);
+                    with neither, the snapshot folder SHARED_DATA_DIR names when it exists, else upstream
+  --out DIR         the data directory (default: the one npm start serves, layers/data)
+  --only lists|ip   refresh one part only
+  --mx-domains N    domains whose MX records are resolved to learn mail hosts (default 1000, 0 with --from)
+  --dns SERVERS     DNS servers for that, as DNS_SERVERS takes them (host[:port],...)
+  --force           take a source smaller than the data in service (a deliberate switch)
+
+Exit codes: 0 done (or nothing changed), 2 a refresh rejected (the data in service is kept; the
+lines above say which source and why), 64 an option or variable to correct (nothing fetched).
+Without a network, use --from DIR or a mirror (DATA_UPSTREAM_MIRROR).`;
+
+/** Errors of a request that reached no server: this machine has no way to the upstreams. */
+const UNREACHABLE = /fetch failed: (ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|ETIMEDOUT)/;
+
+/** A rejected refresh's lines; when sources could not be reached at all, what to do offline. */
+function printRejections(rejections: readonly { id: string; reason: string }[]): void {
+  for (const r of rejections) console.error(`  ${r.id}: ${r.reason}`);
+  const unreachable = rejections.filter((r) => UNREACHABLE.test(r.reason));
+  const code = UNREACHABLE.exec(unreachable[0]?.reason ?? '')?.[1];
+  if (code)
+    console.error(
+      `${unreachable.length} source${unreachable.length === 1 ? '' : 's'} could not be reached (${code}): ` +
+        'is this machine offline? Refresh from snapshots of the sources (--from DIR) or through a mirror ' +
+        '(DATA_UPSTREAM_MIRROR): docs/data-sources.md.',
+    );
+}
+
 const OPTIONS = {
   from: { type: 'string' },
   upstream: { type: 'boolean', default: false },
@@ -88,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
 async function refresh(argv: string[]): Promise<number> {
   const { values } = readCommandLine(argv, OPTIONS);
   if (values.help) {
-    console.log(USAGE);
+    console.log(HELP);
     return 0;
   }
   if (values.from && values.upstream) {
@@ -198,8 +233,10 @@ async function refreshLists(
 
   if (!outcome.accepted) {
     await writeCheck();
-    console.error(`refresh REJECTED (current data kept in ${out}; version ${current.version ?? 'none'}):`);
-    for (const r of outcome.rejections) console.error(`  ${r.id}: ${r.reason}`);
+    console.error(
+      `refresh REJECTED (current data kept in ${out}; version ${reportedVersion(current.version) ?? 'none'}):`,
+    );
+    printRejections(outcome.rejections);
     return 2;
   }
   // Written into a copy of the data directory swapped in whole: a kill never leaves a mix (data-layer.ts).
@@ -268,9 +305,9 @@ async function refreshIp(
   if (outcome.status === 'rejected') {
     await writeIpChecks(out, outcome.checks);
     console.error(
-      `IP data refresh REJECTED (current data kept in ${ipDir}; version ${current.manifest?.version ?? 'none'}):`,
+      `IP data refresh REJECTED (current data kept in ${ipDir}; version ${reportedVersion(current.manifest?.version) ?? 'none'}):`,
     );
-    for (const r of outcome.rejections) console.error(`  ${r.id}: ${r.reason}`);
+    printRejections(outcome.rejections);
     return 2;
   }
   if (outcome.status === 'unchanged') {

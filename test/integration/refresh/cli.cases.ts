@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,13 +22,20 @@ const run = promisify(execFile);
 let out: string;
 
 async function refresh(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return refreshWith({}, ...args);
+}
+
+async function refreshWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
       ['--import', 'tsx', 'scripts/data-refresh.ts', ...args],
       {
         cwd: ROOT,
-        env: { ...process.env, NODE_OPTIONS: '' },
+        env: { ...process.env, NODE_OPTIONS: '', ...env },
       },
     );
     return { code: 0, stdout, stderr };
@@ -115,6 +124,38 @@ describe('cli', () => {
       } finally {
         await rm(broken, { recursive: true, force: true });
       }
+    });
+
+    test('with no upstream reachable the refusal says so, and what to do offline; --help says the exit codes', async () => {
+      // A mirror on a loopback port nobody listens on: every fetch is refused, as offline.
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as AddressInfo;
+      await new Promise((resolve) => closed.close(resolve));
+      const before = await readFile(join(out, 'security/ranges.bin'));
+      const result = await refreshWith(
+        { DATA_UPSTREAM_MIRROR: `http://127.0.0.1:${port}` },
+        ...['--upstream', '--only', 'lists', '--mx-domains', '0', '--out', out],
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(
+        /^\d+ sources could not be reached \(ECONNREFUSED\): is this machine offline\?/m,
+      );
+      expect(result.stderr).toContain('(--from DIR) or through a mirror (DATA_UPSTREAM_MIRROR)');
+      expect(await readFile(join(out, 'security/ranges.bin'))).toEqual(before);
+      const help = await refresh('--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain('Exit codes: 0 done (or nothing changed), 2 a refresh rejected');
+      for (const option of [
+        '--from DIR',
+        '--upstream',
+        '--out DIR',
+        '--only lists|ip',
+        '--mx-domains N',
+        '--dns',
+        '--force',
+      ])
+        expect(help.stdout).toContain(`  ${option}`);
     });
 
     test('the first refresh of a built layer is held to its npm-built lists; --force takes it', async () => {
