@@ -36,7 +36,8 @@ export class DataDirInUse extends Error {
  * same id, as a container restarted gives).
  */
 export function lockDataDir(dataDir: string, pid = process.pid): DataDirLock {
-  mkdirSync(dataDir, { recursive: true });
+  // Its owner's only, when made here (stack.ts says why).
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, LOCK_FILE);
   // A few turns: each one finds the file gone, or stale and removed, or held.
   for (let turn = 0; turn < 5; turn++) {

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { jobStore, jobSweep } from '../../functions/lib/aws/job-services.js';
@@ -125,7 +125,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dataDir = localDataDir(options.dataDir);
   const log = options.log ?? (() => undefined);
   const warn = options.warn ?? log;
-  await mkdir(dataDir, { recursive: true });
+  // Its owner's only, when made here: the tables hold webhook secrets, the outbox sign-in links.
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  // An outbox written before it was made owner-only (appendFile's mode applies to a new file).
+  await chmod(join(dataDir, 'outbox.jsonl'), 0o600).catch(() => undefined);
 
   process.env.NETINTEL_DATA_PATH ??= DATA_LAYER_DIR;
   // The functions follow the data directory (runtime/ip.ts, security.ts): a `npm run data:refresh`

@@ -1,3 +1,5 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { MAX_LIVE_KEYS } from '../../functions/lib/accounts/live-keys.js';
 import { accountStore, memberStore } from '../../functions/lib/aws/services.js';
@@ -69,6 +71,8 @@ describe('dashboard-sessions', () => {
       expect(stranger.status).toBe(202);
       expect(await member.json()).toEqual(await stranger.json());
       expect(await linksFor(stack, ALICE)).not.toHaveLength(0);
+      // A link opens a session: the outbox is its owner's to read only.
+      expect((await stat(join(stack.dataDir, 'outbox.jsonl'))).mode & 0o777).toBe(0o600);
       expect(await linksFor(stack, 'nobody@shop.example')).toHaveLength(0);
     });
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
@@ -30,6 +30,8 @@ describe('data-dir-lock: one npm start per DATA_DIR', () => {
     expect(lock.file).toBe(join(dataDir, LOCK_FILE));
     expect(await readFile(lock.file, 'utf8')).toBe(`${process.pid}\n`);
     expect(await readdir(dataDir)).toEqual([LOCK_FILE]);
+    // Made owner-only: the tables hold webhook secrets, the outbox sign-in links.
+    expect((await stat(dataDir)).mode & 0o777).toBe(0o700);
     lock.release();
     expect(await readdir(dataDir)).toEqual([]);
     lock.release();
