@@ -251,7 +251,7 @@ describe('account rules', () => {
       expect(res.status).toBe(400);
       expect(await json(res)).toMatchObject({
         error: 'invalid_geofeed',
-        lines: [{ line: 2, reason: 'is not UTF-8' }],
+        lines: [{ line: 2, reason: 'the line is not UTF-8' }],
       });
       // Valid multi-byte characters before it do not shift the line; a cut-short one is refused.
       const cut = Buffer.concat([
@@ -259,7 +259,7 @@ describe('account rules', () => {
         Buffer.from([0xe2, 0x82]),
         Buffer.from('\n'),
       ]);
-      expect(await json(await putFeed(cut))).toMatchObject({ lines: [{ line: 3, reason: 'is not UTF-8' }] });
+      expect(await json(await putFeed(cut))).toMatchObject({ lines: [{ line: 3, reason: 'the line is not UTF-8' }] });
       // A Latin-1 export: every bad line is named at once, the bytes that are not UTF-8 with the rest,
       // in line order (a lone CR ends a line here as in the parse).
       const export1 = Buffer.from(
@@ -270,8 +270,8 @@ describe('account rules', () => {
         error: 'invalid_geofeed',
         lines: [
           { line: 2, reason: 'prefix 10.0.0.0/8 overlaps a special-purpose range (private)' },
-          { line: 3, reason: 'is not UTF-8' },
-          { line: 4, reason: 'is not UTF-8' },
+          { line: 3, reason: 'the line is not UTF-8' },
+          { line: 4, reason: 'the line is not UTF-8' },
           { line: 5, reason: 'text after a closing quote' },
         ],
       });

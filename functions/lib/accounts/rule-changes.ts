@@ -104,7 +104,7 @@ export async function setGeofeed(
   }
   const parsed = parseAccountGeofeed(
     text,
-    badLines.map((line) => ({ line, reason: 'is not UTF-8' })),
+    badLines.map((line) => ({ line, reason: 'the line is not UTF-8' })),
   );
   if (!parsed.ok) throw new GeofeedRefusedError(parsed.errors, parsed.moreErrors);
   const meta = await store.writeDocument(

@@ -314,7 +314,8 @@ function readPrefix(text: string): Checked<Prefix> {
   const lengthText = slash < 0 ? null : text.slice(slash + 1);
   const written = ip?.family === 6 ? 128 : 32;
   const length = lengthText === null ? written : Number(lengthText);
-  if (ip === null || (lengthText !== null && !/^\d{1,3}$/.test(lengthText)) || length > written) {
+  // A length in decimal without leading zeros, as addresses are ("/024" is refused like "08.8.8.0").
+  if (ip === null || (lengthText !== null && !/^(0|[1-9]\d{0,2})$/.test(lengthText)) || length > written) {
     return fail(`${quote(text)} is not an IP address or CIDR prefix`);
   }
   let family = ip.lookupFamily;

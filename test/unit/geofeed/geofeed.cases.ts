@@ -268,6 +268,19 @@ describe('geofeed', () => {
       expect(parsed('5.101.96.0/21,BR,BR-SP,São Paulo,').entries[0]?.city).toBe('São Paulo');
     });
 
+    test('a prefix length is decimal without leading zeros, as the address is', () => {
+      const result = parseGeofeed(
+        '8.8.8.0/024,US,,,\n8.8.4.0/24,US,,,\n0.0.0.0/00,US,,,\n2001:4860::/032,US,,,',
+        OWN,
+      );
+      expect(result.ok && result.entries.map((e) => e.prefix)).toEqual(['8.8.4.0/24']);
+      expect(result.ok && result.invalid).toEqual([
+        { line: 1, reason: '"8.8.8.0/024" is not an IP address or CIDR prefix' },
+        { line: 3, reason: '"0.0.0.0/00" is not an IP address or CIDR prefix' },
+        { line: 4, reason: '"2001:4860::/032" is not an IP address or CIDR prefix' },
+      ]);
+    });
+
     test('a byte-order mark, CR, LF and CRLF line ends are all accepted; line numbers count every line', () => {
       const result = parsed('\uFEFF5.101.96.0/21,NL,,,\r5.101.104.0/21,NL,,,\n\n5.101.112.0/33,NL,,,\r\n');
       expect(result.entries.map((e) => e.prefix)).toEqual(['5.101.96.0/21', '5.101.104.0/21']);
