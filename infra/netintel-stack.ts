@@ -2,7 +2,7 @@ import { Annotations, Aspects, CfnOutput, CfnParameter, Stack, type StackProps }
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, TABLES, WEBHOOK_QUEUE } from '../functions/lib/aws/resources.js';
-import { ROUTES } from '../functions/routes.js';
+import { ROUTES, type Route } from '../functions/routes.js';
 import { AccessLogs } from './constructs/access-logs.js';
 import { Api } from './constructs/api.js';
 import { CustomHostnames } from './constructs/custom-hostnames.js';
@@ -268,6 +268,12 @@ export class NetintelStack extends Stack {
     });
     // The dashboard posts list files to the jobs bucket from the browser.
     this.pipeline.allowBrowserUploads(this.edge.dashboardOrigins);
+    // Sign-in links point at our own names only (functions/lib/aws/services.ts dashboardUrl): the
+    // distribution's, and the custom domain when there is one.
+    if (this.edge.customDomainName) {
+      for (const route of ROUTES.filter((r: Route) => r.access.originSecret))
+        this.api.routeFunctions[route.name]!.fn.addEnvironment('BASE_DOMAIN', this.edge.customDomainName);
+    }
 
     if (settings.customHostnames) {
       // Our own domain: the custom domain the distribution serves when there is one, else the distribution's.

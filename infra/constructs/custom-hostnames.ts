@@ -204,6 +204,8 @@ export class CustomHostnames extends Construct {
       schedule: Schedule.rate(Duration.minutes(HOSTNAME_TIMEOUTS.verifyEveryMinutes)),
       targets: [new LambdaFunction(this.verifier.fn, { retryAttempts: 0 })],
     });
+    // Nor by Lambda, which retries a failed asynchronous invocation twice unless told not to.
+    this.verifier.fn.configureAsyncInvoke({ retryAttempts: 0 });
   }
 
   /**

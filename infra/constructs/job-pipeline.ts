@@ -168,6 +168,8 @@ export class JobPipeline extends Construct {
       schedule: Schedule.rate(Duration.seconds(JOB_SWEEP.everySeconds)),
       targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
     });
+    // Nor by Lambda, which retries a failed asynchronous invocation twice unless told not to.
+    this.sweeper.fn.configureAsyncInvoke({ retryAttempts: 0 });
   }
 
   /**

@@ -42,7 +42,7 @@ export class Secrets extends Construct {
     Validations.of(this.originVerify).acknowledge({
       id: 'AwsSolutions-SMG4',
       reason:
-        'Resolved into CloudFront and the geo function at deploy time; rotate by updating the secret and redeploying.',
+        'Resolved into CloudFront and the functions that check it at deploy time, which must hold one value: no rotation (docs/deploy.md, "Secrets").',
     });
   }
 

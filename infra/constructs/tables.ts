@@ -41,6 +41,9 @@ export class Tables extends Construct {
         encryption: TableEncryption.AWS_MANAGED,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         removalPolicy: RETAINED.includes(def.id) ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        // The retained tables are the customers' accounts, bills and webhooks: not deleted by a
+        // slip in the console or a replacement in an update either.
+        deletionProtection: RETAINED.includes(def.id),
       });
       for (const index of def.indexes ?? []) {
         table.addGlobalSecondaryIndex({
@@ -93,13 +96,14 @@ export class Tables extends Construct {
 
   /**
    * Reading an account's usage and its history (functions/lib/aws/usage-counter.ts read, history):
-   * a GetItem of a month item, one Query of its day items. Only for the functions that report usage;
-   * the request path never queries.
+   * a GetItem of a month item, one Query of its day items, and a BatchGetItem of the open quota
+   * leases' records when the month item names some (what they have not used is left out). Only for
+   * the functions that report usage; the request path never queries.
    */
   grantUsageHistory(grantee: IGrantable): void {
     Grant.addToPrincipal({
       grantee,
-      actions: ['dynamodb:GetItem', 'dynamodb:Query'],
+      actions: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:BatchGetItem'],
       resourceArns: [this.byId.Usage.tableArn],
     });
   }

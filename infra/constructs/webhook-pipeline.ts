@@ -1,6 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { Grant } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -42,11 +43,13 @@ export class WebhookPipeline extends Construct {
 
     // No consumer: retries are the sweep's, not SQS's (resources.ts WEBHOOK_QUEUE), so a message
     // lands here only after a worker died maxReceiveCount times on it, and the sweep queues that
-    // delivery again anyway. Kept as long as the queue keeps its messages, for a look or a redrive.
+    // delivery again anyway. Kept 14 days (SQS's longest), for a look or a redrive: a message keeps
+    // its first enqueue time in a dead-letter queue, so one kept as long as the queue's would expire
+    // soon after it arrives.
     this.dlq = new Queue(this, 'Dlq', {
       encryption: QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
-      retentionPeriod: Duration.seconds(WEBHOOK_QUEUE.retentionSeconds),
+      retentionPeriod: Duration.days(14),
     });
 
     this.queue = new Queue(this, 'Queue', {
@@ -97,21 +100,32 @@ export class WebhookPipeline extends Construct {
       environment,
       logGroup,
     });
-    this.allowAnnounce(this.sweeper);
+    // The sweep finds what is due through its index, then announces and queues as the others do.
+    this.tables.grant('Webhooks', this.sweeper.fn, 'readWrite', this.sweeper);
+    this.queue.grantSendMessages(this.sweeper.fn);
     this.sweepRule = new Rule(this, 'SweepSchedule', {
       description: 'netintel webhook sweep (deliveries due for another attempt, announcements cut short)',
       schedule: Schedule.rate(Duration.seconds(WEBHOOK_SWEEP.everySeconds)),
       // The next run comes within a minute: a failed one is not retried.
       targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
     });
+    // Nor by Lambda, which retries a failed asynchronous invocation twice unless told not to.
+    this.sweeper.fn.configureAsyncInvoke({ retryAttempts: 0 });
   }
 
   /**
-   * What announcing an event takes (webhooks/announce.ts): read and write the Webhooks table (the
-   * event, its deliveries, the account's endpoint set) and send to the deliveries queue.
+   * What announcing an event takes (webhooks/announce.ts through aws/webhook-store.ts putEvent,
+   * endpointSet, createDelivery, getDelivery, markAnnounced): items of the Webhooks table read, put
+   * and updated by key, and the deliveries queue. No Query, Scan, batch or delete, no index: the
+   * billed routes announce usage.threshold, and the endpoint sets hold every account's signing
+   * secrets, which a route never lists.
    */
   allowAnnounce(fn: NetintelFunction): void {
-    this.tables.grant('Webhooks', fn.fn, 'readWrite', fn);
+    Grant.addToPrincipal({
+      grantee: fn.fn,
+      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      resourceArns: [this.tables.byId.Webhooks.tableArn],
+    });
     this.queue.grantSendMessages(fn.fn);
   }
 

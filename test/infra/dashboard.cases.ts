@@ -125,5 +125,16 @@ describe('dashboard', () => {
       CLOUDFRONT_ORIGINS,
       'https://api.netintel-test.com',
     ]);
+    // Sign-in links may point at the custom domain: the functions that build them know it
+    // (without it, a member on https://api.netintel-test.com/dashboard/ could not sign in).
+    for (const name of ['dashboard-sign-in', 'dashboard-overview']) {
+      const [, f] = ofType(withDomain.resources, 'AWS::Lambda::Function').find(
+        ([, r]) => props(r).Description === `route:${name}`,
+      )!;
+      expect({ name, base: props(f).Environment.Variables.BASE_DOMAIN }).toEqual({
+        name,
+        base: 'api.netintel-test.com',
+      });
+    }
   });
 });

@@ -703,6 +703,10 @@ describe('tables', () => {
         policy: retained ? 'Retain' : 'Delete',
       });
       expect(table.UpdateReplacePolicy).toBe(retained ? 'Retain' : 'Delete');
+      expect({ id: def.id, protection: table.Properties?.DeletionProtectionEnabled }).toEqual({
+        id: def.id,
+        protection: retained,
+      });
     }
   });
 });

@@ -137,10 +137,8 @@ describe('webhooks', () => {
     expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(
       6 * props(fn('queue:webhook-delivery')[1]).Timeout,
     );
-    for (const q of [queue, dlq]) {
-      expect(q.SqsManagedSseEnabled).toBe(true);
-      expect(q.MessageRetentionPeriod).toBe(WEBHOOK_QUEUE.retentionSeconds);
-    }
+    for (const q of [queue, dlq]) expect(q.SqsManagedSseEnabled).toBe(true);
+    expect(queue.MessageRetentionPeriod).toBe(WEBHOOK_QUEUE.retentionSeconds);
     for (const id of [webhooksQueue(), webhooksDlq()]) {
       s.template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
@@ -231,6 +229,34 @@ describe('webhooks', () => {
     for (const other of ['Accounts', 'Usage', 'Jobs', 'Baselines', 'Cache', 'Sessions'])
       expect(actionsOn(statements, logicalId('AWS::DynamoDB::Table', `Tables${other}`))).toEqual([]);
     expect(statements.some((st) => [st.Action].flat().includes('ses:SendEmail'))).toBe(false);
+  });
+
+  it('announcing is items read, put and updated by key: no Query, Scan, batch or delete, no index (the endpoint sets hold every signing secret)', () => {
+    const billed = ROUTES.filter((r) => r.billing.per !== 'none' && !r.access.webhooks).map(
+      (r) => `route:${r.name}`,
+    );
+    for (const description of [...ANNOUNCERS, ...billed]) {
+      const statements = statementsOf(fn(description)[0]);
+      const onTable = statements.filter((st) => JSON.stringify(st.Resource).includes(webhooksTable()));
+      expect({ description, actions: onTable.flatMap((st) => [st.Action].flat()).sort() }).toEqual({
+        description,
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+      });
+      expect({ description, index: JSON.stringify(onTable).includes('/index/') }).toEqual({
+        description,
+        index: false,
+      });
+    }
+  });
+
+  it('the scheduled sweeps are retried neither by EventBridge nor by Lambda; dead letters are kept 14 days', () => {
+    const configs = ofType(s.resources, 'AWS::Lambda::EventInvokeConfig').map(([, c]) => props(c));
+    for (const description of ['schedule:webhook-sweeper', 'schedule:job-sweeper']) {
+      const [id] = fn(description);
+      const config = configs.find((c) => refId(c.FunctionName) === id);
+      expect({ description, retries: config?.MaximumRetryAttempts }).toEqual({ description, retries: 0 });
+    }
+    expect(props(s.resources[webhooksDlq()]!).MessageRetentionPeriod).toBe(14 * 24 * 3600);
   });
 
   it('only the functions that announce events or manage webhooks may send to the queue or touch the Webhooks table', () => {
