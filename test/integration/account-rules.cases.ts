@@ -259,7 +259,9 @@ describe('account rules', () => {
         Buffer.from([0xe2, 0x82]),
         Buffer.from('\n'),
       ]);
-      expect(await json(await putFeed(cut))).toMatchObject({ lines: [{ line: 3, reason: 'the line is not UTF-8' }] });
+      expect(await json(await putFeed(cut))).toMatchObject({
+        lines: [{ line: 3, reason: 'the line is not UTF-8' }],
+      });
       // A Latin-1 export: every bad line is named at once, the bytes that are not UTF-8 with the rest,
       // in line order (a lone CR ends a line here as in the parse).
       const export1 = Buffer.from(
