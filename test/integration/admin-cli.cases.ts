@@ -518,7 +518,7 @@ describe('admin-cli', () => {
         );
         const notUtf8 = await admin('rules', 'geofeed', '--account', id, '--file', feed);
         expect(notUtf8.code).toBe(2);
-        expect(notUtf8.stderr).toMatch(/line 2: is not UTF-8/);
+        expect(notUtf8.stderr).toMatch(/line 2: the line is not UTF-8/);
         const shown = JSON.parse((await admin('rules', 'show', '--account', id, '--json')).stdout);
         expect(shown.emailRules).toMatchObject({ block: { domains: ['competitor.example'] } });
         expect(shown.geofeed).toBeNull();
