@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { BlockList, isIPv6 } from 'node:net';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { CONTRACTS } from '../../../functions/contracts.js';
+import { TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
 import { contractsSource } from '../../../scripts/docs/contracts-source.js';
 import { generatedFiles } from '../../../scripts/docs/generate.js';
 
@@ -109,5 +111,26 @@ describe('documentation', () => {
     const block = /```ts\n(import \{ readFile[\s\S]*?)```/.exec(read('docs/clients.md'))?.[1];
     const fixture = read('test/fixtures/docs/clients-tour.ts');
     expect(block).toBe(fixture.slice(fixture.indexOf('\n') + 1));
+  });
+
+  test("docs/clients.md's risk check uses an address live data locates, not a test-only range", () => {
+    // A documentation range (RFC 5737, RFC 3849) has a location only in test mode: with a live key
+    // the tour's call would answer 422 location_unavailable.
+    const ip = /riskCheck\(\{[^}]*\bip: '([^']+)'/.exec(read('docs/clients.md'))?.[1];
+    expect(ip).toBeDefined();
+    const testOnly = new BlockList();
+    for (const { prefix } of TEST_NETWORKS) {
+      const [network, bits] = prefix.split('/') as [string, string];
+      testOnly.addSubnet(network, Number(bits), isIPv6(network) ? 'ipv6' : 'ipv4');
+    }
+    expect(testOnly.check(ip!, isIPv6(ip!) ? 'ipv6' : 'ipv4')).toBe(false);
+  });
+
+  test('docs/clients.md says which client methods a test key cannot call', () => {
+    const text = read('docs/clients.md');
+    expect(text).toContain('live_key_required');
+    for (const method of ['setEmailRules', 'setGeofeed', 'deleteGeofeed', 'setTravel']) {
+      expect(text).toMatch(new RegExp(`\\brules\\.${method}\\(\\)[^\\n]*(?:\\n[^\\n]*)?live_key_required`));
+    }
   });
 });
