@@ -3,6 +3,8 @@ import { BlockList, isIPv6 } from 'node:net';
 import { dirname, join, normalize } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { CONTRACTS } from '../../../functions/contracts.js';
+import { GATEWAY_RESPONSES } from '../../../functions/lib/gateway/gateway-responses.js';
+import { MonthlyLimitError, RateLimitError } from '../../../functions/lib/http/errors.js';
 import { TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
 import { contractsSource } from '../../../scripts/docs/contracts-source.js';
 import { generatedFiles } from '../../../scripts/docs/generate.js';
@@ -132,5 +134,24 @@ describe('documentation', () => {
     for (const method of ['setEmailRules', 'setGeofeed', 'deleteGeofeed', 'setTravel']) {
       expect(text).toMatch(new RegExp(`\\brules\\.${method}\\(\\)[^\\n]*(?:\\n[^\\n]*)?live_key_required`));
     }
+  });
+
+  test('docs/operations.md tells the three 429s apart by what each carries', () => {
+    const text = read('docs/operations.md');
+    // API Gateway's usage plan: its own body, no Retry-After, no X-RateLimit-*.
+    const throttled = GATEWAY_RESPONSES.find((r) => r.type === 'THROTTLED')!;
+    const { error, message } = JSON.parse(throttled.template) as { error: string; message: string };
+    expect(text).toContain(`\`${error}\` with neither, message \`${message}\``);
+    expect(Object.keys(throttled.headers).filter((h) => /^(X-RateLimit|Retry-After)/i.test(h))).toEqual([]);
+    // The counters' own: the minute's with Retry-After (the X-RateLimit-* come from the pipeline),
+    // the month's with X-Monthly-Remaining and no Retry-After.
+    expect(Object.keys(new RateLimitError(5).headers)).toEqual(['Retry-After']);
+    expect(Object.keys(new MonthlyLimitError('m', 2).headers)).toEqual(['X-Monthly-Remaining']);
+    expect(text).toContain(
+      '`rate_limit_exceeded` with `X-RateLimit-*` (`X-RateLimit-Remaining: 0`) and `Retry-After`',
+    );
+    expect(text).toContain(
+      '`monthly_limit_exceeded`: the monthly cap, from the counters. It has no `X-RateLimit-*`',
+    );
   });
 });
