@@ -133,7 +133,7 @@ ${plansTable()}
 - Every call past the key check counts against the minute, a call refused by validation included (it is never
   charged to the month), and its answer carries \`X-RateLimit-Limit\` (calls allowed per minute),
   \`X-RateLimit-Remaining\` (calls left in the current minute) and \`X-RateLimit-Reset\` (when the minute
-  ends, in Unix epoch seconds).
+  ends, in Unix epoch seconds). A call the monthly cap refuses is not counted and carries none of them.
 - \`429 rate_limit_exceeded\` carries \`Retry-After\` (seconds until the minute ends) and clears on its own.
   \`429 monthly_limit_exceeded\` lasts until the next calendar month (UTC) or a plan upgrade; its body's
   \`remaining\` (and \`X-Monthly-Remaining\`) says how many requests are left. A batch or list job that would

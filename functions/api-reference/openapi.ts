@@ -77,7 +77,12 @@ const HEADERS = {
   },
   'X-RateLimit-Limit': {
     description:
-      "Calls the account may make per minute (its plan's rate limit). On every answer to a call the rate limit counted: successes and 4xx answers other than 401, 403 and 421.",
+      "Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on " +
+      'every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused ' +
+      'input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a ' +
+      'refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a ' +
+      "list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, " +
+      "the usage plan's 429).",
     schema: { type: 'integer' },
     example: 1200,
   },
@@ -226,8 +231,41 @@ function errorResponse(
   };
 }
 
-/** Statuses answered before admission counts the call (authorizer, custom hostname): no X-RateLimit-*. */
-const UNCOUNTED = new Set([401, 403, 421]);
+/**
+ * Codes answered before admission counts the call, so without X-RateLimit-* (the response headers
+ * add them once admission put the call's minute on its context: http/middleware/response-headers.ts):
+ * the authorizer's refusals and a custom hostname's, the monthly cap's (billing.ts and admission.ts
+ * refuse it without counting the minute) and a list job's Idempotency-Key conflicts (its reservation
+ * comes before admission: job-reservation.ts).
+ */
+export const UNCOUNTED_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'invalid_api_key',
+  'wrong_key_type',
+  'live_key_required',
+  'origin_not_allowed',
+  'hostname_not_yours',
+  'hostname_not_active',
+  'monthly_limit_exceeded',
+  'idempotency_key_reused',
+  'idempotency_key_in_progress',
+]);
+
+/**
+ * The X-RateLimit-* of an error response: none when no code of it is counted; when only some are,
+ * each header says which.
+ */
+function rateLimitHeadersOf(codes: readonly ErrorCode[]): Record<string, unknown> {
+  const counted = codes.filter((c) => !UNCOUNTED_CODES.has(c));
+  if (counted.length === 0) return {};
+  if (counted.length === codes.length) return headers(RATE_LIMIT_HEADERS);
+  const only = `Sent with ${counted.map((c) => `\`${c}\``).join(', ')} only, not with ${codes
+    .filter((c) => UNCOUNTED_CODES.has(c))
+    .map((c) => `\`${c}\``)
+    .join(', ')}.`;
+  return Object.fromEntries(
+    RATE_LIMIT_HEADERS.map((n) => [n, { ...HEADERS[n], description: `${HEADERS[n].description} ${only}` }]),
+  );
+}
 
 function successResponse(contract: RouteContract) {
   const status = contract.responseStatus ?? 200;
@@ -259,11 +297,21 @@ function operation(route: KeyRoute, contract: RouteContract) {
     [String(contract.responseStatus ?? 200)]: successResponse(contract),
   };
   for (const [status, codes] of operationErrors(route, contract)) {
-    const extra: (keyof typeof HEADERS)[] = UNCOUNTED.has(status) ? [] : [...RATE_LIMIT_HEADERS];
-    if (status === 429 || status === 503 || codes.includes('idempotency_key_in_progress'))
+    const extra: (keyof typeof HEADERS)[] = [];
+    if (
+      codes.includes('rate_limit_exceeded') ||
+      status === 503 ||
+      codes.includes('idempotency_key_in_progress')
+    )
       extra.push('Retry-After');
     if (codes.includes('monthly_limit_exceeded')) extra.push('X-Monthly-Remaining');
-    responses[String(status)] = errorResponse(codes, extra, contract.errorMessages);
+    const response = errorResponse(codes, extra, contract.errorMessages);
+    const ordered = {
+      'X-Request-Id': response.headers['X-Request-Id'],
+      ...rateLimitHeadersOf(codes),
+      ...response.headers,
+    };
+    responses[String(status)] = { ...response, headers: ordered };
   }
   const unexpected = errorResponse(UNEXPECTED_CODES, ['Retry-After']);
   responses.default = { ...unexpected, description: `Unexpected failure:\n${unexpected.description}` };

@@ -226,6 +226,14 @@ describe('response-headers', () => {
       expect(res.headers.get('x-ratelimit-remaining')).toBe('4');
     });
 
+    test('a 404 for an unknown path carries none: nothing counted it', async () => {
+      const res = await stack.call('GET', '/v1/no-such-route', { headers: stack.secret() });
+
+      expect(res.status).toBe(404);
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      expect((await errorOf(res)).error).toBe('not_found');
+    });
+
     test('a browser may read them', async () => {
       const res = await stack.call('GET', '/v1/geo', {
         headers: { ...stack.browser(), 'X-Forwarded-For': '8.8.8.8' },
@@ -248,6 +256,9 @@ describe('response-headers', () => {
 
       expect(res.status).toBe(429);
       expect(res.headers.get('x-monthly-remaining')).toBe('2');
+      // Refused before the minute counted it: no X-RateLimit-* (the API reference declares none for it).
+      expect(res.headers.get('x-ratelimit-limit')).toBeNull();
+      expect(res.headers.get('x-ratelimit-remaining')).toBeNull();
       const error = await errorOf(res);
       expect(error).toMatchObject({ error: 'monthly_limit_exceeded', remaining: 2 });
       expect(error.message).toMatch(
@@ -268,6 +279,7 @@ describe('response-headers', () => {
         const res = await stack.call(method, path, { headers: stack.secret() });
         expect(res.status).toBe(405);
         expect(res.headers.get('allow')?.split(', ').sort()).toEqual(allowed);
+        expect(res.headers.get('x-ratelimit-limit')).toBeNull();
         expect((await errorOf(res)).error).toBe('method_not_allowed');
       }
     });

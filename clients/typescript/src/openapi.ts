@@ -1526,7 +1526,7 @@ export interface components {
          */
         "X-Request-Id": string;
         /**
-         * @description Calls the account may make per minute (its plan's rate limit). On every answer to a call the rate limit counted: successes and 4xx answers other than 401, 403 and 421.
+         * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429).
          * @example 1200
          */
         "X-RateLimit-Limit": number;
@@ -1795,9 +1795,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -2074,9 +2086,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -2378,9 +2402,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -2562,9 +2598,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -2750,9 +2798,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -3069,9 +3129,6 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
@@ -3122,9 +3179,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -3740,9 +3809,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;
@@ -3955,9 +4036,21 @@ export interface operations {
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description Calls the account may make per minute (its plan's rate limit). X-RateLimit-Limit, -Remaining and -Reset are sent on every answer to a call the per-minute counter counted: successes, the answers of the operation itself (a refused input, an unknown job, ...) and `rate_limit_exceeded`. Not on the answers given before the call is counted: a refused key or custom hostname (401, 403, 421), `monthly_limit_exceeded` (it has X-Monthly-Remaining instead), a list job's Idempotency-Key conflicts (409), nor on API Gateway's own answers (a 404 for an unknown path, a 405, the usage plan's 429). Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1200
+                     */
+                    "X-RateLimit-Limit"?: number;
+                    /**
+                     * @description Calls left in the current one-minute window. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1187
+                     */
+                    "X-RateLimit-Remaining"?: number;
+                    /**
+                     * @description When the current one-minute window ends, in Unix epoch seconds. Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`.
+                     * @example 1795537860
+                     */
+                    "X-RateLimit-Reset"?: number;
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-Monthly-Remaining": components["headers"]["X-Monthly-Remaining"];
                     [name: string]: unknown;

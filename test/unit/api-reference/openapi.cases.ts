@@ -98,6 +98,45 @@ describe('openapi', () => {
       }
     });
 
+    test('X-RateLimit-* are declared where the counter counted the call: not on 401/403/421, and on a 429 for rate_limit_exceeded only', () => {
+      const rate = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+      for (const route of routes) {
+        const { responses } = opOf(route);
+        for (const status of ['401', '403', '421']) {
+          for (const name of rate)
+            expect([route.name, status, name, responses[status]?.headers?.[name]]).toEqual([
+              route.name,
+              status,
+              name,
+              undefined,
+            ]);
+        }
+        const limited = responses['429']!.headers!;
+        for (const name of rate) {
+          const header = limited[name] as { description?: string; $ref?: string };
+          if (route.billing.per === 'none') {
+            expect(header).toEqual({ $ref: `#/components/headers/${name}` });
+          } else {
+            expect(header.description).toMatch(
+              /Sent with `rate_limit_exceeded` only, not with `monthly_limit_exceeded`\.$/,
+            );
+          }
+        }
+        if (route.billing.per === 'none') expect(limited).not.toHaveProperty(['X-Monthly-Remaining']);
+        else expect(limited).toHaveProperty(['X-Monthly-Remaining']);
+        // The 200 (or 202, 204) is counted.
+        const success = responses[String(CONTRACTS[route.name].responseStatus ?? 200)]!;
+        for (const name of rate) expect(success.headers).toHaveProperty([name]);
+      }
+      // A list job's Idempotency-Key conflicts are refused before admission counts the call.
+      const conflicts = opOf(routes.find((r) => r.name === 'jobs-create')!).responses['409']!;
+      expect(codesAt(routes.find((r) => r.name === 'jobs-create')!, 409)).toEqual(
+        expect.arrayContaining(['idempotency_key_reused', 'idempotency_key_in_progress']),
+      );
+      expect(conflicts.headers).not.toHaveProperty(['X-RateLimit-Limit']);
+      expect(conflicts.headers).toHaveProperty(['Retry-After']);
+    });
+
     test('operations with a JSON body list invalid_json, body_too_large and unsupported_media_type', () => {
       for (const route of routes.filter((r) => CONTRACTS[r.name].body && !CONTRACTS[r.name].textBody)) {
         expect(codesAt(route, 400)).toContain('invalid_json');
