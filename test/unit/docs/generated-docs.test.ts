@@ -6,6 +6,7 @@ import { CONTRACTS } from '../../../functions/contracts.js';
 import { GATEWAY_RESPONSES } from '../../../functions/lib/gateway/gateway-responses.js';
 import { MonthlyLimitError, RateLimitError } from '../../../functions/lib/http/errors.js';
 import { TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
+import { KEY_ROUTES, ROUTES } from '../../../functions/routes.js';
 import { contractsSource } from '../../../scripts/docs/contracts-source.js';
 import { generatedFiles } from '../../../scripts/docs/generate.js';
 
@@ -153,5 +154,24 @@ describe('documentation', () => {
     expect(text).toContain(
       '`monthly_limit_exceeded`: the monthly cap, from the counters. It has no `X-RateLimit-*`',
     );
+  });
+
+  test("every key route, and the API's description, is a row of docs/api.md's endpoints table", () => {
+    const section = /^## Endpoints\n([\s\S]*?)\n(?!\|)/m.exec(read('docs/api.md'))?.[1] ?? '';
+    const listed = new Set<string>();
+    for (const [, cell] of section.matchAll(/^\| [^|]+ \| ([^|]+) \|/gm)) {
+      // `PUT`, `GET`, `DELETE /v1/account/geofeed`: the methods before a path share it.
+      let methods: string[] = [];
+      for (const [, token] of cell!.matchAll(/`([^`]+)`/g)) {
+        const [method, path] = token!.split(' ') as [string, string | undefined];
+        methods.push(method);
+        if (path === undefined) continue;
+        for (const m of methods) listed.add(`${m} ${path}`);
+        methods = [];
+      }
+    }
+    const openapi = ROUTES.find((r) => r.name === 'openapi')!;
+    const routes = [...KEY_ROUTES, openapi].map((r) => `${r.method} ${r.path}`);
+    expect(routes.filter((r) => !listed.has(r))).toEqual([]);
   });
 });
