@@ -174,4 +174,11 @@ describe('documentation', () => {
     const routes = [...KEY_ROUTES, openapi].map((r) => `${r.method} ${r.path}`);
     expect(routes.filter((r) => !listed.has(r))).toEqual([]);
   });
+
+  test('docs/dashboard.md states no measured size of the dashboard: it belongs in BENCHMARKS.md', () => {
+    // The budget (100 KB) is a rule, not a measurement; any other size would drift from the build.
+    const sizes = prose(read('docs/dashboard.md')).match(/\b\d[\d.,]*\s?(?:KB|kB|MB|bytes)\b/g) ?? [];
+    expect(sizes.filter((size) => size !== '100 KB')).toEqual([]);
+    expect(read('docs/dashboard.md')).toContain('(../BENCHMARKS.md#dashboard)');
+  });
 });
