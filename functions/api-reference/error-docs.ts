@@ -1,3 +1,4 @@
+import { AUTH_MESSAGES } from '../lib/accounts/auth-messages.js';
 import type { ErrorBody, ErrorCode } from '../lib/http/errors.js';
 
 // What the API reference says about each error code: when it is answered, and a message the service
@@ -136,20 +137,20 @@ export const ERROR_DOCS: Record<ErrorCode, ErrorDoc> = {
   },
   invalid_api_key: {
     when: 'no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route',
-    message:
-      'No API key was sent: send a secret key in the Authorization header as Bearer <key>, a publishable key in the X-Api-Key header.',
+    message: AUTH_MESSAGES.noKey,
   },
   wrong_key_type: {
     when: 'a publishable key on a secret-key route, or the reverse, wherever the key was sent (the type is checked before the channel)',
-    message: 'This route takes a secret key; a publishable key was sent.',
+    message: AUTH_MESSAGES.wrongKeyType('secret', 'publishable'),
   },
   live_key_required: {
     when: "a test key on a route that changes the account's own rules (they apply to live calls too)",
-    message: "A test key cannot change the account's rules: use a live secret key or the dashboard.",
+    message: AUTH_MESSAGES.liveKeyRequired,
   },
   origin_not_allowed: {
     when: "the page's Origin (or Referer) is not on the publishable key's list; no CORS header, so a browser blocks it",
-    message: 'The request origin is not allowed for this key.',
+    // The authorizer's own text, for an origin the key does not list.
+    message: AUTH_MESSAGES.originNotAllowed('https://evil.example'),
   },
   hostname_not_yours: {
     when: "another account's custom hostname",

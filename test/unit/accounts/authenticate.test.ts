@@ -568,4 +568,23 @@ describe('the refusals as documented (docs/api.md: Authentication; docs/errors.m
     expect(why).toMatch(/publishable key sent as `Bearer` on a publishable-key route/);
     expect(why).toMatch(/a key of the other type is `403 wrong_key_type` wherever it travels/);
   });
+
+  test("the reference's example messages of the key refusals are the ones the authorizer gives", async () => {
+    const refused = async (route: KeyRoute, headers: Record<string, string>) =>
+      authenticate({ route, headers: one(headers), query: {} }, fixtureStore());
+    expect(await refused(geo, { 'x-api-key': publishableKey, origin: 'https://evil.example' })).toMatchObject(
+      {
+        code: 'origin_not_allowed',
+        message: ERROR_DOCS.origin_not_allowed.message,
+      },
+    );
+    expect(await refused(lookup, { 'x-api-key': publishableKey })).toMatchObject({
+      code: 'wrong_key_type',
+      message: ERROR_DOCS.wrong_key_type.message,
+    });
+    expect(await refused(lookup, {})).toMatchObject({
+      code: 'invalid_api_key',
+      message: ERROR_DOCS.invalid_api_key.message,
+    });
+  });
 });
