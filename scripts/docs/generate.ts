@@ -33,8 +33,12 @@ import { LOCAL_VARIABLES } from './local-variables.js';
 // - docs/errors.md: every error code with its status and meaning (functions/lib/http/errors.ts,
 //   functions/api-reference/error-docs.ts) and the operations that answer it, read from the
 //   OpenAPI document the API serves, as the reference at /docs shows them.
+// - docs/test-mode.md: what test keys answer, from the test data of functions/lib/test-mode/tables.ts.
 // - functions/contracts.ts: the map of every route's contract, one import per route folder
 //   (./contracts-source.ts), so that adding a route touches the route table and its folder only.
+//
+// `npm run docs:generate` then runs `npm run clients:types` (scripts/client-types.ts), which writes
+// the TypeScript client's types, clients/typescript/src/openapi.ts.
 //
 // The renderers are pure: test/unit/docs/generated-docs.test.ts renders them all again and fails
 // when a committed file differs.

@@ -175,10 +175,44 @@ describe('documentation', () => {
     expect(routes.filter((r) => !listed.has(r))).toEqual([]);
   });
 
+  test('CONTRIBUTING.md names every file npm run docs:generate writes, and every document of docs/', () => {
+    const text = read('CONTRIBUTING.md');
+    const section = (heading: string) =>
+      new RegExp(`^## ${heading}\\n([\\s\\S]*?)(?=^## )`, 'm').exec(`${text}\n## `)?.[1] ?? '';
+    const generated = [...Object.keys(generatedFiles(CONTRACTS)), 'clients/typescript/src/openapi.ts'];
+    const table = section('Generated files');
+    expect(generated.filter((path) => !table.includes(`\`${path}\``))).toEqual([]);
+    const adding = section('Adding a route');
+    expect(generated.filter((path) => !adding.includes(path))).toEqual([]);
+    const generatedDocs = generated.filter((path) => path.startsWith('docs/'));
+    const words = ['no', 'one', 'two', 'three', 'four', 'five', 'six'];
+    expect(text).toContain(`${words[generatedDocs.length]} files there are generated`);
+    const docs = section('Documentation');
+    const unlisted = DOCUMENTS.filter((d) => d.startsWith('docs/')).filter((d) => !docs.includes(`](${d})`));
+    expect(unlisted).toEqual([]);
+  });
+
   test('docs/dashboard.md states no measured size of the dashboard: it belongs in BENCHMARKS.md', () => {
     // The budget (100 KB) is a rule, not a measurement; any other size would drift from the build.
     const sizes = prose(read('docs/dashboard.md')).match(/\b\d[\d.,]*\s?(?:KB|kB|MB|bytes)\b/g) ?? [];
     expect(sizes.filter((size) => size !== '100 KB')).toEqual([]);
     expect(read('docs/dashboard.md')).toContain('(../BENCHMARKS.md#dashboard)');
+  });
+
+  test('CONTRIBUTING.md names every package npm ci warns about: engines above Node 20, install scripts', () => {
+    const setup = /^## Setup and Node\.js versions\n([\s\S]*?)^## /m.exec(read('CONTRIBUTING.md'))?.[1] ?? '';
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { version?: string; engines?: { node?: string }; hasInstallScript?: boolean }>;
+    };
+    const named: string[] = [];
+    for (const [path, pkg] of Object.entries(lock.packages)) {
+      const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+      if (!path.includes('node_modules/')) continue;
+      // A lower bound above 20 (">=22", ">=24.0.0"): npm ci's EBADENGINE on Node 20.
+      const needs = /^>=\s*(\d+)/.exec(pkg.engines?.node ?? '')?.[1];
+      if ((needs && Number(needs) > 20) || pkg.hasInstallScript) named.push(name);
+    }
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((name) => !setup.includes(`\`${name}`))).toEqual([]);
   });
 });
