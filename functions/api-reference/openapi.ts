@@ -101,6 +101,14 @@ const HEADERS = {
     schema: { type: 'integer' },
     example: 0,
   },
+  'X-Data-Version': {
+    description:
+      'The versions of the IP data and of the security lists that answered, as `GET /v1/data` names them ' +
+      '(`none` for data not loaded). On the answers of the IP lookups: `GET /v1/geo`, `GET /v1/lookup/{ip}` and ' +
+      '`POST /v1/lookup`.',
+    schema: { type: 'string' },
+    example: 'ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f',
+  },
   'Retry-After': {
     description:
       'Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), until the first ' +
@@ -267,14 +275,25 @@ function rateLimitHeadersOf(codes: readonly ErrorCode[]): Record<string, unknown
   );
 }
 
-function successResponse(contract: RouteContract) {
+/**
+ * The routes whose answers name the data that answered (X-Data-Version: their handlers add
+ * runtime/ip.ts dataVersionHeader). test/integration/docs.cases.ts checks every example's answer
+ * against the headers declared here, both ways.
+ */
+export const DATA_VERSION_ROUTES: ReadonlySet<string> = new Set(['geo', 'lookup-ip', 'lookup-batch']);
+
+function successResponse(route: KeyRoute, contract: RouteContract) {
   const status = contract.responseStatus ?? 200;
   const description = z.globalRegistry.get(contract.response)?.description ?? 'OK';
-  if (status === 204) return { description, headers: headers(RATE_LIMIT_HEADERS) };
+  const names = [
+    ...RATE_LIMIT_HEADERS,
+    ...(DATA_VERSION_ROUTES.has(route.name) ? (['X-Data-Version'] as const) : []),
+  ];
+  if (status === 204) return { description, headers: headers(names) };
   const examples = examplesOf(contract.examples, (e) => e.response);
   const type = contract.responseMediaType ?? 'application/json';
   const schema = contract.responseMediaType ? { type: 'string' } : json(contract.response);
-  return { description, headers: headers(RATE_LIMIT_HEADERS), content: { [type]: { schema, examples } } };
+  return { description, headers: headers(names), content: { [type]: { schema, examples } } };
 }
 
 function operation(route: KeyRoute, contract: RouteContract) {
@@ -294,7 +313,7 @@ function operation(route: KeyRoute, contract: RouteContract) {
       ? 'publishable (origin-locked), from browsers'
       : 'secret (`Authorization: Bearer`), from your backend only';
   const responses: Record<string, unknown> = {
-    [String(contract.responseStatus ?? 200)]: successResponse(contract),
+    [String(contract.responseStatus ?? 200)]: successResponse(route, contract),
   };
   for (const [status, codes] of operationErrors(route, contract)) {
     const extra: (keyof typeof HEADERS)[] = [];

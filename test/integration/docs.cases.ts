@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { exampleFile, SAMPLE_ORIGIN } from '../../functions/api-reference/code-samples.js';
 import { DOCS_CSP } from '../../functions/api-reference/docs-site.js';
+import { buildOpenApi } from '../../functions/api-reference/openapi.js';
 import type { KeyRouteEntry } from '../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../functions/contracts.js';
 import { DataReportSchema } from '../../functions/lib/data-report.js';
@@ -227,6 +228,14 @@ describe('docs', () => {
     return { path: query ? `${path}?${query}` : path, headers, body };
   }
 
+  /** The OpenAPI document GET /v1/openapi.json serves. */
+  const DOCUMENT = buildOpenApi(ROUTES, CONTRACTS) as unknown as {
+    paths: Record<
+      string,
+      Record<string, { responses: Record<string, { headers?: Record<string, unknown> }> }>
+    >;
+  };
+
   // The key routes' examples: the dashboard's routes and the API description have none.
   const EXCHANGES = ROUTES.filter((r): r is KeyRouteEntry => isKeyRoute(r)).flatMap((route) =>
     Object.entries(CONTRACTS[route.name].examples).map(
@@ -252,6 +261,12 @@ describe('docs', () => {
         : await stack.call(route.method, request.path, request);
 
       expect(res.status).toBe(contract.responseStatus ?? 200);
+      // The headers the reference declares on the answer are on it, and the data version only where declared.
+      const declared = Object.keys(
+        DOCUMENT.paths[route.path]![route.method.toLowerCase()]!.responses[String(res.status)]?.headers ?? {},
+      );
+      expect(declared.filter((name) => !res.headers.has(name))).toEqual([]);
+      if (res.headers.has('x-data-version')) expect(declared).toContain('X-Data-Version');
       if (example.response === undefined) {
         expect(await res.text()).toBe('');
       } else if (contract.responseMediaType) {

@@ -1546,6 +1546,11 @@ export interface components {
          */
         "X-Monthly-Remaining": number;
         /**
+         * @description The versions of the IP data and of the security lists that answered, as `GET /v1/data` names them (`none` for data not loaded). On the answers of the IP lookups: `GET /v1/geo`, `GET /v1/lookup/{ip}` and `POST /v1/lookup`.
+         * @example ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f
+         */
+        "X-Data-Version": string;
+        /**
          * @description Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), until the first request with the same Idempotency-Key should be done (idempotency_key_in_progress), or a few seconds after a dependency did not answer in time (service_unavailable, job_storage_unavailable).
          * @example 17
          */
@@ -1578,6 +1583,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Data-Version": components["headers"]["X-Data-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1865,6 +1871,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Data-Version": components["headers"]["X-Data-Version"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2152,6 +2159,7 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Data-Version": components["headers"]["X-Data-Version"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -4,6 +4,7 @@ import { dirname, join, normalize } from 'node:path';
 import { describe, expect, test } from '@jest/globals';
 import { CONTRACTS } from '../../../functions/contracts.js';
 import { GATEWAY_RESPONSES } from '../../../functions/lib/gateway/gateway-responses.js';
+import { EXPOSED_HEADERS } from '../../../functions/lib/http/cors.js';
 import { MonthlyLimitError, RateLimitError } from '../../../functions/lib/http/errors.js';
 import { TEST_NETWORKS } from '../../../functions/lib/test-mode/tables.js';
 import { KEY_ROUTES, ROUTES } from '../../../functions/routes.js';
@@ -214,5 +215,17 @@ describe('documentation', () => {
     }
     expect(named.length).toBeGreaterThan(0);
     expect(named.filter((name) => !setup.includes(`\`${name}`))).toEqual([]);
+  });
+
+  test("docs/api.md names the headers browser pages may read: the CORS answers' Access-Control-Expose-Headers", () => {
+    const sentence = /Browser routes expose ([^.]*?) to the page \(`Access-Control-Expose-Headers`\)/.exec(
+      read('docs/api.md').replace(/\s+/g, ' '),
+    )?.[1];
+    const named = [...(sentence ?? '').matchAll(/`([^`]+)`/g)].flatMap(([, name]) =>
+      name === 'X-RateLimit-*'
+        ? ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']
+        : [name!],
+    );
+    expect(named.sort()).toEqual(EXPOSED_HEADERS.split(', ').sort());
   });
 });
