@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routeByName } from '../routes.js';
+import { SITE_CACHE_CONTROL } from './site-cache-control.js';
 
 // The site around the API reference: `/` redirects to /docs, the page (Swagger UI's static files,
 // an index and its start script) and the favicon. The local server serves it from here
@@ -66,8 +67,7 @@ export const DASHBOARD_PAGE_CACHE_CONTROL = 'no-cache';
 /** Its other files have their content's hash in their names: cached for good. */
 export const DASHBOARD_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** Browsers may keep a file of the site for an hour; a deploy invalidates CloudFront's copies. */
-export const SITE_CACHE_CONTROL = 'public, max-age=3600';
+export { SITE_CACHE_CONTROL } from './site-cache-control.js';
 
 export interface SiteFile {
   /** Its path on the site, under DOCS_PATH. */

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
+import { SITE_CACHE_CONTROL } from '../../functions/api-reference/docs-site.js';
 import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { minuteWindow } from '../../functions/lib/limits/windows.js';
@@ -183,10 +184,13 @@ describe('response-headers', () => {
           cache: 'no-store',
         });
       }
-      // The reference keeps its own (a site that may be cached).
+      // The reference keeps its own (a site that may be cached): the document as its page.
       const docs = await stack.call('GET', '/v1/openapi.json');
       await docs.arrayBuffer();
-      expect(docs.headers.get('cache-control')).not.toBe('no-store');
+      const page = await stack.call('GET', '/docs');
+      await page.arrayBuffer();
+      expect(docs.headers.get('cache-control')).toBe(SITE_CACHE_CONTROL);
+      expect(page.headers.get('cache-control')).toBe(SITE_CACHE_CONTROL);
     });
   });
 
