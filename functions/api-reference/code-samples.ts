@@ -128,9 +128,15 @@ function javascript(route: KeyRoute, contract: RouteContract, example: RouteExam
           'const body = await res.json();\nif (!res.ok) throw new Error(`${body.error}: ${body.message}`);';
   const where = browser
     ? "// In your page's script: its origin must be on the key's allowed origins.\n"
-    : '// On your server (Node.js 18 or later): never send a secret key to a browser.\n';
+    : `// On your server (Node.js ${SAMPLE_NODE_VERSION} or later): never send a secret key to a browser.\n`;
   return `${prelude}${where}${call}\n${outcome}`;
 }
+
+/**
+ * The oldest Node.js a server-side sample is promised to run on: the project's and its client's
+ * (package.json `engines`; a unit test keeps them equal).
+ */
+export const SAMPLE_NODE_VERSION = 20;
 
 /** The calls of one example, curl first. */
 export function codeSamples(route: KeyRoute, contract: RouteContract, example: RouteExample): CodeSample[] {

@@ -61,7 +61,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/lookup/8.8.8.8?include=hostname`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -103,7 +103,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/lookup`, {
          *       method: 'POST',
          *       headers: {
@@ -194,7 +194,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/batch`, {
          *       method: 'POST',
          *       headers: {
@@ -235,7 +235,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs?limit=1`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -264,7 +264,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs`, {
          *       method: 'POST',
          *       headers: {
@@ -304,7 +304,7 @@ export interface paths {
          *     const form = new FormData();
          *     form.append('file', new Blob([await readFile('list.csv')], { type: 'text/csv' }), 'list.csv');
          *
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs`, {
          *       method: 'POST',
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
@@ -330,7 +330,7 @@ export interface paths {
          *     ```js
          *     import { readFile } from 'node:fs/promises';
          *
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs?filename=newsletter.csv`, {
          *       method: 'POST',
          *       headers: {
@@ -373,7 +373,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs/uploads`, {
          *       method: 'POST',
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
@@ -410,7 +410,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs/1f0c80b2-c823-418b-8e2e-1e3d19c0d855`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -448,7 +448,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/email/jobs/1f0c80b2-c823-418b-8e2e-1e3d19c0d855/results`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -490,7 +490,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/signup/check`, {
          *       method: 'POST',
          *       headers: {
@@ -535,7 +535,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/risk/check`, {
          *       method: 'POST',
          *       headers: {
@@ -581,7 +581,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/risk/baseline`, {
          *       method: 'DELETE',
          *       headers: {
@@ -620,7 +620,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/usage?days=3`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -658,7 +658,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/data`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -696,7 +696,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/travel`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -721,7 +721,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/travel`, {
          *       method: 'PUT',
          *       headers: {
@@ -763,7 +763,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/email-rules`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -788,7 +788,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/email-rules`, {
          *       method: 'PUT',
          *       headers: {
@@ -834,7 +834,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/geofeed`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -861,7 +861,7 @@ export interface paths {
          *     ```js
          *     import { readFile } from 'node:fs/promises';
          *
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/geofeed`, {
          *       method: 'PUT',
          *       headers: {
@@ -890,7 +890,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/account/geofeed`, {
          *       method: 'DELETE',
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
@@ -925,7 +925,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -951,7 +951,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks`, {
          *       method: 'POST',
          *       headers: {
@@ -996,7 +996,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -1021,7 +1021,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs`, {
          *       method: 'PUT',
          *       headers: {
@@ -1050,7 +1050,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs`, {
          *       method: 'DELETE',
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
@@ -1089,7 +1089,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/rotate-secret`, {
          *       method: 'POST',
          *       headers: {
@@ -1130,7 +1130,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/deliveries?limit=20`, {
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
          *     });
@@ -1170,7 +1170,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/test`, {
          *       method: 'POST',
          *       headers: { Authorization: `Bearer ${process.env.NETINTEL_SECRET_KEY}` },
@@ -1211,7 +1211,7 @@ export interface paths {
          *     **JavaScript**
          *
          *     ```js
-         *     // On your server (Node.js 18 or later): never send a secret key to a browser.
+         *     // On your server (Node.js 20 or later): never send a secret key to a browser.
          *     const res = await fetch(`${process.env.NETINTEL_URL}/v1/webhooks/we_3kTq9vXo2LmN8pRs/redeliver`, {
          *       method: 'POST',
          *       headers: {

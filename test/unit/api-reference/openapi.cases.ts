@@ -1,6 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { codeSamples, jsLiteral } from '../../../functions/api-reference/code-samples.js';
+import {
+  codeSamples,
+  jsLiteral,
+  SAMPLE_NODE_VERSION,
+} from '../../../functions/api-reference/code-samples.js';
 import { buildOpenApi, ErrorSchema } from '../../../functions/api-reference/openapi.js';
 import type { KeyRouteEntry, KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
@@ -417,6 +422,17 @@ describe('openapi', () => {
       expect(calls[0]![1].method).toBe('POST');
       expect(JSON.parse(calls[0]![1].body as string)).toEqual(examples('email-batch').mixed!.body);
       expect(calls[0]![1].headers).toMatchObject({ Authorization: 'Bearer ni_sec_x' });
+    });
+
+    test('a server-side sample asks for the Node.js the project and its client need (package.json engines)', () => {
+      for (const file of ['package.json', 'clients/typescript/package.json']) {
+        const engines = (JSON.parse(readFileSync(file, 'utf8')) as { engines: { node: string } }).engines;
+        expect([file, engines.node]).toEqual([file, `>=${SAMPLE_NODE_VERSION}`]);
+      }
+      const lookup = routes.find((r) => r.name === 'lookup-ip')!;
+      const example = Object.values(CONTRACTS[lookup.name].examples)[0]!;
+      const js = codeSamples(lookup, CONTRACTS[lookup.name], example).find((s) => s.lang !== 'curl')!;
+      expect(js.source).toContain(`// On your server (Node.js ${SAMPLE_NODE_VERSION} or later)`);
     });
 
     test('jsLiteral writes any JSON value as JavaScript that evaluates to it', () => {
