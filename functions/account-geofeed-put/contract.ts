@@ -1,4 +1,9 @@
-import { ETAG_NOTE, GeofeedViewSchema, RulesChangeHeaders } from '../lib/accounts/rules-schema.js';
+import {
+  ETAG_NOTE,
+  GEOFEED_MEDIA_TYPES,
+  GeofeedViewSchema,
+  RulesChangeHeaders,
+} from '../lib/accounts/rules-schema.js';
 import type { RouteContract } from '../lib/http/contract.js';
 import * as z from '../lib/zod.js';
 import { examples } from './examples.js';
@@ -12,7 +17,7 @@ export const contract: RouteContract = {
           'All or nothing: a bad row refuses the feed (400 invalid_geofeed, each bad row in `lines`).',
       ),
     ),
-  bodyMediaTypes: ['text/csv'],
+  bodyMediaTypes: [...GEOFEED_MEDIA_TYPES],
   // The body is CSV, read by the handler (not a JSON body validated by a schema).
   textBody: true,
   headers: RulesChangeHeaders,

@@ -1,6 +1,6 @@
 import { ruleChange } from '../lib/accounts/account-rules.js';
 import { setGeofeed } from '../lib/accounts/rule-changes.js';
-import { RulesChangeHeaders } from '../lib/accounts/rules-schema.js';
+import { GEOFEED_MEDIA_TYPES, RulesChangeHeaders } from '../lib/accounts/rules-schema.js';
 import { documentTag, entityTag } from '../lib/accounts/rules-tags.js';
 import { geofeedView } from '../lib/accounts/rules-views.js';
 import { rulesStore } from '../lib/aws/services.js';
@@ -22,8 +22,11 @@ export const handler = defineHandler({
   input: (req) => {
     const { 'If-Match': ifMatch } = validateHeaders(RulesChangeHeaders, req);
     const type = mediaType(req);
-    if (type !== 'text/csv' && type !== 'text/plain') {
-      throw new HttpError('unsupported_media_type', 'Send the geofeed as text/csv (RFC 8805 rows).');
+    if (!(GEOFEED_MEDIA_TYPES as readonly string[]).includes(type ?? '')) {
+      throw new HttpError(
+        'unsupported_media_type',
+        'Send the geofeed as text/csv or text/plain (RFC 8805 rows).',
+      );
     }
     // Plain or gzip (Content-Encoding: gzip), 1 MiB at most once decompressed.
     const csv = decodedBody(req, ACCOUNT_GEOFEED_MAX_BYTES, 'invalid_body');

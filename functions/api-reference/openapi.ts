@@ -109,6 +109,10 @@ const HEADERS = {
     schema: { type: 'string' },
     example: 'ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f',
   },
+  Location: {
+    description: 'Where the answer is: a presigned URL, valid for the few minutes the description says.',
+    schema: { type: 'string', format: 'uri' },
+  },
   'Retry-After': {
     description:
       'Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), until the first ' +
@@ -315,6 +319,12 @@ function operation(route: KeyRoute, contract: RouteContract) {
   const responses: Record<string, unknown> = {
     [String(contract.responseStatus ?? 200)]: successResponse(route, contract),
   };
+  // A redirect the route answers in place of its success (counted like it: X-RateLimit-*).
+  if (contract.redirect)
+    responses['302'] = {
+      description: contract.redirect,
+      headers: headers(['Location', ...RATE_LIMIT_HEADERS]),
+    };
   for (const [status, codes] of operationErrors(route, contract)) {
     const extra: (keyof typeof HEADERS)[] = [];
     if (

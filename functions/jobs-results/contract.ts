@@ -16,6 +16,9 @@ export const contract: RouteContract = {
       ),
     ),
   responseMediaType: 'text/csv',
+  redirect:
+    'Results over 4 MB: a redirect to a presigned URL (in Location) valid for 5 minutes that serves the same ' +
+    'text/csv file. Follow it without the Authorization header (curl -L does).',
   errors: ['job_not_found', 'job_not_completed', 'job_expired'],
   examples,
 };

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { GEOFEED_MEDIA_TYPES } from '../../functions/lib/accounts/rules-schema.js';
 import { dynamo } from '../../functions/lib/aws/dynamo-client.js';
 import { tableName } from '../../functions/lib/aws/resources.js';
 import { DynamoRulesStore } from '../../functions/lib/aws/rules-store.js';
@@ -207,6 +208,11 @@ describe('account rules', () => {
       expect(await json(big)).toMatchObject({ error: 'body_too_large' });
       const notCsv = await putFeed('{"rows":[]}', a, 'application/json');
       expect(notCsv.status).toBe(415);
+      // Every media type the API reference declares for the body is accepted.
+      for (const type of GEOFEED_MEDIA_TYPES) {
+        const res = await putFeed('# a comment only\n', a, `${type}; charset=utf-8`);
+        expect([type, res.status, (await json(res)).error]).toEqual([type, 400, 'invalid_geofeed']);
+      }
       const empty = await putFeed('');
       expect(empty.status).toBe(400);
       expect(await json(empty)).toMatchObject({ error: 'invalid_body' });

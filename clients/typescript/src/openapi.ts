@@ -1550,6 +1550,8 @@ export interface components {
          * @example ip=20261127T101500Z-3f9c2a7b5d1e, lists=20261127T120000Z-9a0b1c2d3e4f
          */
         "X-Data-Version": string;
+        /** @description Where the answer is: a presigned URL, valid for the few minutes the description says. */
+        Location: string;
         /**
          * @description Seconds to wait before retrying: until the minute window ends (rate_limit_exceeded), until the first request with the same Idempotency-Key should be done (idempotency_key_in_progress), or a few seconds after a dependency did not answer in time (service_unavailable, job_storage_unavailable).
          * @example 17
@@ -3514,6 +3516,18 @@ export interface operations {
                     "text/csv": string;
                 };
             };
+            /** @description Results over 4 MB: a redirect to a presigned URL (in Location) valid for 5 minutes that serves the same text/csv file. Follow it without the Authorization header (curl -L does). */
+            302: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description - `invalid_api_key`: no key, a key only in `?key=` outside GET /v1/geo, an empty key, more than one key, a malformed, unknown or revoked key, a secret key not sent as Bearer on a secret-key route, or a publishable key sent as Bearer on a publishable-key route */
             401: {
                 headers: {
@@ -5253,6 +5267,7 @@ export interface operations {
         requestBody: {
             content: {
                 "text/csv": string;
+                "text/plain": string;
             };
         };
         responses: {

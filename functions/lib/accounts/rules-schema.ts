@@ -17,6 +17,12 @@ export const ETAG_NOTE =
   "The answer's ETag header names this state of the rules: send it back as If-Match with a change.";
 
 /** The headers of PUT /v1/account/travel, /v1/account/email-rules, /v1/account/geofeed and DELETE /v1/account/geofeed. */
+/**
+ * The media types PUT /v1/account/geofeed takes its RFC 8805 CSV in (any other is 415): text/plain
+ * is read as text/csv, as a feed saved from an editor or sent by a tool's default arrives.
+ */
+export const GEOFEED_MEDIA_TYPES = ['text/csv', 'text/plain'] as const;
+
 export const RulesChangeHeaders = z.object({
   'If-Match': z
     .optional(

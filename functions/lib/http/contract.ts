@@ -61,6 +61,11 @@ export interface RouteContract {
   responseStatus?: number;
   /** Response media type when it is not JSON (the results CSV). */
   responseMediaType?: string;
+  /**
+   * What a `302` the route answers instead of its success leads to (a list job's results over 4 MB:
+   * a presigned URL in `Location`); absent when the route never redirects.
+   */
+  redirect?: string;
   /** Real exchanges, by name; the first is the default one of the reference and its code samples. */
   examples: Readonly<Record<string, RouteExample>>;
 }

@@ -9,6 +9,7 @@ import {
 import { buildOpenApi, ErrorSchema } from '../../../functions/api-reference/openapi.js';
 import type { KeyRouteEntry, KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
+import { GEOFEED_MEDIA_TYPES } from '../../../functions/lib/accounts/rules-schema.js';
 import type { EmailCheckResult } from '../../../functions/lib/email/index.js';
 import { sortReasons } from '../../../functions/lib/email/reasons.js';
 import { verdictFor } from '../../../functions/lib/email/verdict.js';
@@ -142,6 +143,19 @@ describe('openapi', () => {
       expect(conflicts.headers).toHaveProperty(['Retry-After']);
     });
 
+    test("a list job's results declare the 302 that large files come as, with its Location; no other operation does", () => {
+      for (const route of routes) {
+        const redirect = opOf(route).responses['302'];
+        if (route.name !== 'jobs-results') {
+          expect([route.name, redirect]).toEqual([route.name, undefined]);
+          continue;
+        }
+        expect(redirect!.description).toMatch(/over 4 MB: a redirect to a presigned URL/);
+        expect(redirect!.headers).toHaveProperty(['Location']);
+        expect(redirect!.headers).toHaveProperty(['X-RateLimit-Remaining']);
+      }
+    });
+
     test('operations with a JSON body list invalid_json, body_too_large and unsupported_media_type', () => {
       for (const route of routes.filter((r) => CONTRACTS[r.name].body && !CONTRACTS[r.name].textBody)) {
         expect(codesAt(route, 400)).toContain('invalid_json');
@@ -152,16 +166,18 @@ describe('openapi', () => {
       expect(codesAt(routes.find((r) => r.name === 'jobs-get')!, 415)).toEqual([]);
     });
 
-    test('a text body (the private geofeed) is offered as its media type only, and answers no invalid_json', () => {
+    test('a text body (the private geofeed) is offered as its media types only, and answers no invalid_json', () => {
       const texts = routes.filter((r) => CONTRACTS[r.name].textBody);
       expect(texts.map((r) => r.name)).toEqual(['account-geofeed-put']);
       const put = texts[0]!;
       const content = opOf(put).requestBody!.content;
-      expect(Object.keys(content)).toEqual(['text/csv']);
-      expect(content['text/csv']!.schema).toMatchObject({
-        type: 'string',
-        description: expect.stringContaining('RFC 8805'),
-      });
+      // The media types the handler accepts (text/plain read as text/csv).
+      expect(Object.keys(content)).toEqual([...GEOFEED_MEDIA_TYPES]);
+      for (const type of GEOFEED_MEDIA_TYPES)
+        expect(content[type]!.schema).toMatchObject({
+          type: 'string',
+          description: expect.stringContaining('RFC 8805'),
+        });
       expect(codesAt(put, 400)).not.toContain('invalid_json');
       expect(codesAt(put, 400)).toEqual(expect.arrayContaining(['invalid_geofeed', 'invalid_body']));
       expect(codesAt(put, 413)).toEqual(['body_too_large']);
