@@ -228,4 +228,17 @@ describe('documentation', () => {
     );
     expect(named.sort()).toEqual(EXPOSED_HEADERS.split(', ').sort());
   });
+
+  test("README.md's Try it needs no file the repository lacks: it writes the CSV it sends", () => {
+    const block = /^### Try it\n+```bash\n([\s\S]*?)^```/m.exec(read('README.md'))?.[1] ?? '';
+    const lines = block.split('\n');
+    const used = lines.flatMap((line, at) =>
+      [...line.matchAll(/(?:submit |=@)([\w./-]+\.csv)\b/g)].map(([, file]) => ({ file: file!, at })),
+    );
+    expect(used.length).toBeGreaterThan(0);
+    for (const { file, at } of used) {
+      const written = lines.slice(0, at).some((line) => line.includes(`> ${file}`));
+      expect([file, written || existsSync(join(ROOT, file))]).toEqual([file, true]);
+    }
+  });
 });
