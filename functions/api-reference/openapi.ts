@@ -296,8 +296,45 @@ function successResponse(route: KeyRoute, contract: RouteContract) {
   if (status === 204) return { description, headers: headers(names) };
   const examples = examplesOf(contract.examples, (e) => e.response);
   const type = contract.responseMediaType ?? 'application/json';
-  const schema = contract.responseMediaType ? { type: 'string' } : json(contract.response);
+  const whole = contract.responseMediaType ? { type: 'string' } : json(contract.response);
+  const schema = contract.fieldSelection
+    ? { anyOf: [whole, cutByFields(whole, contract.fieldSelection)] }
+    : whole;
   return { description, headers: headers(names), content: { [type]: { schema, examples } } };
+}
+
+/** An object schema, or a nullable one, with none of its own fields required. */
+function anyFields(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const s = schema as JsonSchema;
+  if (Array.isArray(s.anyOf)) return { ...s, anyOf: s.anyOf.map(anyFields) };
+  if (s.type !== 'object' || !s.properties) return s;
+  const { required: _all, ...rest } = s;
+  return rest;
+}
+
+/**
+ * What an answer cut by `fields` is (functions/lib/ip/fields.ts selectFields): the fields in
+ * `always`, and any of the others; a group (an object field) with any of its own fields. Its own
+ * schema beside the whole answer's (anyOf), so that a validator, or a client generated from this
+ * document, takes both.
+ */
+function cutByFields(whole: JsonSchema, selection: NonNullable<RouteContract['fieldSelection']>): JsonSchema {
+  const cut = (item: JsonSchema): JsonSchema => {
+    const properties = Object.fromEntries(
+      Object.entries((item.properties ?? {}) as Record<string, unknown>).map(([k, v]) => [k, anyFields(v)]),
+    );
+    return { ...item, properties, required: [...selection.always] };
+  };
+  if (!selection.items) return cut(whole);
+  const list = (whole.properties as Record<string, JsonSchema>)[selection.items] as JsonSchema;
+  return {
+    ...whole,
+    properties: {
+      ...(whole.properties as Record<string, unknown>),
+      [selection.items]: { ...list, items: cut(list.items as JsonSchema) },
+    },
+  };
 }
 
 function operation(route: KeyRoute, contract: RouteContract) {

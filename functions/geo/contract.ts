@@ -12,10 +12,14 @@ export const GeoQuery = z.object({
   fields: FieldsQuerySchema,
 });
 
+/** The field every answer has, whatever `fields` names. */
+export const GEO_ALWAYS = ['ip'] as const;
+
 export const contract: RouteContract = {
   query: GeoQuery,
   requestErrors: ['invalid_query'],
   response: GeoResultSchema,
+  fieldSelection: { always: GEO_ALWAYS },
   errors: ['not_found', 'invalid_fields'],
   examples,
 };

@@ -11,11 +11,9 @@ import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader } from '../lib/runtime/ip.js';
 import { hostnameFor, ipLookupFor } from '../lib/runtime/test-ip.js';
 import { routeByName } from '../routes.js';
-import { GeoQuery } from './contract.js';
+import { GEO_ALWAYS, GeoQuery } from './contract.js';
 
 const GEO_PATH = routeByName('geo').path;
-/** The field every answer has, whatever `fields` names. */
-const ALWAYS = ['ip'];
 
 // GET /v1/geo: the caller's own connection. Behind our CloudFront the location comes from its
 // viewer headers (and the visitor's address from CloudFront-Viewer-Address); otherwise, and for
@@ -43,7 +41,7 @@ export const handler = defineHandler({
     if (!ip) {
       // Not an address we can parse (never expected from API Gateway): nothing to locate.
       const nowhere = { ...(await lookup.geo(parseIp('0.0.0.0')!, {})), ip: address };
-      return { json: fields ? selectFields(nowhere, fields, ALWAYS) : nowhere };
+      return { json: fields ? selectFields(nowhere, fields, GEO_ALWAYS) : nowhere };
     }
     const [result, ptr] = await Promise.all([
       lookup.geo(ip, {
@@ -56,7 +54,7 @@ export const handler = defineHandler({
     ]);
     const answer = hostname ? { ...result, hostname: ptr } : result;
     return {
-      json: fields ? selectFields(answer, fields, ALWAYS) : answer,
+      json: fields ? selectFields(answer, fields, GEO_ALWAYS) : answer,
       headers: dataVersionHeader(services),
     };
   },

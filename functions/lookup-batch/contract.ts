@@ -17,8 +17,12 @@ export const LookupBatchBody = z.object({
   fields: FieldsBodySchema,
 });
 
+/** Fields every item has, whatever `fields` names. */
+export const BATCH_ITEM_ALWAYS = ['ip', 'found'] as const;
+
 export const contract: RouteContract = {
   body: LookupBatchBody,
+  fieldSelection: { always: BATCH_ITEM_ALWAYS, items: 'results' },
   requestErrors: ['missing_field', 'invalid_field', 'empty_batch', 'batch_too_large', 'invalid_ip'],
   errors: ['invalid_fields'],
   response: z.object({

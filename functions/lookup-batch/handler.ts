@@ -9,10 +9,7 @@ import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader } from '../lib/runtime/ip.js';
 import { ipLookupFor } from '../lib/runtime/test-ip.js';
 import { routeByName } from '../routes.js';
-import { LookupBatchBody } from './contract.js';
-
-/** Fields every item has, whatever `fields` names. */
-const ALWAYS = ['ip', 'found'];
+import { BATCH_ITEM_ALWAYS, LookupBatchBody } from './contract.js';
 
 // POST /v1/lookup: 1-100 IPs, validated whole before any lookup (400 empty_batch,
 // batch_too_large, invalid_ip with the index), results in order, each IP billed (duplicates too).
@@ -32,7 +29,7 @@ export const handler = defineHandler({
     return {
       json: {
         results: results.map(({ userAgent: _u, hostname: _h, ...item }) =>
-          fields ? selectFields(item, fields, ALWAYS) : item,
+          fields ? selectFields(item, fields, BATCH_ITEM_ALWAYS) : item,
         ),
       },
       headers: dataVersionHeader(services),

@@ -9,6 +9,9 @@ import { examples } from './examples.js';
 
 const NOT_AN_IP = 'The path must hold one IPv4 or IPv6 address.';
 
+/** Fields every answer has, whatever `fields` names. */
+export const LOOKUP_ALWAYS = ['ip', 'found'] as const;
+
 export const LookupIpPath = z.object({
   ip: z.string().check(
     z.refine((ip: string) => parseIp(ip) !== null, { ...apiCode('invalid_ip'), error: NOT_AN_IP }),
@@ -37,5 +40,6 @@ export const contract: RouteContract = {
   errors: ['invalid_fields'],
   errorMessages: { invalid_ip: NOT_AN_IP },
   response: IpLookupResultSchema,
+  fieldSelection: { always: LOOKUP_ALWAYS },
   examples,
 };

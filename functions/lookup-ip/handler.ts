@@ -8,10 +8,7 @@ import { parseIp } from '../lib/ip/parse-ip.js';
 import { dataVersionHeader } from '../lib/runtime/ip.js';
 import { hostnameFor, ipLookupFor } from '../lib/runtime/test-ip.js';
 import { routeByName } from '../routes.js';
-import { LookupIpPath, LookupIpQuery } from './contract.js';
-
-/** Fields every answer has, whatever `fields` names. */
-const ALWAYS = ['ip', 'found'];
+import { LOOKUP_ALWAYS, LookupIpPath, LookupIpQuery } from './contract.js';
 
 // GET /v1/lookup/{ip}: one IP, billed as one lookup; private, reserved and unknown addresses are
 // found:false, never an error. `?fields=` keeps only the fields named (docs/api.md: Field selection).
@@ -44,7 +41,7 @@ export const handler = defineHandler({
     // With ?include=hostname the field is always there: the PTR name, or null when the lookup fails.
     const answer = hostname ? { ...result, hostname: ptr } : result;
     return {
-      json: fields ? selectFields(answer, fields, ALWAYS) : answer,
+      json: fields ? selectFields(answer, fields, LOOKUP_ALWAYS) : answer,
       headers: dataVersionHeader(services),
     };
   },

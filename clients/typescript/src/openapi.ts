@@ -1730,6 +1730,147 @@ export interface operations {
                             /** @description Inside an autonomous system whose address space is mostly located in a comprehensively sanctioned jurisdiction (CU, IR, KP, SY). A hint from IP geolocation, not a sanctions screening. */
                             isSanctionedNetwork: boolean;
                         };
+                    } | {
+                        /** @description The connecting client's IP address. */
+                        ip: string;
+                        /** @description ISO 3166-1 alpha-2 country code; null when unavailable. */
+                        country?: string | null;
+                        /** @description Subdivision name from the geographic names table, keyed on country and regionCode; null when absent. */
+                        region?: string | null;
+                        /** @description ISO 3166-2 subdivision code, e.g. "US-CA"; null when unavailable. */
+                        regionCode?: string | null;
+                        /** @description City name; null when unavailable. */
+                        city?: string | null;
+                        /** @description Postal code near the coordinates; null where there is no coverage. */
+                        postalCode?: string | null;
+                        /** @description Two-letter continent code of the country; null when unavailable. */
+                        continent?: ("AF" | "AN" | "AS" | "EU" | "NA" | "OC" | "SA") | null;
+                        /** @description Approximate latitude in degrees: not a device or GPS position. */
+                        latitude?: number | null;
+                        /** @description Approximate longitude in degrees: not a device or GPS position. */
+                        longitude?: number | null;
+                        /** @description Radius in km around the coordinates within which the address is likely located, as the location database states it; null when the source gives none (the default DB-IP Lite data does not). */
+                        accuracyRadiusKm?: number | null;
+                        /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
+                        timezone?: string | null;
+                        /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. "edge": the location the CDN in front of the API gives for the connection (CloudFront's viewer headers), which answers after an account geofeed and before the other sources. Null when there is no location. */
+                        locationSource?: ("account_geofeed" | "geofeed" | "database" | "edge") | null;
+                        /** @description The country is an EU member state (locational flag). */
+                        isEUCountry?: boolean;
+                        /** @description Autonomous system number of the network; null when unknown. */
+                        asn?: number | null;
+                        /** @description Organisation operating that autonomous system; null when unknown. */
+                        asOrganization?: string | null;
+                        currency?: {
+                            /** @description ISO 4217 currency code, e.g. "EUR". */
+                            code?: string;
+                            /** @description English name of the currency, e.g. "Euro". */
+                            name?: string;
+                            /** @description Symbol as written in the country's own locale, e.g. "€", "$", "CHF". */
+                            symbol?: string;
+                        } | null;
+                        /** @description International calling code with a plus sign, e.g. "+49". */
+                        callingCode?: string | null;
+                        locale?: {
+                            /** @description The country's default BCP 47 locale (CLDR likely language + country), e.g. "de-DE", "en-US". Always the country default: no Accept-Language header is read. */
+                            suggestedLocale?: string;
+                            /** @description Languages spoken in the country as BCP 47 language subtags (ISO 639-1), most used first. */
+                            languages?: string[];
+                            /**
+                             * @description "imperial" for the countries that still use US customary units (US, LR, MM), else "metric".
+                             * @enum {string}
+                             */
+                            measurementSystem?: "metric" | "imperial";
+                            /** @description Numeric short date pattern of suggestedLocale: YYYY, MM and DD with its separators, e.g. "DD.MM.YYYY". */
+                            dateFormat?: string;
+                            /**
+                             * @description Clock convention of suggestedLocale.
+                             * @enum {string}
+                             */
+                            timeFormat?: "12h" | "24h";
+                            /** @description First day of the week in the country (ISO 8601 numbering: 1 = Monday … 7 = Sunday), per CLDR. */
+                            firstDayOfWeek?: number;
+                        } | null;
+                        holidays?: {
+                            /**
+                             * Format: date
+                             * @description Current date in the resolved timezone (YYYY-MM-DD), the day the answer is for.
+                             */
+                            localDate?: string;
+                            /** @description Whether localDate is a public holiday in the country (and region). */
+                            isPublicHoliday?: boolean;
+                            /** @description The public holiday falling on localDate, or null. */
+                            today?: {
+                                /**
+                                 * Format: date
+                                 * @description Local date of the holiday (YYYY-MM-DD).
+                                 */
+                                date: string;
+                                /** @description Name of the holiday, in English where the calendar has one, else the local name. */
+                                name: string;
+                            } | null;
+                            /** @description The next public holiday after localDate, or null when none is known. */
+                            next?: {
+                                /**
+                                 * Format: date
+                                 * @description Local date of the holiday (YYYY-MM-DD).
+                                 */
+                                date: string;
+                                /** @description Name of the holiday, in English where the calendar has one, else the local name. */
+                                name: string;
+                            } | null;
+                        } | null;
+                        compliance?: {
+                            /** @description Located in the EU/EEA (incl. EU outermost regions), where the GDPR applies. */
+                            gdpr?: boolean;
+                            /** @description Located in the United Kingdom (UK GDPR and Data Protection Act 2018). */
+                            ukGdpr?: boolean;
+                            /** @description Located in California (regionCode US-CA): CCPA/CPRA. */
+                            ccpa?: boolean;
+                            /** @description Located in Brazil: LGPD. */
+                            lgpd?: boolean;
+                            /** @description Located in Canada: PIPEDA. */
+                            pipeda?: boolean;
+                            /** @description Located in mainland China: PIPL. */
+                            pipl?: boolean;
+                            /** @description Located in Japan: APPI. */
+                            appi?: boolean;
+                            /** @description Located in South Africa: POPIA. */
+                            popia?: boolean;
+                            /** @description Located in India: DPDP Act 2023. */
+                            dpdp?: boolean;
+                            /** @description Names of the data-protection regimes associated with the location, e.g. ["GDPR"]. */
+                            regimes?: string[];
+                        } | null;
+                        tax?: {
+                            /** @description Kind of general consumption tax; null when not in the table. */
+                            type?: ("VAT" | "GST" | "sales_tax" | "consumption_tax") | null;
+                            /** @description Standard rate in percent (e.g. 19 for 19%); null where it varies (US sales tax) or is unknown. */
+                            standardRate?: number | null;
+                            /** @description Usual name or abbreviation of the tax in the country, e.g. "MwSt", "TVA". */
+                            name?: string | null;
+                        } | null;
+                        ageVerification?: {
+                            /** @description Age of majority in the country or region (e.g. 18; 19 in some Canadian provinces); null when unknown. */
+                            majority?: number | null;
+                            /** @description Age from which a child may consent alone to online services: GDPR art. 8 age of the EU/EEA member state, 13 in the UK (DPA 2018) and the US (COPPA); null elsewhere. */
+                            digitalConsent?: number | null;
+                        } | null;
+                        /** @description Reverse-DNS result, present only with ?include=hostname; null when the lookup fails. */
+                        hostname?: string | null;
+                        /** @description List-based indicators. False means no match in the available data, not an absence of risk. Omitted on plans without security data. */
+                        security?: {
+                            /** @description Listed as a Tor exit relay (IPv4, and IPv6 where the relay list gives IPv6 addresses). */
+                            isTor?: boolean;
+                            /** @description Inside a range listed as a VPN provider. */
+                            isVpn?: boolean;
+                            /** @description Inside a range listed as hosting or cloud (datacenter) infrastructure. */
+                            isDatacenter?: boolean;
+                            /** @description Listed by threat-intelligence blocklists. */
+                            isThreat?: boolean;
+                            /** @description Inside an autonomous system whose address space is mostly located in a comprehensively sanctioned jurisdiction (CU, IR, KP, SY). A hint from IP geolocation, not a sanctions screening. */
+                            isSanctionedNetwork?: boolean;
+                        };
                     };
                 };
             };
@@ -2035,6 +2176,164 @@ export interface operations {
                         };
                         /** @description False when the IP has no matching record (including private and reserved ranges) or the database is temporarily unavailable; the two cases are not distinguished. */
                         found: boolean;
+                    } | {
+                        /** @description The address as supplied, echoed back. */
+                        ip: string;
+                        /** @description ISO 3166-1 alpha-2 country code; null when unavailable. */
+                        country?: string | null;
+                        /** @description Subdivision name from the geographic names table, keyed on country and regionCode; null when absent. */
+                        region?: string | null;
+                        /** @description ISO 3166-2 subdivision code, e.g. "US-CA"; null when unavailable. */
+                        regionCode?: string | null;
+                        /** @description City name; null when unavailable. */
+                        city?: string | null;
+                        /** @description Postal code near the coordinates; null where there is no coverage. */
+                        postalCode?: string | null;
+                        /** @description Two-letter continent code of the country; null when unavailable. */
+                        continent?: ("AF" | "AN" | "AS" | "EU" | "NA" | "OC" | "SA") | null;
+                        /** @description Approximate latitude in degrees: not a device or GPS position. */
+                        latitude?: number | null;
+                        /** @description Approximate longitude in degrees: not a device or GPS position. */
+                        longitude?: number | null;
+                        /** @description Radius in km around the coordinates within which the address is likely located, as the location database states it; null when the source gives none (the default DB-IP Lite data does not). */
+                        accuracyRadiusKm?: number | null;
+                        /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
+                        timezone?: string | null;
+                        /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. Null when there is no location (found false), including an address a geofeed asks not to locate. */
+                        locationSource?: ("account_geofeed" | "geofeed" | "database") | null;
+                        /** @description The country is an EU member state (locational flag). */
+                        isEUCountry?: boolean;
+                        /** @description Autonomous system number of the network; null when unknown. */
+                        asn?: number | null;
+                        /** @description Organisation operating that autonomous system; null when unknown. */
+                        asOrganization?: string | null;
+                        currency?: {
+                            /** @description ISO 4217 currency code, e.g. "EUR". */
+                            code?: string;
+                            /** @description English name of the currency, e.g. "Euro". */
+                            name?: string;
+                            /** @description Symbol as written in the country's own locale, e.g. "€", "$", "CHF". */
+                            symbol?: string;
+                        } | null;
+                        /** @description International calling code with a plus sign, e.g. "+49". */
+                        callingCode?: string | null;
+                        compliance?: {
+                            /** @description Located in the EU/EEA (incl. EU outermost regions), where the GDPR applies. */
+                            gdpr?: boolean;
+                            /** @description Located in the United Kingdom (UK GDPR and Data Protection Act 2018). */
+                            ukGdpr?: boolean;
+                            /** @description Located in California (regionCode US-CA): CCPA/CPRA. */
+                            ccpa?: boolean;
+                            /** @description Located in Brazil: LGPD. */
+                            lgpd?: boolean;
+                            /** @description Located in Canada: PIPEDA. */
+                            pipeda?: boolean;
+                            /** @description Located in mainland China: PIPL. */
+                            pipl?: boolean;
+                            /** @description Located in Japan: APPI. */
+                            appi?: boolean;
+                            /** @description Located in South Africa: POPIA. */
+                            popia?: boolean;
+                            /** @description Located in India: DPDP Act 2023. */
+                            dpdp?: boolean;
+                            /** @description Names of the data-protection regimes associated with the location, e.g. ["GDPR"]. */
+                            regimes?: string[];
+                        } | null;
+                        locale?: {
+                            /** @description The country's default BCP 47 locale (CLDR likely language + country), e.g. "de-DE", "en-US". Always the country default: no Accept-Language header is read. */
+                            suggestedLocale?: string;
+                            /** @description Languages spoken in the country as BCP 47 language subtags (ISO 639-1), most used first. */
+                            languages?: string[];
+                            /**
+                             * @description "imperial" for the countries that still use US customary units (US, LR, MM), else "metric".
+                             * @enum {string}
+                             */
+                            measurementSystem?: "metric" | "imperial";
+                            /** @description Numeric short date pattern of suggestedLocale: YYYY, MM and DD with its separators, e.g. "DD.MM.YYYY". */
+                            dateFormat?: string;
+                            /**
+                             * @description Clock convention of suggestedLocale.
+                             * @enum {string}
+                             */
+                            timeFormat?: "12h" | "24h";
+                            /** @description First day of the week in the country (ISO 8601 numbering: 1 = Monday … 7 = Sunday), per CLDR. */
+                            firstDayOfWeek?: number;
+                        } | null;
+                        sun?: {
+                            /** @description Sunrise of the current solar day at the coordinates (ISO 8601 UTC); null during polar day or night. */
+                            sunrise?: string | null;
+                            /** @description Sunset of the current solar day at the coordinates (ISO 8601 UTC); null during polar day or night. */
+                            sunset?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description Solar noon of the current solar day at the coordinates (ISO 8601 UTC).
+                             */
+                            solarNoon?: string;
+                            /** @description Whether the sun is above the horizon (upper limb, with refraction) at the time of the request. */
+                            isDaylight?: boolean;
+                        } | null;
+                        holiday?: {
+                            /**
+                             * Format: date
+                             * @description Current date in the resolved timezone (YYYY-MM-DD), the day the answer is for.
+                             */
+                            localDate?: string;
+                            /** @description Whether localDate is a public holiday in the country (and region). */
+                            isPublicHoliday?: boolean;
+                            /** @description The public holiday falling on localDate, or null. */
+                            today?: {
+                                /**
+                                 * Format: date
+                                 * @description Local date of the holiday (YYYY-MM-DD).
+                                 */
+                                date: string;
+                                /** @description Name of the holiday, in English where the calendar has one, else the local name. */
+                                name: string;
+                            } | null;
+                            /** @description The next public holiday after localDate, or null when none is known. */
+                            next?: {
+                                /**
+                                 * Format: date
+                                 * @description Local date of the holiday (YYYY-MM-DD).
+                                 */
+                                date: string;
+                                /** @description Name of the holiday, in English where the calendar has one, else the local name. */
+                                name: string;
+                            } | null;
+                        } | null;
+                        age?: {
+                            /** @description Age of majority in the country or region (e.g. 18; 19 in some Canadian provinces); null when unknown. */
+                            majority?: number | null;
+                            /** @description Age from which a child may consent alone to online services: GDPR art. 8 age of the EU/EEA member state, 13 in the UK (DPA 2018) and the US (COPPA); null elsewhere. */
+                            digitalConsent?: number | null;
+                        } | null;
+                        tax?: {
+                            /** @description Kind of general consumption tax; null when not in the table. */
+                            type?: ("VAT" | "GST" | "sales_tax" | "consumption_tax") | null;
+                            /** @description Standard rate in percent (e.g. 19 for 19%); null where it varies (US sales tax) or is unknown. */
+                            standardRate?: number | null;
+                            /** @description Usual name or abbreviation of the tax in the country, e.g. "MwSt", "TVA". */
+                            name?: string | null;
+                        } | null;
+                        /** @description The userAgent query parameter echoed back; null when not passed. */
+                        userAgent?: string | null;
+                        /** @description Reverse-DNS (PTR) hostname; present only with ?include=hostname (single-IP route); null when the lookup fails, and without a lookup for private and special-purpose addresses. */
+                        hostname?: string | null;
+                        /** @description List-based indicators. False means no match in the available data, not an absence of risk. Omitted on plans without security data. */
+                        security?: {
+                            /** @description Listed as a Tor exit relay (IPv4, and IPv6 where the relay list gives IPv6 addresses). */
+                            isTor?: boolean;
+                            /** @description Inside a range listed as a VPN provider. */
+                            isVpn?: boolean;
+                            /** @description Inside a range listed as hosting or cloud (datacenter) infrastructure. */
+                            isDatacenter?: boolean;
+                            /** @description Listed by threat-intelligence blocklists. */
+                            isThreat?: boolean;
+                            /** @description Inside an autonomous system whose address space is mostly located in a comprehensively sanctioned jurisdiction (CU, IR, KP, SY). A hint from IP geolocation, not a sanctions screening. */
+                            isSanctionedNetwork?: boolean;
+                        };
+                        /** @description False when the IP has no matching record (including private and reserved ranges) or the database is temporarily unavailable; the two cases are not distinguished. */
+                        found: boolean;
                     };
                 };
             };
@@ -2318,6 +2617,163 @@ export interface operations {
                                 isThreat: boolean;
                                 /** @description Inside an autonomous system whose address space is mostly located in a comprehensively sanctioned jurisdiction (CU, IR, KP, SY). A hint from IP geolocation, not a sanctions screening. */
                                 isSanctionedNetwork: boolean;
+                            };
+                            /** @description False when the IP has no matching record (including private and reserved ranges) or the database is temporarily unavailable; the two cases are not distinguished. */
+                            found: boolean;
+                        }[];
+                    } | {
+                        /** @description In submission order, duplicates kept. */
+                        results: {
+                            /** @description The address as supplied, echoed back. */
+                            ip: string;
+                            /** @description ISO 3166-1 alpha-2 country code; null when unavailable. */
+                            country?: string | null;
+                            /** @description Subdivision name from the geographic names table, keyed on country and regionCode; null when absent. */
+                            region?: string | null;
+                            /** @description ISO 3166-2 subdivision code, e.g. "US-CA"; null when unavailable. */
+                            regionCode?: string | null;
+                            /** @description City name; null when unavailable. */
+                            city?: string | null;
+                            /** @description Postal code near the coordinates; null where there is no coverage. */
+                            postalCode?: string | null;
+                            /** @description Two-letter continent code of the country; null when unavailable. */
+                            continent?: ("AF" | "AN" | "AS" | "EU" | "NA" | "OC" | "SA") | null;
+                            /** @description Approximate latitude in degrees: not a device or GPS position. */
+                            latitude?: number | null;
+                            /** @description Approximate longitude in degrees: not a device or GPS position. */
+                            longitude?: number | null;
+                            /** @description Radius in km around the coordinates within which the address is likely located, as the location database states it; null when the source gives none (the default DB-IP Lite data does not). */
+                            accuracyRadiusKm?: number | null;
+                            /** @description IANA timezone name: the location database's when it has one, else the zone at the coordinates; null without either. */
+                            timezone?: string | null;
+                            /** @description Where the location came from: "account_geofeed", the calling account's own private geofeed (PUT /v1/account/geofeed), which answers for its prefixes in this account's lookups only; "geofeed", a geofeed the deployment's operator publishes for every caller; "database", the location database. A geofeed entry answers for the most specific of its prefixes holding the address, the account's feed before the operator's, both before the database. Null when there is no location (found false), including an address a geofeed asks not to locate. */
+                            locationSource?: ("account_geofeed" | "geofeed" | "database") | null;
+                            /** @description The country is an EU member state (locational flag). */
+                            isEUCountry?: boolean;
+                            /** @description Autonomous system number of the network; null when unknown. */
+                            asn?: number | null;
+                            /** @description Organisation operating that autonomous system; null when unknown. */
+                            asOrganization?: string | null;
+                            currency?: {
+                                /** @description ISO 4217 currency code, e.g. "EUR". */
+                                code?: string;
+                                /** @description English name of the currency, e.g. "Euro". */
+                                name?: string;
+                                /** @description Symbol as written in the country's own locale, e.g. "€", "$", "CHF". */
+                                symbol?: string;
+                            } | null;
+                            /** @description International calling code with a plus sign, e.g. "+49". */
+                            callingCode?: string | null;
+                            compliance?: {
+                                /** @description Located in the EU/EEA (incl. EU outermost regions), where the GDPR applies. */
+                                gdpr?: boolean;
+                                /** @description Located in the United Kingdom (UK GDPR and Data Protection Act 2018). */
+                                ukGdpr?: boolean;
+                                /** @description Located in California (regionCode US-CA): CCPA/CPRA. */
+                                ccpa?: boolean;
+                                /** @description Located in Brazil: LGPD. */
+                                lgpd?: boolean;
+                                /** @description Located in Canada: PIPEDA. */
+                                pipeda?: boolean;
+                                /** @description Located in mainland China: PIPL. */
+                                pipl?: boolean;
+                                /** @description Located in Japan: APPI. */
+                                appi?: boolean;
+                                /** @description Located in South Africa: POPIA. */
+                                popia?: boolean;
+                                /** @description Located in India: DPDP Act 2023. */
+                                dpdp?: boolean;
+                                /** @description Names of the data-protection regimes associated with the location, e.g. ["GDPR"]. */
+                                regimes?: string[];
+                            } | null;
+                            locale?: {
+                                /** @description The country's default BCP 47 locale (CLDR likely language + country), e.g. "de-DE", "en-US". Always the country default: no Accept-Language header is read. */
+                                suggestedLocale?: string;
+                                /** @description Languages spoken in the country as BCP 47 language subtags (ISO 639-1), most used first. */
+                                languages?: string[];
+                                /**
+                                 * @description "imperial" for the countries that still use US customary units (US, LR, MM), else "metric".
+                                 * @enum {string}
+                                 */
+                                measurementSystem?: "metric" | "imperial";
+                                /** @description Numeric short date pattern of suggestedLocale: YYYY, MM and DD with its separators, e.g. "DD.MM.YYYY". */
+                                dateFormat?: string;
+                                /**
+                                 * @description Clock convention of suggestedLocale.
+                                 * @enum {string}
+                                 */
+                                timeFormat?: "12h" | "24h";
+                                /** @description First day of the week in the country (ISO 8601 numbering: 1 = Monday … 7 = Sunday), per CLDR. */
+                                firstDayOfWeek?: number;
+                            } | null;
+                            sun?: {
+                                /** @description Sunrise of the current solar day at the coordinates (ISO 8601 UTC); null during polar day or night. */
+                                sunrise?: string | null;
+                                /** @description Sunset of the current solar day at the coordinates (ISO 8601 UTC); null during polar day or night. */
+                                sunset?: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description Solar noon of the current solar day at the coordinates (ISO 8601 UTC).
+                                 */
+                                solarNoon?: string;
+                                /** @description Whether the sun is above the horizon (upper limb, with refraction) at the time of the request. */
+                                isDaylight?: boolean;
+                            } | null;
+                            holiday?: {
+                                /**
+                                 * Format: date
+                                 * @description Current date in the resolved timezone (YYYY-MM-DD), the day the answer is for.
+                                 */
+                                localDate?: string;
+                                /** @description Whether localDate is a public holiday in the country (and region). */
+                                isPublicHoliday?: boolean;
+                                /** @description The public holiday falling on localDate, or null. */
+                                today?: {
+                                    /**
+                                     * Format: date
+                                     * @description Local date of the holiday (YYYY-MM-DD).
+                                     */
+                                    date: string;
+                                    /** @description Name of the holiday, in English where the calendar has one, else the local name. */
+                                    name: string;
+                                } | null;
+                                /** @description The next public holiday after localDate, or null when none is known. */
+                                next?: {
+                                    /**
+                                     * Format: date
+                                     * @description Local date of the holiday (YYYY-MM-DD).
+                                     */
+                                    date: string;
+                                    /** @description Name of the holiday, in English where the calendar has one, else the local name. */
+                                    name: string;
+                                } | null;
+                            } | null;
+                            age?: {
+                                /** @description Age of majority in the country or region (e.g. 18; 19 in some Canadian provinces); null when unknown. */
+                                majority?: number | null;
+                                /** @description Age from which a child may consent alone to online services: GDPR art. 8 age of the EU/EEA member state, 13 in the UK (DPA 2018) and the US (COPPA); null elsewhere. */
+                                digitalConsent?: number | null;
+                            } | null;
+                            tax?: {
+                                /** @description Kind of general consumption tax; null when not in the table. */
+                                type?: ("VAT" | "GST" | "sales_tax" | "consumption_tax") | null;
+                                /** @description Standard rate in percent (e.g. 19 for 19%); null where it varies (US sales tax) or is unknown. */
+                                standardRate?: number | null;
+                                /** @description Usual name or abbreviation of the tax in the country, e.g. "MwSt", "TVA". */
+                                name?: string | null;
+                            } | null;
+                            /** @description List-based indicators. False means no match in the available data, not an absence of risk. Omitted on plans without security data. */
+                            security?: {
+                                /** @description Listed as a Tor exit relay (IPv4, and IPv6 where the relay list gives IPv6 addresses). */
+                                isTor?: boolean;
+                                /** @description Inside a range listed as a VPN provider. */
+                                isVpn?: boolean;
+                                /** @description Inside a range listed as hosting or cloud (datacenter) infrastructure. */
+                                isDatacenter?: boolean;
+                                /** @description Listed by threat-intelligence blocklists. */
+                                isThreat?: boolean;
+                                /** @description Inside an autonomous system whose address space is mostly located in a comprehensively sanctioned jurisdiction (CU, IR, KP, SY). A hint from IP geolocation, not a sanctions screening. */
+                                isSanctionedNetwork?: boolean;
                             };
                             /** @description False when the IP has no matching record (including private and reserved ranges) or the database is temporarily unavailable; the two cases are not distinguished. */
                             found: boolean;

@@ -66,6 +66,11 @@ export interface RouteContract {
    * a presigned URL in `Location`); absent when the route never redirects.
    */
   redirect?: string;
+  /**
+   * The route's answer may be cut by `fields` (functions/lib/ip/fields.ts selectFields): the fields
+   * every such answer keeps, and where the cut answers are (`results`: each item of that list).
+   */
+  fieldSelection?: { readonly always: readonly string[]; readonly items?: 'results' };
   /** Real exchanges, by name; the first is the default one of the reference and its code samples. */
   examples: Readonly<Record<string, RouteExample>>;
 }

@@ -9,6 +9,7 @@ import {
 import { buildOpenApi, ErrorSchema } from '../../../functions/api-reference/openapi.js';
 import type { KeyRouteEntry, KeyRouteName } from '../../../functions/api-reference/route-contracts.js';
 import { CONTRACTS } from '../../../functions/contracts.js';
+import { GEO_ALWAYS } from '../../../functions/geo/contract.js';
 import { GEOFEED_MEDIA_TYPES } from '../../../functions/lib/accounts/rules-schema.js';
 import type { EmailCheckResult } from '../../../functions/lib/email/index.js';
 import { sortReasons } from '../../../functions/lib/email/reasons.js';
@@ -16,10 +17,14 @@ import { verdictFor } from '../../../functions/lib/email/verdict.js';
 import type { RouteExample } from '../../../functions/lib/http/contract.js';
 import { ERROR_CODES, type ErrorCode } from '../../../functions/lib/http/errors.js';
 import { validate, validateHeaders } from '../../../functions/lib/http/validate.js';
+import { BATCH_FIELDS, GEO_FIELDS, LOOKUP_FIELDS } from '../../../functions/lib/ip/field-catalogs.js';
+import { type FieldCatalog, parseFields, selectFields } from '../../../functions/lib/ip/fields.js';
 import { JOB_RETENTION_DAYS, type Job } from '../../../functions/lib/jobs/job.js';
 import { encodeCursor } from '../../../functions/lib/jobs/list-cursor.js';
 import { type SignupReason, scoreOf, verdictOfScore } from '../../../functions/lib/signup/score.js';
 import type * as z from '../../../functions/lib/zod.js';
+import { BATCH_ITEM_ALWAYS } from '../../../functions/lookup-batch/contract.js';
+import { LOOKUP_ALWAYS } from '../../../functions/lookup-ip/contract.js';
 import { API_TAGS, isKeyRoute, ROUTES, type Route } from '../../../functions/routes.js';
 
 // The API reference (/docs, /v1/openapi.json) as a reader uses it: sections, the errors each
@@ -59,7 +64,77 @@ function expectExactly(schema: z.ZodMiniType, value: unknown): void {
   expect(parsed.data).toEqual(value);
 }
 
+/**
+ * The `required` fields of `schema` missing from `value`, as paths: walks objects and arrays, and an
+ * anyOf by its first branch whose type fits (enough to tell a whole answer's schema from a cut one's).
+ */
+function missingRequired(schema: unknown, value: unknown, at = ''): string[] {
+  const s = schema as {
+    anyOf?: unknown[];
+    type?: string;
+    properties?: Record<string, unknown>;
+    required?: string[];
+    items?: unknown;
+  };
+  if (s.anyOf) {
+    const fits = s.anyOf.find((b) => {
+      const t = (b as { type?: string }).type;
+      return value === null
+        ? t === 'null'
+        : Array.isArray(value)
+          ? t === 'array'
+          : typeof value === 'object'
+            ? t === 'object'
+            : t !== 'null';
+    });
+    return fits === undefined ? [`${at}: no branch`] : missingRequired(fits, value, at);
+  }
+  if (s.type === 'array' && Array.isArray(value))
+    return value.flatMap((v, i) => missingRequired(s.items, v, `${at}[${i}]`));
+  if (s.type !== 'object' || typeof value !== 'object' || value === null) return [];
+  const v = value as Record<string, unknown>;
+  return [
+    ...(s.required ?? []).filter((k) => !(k in v)).map((k) => `${at}.${k}`),
+    ...Object.entries(v).flatMap(([k, x]) =>
+      s.properties?.[k] ? missingRequired(s.properties[k], x, `${at}.${k}`) : [],
+    ),
+  ];
+}
+
 describe('openapi', () => {
+  describe('answers cut by fields', () => {
+    const cut = (answer: object, names: string, catalog: FieldCatalog, always: readonly string[]) => {
+      const parsed = parseFields(names, catalog);
+      if (!parsed.ok) throw new Error(parsed.message);
+      return selectFields(answer, parsed.selection, always);
+    };
+    test.each([
+      ['geo', GEO_FIELDS, GEO_ALWAYS, false],
+      ['lookup-ip', LOOKUP_FIELDS, LOOKUP_ALWAYS, false],
+      ['lookup-batch', BATCH_FIELDS, BATCH_ITEM_ALWAYS, true],
+    ] as const)(
+      '%s: the whole answer and one cut by fields each fit a branch of the 200 schema',
+      (name, catalog, always, batch) => {
+        const route = ROUTES.find((r) => r.name === name)!;
+        const schema = opOf(route).responses['200']!.content!['application/json']!.schema as {
+          anyOf: unknown[];
+        };
+        expect(schema.anyOf).toHaveLength(2);
+        const [whole, selected] = schema.anyOf;
+        const example = Object.values(examples(name)).find(
+          (e) => !e.query?.fields && !(e.body as { fields?: unknown } | undefined)?.fields,
+        )!.response as Record<string, unknown>;
+        const cutOne = (a: object) => cut(a, 'country,security.isVpn', catalog, always);
+        const answer = batch ? { results: (example.results as object[]).map(cutOne) } : cutOne(example);
+        // What ?fields= answers: the whole answer's schema refuses it (its fields are required), the cut one takes it.
+        expect(missingRequired(whole, answer)).not.toEqual([]);
+        expect(missingRequired(selected, answer)).toEqual([]);
+        expect(missingRequired(whole, example)).toEqual([]);
+        expect(missingRequired(selected, example)).toEqual([]);
+      },
+    );
+  });
+
   describe('sections', () => {
     test('the reference has the six sections in order, and every operation is in exactly one', () => {
       expect(doc.tags.map((t) => t.name)).toEqual([...API_TAGS]);
