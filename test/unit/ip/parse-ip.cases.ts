@@ -222,9 +222,13 @@ describe('client-network', () => {
       fc.property(v6, v6, (a, b) => {
         expect(clientNetwork(a) === clientNetwork(b)).toBe(prefix(a) === prefix(b));
         // The same /64 with another interface id is the same client.
+        // (Unless it is an IPv4-mapped address, 0:0:0:0:0:ffff:…, which is its IPv4 address: fast-check
+        // favours 0 and 0xffff, so that pair came up.)
         const sibling = `${a.split(':').slice(0, 4).join(':')}:${b.split(':').slice(4).join(':')}`;
-        expect(clientNetwork(sibling)).toBe(clientNetwork(a));
+        if (!ipaddr.IPv6.parse(sibling).isIPv4MappedAddress())
+          expect(clientNetwork(sibling)).toBe(clientNetwork(a));
       }),
+      { numRuns: 2000 },
     );
   });
 });
