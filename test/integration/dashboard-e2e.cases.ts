@@ -48,6 +48,16 @@ const PHONE = { width: 375, height: 740 };
 const DESKTOP = { width: 1280, height: 900 };
 
 /** The figure in the Overview's "Requests this month by kind" table for one kind. */
+/** Signed in through the link the outbox received, as a person is: the Overview is showing. */
+async function signInAsPerson(page: Page): Promise<void> {
+  await page.goto(`${stack.url}/dashboard/`);
+  await page.getByLabel('E-mail address').fill(DEV_MEMBER);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
+  await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
+  await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+}
+
 async function perKind(page: Page, label: string): Promise<string> {
   const table = page.getByRole('table', { name: 'Requests this month by kind' });
   const cell = table.getByRole('row', { name: new RegExp(`^${label}`) }).getByRole('cell');
@@ -224,13 +234,7 @@ maybe('the dashboard end to end on the local stack', () => {
       return ((await res.json()) as { perKind: { email: number } }).perKind.email;
     };
 
-    // Signed in through the link the outbox received, as a person is.
-    await page.goto(`${stack.url}/dashboard/`);
-    await page.getByLabel('E-mail address').fill(DEV_MEMBER);
-    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-    await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
-    await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
-    await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+    await signInAsPerson(page);
 
     // The session stands in for the secret key, but a change without its CSRF token is refused.
     const session = (await context.cookies(`${stack.url}/v1/`)).find((c) => c.name === 'netintel_session');
@@ -370,12 +374,7 @@ maybe('the dashboard end to end on the local stack', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     try {
-      await page.goto(`${stack.url}/dashboard/`);
-      await page.getByLabel('E-mail address').fill(DEV_MEMBER);
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-      await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
-      await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signInAsPerson(page);
       await page
         .getByRole('navigation', { name: 'Dashboard' })
         .getByRole('link', { name: 'Webhooks' })
@@ -470,12 +469,7 @@ maybe('the dashboard end to end on the local stack', () => {
     const page = await context.newPage();
     const problems = await watchPage(page);
     try {
-      await page.goto(`${stack.url}/dashboard/`);
-      await page.getByLabel('E-mail address').fill(DEV_MEMBER);
-      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-      await page.getByRole('status').filter({ hasText: /link/i }).first().waitFor();
-      await page.goto((await linksFor(stack, DEV_MEMBER)).at(-1)!);
-      await page.getByRole('heading', { level: 1, name: 'Overview' }).waitFor();
+      await signInAsPerson(page);
       await page.getByRole('link', { name: 'Custom hostnames' }).click();
       await page.getByRole('heading', { level: 1, name: 'Custom hostnames' }).waitFor();
       const answered = page.waitForResponse(

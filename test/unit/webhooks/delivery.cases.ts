@@ -16,7 +16,7 @@ import {
   deleteEndpoint,
   rotateEndpointSecret,
 } from '../../../functions/lib/webhooks/manage.js';
-import { type DeliveryMessage, JOB_TARGET } from '../../../functions/lib/webhooks/ports.js';
+import { type DeliveryMessage, JOB_TARGET, type PostResult } from '../../../functions/lib/webhooks/ports.js';
 import { checkSignature, SIGNATURE_HEADER } from '../../../functions/lib/webhooks/signature.js';
 import { LIVE, webhookWorld } from './support/world.js';
 
@@ -34,6 +34,21 @@ let jobs = 0;
 async function settled(runs: Promise<string>[]): Promise<string[]> {
   const results = await Promise.allSettled(runs);
   return results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name)).sort();
+}
+
+/** The next POST hangs until the function returned is called, then answers 200 after `latencyMs`. */
+function holdNextPost(
+  w: { post: { next(answer: () => Promise<PostResult>): void } },
+  latencyMs: number,
+): () => void {
+  let answer!: () => void;
+  w.post.next(
+    () =>
+      new Promise((resolve) => {
+        answer = () => resolve({ status: 200, latencyMs, response: 'ok' });
+      }),
+  );
+  return () => answer();
 }
 
 async function setUp(events: Parameters<typeof createEndpoint>[3]['events'] = ['job.completed']) {
@@ -294,13 +309,7 @@ describe('webhook delivery', () => {
     const w = await setUp();
     const a = await w.announceOne();
     const b = await w.announceOne();
-    let answer!: () => void;
-    w.post.next(
-      () =>
-        new Promise((resolve) => {
-          answer = () => resolve({ status: 200, latencyMs: 1, response: 'ok' });
-        }),
-    );
+    const answer = holdNextPost(w, 1);
     const first = deliver(w.delivery, a.messages[0]!);
     // The first attempt reaches its POST after a few store calls (each a settled promise).
     for (let i = 0; i < 100 && w.post.calls.length === 0; i++) await Promise.resolve();
@@ -341,13 +350,7 @@ describe('webhook delivery', () => {
     expect(swept.map((m) => m.eventId)).toEqual(ids);
 
     // The queue hands them out in any order: the newest first, its receiver slow to answer.
-    let answer!: () => void;
-    w.post.next(
-      () =>
-        new Promise((resolve) => {
-          answer = () => resolve({ status: 200, latencyMs: 5, response: 'ok' });
-        }),
-    );
+    const answer = holdNextPost(w, 5);
     w.post.always({ status: 200, latencyMs: 5, response: 'ok' });
     const newest = deliver(w.delivery, swept[3]!);
     for (let i = 0; i < 100 && w.post.calls.length === 4; i++) await Promise.resolve();
@@ -439,13 +442,7 @@ describe('webhook delivery', () => {
     const a = await w.announceOne();
     const b = await w.announceOne();
     const c = await w.announceOne();
-    let answer!: () => void;
-    w.post.next(
-      () =>
-        new Promise((resolve) => {
-          answer = () => resolve({ status: 200, latencyMs: 1, response: 'ok' });
-        }),
-    );
+    const answer = holdNextPost(w, 1);
     const first = deliver(w.delivery, a.messages[0]!);
     for (let i = 0; i < 100 && w.post.calls.length === 0; i++) await Promise.resolve();
     expect(await deliver(w.delivery, b.messages[0]!)).toBe('deferred');
