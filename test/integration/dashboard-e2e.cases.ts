@@ -8,7 +8,13 @@ import { addHostname } from '../../functions/lib/custom-hostnames/lifecycle.js';
 import { challengeName, challengeValue } from '../../functions/lib/custom-hostnames/records.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import { DEV_MEMBER } from '../../scripts/local/seed.js';
-import { cspViolations, seriousAxeFindings, watchFailures, watchPage } from '../support/chromium.js';
+import {
+  cspViolations,
+  fullPageShot,
+  seriousAxeFindings,
+  watchFailures,
+  watchPage,
+} from '../support/chromium.js';
 import { linksFor } from '../support/dashboard-session.js';
 import { cname, type DnsServer, mx, type Rr, startDnsServer, txt } from '../support/dns-server.js';
 import { leftOut } from '../support/left-out.js';
@@ -41,8 +47,7 @@ let browser: Browser;
 /** The customer's DNS for the hostname; every other name has an MX (the list job's domains). */
 const zone = new Map<string, Rr[]>();
 
-const shot = (page: Page, name: string) =>
-  page.screenshot({ path: join(SHOTS, `e2e-${name}.png`), fullPage: true });
+const shot = (page: Page, name: string) => fullPageShot(page, join(SHOTS, `e2e-${name}.png`));
 
 const PHONE = { width: 375, height: 740 };
 const DESKTOP = { width: 1280, height: 900 };

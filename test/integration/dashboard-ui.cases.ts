@@ -13,6 +13,7 @@ import { FakeDashboardApi } from '../../web/dashboard/dev/fake-api.js';
 import {
   CHROMIUM,
   cspViolations,
+  fullPageShot,
   haveChromium,
   launchChromium,
   seriousAxeFindings,
@@ -108,7 +109,7 @@ async function expectClean(opened: Opened, shot: string): Promise<void> {
   expect(await cspViolations(opened.page)).toEqual([]);
   expect(opened.problems).toEqual([]);
   expect(await seriousAxeFindings(opened.page)).toEqual([]);
-  await opened.page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+  await fullPageShot(opened.page, join(SHOTS, `${shot}.png`));
 }
 
 maybe('the dashboard in Chromium', () => {

@@ -9,6 +9,7 @@ import { accountStore } from '../../functions/lib/aws/services.js';
 import { PROJECT_ROOT } from '../../infra/project-root.js';
 import {
   cspViolations,
+  fullPageShot,
   haveChromium,
   launchChromium,
   seriousAxeFindings,
@@ -243,7 +244,7 @@ maybe('the signup-form widget in Chromium', () => {
       expect(await page.locator('.netintel-hint').getAttribute('aria-live')).toBe('polite');
       expect(await page.getAttribute('#email', 'aria-describedby')).toMatch(/netintel-hint-/);
       expect(await seriousAxeFindings(page)).toEqual([]);
-      await page.screenshot({ path: join(SHOTS, 'suggestion.png'), fullPage: true });
+      await fullPageShot(page, join(SHOTS, 'suggestion.png'));
 
       // Keyboard: Tab from the field reaches the suggestion; Enter accepts it.
       await page.focus('#email');
@@ -430,7 +431,7 @@ maybe('the signup-form widget in Chromium', () => {
       await typeAndLeave(page, 'someone@no-such-domain.example');
       await page.locator('.netintel-hint[data-kind="no-mail-server"]').waitFor();
       expect(await page.textContent('.netintel-hint')).toContain('does not receive email');
-      await page.screenshot({ path: join(SHOTS, 'no-mail-server.png'), fullPage: true });
+      await fullPageShot(page, join(SHOTS, 'no-mail-server.png'));
     } finally {
       await close();
     }

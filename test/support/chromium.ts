@@ -82,3 +82,17 @@ export async function seriousAxeFindings(page: Page): Promise<string[]> {
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id}: ${v.nodes.join(', ')}`);
 }
+
+/**
+ * A full-page screenshot into `path`. Under a loaded 2-core machine Chromium once stalled a capture
+ * past Playwright's 30 s (fonts loaded, no frame came): a capture is tried a second time before it
+ * fails. A screenshot is the record of what was checked, not a check of its own.
+ */
+export async function fullPageShot(page: Page, path: string): Promise<void> {
+  try {
+    await page.screenshot({ path, fullPage: true, timeout: 20_000 });
+  } catch (error) {
+    if ((error as Error).name !== 'TimeoutError') throw error;
+    await page.screenshot({ path, fullPage: true, timeout: 20_000 });
+  }
+}
