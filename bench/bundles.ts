@@ -17,6 +17,7 @@ import {
   partOfSource,
   sourceMapReader,
 } from './support/cpu-profile.js';
+import { stubPart } from './support/stub-part.js';
 import type { BenchResult } from './types.js';
 
 // Lambda bundles: every function the stack deploys, built with the stack's own esbuild options
@@ -70,6 +71,13 @@ export const about = [
   '"One chunk for the cold start" builds the floor and the hot functions a second time, split as esbuild alone',
   'splits them (every module in a chunk named by the set of `import()` targets that reach it), and imports them in',
   "the same rounds: the files each cold start reads, and each bundle's import time over its reference's.",
+  '',
+  `"What one part costs lookup-ip's cold start" builds lookup-ip again without one part at a time: each module of`,
+  'the part is replaced by a stand-in with the same export names, every one an inert Proxy',
+  '(`bench/support/stub-part.ts`), so the code around it still loads and runs its top level, and nothing of the',
+  'part is parsed or run. These bundles are imported in the same rounds, untraced, and never invoked (they could',
+  'not answer a request): over lookup-ip, what the part costs its import; over the floor, where lookup-ip would be',
+  'without it.',
 ].join('\n');
 
 const GROUP = 'Lambda bundles';
@@ -80,6 +88,36 @@ const COST_SHOWN_MS = 0.5;
 const RATIO_GROUP = 'Import time relative to the floor';
 const PARTS_GROUP = 'What the hot bundles are made of';
 const CHUNK_GROUP = 'One chunk for the cold start (infra/one-static-chunk.ts)';
+const STUB_GROUP = "What one part costs lookup-ip's cold start (tracing off)";
+/** The function whose parts are taken out one at a time (STUB_GROUP). */
+const STUBBED_FUNCTION = 'lookup-ip';
+/**
+ * The parts taken out of it, each matched on its resolved path (Node's own modules: their
+ * specifier). Without zod, config.ts's tracing switch would read a stand-in and load the X-Ray
+ * SDK, so tracing.ts is taken out with it; tracing.ts alone is the control of that row.
+ */
+const STUBBED_PARTS: readonly { label: string; part: RegExp }[] = [
+  {
+    label: 'zod (every schema and parse) and functions/lib/aws/tracing.ts',
+    part: /\/node_modules\/zod\/|\/functions\/lib\/aws\/tracing\.ts$/,
+  },
+  { label: 'functions/lib/aws/tracing.ts alone', part: /\/functions\/lib\/aws\/tracing\.ts$/ },
+  {
+    label: 'Powertools Logger and Metrics',
+    part: /\/node_modules\/@aws-lambda-powertools\/(logger|metrics)\//,
+  },
+  {
+    label: '@photostructure/tz-lookup (the time zone map)',
+    part: /\/node_modules\/@photostructure\/tz-lookup\//,
+  },
+  { label: 'node:dns and node:net (reverse DNS)', part: /^node:(dns|net)$/ },
+  { label: 'functions/routes.ts (the whole route table)', part: /\/functions\/routes\.ts$/ },
+  { label: 'functions/lib/ip/geofeed.ts', part: /\/functions\/lib\/ip\/geofeed\.ts$/ },
+];
+/** The bundle of STUBBED_FUNCTION without `label`. */
+function withoutPart(label: string): string {
+  return `${STUBBED_FUNCTION} without ${label}`;
+}
 
 /** The reference bundle of `name`: built without one-static-chunk.ts. */
 function splitAlone(name: string): string {
@@ -243,11 +281,13 @@ export async function run(): Promise<BenchResult[]> {
       entry: string,
       functionName?: string,
       reference = false,
+      stub?: RegExp,
     ): Promise<void> => {
       const outdir = join(dir, name.replaceAll(/[^\w-]+/g, '-'));
       const options = esbuildOptions(entry, outdir, functionName);
       // The reference: split as esbuild alone splits it, without one-static-chunk.ts.
       if (reference) options.plugins = [];
+      if (stub) options.plugins = [stubPart(stub), ...(options.plugins ?? [])];
       const built = await build({ ...options, metafile: true });
       const index = Object.keys(built.metafile.outputs).find((f) => f.endsWith('/index.mjs'));
       if (!index) throw new Error(`no index.mjs for ${name}`);
@@ -274,6 +314,12 @@ export async function run(): Promise<BenchResult[]> {
     for (const name of BUNDLED_FUNCTIONS) await buildOne(name, join(PROJECT_ROOT, handlerEntry(name)));
     for (const name of HOT_FUNCTIONS)
       await buildOne(splitAlone(name), join(PROJECT_ROOT, handlerEntry(name)), name, true);
+    const stubbed = new Set<string>();
+    for (const { label, part } of STUBBED_PARTS) {
+      const name = withoutPart(label);
+      await buildOne(name, join(PROJECT_ROOT, handlerEntry(STUBBED_FUNCTION)), STUBBED_FUNCTION, false, part);
+      stubbed.add(name);
+    }
 
     // Then RUNS rounds, each importing every bundle once as a traced deployment runs it and once as
     // one deployed with `-c tracing=false` runs it: the floors and the functions share the machine's
@@ -282,7 +328,8 @@ export async function run(): Promise<BenchResult[]> {
     const untraced = new Map<string, number[]>([...outfiles.keys()].map((name) => [name, []]));
     for (let i = 0; i < RUNS; i++) {
       for (const [name, outfile] of outfiles) {
-        times.get(name)!.push(await importMs(outfile));
+        // The bundles without a part are compared untraced only.
+        if (!stubbed.has(name)) times.get(name)!.push(await importMs(outfile));
         untraced.get(name)!.push(await importMs(outfile, false));
       }
     }
@@ -436,6 +483,27 @@ export async function run(): Promise<BenchResult[]> {
         unit: 'ratio',
         samples: RUNS,
       });
+    }
+    // Each part's share: the bundle without it against the whole one, and against the floor.
+    for (const name of stubbed) {
+      const xs = untraced.get(name)!;
+      for (const [reference, label] of [
+        [STUBBED_FUNCTION, STUBBED_FUNCTION],
+        [FLOOR, 'floor'],
+      ] as const) {
+        const ys = untraced.get(reference)!;
+        results.push({
+          group: STUB_GROUP,
+          figure: `${name}: import / ${label}`,
+          median: round(median(xs) / median(ys), 2),
+          spread: minMax(
+            xs.map((x, i) => x / ys[i]!),
+            2,
+          ),
+          unit: 'ratio',
+          samples: RUNS,
+        });
+      }
     }
     results.push({
       group: RATIO_GROUP,
