@@ -70,6 +70,12 @@ export function addressRefusal(address: string, policy: DestinationPolicy): stri
   return `${ip.canonical} is ${/^[aeiou]/.test(words) ? 'an' : 'a'} ${words} address`;
 }
 
+/** Whether `address` is in the loopback range (127.0.0.0/8, ::1). */
+function isLoopbackAddress(address: string): boolean {
+  const ip = parseIp(address);
+  return ip !== null && specialRange(ip) === 'loopback';
+}
+
 /** The host of a URL as an address when it is one (IPv6 without its brackets). */
 function literalAddress(hostname: string): string | null {
   const bare = hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
@@ -115,8 +121,9 @@ export function parseDestination(raw: string, policy: DestinationPolicy): Destin
   }
   const literal = literalAddress(url.hostname);
   const localhost = isLocalhostName(url.hostname);
-  const loopback =
-    policy.allowLoopback && (literal !== null ? addressRefusal(literal, policy) === null : localhost);
+  // http only to a loopback receiver: a literal in the loopback range, or localhost (never a public
+  // address, which is merely not refused).
+  const loopback = policy.allowLoopback && (literal !== null ? isLoopbackAddress(literal) : localhost);
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
     return { ok: false, reason: 'scheme', message: 'Webhooks are delivered over https only.' };
   }

@@ -147,6 +147,14 @@ describe('webhook destinations', () => {
       ok: false,
       reason: 'scheme',
     });
+    // Over http, a public address is refused like a public name: http is for loopback only.
+    for (const url of ['http://8.8.8.8/h', 'http://[2001:4860:4860::8888]/h']) {
+      expect([url, parseDestination(url, LOCAL)]).toEqual([
+        url,
+        expect.objectContaining({ ok: false, reason: 'scheme' }),
+      ]);
+    }
+    expect(parseDestination('https://8.8.8.8/h', LOCAL)).toMatchObject({ ok: true });
   });
 
   test('at delivery, a name resolving to a private address is refused before any connection (DNS rebinding)', async () => {
