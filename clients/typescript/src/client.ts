@@ -63,6 +63,27 @@ function fieldsParam(fields: Fields | undefined): string | undefined {
   return fields === undefined ? undefined : typeof fields === 'string' ? fields : fields.join(',');
 }
 
+/**
+ * baseUrl: an absolute http(s) URL without a user or password, else a TypeError naming it now rather
+ * than at the first call. `localhost:8787` parses as a URL of the scheme `localhost:`, and fetch
+ * refuses other schemes and credentials with a TypeError no NetintelError handler catches.
+ */
+function checkedBaseUrl(value: unknown): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password) {
+    return value as string;
+  }
+  const got = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  throw new TypeError(
+    `baseUrl must be the API's http:// or https:// address without a user or password, e.g. https://api.example.com (got ${got})`,
+  );
+}
+
 /** maxRetryAfterSeconds: a number of seconds from 0, or Infinity (any wait); a RangeError otherwise (NaN would turn 429 retries off). */
 function retryAfterLimit(value: number): number {
   if (typeof value === 'number' && value >= 0) return value;
@@ -96,9 +117,8 @@ export class Netintel {
     if (kind === 'secret' && /^ni_(test_)?pub_/.test(key)) {
       throw new TypeError('secretKey is a publishable key (ni_pub_…): pass it as publishableKey');
     }
-    new URL(options.baseUrl); // a TypeError now rather than at the first call
     this.transport = new Transport({
-      baseUrl: options.baseUrl,
+      baseUrl: checkedBaseUrl(options.baseUrl),
       auth: { kind, key },
       timeoutMs: checkedTimeout(options.timeoutMs ?? 30_000),
       maxRetries: wholeNumber(options.maxRetries ?? 2, 'maxRetries', 0),

@@ -103,6 +103,32 @@ describe('client inputs and answers', () => {
     );
   });
 
+  test('a baseUrl that is not an http(s) address is refused by the constructor, naming it', () => {
+    const { fetch } = recording(queued);
+    // An unset variable, a host without its scheme (a URL of the scheme `localhost:`), another scheme, credentials.
+    for (const baseUrl of [
+      undefined,
+      '',
+      '127.0.0.1:8787',
+      'localhost:8787',
+      'ftp://127.0.0.1:8787',
+      'https://user:pw@api.netintel.invalid',
+    ]) {
+      expect(() => new Netintel({ baseUrl: baseUrl as string, secretKey: 'sk_x', fetch })).toThrow(
+        new TypeError(
+          `baseUrl must be the API's http:// or https:// address without a user or password, e.g. https://api.example.com (got ${baseUrl === undefined ? 'undefined' : JSON.stringify(baseUrl)})`,
+        ),
+      );
+    }
+    for (const baseUrl of [
+      'http://127.0.0.1:8787',
+      'https://api.netintel.invalid/',
+      'HTTPS://API.NETINTEL.INVALID',
+    ]) {
+      expect(() => new Netintel({ baseUrl, secretKey: 'sk_x', fetch })).not.toThrow();
+    }
+  });
+
   test('a results file cut off mid-way is a network_error, as every failure of a call', async () => {
     const encoder = new TextEncoder();
     const cut = () =>
