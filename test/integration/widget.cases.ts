@@ -117,11 +117,14 @@ async function openExample(
       route.continue({ headers: { ...route.request().headers(), 'x-forwarded-for': '8.8.8.8' } }),
   );
   const validations: string[] = [];
+  /** The page's GET /v1/geo requests (each is billed). */
+  const geos: string[] = [];
   /** What the page's own origin did not serve: the page's files must all be where it says. */
   const missing: string[] = [];
   page.on('request', (req) => {
     if (req.url().endsWith('/v1/email/validate') && req.method() === 'POST')
       validations.push(req.postData() ?? '');
+    if (req.url().startsWith(`${stack.url}/v1/geo`) && req.method() === 'GET') geos.push(req.url());
   });
   page.on('response', (res) => {
     if (res.url().startsWith(origin) && res.status() >= 400) missing.push(`${res.status()} ${res.url()}`);
@@ -130,7 +133,7 @@ async function openExample(
     if (req.url().startsWith(origin)) missing.push(`failed ${req.url()}`);
   });
   await page.goto(`${origin}/${path}`);
-  return { page, problems, validations, missing, close: () => context.close() };
+  return { page, problems, validations, geos, missing, close: () => context.close() };
 }
 
 type Result = { email: string; result: { didYouMean: string | null } | null; error?: string };
@@ -439,7 +442,7 @@ maybe('the signup-form widget in Chromium', () => {
 
   test('the script loaded twice, and enhance() called again, enhance the field once: one hint, one request per check', async () => {
     // The page as a site that includes the widget twice (a template and a tag manager) serves it.
-    const { page, validations, problems, close } = await openExample(
+    const { page, validations, geos, problems, close } = await openExample(
       `http://localhost:${port}`,
       'example/twice.html',
     );
@@ -459,6 +462,23 @@ maybe('the signup-form widget in Chromium', () => {
       );
       expect(again).toBe('function');
       expect(await page.locator('.netintel-hint').count()).toBe(1);
+      // The country list is filled once too, by one request, and a call of prefillCountry() asks nothing more.
+      await waitForText(page, 'country', 'US');
+      const refill = await page.evaluate(
+        async ([apiUrl, publishableKey]) => {
+          const g = globalThis as unknown as { document: { querySelector(s: string): unknown } };
+          const { prefillCountry } = (await import('/dist/index.js' as string)) as {
+            prefillCountry(
+              select: unknown,
+              options: { apiUrl: string; publishableKey: string },
+            ): Promise<unknown>;
+          };
+          return prefillCountry(g.document.querySelector('#country'), { apiUrl, publishableKey });
+        },
+        [stack.url, key] as const,
+      );
+      expect(refill).toBeNull();
+      expect(geos).toHaveLength(1);
       expect(await page.getAttribute('#email', 'aria-describedby')).toBe('netintel-hint-1');
 
       await typeAndLeave(page, 'jane@gmial.com');

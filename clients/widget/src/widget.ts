@@ -235,15 +235,22 @@ export function enhance(input: HTMLInputElement, options: WidgetOptions): () => 
   };
 }
 
+/** Marks a <select> being or already filled (data-netintel-country-filled), in the page itself, as ENHANCED marks an input. */
+const COUNTRY_FILLED = 'netintelCountryFilled';
+
 /**
  * Selects the visitor's country (GET /v1/geo) in a <select> whose option values are ISO 3166-1
- * alpha-2 codes, unless the person has chosen one already. Resolves to the code, or null.
+ * alpha-2 codes, unless the person has chosen one already. Resolves to the code, or null. A select
+ * is filled once (each request is billed): a second copy of the script, or a second call, asks
+ * nothing while the first is under way or done; after a failed request a later call asks again.
  */
 export async function prefillCountry(
   select: HTMLSelectElement,
   options: Pick<WidgetOptions, 'apiUrl' | 'publishableKey' | 'timeoutMs'>,
 ): Promise<string | null> {
   if (secretKey(options)) return null;
+  if (select.dataset[COUNTRY_FILLED] !== undefined) return null;
+  select.dataset[COUNTRY_FILLED] = '';
   const before = select.value;
   try {
     const { country } = await call<{ country?: string | null }>(options, '/v1/geo');
@@ -254,6 +261,7 @@ export async function prefillCountry(
     select.dispatchEvent(new Event('change', { bubbles: true }));
     return country;
   } catch {
+    delete select.dataset[COUNTRY_FILLED];
     return null;
   }
 }
