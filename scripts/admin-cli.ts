@@ -315,6 +315,12 @@ function refuseOptionsNotTaken(name: string, values: Values): void {
         : takers.length === areaCommands.length && takers.every((t) => areaCommands.includes(t))
           ? area
           : undefined;
+    // The webhooks commands take the account as their first argument, every other command as --account.
+    if (option === 'account' && COMMANDS[name]?.[0]?.startsWith(`${name} ACCOUNT`)) {
+      throw new CliError(`${name} does not take --account`, {
+        hint: `the account is its first argument: npm run admin -- ${name} ${String(value)}`,
+      });
+    }
     throw new CliError(
       `${name} does not take --${option}`,
       goesWith === undefined

@@ -809,6 +809,12 @@ describe('admin-cli', () => {
           'error: account list does not take --account',
           'hint: npm run admin -- account list --help',
         ],
+        // The webhooks commands take the account as an argument: the hint says so, with the command to run.
+        [
+          ['webhooks', 'list', '--account', id],
+          'error: webhooks list does not take --account',
+          `hint: the account is its first argument: npm run admin -- webhooks list ${id}`,
+        ],
         [
           ['webhooks', 'list', id, '--test'],
           'error: webhooks list does not take --test',
