@@ -330,7 +330,9 @@ change: every route answers a test key with the same shapes as a live key, from 
 
 - \`ni_test_sec_…\` (secret) and \`ni_test_pub_…\` (publishable, with its allowed origins) are sent exactly like live
   keys. Create them in the dashboard (API keys, "Test key") or with the admin CLI:
-  \`npm run admin -- key create --account ID --type secret --test\`. They count towards the account's 50 live keys and are
+  \`npm run admin -- key create --account ID --type secret --test\`, or for a browser
+  \`npm run admin -- key create --account ID --type publishable --origin https://shop.example --test\` (a publishable
+  key needs at least one allowed origin, \`--origin\` again for each other). They count towards the account's 50 live keys and are
   revoked like any key.
 - A key's mode is in its record, not only its prefix: the prefix is there so that a person reading a
   configuration can tell.
