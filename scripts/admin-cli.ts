@@ -316,9 +316,10 @@ function refuseOptionsNotTaken(name: string, values: Values): void {
           ? area
           : undefined;
     // The webhooks commands take the account as their first argument, every other command as --account.
-    if (option === 'account' && COMMANDS[name]?.[0]?.startsWith(`${name} ACCOUNT`)) {
+    const usage = COMMANDS[name]?.[0]?.split(/\s{2,}/)[0] ?? '';
+    if (option === 'account' && usage.startsWith(`${name} ACCOUNT`)) {
       throw new CliError(`${name} does not take --account`, {
-        hint: `the account is its first argument: npm run admin -- ${name} ${String(value)}`,
+        hint: `the account is its first argument: npm run admin -- ${usage.replace('ACCOUNT', String(value))}`,
       });
     }
     throw new CliError(

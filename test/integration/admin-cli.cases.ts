@@ -816,6 +816,11 @@ describe('admin-cli', () => {
           `hint: the account is its first argument: npm run admin -- webhooks list ${id}`,
         ],
         [
+          ['webhooks', 'deliveries', '--account', id, 'we_1'],
+          'error: webhooks deliveries does not take --account',
+          `hint: the account is its first argument: npm run admin -- webhooks deliveries ${id} ENDPOINT [--limit N] [--cursor C]`,
+        ],
+        [
           ['webhooks', 'list', id, '--test'],
           'error: webhooks list does not take --test',
           'hint: --test goes with key create: npm run admin -- key create --help',
