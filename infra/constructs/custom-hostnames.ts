@@ -16,14 +16,14 @@ import {
   ViewerProtocolPolicy,
 } from 'aws-cdk-lib/aws-cloudfront';
 import type { CfnTable, ITable } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
 import { HOSTNAME_TIMEOUTS } from '../../functions/lib/custom-hostnames/hostname.js';
 import { VIEWER_ADDRESS_HEADER } from '../../functions/lib/gateway/edge-origin.js';
 import { routeByName } from '../../functions/routes.js';
 import { NetintelFunction } from './netintel-function.js';
+import { runOnSchedule } from './schedule.js';
 
 /**
  * Viewer-request code of the API's default behaviour (every path but the exact /v1/geo), two jobs:
@@ -199,13 +199,11 @@ export class CustomHostnames extends Construct {
         'Distribution tenants are created at runtime, one per custom hostname, so their ids are unknown at deploy time; the actions are limited to tenant management and the distribution and connection group are named.',
     });
 
-    this.rule = new Rule(this, 'Schedule', {
+    this.rule = runOnSchedule(this, 'Schedule', this.verifier, {
       description: 'netintel custom-hostname verification (DNS, certificate, removal)',
-      schedule: Schedule.rate(Duration.minutes(HOSTNAME_TIMEOUTS.verifyEveryMinutes)),
-      targets: [new LambdaFunction(this.verifier.fn, { retryAttempts: 0 })],
+      every: Duration.minutes(HOSTNAME_TIMEOUTS.verifyEveryMinutes),
+      retries: 0,
     });
-    // Nor by Lambda, which retries a failed asynchronous invocation twice unless told not to.
-    this.verifier.fn.configureAsyncInvoke({ retryAttempts: 0 });
   }
 
   /**

@@ -1,7 +1,6 @@
 import { Annotations, CfnResource, Duration, Fn, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, Metric, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import type { Function as LambdaFn } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Bucket } from 'aws-cdk-lib/aws-s3';
@@ -15,6 +14,7 @@ import type { DataLayer } from './data-layer.js';
 import { acknowledgeBucketGrant, grantGetObjects } from './job-pipeline.js';
 import { NetintelFunction } from './netintel-function.js';
 import { FUNCTION_LOG_RETENTION } from './observability.js';
+import { runOnSchedule } from './schedule.js';
 
 export interface DataRefreshProps {
   /** Bucket the versions are published to under `data/` and `ip-data/` (the jobs bucket). */
@@ -97,10 +97,10 @@ export class DataRefresh extends Construct {
       acknowledgeBucketGrant(this.fn, props.bucket, 'readWrite', objects, purpose);
     }
 
-    this.rule = new Rule(this, 'Schedule', {
+    this.rule = runOnSchedule(this, 'Schedule', this.fn, {
       description: 'netintel data refresh (security lists, disposable-email lists, MX hosts, IP data)',
-      schedule: Schedule.rate(props.every ?? Duration.hours(6)),
-      targets: [new LambdaFunction(this.fn.fn, { retryAttempts: 2 })],
+      every: props.every ?? Duration.hours(6),
+      retries: 2,
     });
     this.trigger = this.refreshAtDeploy(props);
     // The schedule's permission is on the function, which EventBridge invokes unqualified; the

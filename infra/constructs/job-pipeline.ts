@@ -1,6 +1,5 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import { type IGrantable, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -17,6 +16,7 @@ import { Construct } from 'constructs';
 import { BUCKET, JOB_QUEUE, JOB_SWEEP } from '../../functions/lib/aws/resources.js';
 import type { DataLayer } from './data-layer.js';
 import { functionLogGroup, NetintelFunction } from './netintel-function.js';
+import { runOnSchedule } from './schedule.js';
 import type { Tables } from './tables.js';
 
 export interface JobPipelineProps {
@@ -163,13 +163,11 @@ export class JobPipeline extends Construct {
       this.bucket.grantDelete(this.sweeper.fn, objects);
       acknowledgeBucketGrant(this.sweeper, this.bucket, 'delete', objects, 'delete an abandoned creation');
     }
-    this.sweepRule = new Rule(this, 'SweepSchedule', {
+    this.sweepRule = runOnSchedule(this, 'SweepSchedule', this.sweeper, {
       description: 'netintel job sweep (list-job creations and refunds a dead process left unsettled)',
-      schedule: Schedule.rate(Duration.seconds(JOB_SWEEP.everySeconds)),
-      targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
+      every: Duration.seconds(JOB_SWEEP.everySeconds),
+      retries: 0,
     });
-    // Nor by Lambda, which retries a failed asynchronous invocation twice unless told not to.
-    this.sweeper.fn.configureAsyncInvoke({ retryAttempts: 0 });
   }
 
   /**

@@ -1,6 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
-import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import type { Rule } from 'aws-cdk-lib/aws-events';
 import { Grant } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -8,6 +7,7 @@ import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { WEBHOOK_QUEUE, WEBHOOK_SWEEP } from '../../functions/lib/aws/resources.js';
 import { functionLogGroup, NetintelFunction } from './netintel-function.js';
+import { runOnSchedule } from './schedule.js';
 import { grantSendUsageNotices } from './ses-grant.js';
 import type { Tables } from './tables.js';
 
@@ -103,14 +103,12 @@ export class WebhookPipeline extends Construct {
     // The sweep finds what is due through its index, then announces and queues as the others do.
     this.tables.grant('Webhooks', this.sweeper.fn, 'readWrite', this.sweeper);
     this.queue.grantSendMessages(this.sweeper.fn);
-    this.sweepRule = new Rule(this, 'SweepSchedule', {
+    // The next run comes within a minute: a failed one is not retried.
+    this.sweepRule = runOnSchedule(this, 'SweepSchedule', this.sweeper, {
       description: 'netintel webhook sweep (deliveries due for another attempt, announcements cut short)',
-      schedule: Schedule.rate(Duration.seconds(WEBHOOK_SWEEP.everySeconds)),
-      // The next run comes within a minute: a failed one is not retried.
-      targets: [new LambdaFunction(this.sweeper.fn, { retryAttempts: 0 })],
+      every: Duration.seconds(WEBHOOK_SWEEP.everySeconds),
+      retries: 0,
     });
-    // Nor by Lambda, which retries a failed asynchronous invocation twice unless told not to.
-    this.sweeper.fn.configureAsyncInvoke({ retryAttempts: 0 });
   }
 
   /**

@@ -249,12 +249,26 @@ describe('webhooks', () => {
     }
   });
 
-  it('the scheduled sweeps are retried neither by EventBridge nor by Lambda; dead letters are kept 14 days', () => {
+  it('a scheduled function is retried by its rule only (the sweeps never, the refresh twice), never by Lambda; dead letters are kept 14 days', () => {
     const configs = ofType(s.resources, 'AWS::Lambda::EventInvokeConfig').map(([, c]) => props(c));
-    for (const description of ['schedule:webhook-sweeper', 'schedule:job-sweeper']) {
-      const [id] = fn(description);
+    const rules = ofType(s.resources, 'AWS::Events::Rule').map(([, r]) => props(r));
+    const scheduled = ofType(s.resources, 'AWS::Lambda::Function').filter(([, f]) =>
+      String(props(f).Description).startsWith('schedule:'),
+    );
+    expect(scheduled.map(([, f]) => props(f).Description).sort()).toEqual(
+      expect.arrayContaining(['schedule:data-refresh', 'schedule:job-sweeper', 'schedule:webhook-sweeper']),
+    );
+    for (const [id, f] of scheduled) {
+      const description = props(f).Description as string;
       const config = configs.find((c) => refId(c.FunctionName) === id);
-      expect({ description, retries: config?.MaximumRetryAttempts }).toEqual({ description, retries: 0 });
+      const targets = rules
+        .flatMap((r) => (r.Targets ?? []) as Props[])
+        .filter((t) => t.Arn?.['Fn::GetAtt']?.[0] === id);
+      expect({
+        description,
+        lambda: config?.MaximumRetryAttempts,
+        rule: targets.map((t) => t.RetryPolicy?.MaximumRetryAttempts),
+      }).toEqual({ description, lambda: 0, rule: [description === 'schedule:data-refresh' ? 2 : 0] });
     }
     expect(props(s.resources[webhooksDlq()]!).MessageRetentionPeriod).toBe(14 * 24 * 3600);
   });
