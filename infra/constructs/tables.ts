@@ -21,6 +21,9 @@ export type TableId = TableDef['id'];
  */
 const RETAINED: readonly TableId[] = ['Accounts', 'Usage', 'Webhooks'];
 
+/** The DynamoDB actions on one item by its key (Tables.grantItems). */
+export type ItemAction = 'GetItem' | 'PutItem' | 'UpdateItem' | 'DeleteItem';
+
 /**
  * The DynamoDB tables of functions/lib/aws/resources.ts (TABLES): on-demand, PITR, TTL and global
  * secondary indexes where defined. CloudFormation adds at most one index to an existing table per
@@ -89,9 +92,21 @@ export class Tables extends Construct {
    * accounts' usage in bulk.
    */
   grantUsage(grantee: IGrantable, options: { puts: boolean }): void {
-    const actions = ['dynamodb:GetItem', 'dynamodb:UpdateItem'];
-    if (options.puts) actions.push('dynamodb:PutItem');
-    Grant.addToPrincipal({ grantee, actions, resourceArns: [this.byId.Usage.tableArn] });
+    const actions: ItemAction[] = ['GetItem', 'UpdateItem'];
+    if (options.puts) actions.push('PutItem');
+    this.grantItems('Usage', grantee, actions);
+  }
+
+  /**
+   * Single-item actions on a table (by key), and nothing of its indexes: for a function whose code
+   * only reads and writes items it names, where CDK's grants would add Query, Scan and batches.
+   */
+  grantItems(id: TableId, grantee: IGrantable, actions: readonly ItemAction[]): void {
+    Grant.addToPrincipal({
+      grantee,
+      actions: actions.map((action) => `dynamodb:${action}`),
+      resourceArns: [this.byId[id].tableArn],
+    });
   }
 
   /**

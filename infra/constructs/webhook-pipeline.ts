@@ -1,6 +1,5 @@
 import { Duration } from 'aws-cdk-lib';
 import type { Rule } from 'aws-cdk-lib/aws-events';
-import { Grant } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
@@ -119,11 +118,7 @@ export class WebhookPipeline extends Construct {
    * secrets, which a route never lists.
    */
   allowAnnounce(fn: NetintelFunction): void {
-    Grant.addToPrincipal({
-      grantee: fn.fn,
-      actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
-      resourceArns: [this.tables.byId.Webhooks.tableArn],
-    });
+    this.tables.grantItems('Webhooks', fn.fn, ['GetItem', 'PutItem', 'UpdateItem']);
     this.queue.grantSendMessages(fn.fn);
   }
 
