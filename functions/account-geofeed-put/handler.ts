@@ -25,7 +25,7 @@ export const handler = defineHandler({
     if (!(GEOFEED_MEDIA_TYPES as readonly string[]).includes(type ?? '')) {
       throw new HttpError(
         'unsupported_media_type',
-        'Send the geofeed as text/csv or text/plain (RFC 8805 rows).',
+        `Send the geofeed as ${GEOFEED_MEDIA_TYPES.join(' or ')} (RFC 8805 rows).`,
       );
     }
     // Plain or gzip (Content-Encoding: gzip), 1 MiB at most once decompressed.

@@ -66,7 +66,7 @@ export function dashboardCsp(uploadOrigin: string): string {
 export const DASHBOARD_PAGE_CACHE_CONTROL = 'no-cache';
 /** Its other files have their content's hash in their names: cached for good. */
 export const DASHBOARD_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
-
+/** The site's own files, the edge's and the local gateway's setting (site-cache-control.ts). */
 export { SITE_CACHE_CONTROL } from './site-cache-control.js';
 
 export interface SiteFile {

@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayAuthorizerResult, APIGatewayRequestAuthorizerEvent } from 'aws-lambda';
-import { AUTH_MESSAGES, type AuthDecision, authenticate } from '../lib/accounts/authenticate.js';
+import { AUTH_MESSAGES } from '../lib/accounts/auth-messages.js';
+import { type AuthDecision, authenticate } from '../lib/accounts/authenticate.js';
 import { usageIdentifierKey } from '../lib/accounts/usage-plan-keys.js';
 import {
   accountStore,

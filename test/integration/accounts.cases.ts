@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
+import { AUTH_MESSAGES } from '../../functions/lib/accounts/auth-messages.js';
 import { accountStore, usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { runAdmin } from '../../scripts/admin-cli.js';

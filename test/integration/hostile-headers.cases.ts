@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { generateApiKey } from '../../functions/lib/accounts/api-key.js';
-import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
+import { AUTH_MESSAGES } from '../../functions/lib/accounts/auth-messages.js';
 import { usageCounter } from '../../functions/lib/aws/services.js';
 import { monthKey } from '../../functions/lib/limits/windows.js';
 import { serviceNow, startTestStack, type TestStack } from '../support/local-stack.js';

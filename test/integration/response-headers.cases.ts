@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
-import { SITE_CACHE_CONTROL } from '../../functions/api-reference/docs-site.js';
-import { AUTH_MESSAGES } from '../../functions/lib/accounts/authenticate.js';
+import { SITE_CACHE_CONTROL } from '../../functions/api-reference/site-cache-control.js';
+import { AUTH_MESSAGES } from '../../functions/lib/accounts/auth-messages.js';
 import { accountStore } from '../../functions/lib/aws/services.js';
 import { minuteWindow } from '../../functions/lib/limits/windows.js';
 import { accessLogger, logger } from '../../functions/lib/observability.js';

@@ -52,8 +52,6 @@ const deny = (status: 401 | 403, code: ErrorCode, message: string): Extract<Auth
   message,
 });
 
-export { AUTH_MESSAGES } from './auth-messages.js';
-
 type Channel = 'bearer' | 'header' | 'query';
 
 /** Where each channel is sent, for messages. */

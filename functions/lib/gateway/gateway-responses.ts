@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '../accounts/authenticate.js';
+import { AUTH_MESSAGES } from '../accounts/auth-messages.js';
 import { EXPOSED_HEADERS } from '../http/cors.js';
 
 // API Gateway's own responses (unknown path, authorizer refusals, throttling, timeouts), shaped

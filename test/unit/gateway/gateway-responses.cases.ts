@@ -1,11 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import type { Account, AccountStore, KeyRecord } from '../../../functions/lib/accounts/account.js';
 import { generateApiKey, hashApiKey } from '../../../functions/lib/accounts/api-key.js';
-import {
-  AUTH_MESSAGES,
-  type AuthDecision,
-  authenticate,
-} from '../../../functions/lib/accounts/authenticate.js';
+import { AUTH_MESSAGES } from '../../../functions/lib/accounts/auth-messages.js';
+import { type AuthDecision, authenticate } from '../../../functions/lib/accounts/authenticate.js';
 import type { HostnameRecord } from '../../../functions/lib/custom-hostnames/hostname.js';
 import {
   denialContext,
